@@ -1,0 +1,38 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { SidebarNav } from '@/components/shell/sidebar-nav';
+import { SignOutButton } from '@/components/shell/sign-out-button';
+import { WorkspaceSwitcher } from '@/components/shell/workspace-switcher';
+import { Badge } from '@/components/ui/badge';
+import { requirePageWorkspace } from '@/lib/auth/session';
+import { switchWorkspace } from './actions';
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const { user, workspace, role, memberships } = await requirePageWorkspace();
+  return (
+    <div className="flex min-h-screen">
+      <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white p-4 md:block">
+        <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">Postonce</Link>
+        <SidebarNav />
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex items-center justify-between gap-4 border-b border-slate-200 bg-white px-6 py-3">
+          <div className="flex items-center gap-3">
+            <WorkspaceSwitcher
+              current={workspace.slug}
+              options={memberships.map((m) => ({ slug: m.slug, name: m.name, role: m.role }))}
+              switchTo={switchWorkspace}
+            />
+            <Badge tone={role === 'admin' ? 'violet' : role === 'manager' ? 'blue' : 'gray'}>{role}</Badge>
+          </div>
+          <div className="flex items-center gap-3">
+            <span className="text-sm text-slate-700" data-testid="current-user">{user.name} · {user.email}</span>
+            <SignOutButton />
+          </div>
+        </header>
+        <div className="border-b border-slate-200 bg-white px-4 py-2 md:hidden"><SidebarNav /></div>
+        <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">{children}</main>
+      </div>
+    </div>
+  );
+}

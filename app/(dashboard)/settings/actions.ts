@@ -1,0 +1,16 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { renameWorkspace } from '@/db/queries/workspaces';
+import { workspaceAction } from '@/lib/auth/action';
+
+export const renameWorkspaceAction = workspaceAction(
+  { name: 'renameWorkspace', role: 'admin', schema: z.object({ name: z.string().trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters') }) },
+  async ({ name }, { workspace }) => {
+    await renameWorkspace(getDb(), { workspaceId: workspace.id, name });
+    revalidatePath('/', 'layout');
+    return { ok: true, message: 'Workspace renamed.' };
+  },
+);

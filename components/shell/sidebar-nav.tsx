@@ -1,0 +1,34 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+const ITEMS = [
+  { href: '/queue', label: 'Queue' },
+  { href: '/compose', label: 'Compose' },
+  { href: '/review', label: 'Review' },
+  { href: '/accounts', label: 'Accounts' },
+  { href: '/sandbox', label: 'Sandbox' },
+  { href: '/settings', label: 'Settings' },
+];
+
+export function SidebarNav() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-1">
+      {ITEMS.map((item) => {
+        const active = pathname === item.href || pathname.startsWith(item.href + '/');
+        return (
+          <Link
+            key={item.href}
+            href={item.href}
+            aria-current={active ? 'page' : undefined}
+            className={`rounded-md px-3 py-2 text-sm font-medium ${active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-slate-100'}`}
+          >
+            {item.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

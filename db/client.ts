@@ -1,0 +1,27 @@
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+export function createDatabase(url: string, options: { max?: number } = {}) {
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'postonce' } });
+  const db = drizzle(sql, { schema, casing: 'snake_case' });
+  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+export type Database = ReturnType<typeof createDatabase>['db'];
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Queries accept either the pool or an open transaction. */
+export type Executor = Database | Transaction;
+
+type Holder = { postonceDb?: ReturnType<typeof createDatabase> };
+const holder = globalThis as Holder;
+
+/** The one pool per process (kept on globalThis so dev hot reloads do not open another). */
+export function getDb(): Database {
+  if (!holder.postonceDb) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm run dev` / `npm start`, which start the embedded Postgres.');
+    holder.postonceDb = createDatabase(url);
+  }
+  return holder.postonceDb.db;
+}

@@ -1,0 +1,54 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { memberships, workspaces, type NewWorkspace } from '../schema';
+
+export type Role = 'admin' | 'manager' | 'viewer';
+export type WorkspaceMembership = { id: string; slug: string; name: string; role: Role };
+
+export async function upsertWorkspace(db: Executor, params: Pick<NewWorkspace, 'slug' | 'name'>) {
+  const [row] = await db
+    .insert(workspaces)
+    .values(params)
+    .onConflictDoUpdate({ target: workspaces.slug, set: { name: params.name } })
+    .returning();
+  return row!;
+}
+
+export async function getWorkspaceBySlug(db: Executor, params: { slug: string }) {
+  const [row] = await db.select().from(workspaces).where(eq(workspaces.slug, params.slug));
+  return row ?? null;
+}
+
+export async function addMembership(db: Executor, params: { workspaceId: string; userId: string; role: Role }) {
+  await db
+    .insert(memberships)
+    .values(params)
+    .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role: params.role } });
+}
+
+/** Every workspace the user belongs to, with the role there; the source of truth for authorization. */
+export async function getMembershipsForUser(db: Executor, params: { userId: string }): Promise<WorkspaceMembership[]> {
+  return db
+    .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(eq(memberships.userId, params.userId))
+    .orderBy(asc(workspaces.name));
+}
+
+export async function getMembership(db: Executor, params: { userId: string; workspaceId: string }) {
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, params.userId), eq(memberships.workspaceId, params.workspaceId)));
+  return row ?? null;
+}
+
+export async function renameWorkspace(db: Executor, params: { workspaceId: string; name: string }) {
+  const [row] = await db
+    .update(workspaces)
+    .set({ name: params.name })
+    .where(eq(workspaces.id, params.workspaceId))
+    .returning({ id: workspaces.id, name: workspaces.name });
+  return row ?? null;
+}

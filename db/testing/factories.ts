@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '@/db/client';
+import { deliveries, posts, socialAccounts, users, workspaces } from '@/db/schema';
+
+/** Minimal rows for tests; each call makes new, unique ones. */
+export async function makeWorkspace(db: Executor, slug = `ws-${randomUUID().slice(0, 8)}`) {
+  const [row] = await db.insert(workspaces).values({ slug, name: slug }).returning();
+  return row!;
+}
+
+export async function makeUser(db: Executor, email = `u-${randomUUID().slice(0, 8)}@test.test`) {
+  const [row] = await db.insert(users).values({ email, name: email }).returning();
+  return row!;
+}
+
+export async function makeAccount(db: Executor, workspaceId: string) {
+  const [row] = await db
+    .insert(socialAccounts)
+    .values({ workspaceId, provider: 'x', sandbox: true, handle: '@t', platformUserId: randomUUID(), baseUrl: '/api/sandbox/x', credentialsEncrypted: 'v1.x.x.x', tokenLast4: 'abcd' })
+    .returning();
+  return row!;
+}
+
+export async function makePost(db: Executor, workspaceId: string, idempotencyKey: string | null = randomUUID()) {
+  const [row] = await db
+    .insert(posts)
+    .values({ workspaceId, text: 'hello', scheduledAt: new Date(), source: 'api', idempotencyKey })
+    .returning();
+  return row!;
+}
+
+export async function makeDelivery(db: Executor, params: { workspaceId: string; postId: string; accountId: string }) {
+  const [row] = await db.insert(deliveries).values({ ...params, dueAt: new Date() }).returning();
+  return row!;
+}

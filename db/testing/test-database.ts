@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, inject } from 'vitest';
+import { createDatabase } from '@/db/client';
+import { cloneDatabase, dropDatabase } from './admin';
+
+/**
+ * A fresh, migrated database for this test file (real Postgres, never a mock), dropped afterwards.
+ * `max` sets the pool size, so concurrency tests get real parallel connections.
+ */
+export async function useTestDatabase(options: { max?: number } = {}) {
+  const { serverUrl, template } = inject('testDatabase');
+  const name = `postonce_test_${randomBytes(6).toString('hex')}`;
+  const url = await cloneDatabase(serverUrl, template, name);
+  const handle = createDatabase(url, { max: options.max ?? 20 });
+  afterAll(async () => {
+    await handle.close();
+    await dropDatabase(serverUrl, name);
+  });
+  return { ...handle, url };
+}

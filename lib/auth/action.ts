@@ -1,0 +1,47 @@
+import 'server-only';
+import { z } from 'zod';
+import { logger } from '@/lib/logging/logger';
+import { hasRole, type Role } from './roles';
+import { getWorkspace, type WorkspaceContext } from './session';
+
+export type ActionState<T = undefined> = {
+  ok: boolean;
+  status?: 401 | 403 | 409 | 422;
+  message?: string;
+  errors?: Record<string, string[] | undefined>;
+  data?: T;
+};
+
+/** FormData to a plain object; a name that appears more than once becomes an array (checkbox groups). */
+export function formDataToObject(formData: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of formData.entries()) {
+    if (key.startsWith('$ACTION')) continue;
+    const existing = out[key];
+    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+/**
+ * Every server action goes through this: session, workspace, role and zod parsing happen here so
+ * no action can forget one. Server actions are public POST endpoints; the UI hiding a button is not a check.
+ */
+export function workspaceAction<S extends z.ZodType, T = undefined>(
+  options: { role: Role; schema: S; name: string },
+  handler: (input: z.output<S>, context: WorkspaceContext) => Promise<ActionState<T>>,
+) {
+  return async (_previous: ActionState<T> | undefined, formData: FormData): Promise<ActionState<T>> => {
+    const context = await getWorkspace();
+    if (!context) return { ok: false, status: 401, message: 'Your session has ended. Sign in again.' };
+    if (!hasRole(context.role, options.role)) {
+      logger.warn({ action: options.name, userId: context.user.id, role: context.role }, 'action refused: role');
+      return { ok: false, status: 403, message: `You do not have permission to do this (needs ${options.role}).` };
+    }
+    const parsed = options.schema.safeParse(formDataToObject(formData));
+    if (!parsed.success) {
+      return { ok: false, status: 422, errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>, message: 'Please fix the highlighted fields.' };
+    }
+    return handler(parsed.data, context);
+  };
+}

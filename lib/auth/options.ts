@@ -1,0 +1,61 @@
+import type { NextAuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import GitHubProvider from 'next-auth/providers/github';
+import { getDb } from '@/db/client';
+import { getUserCredentialsByEmail } from '@/db/queries/users';
+import { getMembershipsForUser } from '@/db/queries/workspaces';
+import { getEnv } from '@/lib/env';
+import { authenticate } from './credentials';
+
+function clientIp(headers: Record<string, unknown> | undefined): string {
+  const forwarded = headers?.['x-forwarded-for'];
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  const real = headers?.['x-real-ip'];
+  return first || (typeof real === 'string' ? real : '') || 'unknown';
+}
+
+export function getAuthOptions(): NextAuthOptions {
+  const env = getEnv();
+  const providers: NextAuthOptions['providers'] = [
+    CredentialsProvider({
+      name: 'Email and password',
+      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      authorize: (credentials, req) => authenticate(getDb(), credentials, clientIp(req?.headers)),
+    }),
+  ];
+  // Optional: only when configured, and only for emails that already belong to a member.
+  if (env.GITHUB_ID && env.GITHUB_SECRET) {
+    providers.push(GitHubProvider({ clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET }));
+  }
+
+  return {
+    secret: env.NEXTAUTH_SECRET,
+    session: { strategy: 'jwt', maxAge: 7 * 24 * 60 * 60 },
+    pages: { signIn: '/signin' },
+    providers,
+    callbacks: {
+      async signIn({ user, account }) {
+        if (account?.provider !== 'github') return true;
+        return Boolean(user.email && (await getUserCredentialsByEmail(getDb(), { email: user.email })));
+      },
+      async jwt({ token, user, account }) {
+        if (user && account) {
+          const found = account.provider === 'credentials' ? user : await getUserCredentialsByEmail(getDb(), { email: user.email! });
+          if (found) {
+            const [first] = await getMembershipsForUser(getDb(), { userId: found.id });
+            token.userId = found.id;
+            token.workspaceId = first?.id ?? null;
+            token.role = first?.role ?? null;
+          }
+        }
+        return token;
+      },
+      session({ session, token }) {
+        session.user = { ...session.user, id: token.userId as string };
+        session.workspaceId = (token.workspaceId as string | null) ?? null;
+        session.role = (token.role as string | null) ?? null;
+        return session;
+      },
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+    .optional(),
+  POSTONCE_DATA_DIR: z.string().default('.data'),
+  NEXTAUTH_SECRET: z.string().min(32, 'set NEXTAUTH_SECRET to at least 32 random characters (openssl rand -base64 32)'),
+  NEXTAUTH_URL: z.url().optional(),
+  APP_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'set APP_ENCRYPTION_KEY to 32 random bytes, base64 (openssl rand -base64 32)'),
+  CRON_SECRET: z.string().min(16, 'set CRON_SECRET to at least 16 random characters'),
+  DEMO_PASSWORD: z.string().min(8).default('postonce-demo'),
+  SANDBOX_ENABLED: booleanFlag.optional(),
+  SCHEDULER_ENABLED: booleanFlag.default(true),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  GITHUB_ID: z.string().optional(),
+  GITHUB_SECRET: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema> & { sandboxEnabled: boolean };
+
+const GENERATED = ['NEXTAUTH_SECRET', 'APP_ENCRYPTION_KEY', 'CRON_SECRET'] as const;
+
+/** Development only: missing secrets are generated once into the data dir (gitignored) and reused. */
+export function loadDevSecrets(dataDir: string): Record<(typeof GENERATED)[number], string> {
+  const file = path.resolve(dataDir, 'secrets.json');
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+  let changed = false;
+  for (const name of GENERATED) {
+    if (!stored[name]) {
+      stored[name] = randomBytes(32).toString('base64');
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(stored, null, 2));
+    chmodSync(file, 0o600);
+  }
+  return stored as Record<(typeof GENERATED)[number], string>;
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const raw: Record<string, string | undefined> = { ...source };
+  for (const key of Object.keys(raw)) if (raw[key] === '') delete raw[key];
+  if (raw.NODE_ENV !== 'production') {
+    const secrets = loadDevSecrets(raw.POSTONCE_DATA_DIR ?? '.data');
+    for (const name of GENERATED) raw[name] ??= secrets[name];
+  }
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production' };
+}
+
+let cached: Env | undefined;
+
+/** Validated environment, parsed once per process. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+export const E2E_DATA_DIR = '.data/e2e';
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        // Debian's Chromium where present (no browser download needed); Playwright's own elsewhere.
+        launchOptions: existsSync(SYSTEM_CHROMIUM)
+          ? {
+              executablePath: SYSTEM_CHROMIUM,
+              args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+            }
+          : {},
+      },
+    },
+  ],
+  webServer: {
+    // A production build on a fresh database (embedded, or a fresh one beside DATABASE_URL's), seeded.
+    command: `npx tsx scripts/with-db.mts --fresh --seed -- npx next start -p ${PORT}`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'production',
+      POSTONCE_DATA_DIR: E2E_DATA_DIR,
+      NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
+      NEXTAUTH_SECRET: 'e2e-only-secret-e2e-only-secret-0123456789',
+      APP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      CRON_SECRET: 'e2e-cron-secret-0123456789',
+      DEMO_PASSWORD: 'postonce-demo',
+      SANDBOX_ENABLED: 'true',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  },
+});

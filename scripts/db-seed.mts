@@ -1,0 +1,17 @@
+import { createDatabase } from '@/db/client';
+import { runMigrations } from '@/db/migrate';
+import { seedDemoData } from '@/db/seed';
+import { getEnv } from '@/lib/env';
+import { resolveDatabase } from './lib/database';
+
+const database = await resolveDatabase();
+const { db, close } = createDatabase(database.url);
+try {
+  await runMigrations(database.url);
+  const env = getEnv();
+  await seedDemoData(db, { password: env.DEMO_PASSWORD, encryptionKey: env.APP_ENCRYPTION_KEY });
+  console.log('Demo data ready: workspaces "demo" and "other".');
+} finally {
+  await close();
+  await database.stop();
+}

@@ -1,0 +1,49 @@
+// Runs a command (next dev / next start) against a ready database: the embedded Postgres when
+// DATABASE_URL is unset, migrated (and seeded with --seed). Stops what it started on exit.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDatabase } from '@/db/client';
+import { runMigrations } from '@/db/migrate';
+import { seedDemoData } from '@/db/seed';
+import { getEnv } from '@/lib/env';
+import { resolveDatabase } from './lib/database';
+
+const args = process.argv.slice(2);
+const split = args.indexOf('--');
+const flags = new Set(split === -1 ? [] : args.slice(0, split));
+const command = split === -1 ? args : args.slice(split + 1);
+if (command.length === 0) {
+  console.error('usage: tsx scripts/with-db.mts [--seed] [--fresh] -- <command...>');
+  process.exit(2);
+}
+
+const env = getEnv(); // fails fast with a message naming the variable to set
+const database = await resolveDatabase({ fresh: flags.has('--fresh') });
+await runMigrations(database.url);
+if (flags.has('--seed')) {
+  const { db, close } = createDatabase(database.url, { max: 2 });
+  await seedDemoData(db, { password: env.DEMO_PASSWORD, encryptionKey: env.APP_ENCRYPTION_KEY });
+  await close();
+}
+const dataDir = path.resolve(env.POSTONCE_DATA_DIR);
+mkdirSync(dataDir, { recursive: true });
+// Lets tests and tools find the database this server uses.
+writeFileSync(path.join(dataDir, 'database-url'), database.url);
+
+const child = spawn(command[0]!, command.slice(1), {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: database.url },
+});
+let stopping = false;
+const shutdown = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  child.kill(signal);
+};
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+child.on('exit', async (code, signal) => {
+  await database.stop();
+  process.exit(code ?? (signal ? 0 : 1));
+});

@@ -1,0 +1,10 @@
+import 'next-auth';
+
+declare module 'next-auth' {
+  interface Session {
+    user: { id: string; name?: string | null; email?: string | null; image?: string | null };
+    /** The workspace chosen at sign-in; the active one may differ (switcher cookie), checked per request. */
+    workspaceId: string | null;
+    role: string | null;
+  }
+}
