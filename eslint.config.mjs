@@ -2,7 +2,7 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 import drizzle from 'eslint-plugin-drizzle';
 
-export default [
+const config = [
   ...nextVitals,
   ...nextTs,
   {
@@ -13,5 +13,7 @@ export default [
       'drizzle/enforce-update-with-where': ['error', { drizzleObjectName: ['db', 'tx'] }],
     },
   },
-  { ignores: ['.next/**', '.data/**', 'node_modules/**', 'db/migrations/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['.next*/**', '.data/**', 'node_modules/**', 'db/migrations/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'] },
 ];
+
+export default config;

@@ -3,7 +3,7 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-export const E2E_DATA_DIR = '.data/e2e';
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
 
 export default defineConfig({
   testDir: 'e2e',

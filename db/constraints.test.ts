@@ -3,10 +3,10 @@ import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claims, deliveries, idempotencyKeys, posts, attempts } from './schema';
 import { makeAccount, makeDelivery, makePost, makeWorkspace } from './testing/factories';
-import { useTestDatabase } from './testing/test-database';
+import { createTestDatabase } from './testing/test-database';
 
 const PARALLEL = 50;
-const { db } = await useTestDatabase({ max: PARALLEL });
+const { db } = await createTestDatabase({ max: PARALLEL });
 
 /** Runs the same insert from PARALLEL connections at once; returns how many succeeded and how they failed. */
 async function race(insert: () => Promise<unknown>) {

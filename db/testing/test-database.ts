@@ -7,7 +7,7 @@ import { cloneDatabase, dropDatabase } from './admin';
  * A fresh, migrated database for this test file (real Postgres, never a mock), dropped afterwards.
  * `max` sets the pool size, so concurrency tests get real parallel connections.
  */
-export async function useTestDatabase(options: { max?: number } = {}) {
+export async function createTestDatabase(options: { max?: number } = {}) {
   const { serverUrl, template } = inject('testDatabase');
   const name = `postonce_test_${randomBytes(6).toString('hex')}`;
   const url = await cloneDatabase(serverUrl, template, name);
