@@ -196,6 +196,8 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   state: idempotencyStateEnum().notNull().default('in_flight'),
   /** While in flight: after this the first request is presumed dead and the key may be taken over. */
   lockedUntil: timestamp({ withTimezone: true }),
+  /** Fencing token of the request that holds the key; a taken-over request cannot complete it. */
+  lockToken: uuid(),
   responseStatus: integer(),
   responseBody: text(),
   resourceId: uuid(),
