@@ -1,0 +1,124 @@
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { deliveries, deliveryEvents, posts, socialAccounts, type DeliveryStatus, type NewPost } from '../schema';
+
+export async function getTargetAccounts(db: Executor, params: { workspaceId: string; accountIds: string[] }) {
+  if (params.accountIds.length === 0) return [];
+  return db
+    .select({ id: socialAccounts.id, provider: socialAccounts.provider, handle: socialAccounts.handle, disconnectedAt: socialAccounts.disconnectedAt })
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.workspaceId, params.workspaceId), inArray(socialAccounts.id, params.accountIds)));
+}
+
+/** The post, one delivery per account, and each delivery's first history row — in the caller's transaction. */
+export async function insertPostWithDeliveries(db: Executor, params: { post: NewPost; accountIds: string[]; actor: string }) {
+  const [post] = await db.insert(posts).values(params.post).returning();
+  const rows = await db
+    .insert(deliveries)
+    .values(params.accountIds.map((accountId) => ({ workspaceId: post!.workspaceId, postId: post!.id, accountId, dueAt: post!.scheduledAt })))
+    .returning();
+  await db.insert(deliveryEvents).values(rows.map((d) => ({
+    workspaceId: d.workspaceId, deliveryId: d.id, fromStatus: null, toStatus: 'scheduled' as const, actor: params.actor, reason: 'created',
+    detail: { source: post!.source, idempotencyKey: post!.idempotencyKey },
+  })));
+  return { post: post!, deliveries: rows };
+}
+
+const deliveryColumns = {
+  id: deliveries.id,
+  postId: deliveries.postId,
+  accountId: deliveries.accountId,
+  status: deliveries.status,
+  externalId: deliveries.externalId,
+  url: deliveries.externalUrl,
+  failureReason: deliveries.failureReason,
+  dueAt: deliveries.dueAt,
+  accountHandle: socialAccounts.handle,
+  accountProvider: socialAccounts.provider,
+};
+
+export async function getPostWithDeliveries(db: Executor, params: { workspaceId: string; postId: string }) {
+  const [post] = await db.select().from(posts).where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
+  if (!post) return null;
+  const rows = await db
+    .select(deliveryColumns)
+    .from(deliveries)
+    .innerJoin(socialAccounts, eq(socialAccounts.id, deliveries.accountId))
+    .where(and(eq(deliveries.postId, post.id), eq(deliveries.workspaceId, params.workspaceId)))
+    .orderBy(socialAccounts.handle);
+  return { post, deliveries: rows };
+}
+
+export type PostCursor = { createdAt: Date; id: string };
+// Cursors carry JS dates (milliseconds); compare at that precision so no row is skipped or repeated.
+const createdMs = sql<Date>`date_trunc('milliseconds', ${posts.createdAt})`;
+
+/** Newest first, keyset-paginated on (createdAt, id); optionally only posts with a delivery in a status / to an account. */
+export async function listPosts(
+  db: Executor,
+  params: { workspaceId: string; status?: DeliveryStatus; accountId?: string; cursor?: PostCursor; limit: number },
+) {
+  const deliveryFilter = params.status || params.accountId
+    ? sql`exists (select 1 from ${deliveries} d where d.post_id = ${posts.id}
+        ${params.status ? sql`and d.status = ${params.status}` : sql``}
+        ${params.accountId ? sql`and d.account_id = ${params.accountId}` : sql``})`
+    : undefined;
+  const page = await db
+    .select()
+    .from(posts)
+    .where(and(
+      eq(posts.workspaceId, params.workspaceId),
+      deliveryFilter,
+      params.cursor
+        ? sql`(${createdMs}, ${posts.id}) < (${params.cursor.createdAt.toISOString()}::timestamptz, ${params.cursor.id}::uuid)`
+        : undefined,
+    ))
+    .orderBy(desc(createdMs), desc(posts.id))
+    .limit(params.limit);
+  if (page.length === 0) return [];
+  const rows = await db
+    .select(deliveryColumns)
+    .from(deliveries)
+    .innerJoin(socialAccounts, eq(socialAccounts.id, deliveries.accountId))
+    .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.postId, page.map((p) => p.id))));
+  return page.map((post) => ({ post, deliveries: rows.filter((d) => d.postId === post.id) }));
+}
+
+/** Soft duplicate check: the same normalised text already going to one of these accounts since `since`. */
+export async function findRecentSameText(db: Executor, params: { workspaceId: string; accountIds: string[]; normalisedText: string; since: Date }) {
+  return db
+    .select({ postId: posts.id, accountId: deliveries.accountId, scheduledAt: posts.scheduledAt })
+    .from(posts)
+    .innerJoin(deliveries, eq(deliveries.postId, posts.id))
+    .where(and(
+      eq(posts.workspaceId, params.workspaceId),
+      inArray(deliveries.accountId, params.accountIds),
+      gt(posts.createdAt, params.since),
+      sql`${deliveries.status} <> 'canceled'`,
+      sql`btrim(regexp_replace(normalize(${posts.text}, NFC), '\\s+', ' ', 'g')) = ${params.normalisedText}`,
+    ))
+    .limit(5);
+}
+
+/**
+ * Cancels the post's deliveries that are still `scheduled` and not claimed — one conditional
+ * statement, so it cannot race the publisher into "canceled but published". Returns the canceled ids.
+ */
+export async function cancelScheduledDeliveries(db: Executor, params: { workspaceId: string; postId: string; actor: string }) {
+  const rows = await db.execute<{ delivery_id: string }>(sql`
+    with canceled as (
+      update ${deliveries} set status = 'canceled', settled_at = now(), updated_at = now()
+      where post_id = ${params.postId} and workspace_id = ${params.workspaceId} and status = 'scheduled'
+        and not exists (select 1 from claims c where c.delivery_id = deliveries.id and c.released_at is null)
+      returning id, workspace_id
+    )
+    insert into ${deliveryEvents} (workspace_id, delivery_id, from_status, to_status, actor, reason)
+    select workspace_id, id, 'scheduled', 'canceled', ${params.actor}, 'canceled by request' from canceled
+    returning delivery_id`);
+  return [...rows].map((r) => r.delivery_id);
+}
+
+export async function countPosts(db: Executor, params: { workspaceId: string }) {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(posts).where(eq(posts.workspaceId, params.workspaceId));
+  return row?.n ?? 0;
+}

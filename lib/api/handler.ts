@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { authenticateApiKey, type ApiPrincipal } from '@/lib/auth/api-key';
+import { problem } from '@/lib/http/problem';
+import { logger } from '@/lib/logging/logger';
+
+type RouteContext<P> = { params: Promise<P> };
+
+/**
+ * Every /api/v1 handler: API-key auth (401 problem+json otherwise), workspace scoping through the
+ * principal, and no stack traces out: an unexpected error is logged and answered with a plain 500.
+ */
+export function apiHandler<P = Record<string, never>>(
+  handler: (request: Request, principal: ApiPrincipal, params: P) => Promise<Response>,
+) {
+  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    const principal = await authenticateApiKey(request);
+    if (!principal) {
+      return problem({ status: 401, title: 'Unauthorized', detail: 'Send a valid API key: Authorization: Bearer <key> (create one with `npm run apikey`).' }, { 'www-authenticate': 'Bearer' });
+    }
+    try {
+      return await handler(request, principal, await context.params);
+    } catch (error) {
+      logger.error({ err: error, path: new URL(request.url).pathname }, 'api handler failed');
+      return problem({ status: 500, title: 'Internal Server Error', detail: 'Something went wrong on our side. Retrying with the same Idempotency-Key is safe.' });
+    }
+  };
+}
+
+/** JSON body, or a 400 problem when it is not JSON. */
+export async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  try {
+    return { ok: true, value: await request.json() };
+  } catch {
+    return { ok: false, response: problem({ status: 400, title: 'Bad Request', detail: 'The body must be valid JSON.' }) };
+  }
+}
+
+export function validationProblem(error: z.ZodError): Response {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+  return problem({ status: 422, title: 'Unprocessable Content', detail: 'The request has invalid fields; nothing was stored.', errors });
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const POST_KINDS = ['post', 'reply', 'dm'] as const;
+export const TEXT_LIMITS = { x: 280, mastodon: 500, bluesky: 300 } as const;
+
+/** Text as platforms compare it: Unicode NFC, whitespace runs collapsed, trimmed. */
+export function normaliseText(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+/** Characters as users and platforms count them (code points, not UTF-16 units). */
+export function characterCount(text: string): number {
+  return [...text.normalize('NFC')].length;
+}
+
+/** The body of POST /api/v1/posts (also the OpenAPI schema). */
+export const createPostRequestSchema = z
+  .object({
+    text: z.string().min(1, 'Text is required').max(5000).refine((t) => t.trim().length > 0, 'Text is required'),
+    accountIds: z.array(z.uuid('Must be an account id')).min(1, 'Choose at least one account').max(50),
+    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' }).optional(),
+    kind: z.enum(POST_KINDS).default('post'),
+    inReplyTo: z.string().trim().min(1).max(512).optional(),
+    recipient: z.string().trim().min(1).max(256).optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.kind === 'reply' && !v.inReplyTo) ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
+    if (v.kind === 'dm' && !v.recipient) ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'A direct message needs a recipient handle' });
+    if (v.kind !== 'reply' && v.inReplyTo) ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'Only replies take inReplyTo' });
+    if (v.kind !== 'dm' && v.recipient) ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'Only direct messages take a recipient' });
+  });
+
+export type CreatePostRequest = z.output<typeof createPostRequestSchema>;
+
+/**
+ * What the fingerprint is computed over: the request as sent, normalised (text NFC, accounts as a set,
+ * time as an instant). An omitted scheduledAt stays omitted, so a retried "post now" matches its original.
+ */
+export function fingerprintInput(request: CreatePostRequest) {
+  return {
+    text: request.text.normalize('NFC'),
+    accountIds: [...new Set(request.accountIds)].sort(),
+    scheduledAt: request.scheduledAt ? new Date(request.scheduledAt).toISOString() : null,
+    kind: request.kind,
+    inReplyTo: request.inReplyTo ?? null,
+    recipient: request.recipient ?? null,
+  };
+}

@@ -1,0 +1,32 @@
+import type { DeliveryStatus, Post } from '@/db/schema';
+
+type DeliveryLike = { id: string; accountId: string; status: DeliveryStatus; externalId: string | null; url?: string | null; externalUrl?: string | null };
+
+/** A post's overall status: its deliveries' status when they agree, else `partial`. */
+export function postStatus(statuses: DeliveryStatus[]): DeliveryStatus | 'partial' {
+  const unique = new Set(statuses);
+  return unique.size === 1 ? statuses[0]! : 'partial';
+}
+
+/** The API's post representation (also what a create stores for replay). */
+export function serializePost(post: Post, deliveries: DeliveryLike[]) {
+  return {
+    id: post.id,
+    status: postStatus(deliveries.map((d) => d.status)),
+    kind: post.kind,
+    text: post.text,
+    inReplyTo: post.inReplyTo,
+    recipient: post.recipient,
+    scheduledAt: post.scheduledAt.toISOString(),
+    createdAt: post.createdAt.toISOString(),
+    deliveries: deliveries.map((d) => ({
+      id: d.id,
+      accountId: d.accountId,
+      status: d.status,
+      externalId: d.externalId,
+      url: d.url ?? d.externalUrl ?? null,
+    })),
+  };
+}
+
+export type SerializedPost = ReturnType<typeof serializePost>;
