@@ -1,17 +1,25 @@
-import { EmptyState } from '@/components/ui/empty-state';
+import { ComposeForm } from '@/components/compose/compose-form';
 import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
+import { getDb } from '@/db/client';
+import { listAccounts } from '@/db/queries/accounts';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { createPostAction } from './actions';
 
 export const metadata = { title: 'Compose' };
 
 export default async function ComposePage() {
-  const { allowed } = await requirePageWorkspace('manager');
+  const { allowed, workspace } = await requirePageWorkspace('manager');
   if (!allowed) return <Forbidden required="manager" />;
+  const accounts = await listAccounts(getDb(), { workspaceId: workspace.id });
   return (
     <>
       <PageHeader title="Compose" description="Write once, schedule to one or many accounts." />
-      <EmptyState title="The composer is coming next">Every post you create here will carry its own idempotency key, so a double click or a retry can never schedule it twice.</EmptyState>
+      <ComposeForm
+        workspaceId={workspace.id}
+        accounts={accounts.map((a) => ({ id: a.id, handle: a.handle, provider: a.provider, displayName: a.displayName }))}
+        action={createPostAction}
+      />
     </>
   );
 }

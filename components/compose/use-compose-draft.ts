@@ -1,0 +1,56 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+
+export type ComposeDraft = {
+  key: string;
+  text: string;
+  kind: 'post' | 'reply' | 'dm';
+  inReplyTo: string;
+  recipient: string;
+  accountIds: string[];
+  when: 'now' | 'later';
+  localDateTime: string;
+};
+
+const emptyDraft = (): ComposeDraft => ({
+  key: crypto.randomUUID(), text: '', kind: 'post', inReplyTo: '', recipient: '', accountIds: [], when: 'now', localDateTime: '',
+});
+
+/**
+ * The draft and its idempotency key live in sessionStorage: a reload, a back-button return or a retry
+ * after a network error resubmits with the same key. A new key only comes from `startNew()`.
+ */
+export function useComposeDraft(storageKey: string) {
+  const [draft, setDraft] = useState<ComposeDraft | null>(null);
+
+  useEffect(() => {
+    const stored = sessionStorage.getItem(storageKey);
+    let initial: ComposeDraft;
+    try {
+      initial = stored ? { ...emptyDraft(), ...(JSON.parse(stored) as Partial<ComposeDraft>) } : emptyDraft();
+    } catch {
+      initial = emptyDraft();
+    }
+    sessionStorage.setItem(storageKey, JSON.stringify(initial));
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only in the browser, after mount
+    setDraft(initial);
+  }, [storageKey]);
+
+  const update = useCallback((change: Partial<Omit<ComposeDraft, 'key'>>) => {
+    setDraft((current) => {
+      if (!current) return current;
+      const next = { ...current, ...change };
+      sessionStorage.setItem(storageKey, JSON.stringify(next));
+      return next;
+    });
+  }, [storageKey]);
+
+  const startNew = useCallback(() => {
+    const next = emptyDraft();
+    sessionStorage.setItem(storageKey, JSON.stringify(next));
+    setDraft(next);
+  }, [storageKey]);
+
+  return { draft, update, startNew };
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { posts } from '@/db/schema';
+import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
+import { createTestDatabase } from '@/db/testing/test-database';
+import { composeFormSchema, submitComposeForm } from './compose-form';
+
+const { db } = await createTestDatabase({ max: 30 });
+let context: { workspaceId: string; userId: string };
+let accountId: string;
+
+beforeAll(async () => {
+  const workspace = await makeWorkspace(db);
+  context = { workspaceId: workspace.id, userId: (await makeUser(db)).id };
+  accountId = (await makeAccount(db, workspace.id)).id;
+});
+
+const form = (fields: Record<string, unknown>) =>
+  composeFormSchema.parse({ idempotencyKey: randomUUID(), text: `Hello ${randomUUID()}`, accountIds: accountId, when: 'now', ...fields });
+const postsWithKey = async (key: string) =>
+  (await db.select({ n: count() }).from(posts).where(eq(posts.idempotencyKey, key)))[0]!.n;
+
+describe('compose form submit — I3', () => {
+  it('I3 — 20 parallel submissions of one form (one key) create one post; all but one are replays', async () => {
+    const submission = form({});
+    const results = await Promise.all(Array.from({ length: 20 }, () => submitComposeForm(db, submission, context)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const ids = new Set(results.map((r) => (r.ok ? r.postId : null)));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.ok && !r.replayed)).toHaveLength(1);
+    expect(await postsWithKey(submission.idempotencyKey)).toBe(1);
+  });
+
+  it('two separate intents (two keys, same text) are two posts after confirming the soft duplicate warning', async () => {
+    const text = `Same words ${randomUUID()}`;
+    const first = await submitComposeForm(db, form({ text }), context);
+    expect(first.ok).toBe(true);
+    const second = form({ text: `  ${text.replace(' ', '   ')} ` }); // same after normalisation
+    const warned = await submitComposeForm(db, second, context);
+    expect(warned).toMatchObject({ ok: false, kind: 'possible_duplicate' });
+    expect(await postsWithKey(second.idempotencyKey)).toBe(0);
+    const confirmed = await submitComposeForm(db, { ...second, confirmDuplicate: '1' }, context);
+    expect(confirmed.ok).toBe(true);
+    expect(await postsWithKey(second.idempotencyKey)).toBe(1);
+  });
+
+  it('a scheduled time is read in the user\'s zone and stored in UTC; a skipped DST time is a field error', async () => {
+    const ok = await submitComposeForm(db, form({ when: 'later', localDateTime: '2031-07-01T09:30', timeZone: 'Europe/Berlin' }), context);
+    expect(ok.ok).toBe(true);
+    const [row] = await db.select().from(posts).where(eq(posts.id, ok.ok ? ok.postId : ''));
+    expect(row!.scheduledAt.toISOString()).toBe('2031-07-01T07:30:00.000Z');
+    const gap = await submitComposeForm(db, form({ when: 'later', localDateTime: '2031-03-30T02:30', timeZone: 'Europe/Berlin' }), context);
+    expect(gap).toMatchObject({ ok: false, kind: 'invalid' });
+    expect(gap.ok === false && gap.kind === 'invalid' && gap.errors.localDateTime).toBeTruthy();
+  });
+
+  it('invalid input returns field errors and writes nothing; the same key then succeeds', async () => {
+    const bad = form({ text: '', accountIds: undefined });
+    const result = await submitComposeForm(db, bad, context);
+    expect(result).toMatchObject({ ok: false, kind: 'invalid' });
+    expect(result.ok === false && result.kind === 'invalid' && Object.keys(result.errors).sort()).toEqual(['accountIds', 'text']);
+    expect(await postsWithKey(bad.idempotencyKey)).toBe(0);
+    expect((await submitComposeForm(db, { ...bad, text: 'Now valid', accountIds: [accountId] }, context)).ok).toBe(true);
+  });
+
+  it('the same key with different content is refused as a mismatch', async () => {
+    const submission = form({});
+    expect((await submitComposeForm(db, submission, context)).ok).toBe(true);
+    expect(await submitComposeForm(db, { ...submission, text: 'edited after the fact' }, context)).toEqual({ ok: false, kind: 'mismatch' });
+    expect(await postsWithKey(submission.idempotencyKey)).toBe(1);
+  });
+});

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import type { Database } from '@/db/client';
+import { getIdempotencyKey } from '@/db/queries/idempotency';
+import { fingerprint } from '@/lib/idempotency/fingerprint';
+import { checkIdempotencyKey } from '@/lib/idempotency/key';
+import { runIdempotent, type IdempotentOutcome } from '@/lib/idempotency/run-idempotent';
+import { zonedLocalToUtc } from '@/lib/time/zoned';
+import { createPostOperation, type CreatePostRejection } from './create-post';
+import { CREATE_POST_OPERATION } from './create-post-request';
+import { createPostRequestSchema, fingerprintInput, POST_KINDS } from './post-input';
+
+const optionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
+
+/** The compose form's fields as FormData sends them (strings; checkboxes may repeat). */
+export const composeFormSchema = z.object({
+  idempotencyKey: z.string().superRefine((v, ctx) => {
+    const check = checkIdempotencyKey(v);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: 'This form lost its key; reload the page.' });
+  }),
+  text: z.string().default(''),
+  kind: z.enum(POST_KINDS).default('post'),
+  inReplyTo: optionalText,
+  recipient: optionalText,
+  accountIds: z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  when: z.enum(['now', 'later']).default('now'),
+  localDateTime: optionalText,
+  timeZone: z.string().default('UTC'),
+  confirmDuplicate: z.literal('1').optional(),
+});
+export type ComposeForm = z.output<typeof composeFormSchema>;
+
+export type ComposeResult =
+  | { ok: true; postId: string; replayed: boolean }
+  | { ok: false; kind: 'invalid'; errors: Record<string, string[]> }
+  | { ok: false; kind: 'possible_duplicate'; matches: { postId: string; accountId: string }[] }
+  | { ok: false; kind: 'mismatch' }
+  | { ok: false; kind: 'in_flight' };
+
+const FIELD_FOR: Record<string, string> = { scheduledAt: 'localDateTime' };
+
+/**
+ * The compose form's submit: same idempotent path as the API (scope workspace + posts.create + key).
+ * A duplicate submit that finds the first still running waits briefly for its result instead of failing.
+ */
+export async function submitComposeForm(db: Database, form: ComposeForm, context: { workspaceId: string; userId: string }): Promise<ComposeResult> {
+  let scheduledAt: string | undefined;
+  if (form.when === 'later') {
+    const converted = form.localDateTime ? zonedLocalToUtc(form.localDateTime, form.timeZone) : { ok: false as const, error: 'Pick a date and time' };
+    if (!converted.ok) return { ok: false, kind: 'invalid', errors: { localDateTime: [converted.error] } };
+    scheduledAt = converted.date.toISOString();
+  }
+  const parsed = createPostRequestSchema.safeParse({
+    text: form.text, accountIds: form.accountIds, kind: form.kind, inReplyTo: form.inReplyTo, recipient: form.recipient, scheduledAt,
+  });
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? 'text');
+      (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);
+    }
+    return { ok: false, kind: 'invalid', errors };
+  }
+
+  const scope = { workspaceId: context.workspaceId, operation: CREATE_POST_OPERATION, key: form.idempotencyKey };
+  const run = () =>
+    runIdempotent(db, { ...scope, fingerprint: fingerprint(fingerprintInput(parsed.data)) }, (tx) =>
+      createPostOperation(tx, parsed.data, {
+        workspaceId: context.workspaceId, source: 'form', idempotencyKey: form.idempotencyKey, actor: `user:${context.userId}`,
+        userId: context.userId, checkSoftDuplicates: !form.confirmDuplicate,
+      }),
+    );
+
+  let outcome: IdempotentOutcome = await run();
+  for (let waited = 0; outcome.kind === 'in_flight' && waited < 10_000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+    const row = await getIdempotencyKey(db, scope);
+    outcome = row?.state === 'completed' || !row ? await run() : outcome;
+  }
+  switch (outcome.kind) {
+    case 'executed':
+    case 'replayed':
+      return { ok: true, postId: outcome.response.resourceId!, replayed: outcome.kind === 'replayed' };
+    case 'mismatch':
+    case 'in_flight':
+      return { ok: false, kind: outcome.kind };
+    case 'rejected': {
+      const rejection = JSON.parse(outcome.response.body) as CreatePostRejection;
+      if (rejection.reason === 'invalid') {
+        return { ok: false, kind: 'invalid', errors: Object.fromEntries(Object.entries(rejection.errors).map(([k, v]) => [FIELD_FOR[k] ?? k, v])) };
+      }
+      return { ok: false, kind: 'possible_duplicate', matches: rejection.matches };
+    }
+  }
+}
