@@ -13,4 +13,20 @@ export async function bootServer(): Promise<void> {
     if (database.owned) process.once('exit', () => void database.stop());
   }
   await runMigrations(process.env.DATABASE_URL);
+  if (env.SCHEDULER_ENABLED) startHousekeeping();
+}
+
+/** Self-hosted: prune expired idempotency keys hourly (cron hosts call /api/cron/maintenance instead). */
+function startHousekeeping() {
+  const run = async () => {
+    try {
+      const { getDb } = await import('./client');
+      const { pruneExpiredIdempotencyKeys } = await import('@/lib/idempotency/prune');
+      await pruneExpiredIdempotencyKeys(getDb());
+    } catch (error) {
+      const { logger } = await import('@/lib/logging/logger');
+      logger.warn({ err: error }, 'housekeeping failed; will retry');
+    }
+  };
+  setInterval(run, 60 * 60 * 1000).unref();
 }

@@ -33,7 +33,7 @@ writeFileSync(path.join(dataDir, 'database-url'), database.url);
 
 const child = spawn(command[0]!, command.slice(1), {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: database.url },
+  env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${env.PORT}` },
 });
 let stopping = false;
 const shutdown = (signal: NodeJS.Signals) => {

@@ -8,7 +8,7 @@ const subscribe = () => () => {};
 export function LocalTime({ iso }: { iso: string }) {
   const text = useSyncExternalStore(
     subscribe,
-    () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(new Date(iso)),
+    () => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso)),
     () => new Date(iso).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
   );
   return <time dateTime={iso}>{text}</time>;
