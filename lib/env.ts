@@ -7,6 +7,13 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+// Said both when a secret is missing (production) and when it is too weak.
+const SECRET_HINT = {
+  NEXTAUTH_SECRET: 'set NEXTAUTH_SECRET to at least 32 random characters (openssl rand -base64 32)',
+  APP_ENCRYPTION_KEY: 'set APP_ENCRYPTION_KEY to 32 random bytes, base64 (openssl rand -base64 32)',
+  CRON_SECRET: 'set CRON_SECRET to at least 16 random characters (openssl rand -base64 24)',
+};
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: z
@@ -14,12 +21,12 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
     .optional(),
   POSTONCE_DATA_DIR: z.string().default('.data'),
-  NEXTAUTH_SECRET: z.string().min(32, 'set NEXTAUTH_SECRET to at least 32 random characters (openssl rand -base64 32)'),
+  NEXTAUTH_SECRET: z.string({ error: SECRET_HINT.NEXTAUTH_SECRET }).min(32, SECRET_HINT.NEXTAUTH_SECRET),
   NEXTAUTH_URL: z.url().optional(),
   APP_ENCRYPTION_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'set APP_ENCRYPTION_KEY to 32 random bytes, base64 (openssl rand -base64 32)'),
-  CRON_SECRET: z.string().min(16, 'set CRON_SECRET to at least 16 random characters'),
+    .string({ error: SECRET_HINT.APP_ENCRYPTION_KEY })
+    .refine((v) => Buffer.from(v, 'base64').length === 32, SECRET_HINT.APP_ENCRYPTION_KEY),
+  CRON_SECRET: z.string({ error: SECRET_HINT.CRON_SECRET }).min(16, SECRET_HINT.CRON_SECRET),
   DEMO_PASSWORD: z.string().min(8).default('postonce-demo'),
   SANDBOX_ENABLED: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),

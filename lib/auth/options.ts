@@ -8,10 +8,12 @@ import { getEnv } from '@/lib/env';
 import { authenticate } from './credentials';
 
 function clientIp(headers: Record<string, unknown> | undefined): string {
+  // The last X-Forwarded-For entry is the one added by the nearest proxy (Next's server adds the socket
+  // address); earlier entries are whatever the client wrote, so they cannot dodge the throttle with it.
   const forwarded = headers?.['x-forwarded-for'];
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  const last = typeof forwarded === 'string' ? forwarded.split(',').at(-1)?.trim() : undefined;
   const real = headers?.['x-real-ip'];
-  return first || (typeof real === 'string' ? real : '') || 'unknown';
+  return last || (typeof real === 'string' ? real : '') || 'unknown';
 }
 
 export function getAuthOptions(): NextAuthOptions {

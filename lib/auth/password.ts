@@ -15,10 +15,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem,
-  });
-  return timingSafeEqual(expected, actual);
+  // A hash that decodes to (almost) nothing would compare equal to any password's empty derivation.
+  if (expected.length < 16) return false;
+  try {
+    const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+      N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem,
+    });
+    return timingSafeEqual(expected, actual);
+  } catch {
+    return false; // malformed cost parameters: not a match, not a crash of the sign-in route
+  }
 }
 
 /** A hash to compare against when the user does not exist, so timing does not reveal which emails exist. */

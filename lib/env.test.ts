@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnv as parseProcessEnv } from './env';
+
+/** Plain objects stand in for process.env (whose type insists on NODE_ENV). */
+const parseEnv = (source: Record<string, string | undefined>) => parseProcessEnv(source as NodeJS.ProcessEnv);
+
+const dirs: string[] = [];
+function tmpDataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'postonce-env-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const productionSecrets = {
+  NEXTAUTH_SECRET: 'p'.repeat(40),
+  APP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  CRON_SECRET: 'c'.repeat(24),
+};
+
+function parseError(source: Record<string, string | undefined>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected parseEnv to throw');
+}
+
+describe('parseEnv in production', () => {
+  it('requires every secret and names each missing variable', () => {
+    const message = parseError({ NODE_ENV: 'production', POSTONCE_DATA_DIR: tmpDataDir() });
+    expect(message).toContain('.env.example');
+    expect(message).toMatch(/NEXTAUTH_SECRET: set NEXTAUTH_SECRET to at least 32 random characters/);
+    expect(message).toMatch(/APP_ENCRYPTION_KEY: set APP_ENCRYPTION_KEY to 32 random bytes, base64/);
+    expect(message).toMatch(/CRON_SECRET: set CRON_SECRET to at least 16 random characters/);
+  });
+
+  it('treats empty values (as copied from .env.example) as missing', () => {
+    const message = parseError({ NODE_ENV: 'production', NEXTAUTH_SECRET: '', APP_ENCRYPTION_KEY: '', CRON_SECRET: '' });
+    expect(message).toMatch(/NEXTAUTH_SECRET/);
+  });
+
+  it('says what to set when a secret is too weak', () => {
+    const message = parseError({ NODE_ENV: 'production', ...productionSecrets, NEXTAUTH_SECRET: 'short', APP_ENCRYPTION_KEY: 'dG9vIHNob3J0' });
+    expect(message).toMatch(/NEXTAUTH_SECRET: set NEXTAUTH_SECRET to at least 32 random characters/);
+    expect(message).toMatch(/APP_ENCRYPTION_KEY: set APP_ENCRYPTION_KEY to 32 random bytes, base64/);
+    expect(message).not.toMatch(/CRON_SECRET/);
+  });
+
+  it('does not generate secrets into the data dir', () => {
+    const dir = tmpDataDir();
+    parseError({ NODE_ENV: 'production', POSTONCE_DATA_DIR: dir });
+    expect(() => statSync(path.join(dir, 'secrets.json'))).toThrow();
+  });
+
+  it('names other invalid variables too', () => {
+    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, DATABASE_URL: 'mysql://x' })).toMatch(/DATABASE_URL: must be a postgres:\/\/ connection string/);
+    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, PORT: 'eighty' })).toMatch(/PORT/);
+    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'yes' })).toMatch(/SANDBOX_ENABLED/);
+  });
+
+  it('accepts complete settings, with defaults for the rest', () => {
+    const env = parseEnv({ NODE_ENV: 'production', ...productionSecrets });
+    expect(env).toMatchObject({ ...productionSecrets, DEMO_PASSWORD: 'postonce-demo', PORT: 3000, SCHEDULER_ENABLED: true, POSTONCE_DATA_DIR: '.data' });
+  });
+});
+
+describe('parseEnv in development', () => {
+  it('generates missing secrets once into the data dir and reuses them', () => {
+    const dir = tmpDataDir();
+    const first = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: dir });
+    expect(first.NEXTAUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(Buffer.from(first.APP_ENCRYPTION_KEY, 'base64')).toHaveLength(32);
+    expect(first.CRON_SECRET.length).toBeGreaterThanOrEqual(16);
+
+    const file = path.join(dir, 'secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      NEXTAUTH_SECRET: first.NEXTAUTH_SECRET,
+      APP_ENCRYPTION_KEY: first.APP_ENCRYPTION_KEY,
+      CRON_SECRET: first.CRON_SECRET,
+    });
+
+    const second = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: dir });
+    expect(second.NEXTAUTH_SECRET).toBe(first.NEXTAUTH_SECRET);
+    expect(second.APP_ENCRYPTION_KEY).toBe(first.APP_ENCRYPTION_KEY);
+    expect(second.CRON_SECRET).toBe(first.CRON_SECRET);
+  });
+
+  it('uses NODE_ENV=development when NODE_ENV is unset', () => {
+    const env = parseEnv({ POSTONCE_DATA_DIR: tmpDataDir() });
+    expect(env.NODE_ENV).toBe('development');
+  });
+
+  it('prefers secrets that are set over generated ones', () => {
+    const dir = tmpDataDir();
+    const env = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: dir, ...productionSecrets });
+    expect(env.NEXTAUTH_SECRET).toBe(productionSecrets.NEXTAUTH_SECRET);
+    expect(env.APP_ENCRYPTION_KEY).toBe(productionSecrets.APP_ENCRYPTION_KEY);
+  });
+
+  it('different data dirs get different secrets', () => {
+    const a = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir() });
+    const b = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir() });
+    expect(a.NEXTAUTH_SECRET).not.toBe(b.NEXTAUTH_SECRET);
+  });
+});
+
+describe('sandboxEnabled', () => {
+  it('is on by default in development and tests', () => {
+    expect(parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir() }).sandboxEnabled).toBe(true);
+    expect(parseEnv({ NODE_ENV: 'test', POSTONCE_DATA_DIR: tmpDataDir() }).sandboxEnabled).toBe(true);
+  });
+
+  it('is off by default in production, on only with SANDBOX_ENABLED=true', () => {
+    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets }).sandboxEnabled).toBe(false);
+    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'true' }).sandboxEnabled).toBe(true);
+    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
+  });
+
+  it('can be switched off in development', () => {
+    expect(parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir(), SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
+  });
+});
