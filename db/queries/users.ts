@@ -28,13 +28,13 @@ export async function getUserById(db: Executor, params: { userId: string }) {
   return row ?? null;
 }
 
-export async function countRecentFailedLogins(db: Executor, params: { email: string; ip: string; since: Date }) {
+export async function countRecentFailedLogins(db: Executor, params: { email: string; ip?: string; since: Date }) {
   const [row] = await db
     .select({ n: count() })
     .from(loginAttempts)
     .where(and(
       eq(loginAttempts.email, params.email.toLowerCase()),
-      eq(loginAttempts.ip, params.ip),
+      params.ip === undefined ? undefined : eq(loginAttempts.ip, params.ip),
       eq(loginAttempts.succeeded, false),
       gt(loginAttempts.createdAt, params.since),
     ));

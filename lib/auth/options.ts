@@ -8,8 +8,8 @@ import { getEnv } from '@/lib/env';
 import { authenticate } from './credentials';
 
 function clientIp(headers: Record<string, unknown> | undefined): string {
-  // The last X-Forwarded-For entry is the one added by the nearest proxy (Next's server adds the socket
-  // address); earlier entries are whatever the client wrote, so they cannot dodge the throttle with it.
+  // The last X-Forwarded-For entry is the one the nearest proxy added. Without a proxy a client can forge
+  // it, so the throttle also caps failures per email across all addresses (lib/auth/throttle.ts).
   const forwarded = headers?.['x-forwarded-for'];
   const last = typeof forwarded === 'string' ? forwarded.split(',').at(-1)?.trim() : undefined;
   const real = headers?.['x-real-ip'];
