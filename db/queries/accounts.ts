@@ -35,3 +35,44 @@ export async function upsertAccount(db: Executor, params: NewSocialAccount) {
     .returning(publicAccountColumns);
   return row ?? null;
 }
+
+/**
+ * Connects an account, or reconnects one disconnected earlier (same platform identity): the row, and
+ * with it every delivery's history, is kept; new credentials replace the old ones.
+ */
+export async function connectAccount(db: Executor, params: NewSocialAccount) {
+  const [row] = await db
+    .insert(socialAccounts)
+    .values(params)
+    .onConflictDoUpdate({
+      target: [socialAccounts.workspaceId, socialAccounts.provider, socialAccounts.baseUrl, socialAccounts.platformUserId],
+      set: {
+        handle: params.handle,
+        displayName: params.displayName ?? null,
+        credentialsEncrypted: params.credentialsEncrypted,
+        tokenLast4: params.tokenLast4,
+        disconnectedAt: null,
+      },
+    })
+    .returning(publicAccountColumns);
+  return row!;
+}
+
+/** Disconnect keeps the row (deliveries reference it); it only stops new posts to it. */
+export async function disconnectAccount(db: Executor, params: { workspaceId: string; accountId: string }) {
+  const [row] = await db
+    .update(socialAccounts)
+    .set({ disconnectedAt: new Date() })
+    .where(and(eq(socialAccounts.id, params.accountId), eq(socialAccounts.workspaceId, params.workspaceId), isNull(socialAccounts.disconnectedAt)))
+    .returning({ id: socialAccounts.id });
+  return row ?? null;
+}
+
+/** Server-side only (publishing, connection checks): includes the sealed credentials. Never send this row to a browser. */
+export async function getAccountWithCredentials(db: Executor, params: { workspaceId: string; accountId: string }) {
+  const [row] = await db
+    .select({ ...publicAccountColumns, workspaceId: socialAccounts.workspaceId, credentialsEncrypted: socialAccounts.credentialsEncrypted })
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.id, params.accountId), eq(socialAccounts.workspaceId, params.workspaceId)));
+  return row ?? null;
+}

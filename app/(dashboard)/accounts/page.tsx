@@ -1,28 +1,34 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { AccountList } from '@/components/accounts/account-list';
+import { ConnectAccounts } from '@/components/accounts/connect-accounts';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { getEnv } from '@/lib/env';
 import { getServerQueryClient } from '@/lib/query/query-client';
 
 export const metadata = { title: 'Accounts' };
 
 export default async function AccountsPage() {
   const { workspace, role } = await requirePageWorkspace();
+  const canManage = role === 'admin';
   const queryClient = getServerQueryClient();
   await queryClient.prefetchQuery({
-    queryKey: ['accounts', workspace.id],
-    queryFn: () => listAccounts(getDb(), { workspaceId: workspace.id }),
+    queryKey: ['accounts', workspace.id, 'with-disconnected'],
+    queryFn: () => listAccounts(getDb(), { workspaceId: workspace.id, includeDisconnected: true }),
   });
   return (
     <>
       <PageHeader
         title="Accounts"
-        description={role === 'admin' ? 'Social accounts this workspace publishes to.' : 'Social accounts this workspace publishes to. Only admins can connect or disconnect accounts.'}
+        description={canManage ? 'Social accounts this workspace publishes to.' : 'Social accounts this workspace publishes to. Only admins can connect or disconnect accounts.'}
       />
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <AccountList workspaceId={workspace.id} />
+        <div className="space-y-8">
+          <AccountList workspaceId={workspace.id} canManage={canManage} />
+          {canManage && <ConnectAccounts workspaceId={workspace.id} sandboxEnabled={getEnv().sandboxEnabled} />}
+        </div>
       </HydrationBoundary>
     </>
   );

@@ -1,15 +1,49 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import { SandboxControls } from '@/components/sandbox/sandbox-controls';
+import { SandboxTimeline } from '@/components/sandbox/sandbox-timeline';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { getDb } from '@/db/client';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { getEnv } from '@/lib/env';
+import { getServerQueryClient } from '@/lib/query/query-client';
+import { workspaceTimeline } from '@/lib/sandbox/demo';
 
 export const metadata = { title: 'Sandbox' };
 
 export default async function SandboxPage() {
-  await requirePageWorkspace();
+  const { workspace, role } = await requirePageWorkspace();
+  const env = getEnv();
+  const header = <PageHeader title="Sandbox" description="A built-in fake social network (X and Mastodon wire formats) with fault injection." />;
+  if (!env.sandboxEnabled) {
+    return <>{header}<EmptyState title="The sandbox is switched off">Set SANDBOX_ENABLED=true to serve the sandbox network on this server.</EmptyState></>;
+  }
+  const queryClient = getServerQueryClient();
+  await queryClient.prefetchQuery({
+    queryKey: ['sandbox-timeline', workspace.id],
+    queryFn: () => workspaceTimeline(getDb(), { workspaceId: workspace.id, encryptionKey: env.APP_ENCRYPTION_KEY }),
+  });
   return (
     <>
-      <PageHeader title="Sandbox" description="A built-in fake social network with fault injection." />
-      <EmptyState title="No sandbox posts yet">The sandbox network speaks the X and Mastodon wire formats. Its live timeline and fault knobs (timeouts after commit, resets, 5xx, 429) will show here.</EmptyState>
+      {header}
+      <aside aria-labelledby="why" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+        <h2 id="why" className="font-semibold">Why “timeout after commit” matters</h2>
+        <p className="mt-1">
+          With it on, the platform stores the post and then never answers in time. The client only sees a timeout, which looks
+          exactly like a request that never arrived. A naive client retries and the post appears twice. Postonce marks such a
+          delivery <em>ambiguous</em> and checks the platform before publishing again, so it appears once.
+          Turn the knob up to 1 and run the naive retry demo to watch the copies on the timeline.
+        </p>
+      </aside>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <div className="space-y-8">
+          {role === 'admin' && <SandboxControls workspaceId={workspace.id} />}
+          <section aria-labelledby="timeline">
+            <h2 id="timeline" className="mb-3 text-base font-semibold">Live timeline</h2>
+            <SandboxTimeline workspaceId={workspace.id} />
+          </section>
+        </div>
+      </HydrationBoundary>
     </>
   );
 }

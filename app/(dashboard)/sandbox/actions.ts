@@ -1,0 +1,71 @@
+'use server';
+
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { workspaceAction } from '@/lib/auth/action';
+import { getWorkspace } from '@/lib/auth/session';
+import { getEnv } from '@/lib/env';
+import { applyFaults } from '@/lib/sandbox/control';
+import { publishTestPost, runNaiveRetryDemo, workspaceTimeline, type AttemptSummary } from '@/lib/sandbox/demo';
+import { faultsInput } from '@/lib/sandbox/faults';
+import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
+import { workspaceSandboxScope } from '@/lib/sandbox/workspace-scope';
+
+const NOT_A_SANDBOX_ACCOUNT = { ok: false, status: 422, message: 'Choose a connected sandbox account of this workspace.' } as const;
+
+function sandboxOff() {
+  return getEnv().sandboxEnabled ? null : ({ ok: false, status: 409, message: 'The sandbox network is switched off on this server.' } as const);
+}
+
+/** Query function for the live timeline (React Query polling); any member of the workspace may read it. */
+export async function fetchSandboxTimeline() {
+  const context = await getWorkspace();
+  if (!context) throw new Error('Not signed in');
+  if (!getEnv().sandboxEnabled) return [];
+  return workspaceTimeline(getDb(), { workspaceId: context.workspace.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+}
+
+export const updateFaultsAction = workspaceAction(
+  {
+    name: 'updateSandboxFaults',
+    role: 'admin',
+    schema: faultsInput.extend({ accountId: z.union([z.literal(''), z.uuid('Unknown account')]).optional().transform((v) => v || undefined) }),
+  },
+  async (input, { workspace }) => {
+    const off = sandboxOff();
+    if (off) return off;
+    const db = getDb();
+    const scope = await workspaceSandboxScope(db, { workspaceId: workspace.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+    const applied = await applyFaults(createPgSandboxStore(db), scope, input);
+    if (!applied) return NOT_A_SANDBOX_ACCOUNT;
+    return { ok: true, message: `Faults set on ${applied.length} account${applied.length === 1 ? '' : 's'}.` };
+  },
+);
+
+export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: string; text: string }>, AttemptSummary>(
+  {
+    name: 'publishSandboxTestPost',
+    role: 'admin',
+    schema: z.object({ accountId: z.uuid('Choose an account'), text: z.string().trim().min(1, 'Write something').max(280, 'At most 280 characters') }),
+  },
+  async (input, { workspace }) => {
+    const off = sandboxOff();
+    if (off) return off;
+    const attempt = await publishTestPost(getDb(), { workspaceId: workspace.id, ...input, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+    if (!attempt) return NOT_A_SANDBOX_ACCOUNT;
+    return { ok: attempt.outcome === 'sent', message: `${attempt.outcome}: ${attempt.reason}`, data: attempt };
+  },
+);
+
+type NaiveDemo = NonNullable<Awaited<ReturnType<typeof runNaiveRetryDemo>>>;
+
+export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveDemo>(
+  { name: 'sandboxNaiveRetryDemo', role: 'admin', schema: z.object({ accountId: z.uuid('Choose an account') }) },
+  async (input, { workspace }) => {
+    const off = sandboxOff();
+    if (off) return off;
+    const demo = await runNaiveRetryDemo(getDb(), { workspaceId: workspace.id, ...input, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+    if (!demo) return NOT_A_SANDBOX_ACCOUNT;
+    return { ok: true, message: `${demo.attempts.length} attempt${demo.attempts.length === 1 ? '' : 's'}, ${demo.copies} cop${demo.copies === 1 ? 'y' : 'ies'} on the platform.`, data: demo };
+  },
+);

@@ -1,0 +1,127 @@
+'use client';
+
+import { naiveRetryDemoAction, publishTestPostAction, updateFaultsAction } from '@/app/(dashboard)/sandbox/actions';
+import { useKeptFormAction } from '@/components/accounts/use-kept-form-action';
+import { useRefreshOnSuccess } from '@/components/accounts/use-refresh-on-success';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import type { AttemptSummary } from '@/lib/sandbox/demo';
+import { FAULT_LABELS } from '@/lib/sandbox/faults';
+import { sandboxTimelineKey, useSandboxTimeline } from './use-sandbox-timeline';
+
+const card = 'space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200';
+const input = 'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm';
+const OUTCOME_TONE: Record<AttemptSummary['outcome'], BadgeTone> = { sent: 'green', failed: 'red', not_sent: 'gray', ambiguous: 'amber' };
+
+type Option = { accountId: string; handle: string; provider: string };
+
+function AccountSelect({ id, options, allowAll = false }: { id: string; options: Option[]; allowAll?: boolean }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-900">Account</label>
+      <select id={id} name="accountId" className={input} defaultValue={allowAll ? '' : options[0]?.accountId}>
+        {allowAll && <option value="">All sandbox accounts</option>}
+        {options.map((o) => <option key={o.accountId} value={o.accountId}>{o.handle} ({o.provider === 'x' ? 'X' : 'Mastodon'})</option>)}
+      </select>
+    </div>
+  );
+}
+
+function Attempt({ attempt, label }: { attempt: AttemptSummary; label: string }) {
+  return (
+    <li className="text-sm">
+      <span className="font-medium">{label}:</span> <Badge tone={OUTCOME_TONE[attempt.outcome]}>{attempt.outcome}</Badge>{' '}
+      <span className="text-slate-700">{attempt.reason}</span>{' '}
+      <span className="text-xs text-slate-500">({attempt.durationMs} ms{attempt.externalId ? `, id ${attempt.externalId}` : ''})</span>
+    </li>
+  );
+}
+
+/** Admin controls: publish a test post, set fault knobs, run the naive-retry demo. */
+export function SandboxControls({ workspaceId }: { workspaceId: string }) {
+  const { data: accounts = [] } = useSandboxTimeline(workspaceId);
+  const options = accounts.filter((a) => !a.disconnected);
+  if (options.length === 0) return null;
+  return (
+    <div className="grid gap-4 lg:grid-cols-3">
+      <TestPost workspaceId={workspaceId} options={options} />
+      <FaultKnobs workspaceId={workspaceId} options={options} />
+      <NaiveRetry workspaceId={workspaceId} options={options} />
+    </div>
+  );
+}
+
+function TestPost({ workspaceId, options }: { workspaceId: string; options: Option[] }) {
+  const [state, onSubmit, pending] = useKeptFormAction(publishTestPostAction);
+  useRefreshOnSuccess(state, sandboxTimelineKey(workspaceId));
+  return (
+    <form onSubmit={onSubmit} className={card} aria-labelledby="test-post">
+      <h2 id="test-post" className="text-base font-semibold">Publish a test post</h2>
+      <AccountSelect id="test-post-account" options={options} />
+      <div>
+        <label htmlFor="test-post-text" className="block text-sm font-medium text-slate-900">Text</label>
+        <input id="test-post-text" name="text" className={input} defaultValue="Hello from the sandbox" aria-describedby="test-post-text-error" />
+        <p id="test-post-text-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.text?.[0]}</p>
+      </div>
+      <Button type="submit" disabled={pending}>{pending ? 'Publishing…' : 'Publish test post'}</Button>
+      <div role="status" aria-live="polite" aria-label="Test post result">
+        {state?.data ? <ul><Attempt attempt={state.data} label="Outcome" /></ul> : <p className="text-sm text-rose-700">{state?.message}</p>}
+      </div>
+    </form>
+  );
+}
+
+function FaultKnobs({ workspaceId, options }: { workspaceId: string; options: Option[] }) {
+  const [state, onSubmit, pending] = useKeptFormAction(updateFaultsAction);
+  useRefreshOnSuccess(state, sandboxTimelineKey(workspaceId));
+  return (
+    <form onSubmit={onSubmit} className={card} aria-labelledby="fault-knobs">
+      <h2 id="fault-knobs" className="text-base font-semibold">Fault knobs</h2>
+      <AccountSelect id="faults-account" options={options} allowAll />
+      <div className="grid grid-cols-2 gap-3">
+        <div className="col-span-2">
+          <label htmlFor="fault-latencyMs" className="block text-sm font-medium text-slate-900">Latency (ms)</label>
+          <input id="fault-latencyMs" name="latencyMs" type="number" min={0} max={60000} step={50} defaultValue={0} className={input} />
+        </div>
+        {(Object.keys(FAULT_LABELS) as (keyof typeof FAULT_LABELS)[]).map((key) => (
+          <div key={key} className="col-span-2">
+            <label htmlFor={`fault-${key}`} className="block text-sm font-medium text-slate-900">{FAULT_LABELS[key]}</label>
+            <input id={`fault-${key}`} name={key} type="number" min={0} max={1} step={0.05} defaultValue={0} className={input} aria-describedby={`fault-${key}-error`} />
+            <p id={`fault-${key}-error`} aria-live="polite" className="text-sm text-rose-700">{state?.errors?.[key]?.[0]}</p>
+          </div>
+        ))}
+      </div>
+      <p className="text-xs text-slate-500">Probabilities from 0 to 1 per publish request. Applying replaces the account’s settings.</p>
+      <Button type="submit" disabled={pending}>{pending ? 'Applying…' : 'Apply faults'}</Button>
+      <p role="status" aria-live="polite" className={`text-sm ${state?.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state?.message}</p>
+    </form>
+  );
+}
+
+function NaiveRetry({ workspaceId, options }: { workspaceId: string; options: Option[] }) {
+  const [state, onSubmit, pending] = useKeptFormAction(naiveRetryDemoAction);
+  useRefreshOnSuccess(state, sandboxTimelineKey(workspaceId));
+  return (
+    <form onSubmit={onSubmit} className={card} aria-labelledby="naive-retry">
+      <h2 id="naive-retry" className="text-base font-semibold">Naive retry demo</h2>
+      <p className="text-sm text-slate-600">
+        Publishes once with a 2 s timeout and, like a naive client, sends it again on anything but success. On Mastodon (no
+        shared Idempotency-Key) the retry is a second post; on X the identical text happens to hit X’s duplicate rule.
+      </p>
+      <AccountSelect id="naive-account" options={[...options].sort((a, b) => Number(a.provider === 'x') - Number(b.provider === 'x'))} />
+      <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Running…' : 'Run naive retry demo'}</Button>
+      <div role="status" aria-live="polite" aria-label="Naive retry result">
+        {state?.data ? (
+          <div className="space-y-2">
+            <ul className="space-y-1">{state.data.attempts.map((a, i) => <Attempt key={i} attempt={a} label={`Attempt ${i + 1}`} />)}</ul>
+            <p className={`text-sm font-semibold ${state.data.copies > 1 ? 'text-rose-700' : 'text-slate-900'}`}>
+              The platform now holds {state.data.copies} {state.data.copies === 1 ? 'copy' : 'copies'} of “{state.data.text}”.
+            </p>
+          </div>
+        ) : (
+          <p className="text-sm text-rose-700">{state?.message}</p>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+'use client';
+
+import { Badge } from '@/components/ui/badge';
+import { EmptyState } from '@/components/ui/empty-state';
+import { FAULT_LABELS } from '@/lib/sandbox/faults';
+import type { FaultSettings } from '@/lib/sandbox/types';
+import { useSandboxTimeline } from './use-sandbox-timeline';
+
+function faultSummary(faults: FaultSettings): string {
+  const parts = (Object.keys(FAULT_LABELS) as (keyof typeof FAULT_LABELS)[])
+    .filter((k) => faults[k] > 0)
+    .map((k) => `${FAULT_LABELS[k].split(' (')[0]} ${Math.round(faults[k] * 100)}%`);
+  if (faults.latencyMs > 0) parts.unshift(`Latency ${faults.latencyMs} ms`);
+  return parts.length ? parts.join(' · ') : 'No faults';
+}
+
+export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
+  const { data: accounts = [] } = useSandboxTimeline(workspaceId);
+  if (accounts.length === 0) {
+    return <EmptyState title="No sandbox accounts">Connect a sandbox account on the Accounts page; its posts show here as they land.</EmptyState>;
+  }
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      {accounts.map((a) => (
+        <section key={a.accountId} aria-label={`Timeline of ${a.handle}`} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <header className="mb-3 flex flex-wrap items-center justify-between gap-2">
+            <h3 className="text-sm font-semibold text-slate-900">{a.handle}</h3>
+            <div className="flex items-center gap-2">
+              <Badge tone="blue">{a.provider === 'x' ? 'X' : 'Mastodon'}</Badge>
+              {a.disconnected && <Badge>disconnected</Badge>}
+              <Badge tone={a.total > 0 ? 'green' : 'gray'}>
+                <span data-testid="copy-count">{a.total}</span>&nbsp;{a.total === 1 ? 'post' : 'posts'}
+              </Badge>
+            </div>
+          </header>
+          <p className="mb-3 text-xs text-slate-600" data-testid="fault-summary">{faultSummary(a.faults)}</p>
+          {a.posts.length === 0 ? (
+            <p className="text-sm text-slate-500">Nothing published yet.</p>
+          ) : (
+            <ol role="list" aria-label={`Posts of ${a.handle}`} className="max-h-80 space-y-2 overflow-y-auto">
+              {a.posts.map((p) => (
+                <li key={p.id} className="rounded-md bg-slate-50 px-3 py-2 text-sm">
+                  <p className="whitespace-pre-wrap text-slate-900">{p.text}</p>
+                  <p className="mt-1 text-xs text-slate-500">
+                    #{p.id} · {p.kind}{p.inReplyToId ? ` to #${p.inReplyToId}` : ''}{p.recipientId ? ` to ${p.recipientId}` : ''} · {new Date(p.createdAt).toLocaleTimeString()}
+                    {p.idempotencyKey ? ` · key ${p.idempotencyKey.slice(0, 8)}…` : ''}
+                  </p>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { Rule } from './classify';
+import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
+import type { Classification, Outcome, RawOutcome } from './types';
+import { X_RULES, classifyX } from './x/classifier';
+
+// One case per classifier row (per provider), and a check that no row is left without a case.
+
+const now = new Date('2026-03-01T12:00:00Z');
+const error = (code: string | null, extra: Partial<Extract<RawOutcome, { type: 'error' }>> = {}): RawOutcome =>
+  ({ type: 'error', code, name: 'TypeError', message: 'fetch failed', timedOut: false, beforeSend: false, ...extra });
+const response = (status: number, body: unknown = null, headers: Record<string, string> = {}): RawOutcome =>
+  ({ type: 'response', status, headers, body, bodyText: JSON.stringify(body) });
+const bodyError = (status: number): RawOutcome =>
+  ({ type: 'body-error', status, headers: {}, code: 'UND_ERR_SOCKET', message: 'terminated', timedOut: false });
+
+type Case = { name: string; raw: RawOutcome; rule: string; outcome: Outcome; check?: (c: Classification) => void };
+
+const SHARED: Case[] = [
+  { name: 'canceled before the request left', raw: error('ABORTED_BEFORE_SEND', { beforeSend: true }), rule: 'canceled-before-send', outcome: 'not_sent' },
+  { name: 'connection refused', raw: error('ECONNREFUSED'), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'DNS: host not found', raw: error('ENOTFOUND'), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'DNS: temporary failure', raw: error('EAI_AGAIN'), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'host unreachable', raw: error('EHOSTUNREACH'), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'connect timeout (undici)', raw: error('UND_ERR_CONNECT_TIMEOUT'), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'TLS certificate rejected', raw: error('CERT_HAS_EXPIRED'), rule: 'tls-handshake-failed', outcome: 'not_sent' },
+  { name: 'invalid base URL', raw: error('ERR_INVALID_URL'), rule: 'invalid-base-url', outcome: 'failed' },
+  { name: 'timeout after sending', raw: error(null, { name: 'TimeoutError', timedOut: true }), rule: 'timeout-without-response', outcome: 'ambiguous' },
+  { name: 'connection reset', raw: error('ECONNRESET'), rule: 'connection-reset', outcome: 'ambiguous' },
+  { name: 'socket closed by the other side (undici)', raw: error('UND_ERR_SOCKET'), rule: 'connection-reset', outcome: 'ambiguous' },
+  { name: 'socket hang up', raw: error(null, { message: 'socket hang up' }), rule: 'connection-reset', outcome: 'ambiguous' },
+  { name: 'unknown network error', raw: error('EWHATEVER'), rule: 'network-error-after-send', outcome: 'ambiguous' },
+  { name: '2xx whose body broke off', raw: bodyError(200), rule: 'success-body-lost', outcome: 'ambiguous', check: (c) => expect(c.httpStatus).toBe(200) },
+  { name: '2xx without an id', raw: response(200, { ok: true }), rule: 'success-without-id', outcome: 'ambiguous' },
+  { name: '408 request timeout', raw: response(408), rule: 'request-timeout-408', outcome: 'not_sent' },
+  { name: '500', raw: response(500), rule: 'server-error', outcome: 'ambiguous' },
+  { name: '503 whose body broke off', raw: bodyError(503), rule: 'server-error', outcome: 'ambiguous' },
+  { name: '401 with an unreadable body', raw: bodyError(401), rule: 'unauthorized', outcome: 'failed' },
+  { name: '404', raw: response(404), rule: 'not-found', outcome: 'failed' },
+  { name: '413 payload too large', raw: response(413), rule: 'client-error', outcome: 'failed' },
+  { name: '302 redirect', raw: response(302, null, { location: '/elsewhere' }), rule: 'redirected', outcome: 'failed' },
+  { name: '1xx / anything else', raw: response(101), rule: 'unexpected', outcome: 'ambiguous' },
+];
+
+const X_CASES: Case[] = [
+  { name: '201 with a tweet id', raw: response(201, { data: { id: '1790', text: 'hi' } }), rule: 'x-tweet-created', outcome: 'sent', check: (c) => expect(c.externalId).toBe('1790') },
+  {
+    name: '201 with a DM event id', raw: response(201, { data: { dm_conversation_id: '1-2', dm_event_id: '55' } }), rule: 'x-dm-created', outcome: 'sent',
+    check: (c) => expect(c).toMatchObject({ externalId: '55', evidence: { dmConversationId: '1-2' } }),
+  },
+  {
+    name: '403 duplicate content → evidence, not failure',
+    raw: response(403, { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 }),
+    rule: 'x-duplicate-content', outcome: 'ambiguous', check: (c) => expect(c.evidence).toMatchObject({ duplicateContent: true }),
+  },
+  {
+    name: '429 with x-rate-limit-reset', raw: response(429, { title: 'Too Many Requests' }, { 'x-rate-limit-reset': String(now.getTime() / 1000 + 900) }),
+    rule: 'rate-limited', outcome: 'not_sent', check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 900_000)),
+  },
+  {
+    name: '429 with only Retry-After', raw: response(429, null, { 'retry-after': '30' }), rule: 'rate-limited', outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 30_000)),
+  },
+  {
+    name: '429 without headers → a minute', raw: response(429), rule: 'rate-limited', outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 60_000)),
+  },
+  {
+    name: '401 with X’s body', raw: response(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }), rule: 'unauthorized', outcome: 'failed',
+    check: (c) => expect(c.reason).toMatch(/reconnect the account/),
+  },
+  {
+    name: '403 other than duplicate', raw: response(403, { detail: 'You are not permitted to perform this action.', title: 'Forbidden' }), rule: 'forbidden', outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('You are not permitted to perform this action.'),
+  },
+  {
+    name: '400 invalid request names the parameter', raw: response(400, { errors: [{ message: '$.text must be at most 280 characters.' }], title: 'Invalid Request' }),
+    rule: 'invalid-request', outcome: 'failed', check: (c) => expect(c.reason).toContain('$.text must be at most 280 characters.'),
+  },
+  ...SHARED,
+];
+
+const MASTODON_CASES: Case[] = [
+  {
+    name: '200 with a status', raw: response(200, { id: '110', url: 'https://m.example/@me/110', uri: 'https://m.example/users/me/statuses/110' }),
+    rule: 'mastodon-status-created', outcome: 'sent', check: (c) => expect(c).toMatchObject({ externalId: '110', url: 'https://m.example/@me/110' }),
+  },
+  {
+    name: '429 with ISO X-RateLimit-Reset', raw: response(429, { error: 'Too many requests' }, { 'x-ratelimit-reset': '2026-03-01T12:05:00.000Z' }),
+    rule: 'rate-limited', outcome: 'not_sent', check: (c) => expect(c.retryAt).toEqual(new Date('2026-03-01T12:05:00.000Z')),
+  },
+  {
+    name: '422 validation failed', raw: response(422, { error: 'Validation failed: Text character limit of 500 exceeded' }), rule: 'invalid-request', outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('Text character limit of 500 exceeded'),
+  },
+  { name: '401 invalid token', raw: response(401, { error: 'The access token is invalid' }), rule: 'unauthorized', outcome: 'failed' },
+  { name: '403 forbidden', raw: response(403, { error: 'This action is not allowed' }), rule: 'forbidden', outcome: 'failed' },
+  { name: '503 from the instance', raw: response(503, { error: 'Service Unavailable' }), rule: 'server-error', outcome: 'ambiguous' },
+  { name: 'a duplicate-looking 403 is not special on Mastodon', raw: response(403, { error: 'duplicate content' }), rule: 'forbidden', outcome: 'failed' },
+  ...SHARED,
+];
+
+function suite(name: string, rules: readonly Rule[], classify: (raw: RawOutcome, context: { now: Date }) => Classification, cases: Case[]) {
+  describe(`${name} classifier`, () => {
+    it.each(cases)('$name → $outcome ($rule)', ({ raw, rule, outcome, check }) => {
+      const classified = classify(raw, { now });
+      expect(classified.rule).toBe(rule);
+      expect(classified.outcome).toBe(outcome);
+      expect(classified.reason.length).toBeGreaterThan(10);
+      check?.(classified);
+    });
+
+    it('every row of the table has a case', () => {
+      const covered = new Set(cases.map((c) => c.rule));
+      expect(rules.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+    });
+  });
+}
+
+suite('X', X_RULES, classifyX, X_CASES);
+suite('Mastodon', MASTODON_RULES, classifyMastodon, MASTODON_CASES);

@@ -1,0 +1,31 @@
+import { resolveBaseUrl } from './base-url';
+import { openCredentials } from './credentials';
+import { createMastodonClient } from './mastodon/client';
+import type { ProviderAccount, ProviderClient, ProviderName } from './types';
+import { createXClient } from './x/client';
+
+export type * from './types';
+export { ProviderReadError } from './types';
+export { appOrigin, resolveBaseUrl } from './base-url';
+
+/** A client for one account. A relative base URL (the sandbox) resolves against `origin` (default: this app). */
+export function createProviderClient(account: ProviderAccount, options: { origin?: string } = {}): ProviderClient {
+  const resolved = { ...account, baseUrl: resolveBaseUrl(account.baseUrl, options.origin) };
+  switch (account.provider) {
+    case 'x':
+      return createXClient(resolved);
+    case 'mastodon':
+      return createMastodonClient(resolved);
+    case 'bluesky':
+      throw new Error('Bluesky accounts are not supported yet');
+  }
+}
+
+/** The same from a stored social_accounts row: decrypts its sealed credentials (never logged). */
+export function providerClientForAccount(
+  account: { provider: ProviderName; baseUrl: string; platformUserId: string; credentialsEncrypted: string },
+  options: { encryptionKey: string; origin?: string },
+): ProviderClient {
+  const { accessToken } = openCredentials(account.credentialsEncrypted, options.encryptionKey);
+  return createProviderClient({ provider: account.provider, baseUrl: account.baseUrl, platformUserId: account.platformUserId, accessToken }, options);
+}

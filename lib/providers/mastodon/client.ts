@@ -1,0 +1,88 @@
+import { sendOnce } from '../http';
+import { rejectedInput, withTiming } from '../publish-result';
+import { asRecord, asString, checkIdentity, readJson } from '../read';
+import type { ListRecentInput, ProviderClient, PublishInput, PublishResult, RecentPost } from '../types';
+import { MASTODON_RULES, classifyMastodon } from './classifier';
+
+type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string };
+
+/** Mastodon keeps an Idempotency-Key for one hour; resend with the same key only well inside that. */
+export const IDEMPOTENCY_RETENTION_MS = 60 * 60_000;
+const SAFE_RETRY_MARGIN_MS = 5 * 60_000;
+const PAGE_SIZE = 40;
+
+/**
+ * Mastodon REST API. Every publish carries the delivery's Idempotency-Key, so an ambiguous outcome
+ * may be resent with the same key until `safeRetryUntil`: the instance then returns the original status.
+ */
+export function createMastodonClient(account: MastodonAccount): ProviderClient {
+  const base = account.baseUrl.replace(/\/+$/, '');
+  const auth = { authorization: `Bearer ${account.accessToken}` };
+
+  async function publish(input: PublishInput): Promise<PublishResult> {
+    const startedAt = new Date();
+    if (input.kind === 'reply' && !input.inReplyTo) return rejectedInput('A reply needs the id of the status it answers.', startedAt);
+    if (input.kind === 'dm' && !input.recipient) return rejectedInput('A direct message needs a recipient (user@instance).', startedAt);
+    // A Mastodon DM is a status with visibility "direct" that mentions its recipient.
+    const mention = input.recipient ? `@${input.recipient.replace(/^@/, '')}` : '';
+    const status = input.kind === 'dm' && !input.text.includes(mention) ? `${mention} ${input.text}` : input.text;
+    const raw = await sendOnce({
+      method: 'POST',
+      url: `${base}/api/v1/statuses`,
+      headers: { ...auth, 'idempotency-key': input.idempotencyKey },
+      json: { status, visibility: input.kind === 'dm' ? 'direct' : 'public', ...(input.kind === 'reply' ? { in_reply_to_id: input.inReplyTo } : {}) },
+      timeoutMs: input.timeoutMs,
+      signal: input.signal,
+    });
+    const classification = classifyMastodon(raw);
+    if (classification.outcome === 'ambiguous') {
+      classification.safeRetryUntil = new Date(startedAt.getTime() + IDEMPOTENCY_RETENTION_MS - SAFE_RETRY_MARGIN_MS);
+      classification.evidence = { ...classification.evidence, idempotencyKey: input.idempotencyKey };
+    }
+    return withTiming(classification, raw, startedAt);
+  }
+
+  /** GET /api/v1/accounts/:id/statuses pages newest first (max_id); stops once past `since`. */
+  async function listRecent(input: ListRecentInput): Promise<RecentPost[]> {
+    const posts: RecentPost[] = [];
+    let maxId: string | undefined;
+    for (let page = 0; page < (input.maxPages ?? 10); page++) {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (maxId) query.set('max_id', maxId);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES);
+      const statuses = Array.isArray(body) ? body.map(asRecord) : [];
+      for (const s of statuses) {
+        const createdAt = new Date(String(s.created_at));
+        if (createdAt < input.since || (input.until && createdAt > input.until)) continue;
+        posts.push({ id: String(s.id), text: htmlToText(String(s.content ?? '')), createdAt, inReplyTo: asString(s.in_reply_to_id) ?? null, url: asString(s.url) });
+      }
+      const oldest = statuses.at(-1);
+      if (statuses.length < PAGE_SIZE || !oldest || new Date(String(oldest.created_at)) < input.since) break;
+      maxId = String(oldest.id);
+    }
+    return posts;
+  }
+
+  function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    return checkIdentity(async () => {
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, ...options }, MASTODON_RULES);
+      const me = asRecord(body);
+      const acct = String(me.acct ?? me.username);
+      const handle = acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(base).host}`;
+      return { id: String(me.id), handle, displayName: asString(me.display_name) ?? null };
+    });
+  }
+
+  return { provider: 'mastodon', publish, listRecent, whoAmI };
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };
+
+/** Status `content` is HTML; reconciliation compares plain text. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>\s*<p>/gi, '\n\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(#?\w+);/g, (match, name: string) => ENTITIES[name] ?? (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : match));
+}

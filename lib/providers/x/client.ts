@@ -1,0 +1,89 @@
+import { sendOnce } from '../http';
+import { rejectedInput, withTiming } from '../publish-result';
+import { asRecord, asString, checkIdentity, readJson } from '../read';
+import { ProviderReadError, type ListRecentInput, type ProviderClient, type PublishInput, type PublishResult, type RecentPost } from '../types';
+import { X_RULES, classifyX } from './classifier';
+
+type XAccount = { baseUrl: string; platformUserId: string; accessToken: string };
+
+const REAL_API_HOSTS = new Set(['api.x.com', 'api.twitter.com']);
+const PAGE_SIZE = 100;
+
+/**
+ * X API v2 with an OAuth 2.0 user access token. X has no idempotency key: an ambiguous outcome is
+ * settled only by reading the timeline (listRecent), never by calling publish again.
+ */
+export function createXClient(account: XAccount): ProviderClient {
+  const base = account.baseUrl.replace(/\/+$/, '');
+  const auth = { authorization: `Bearer ${account.accessToken}` };
+
+  function postUrl(id: string): string {
+    return REAL_API_HOSTS.has(new URL(base).host) ? `https://x.com/i/web/status/${id}` : `${base}/2/tweets/${id}`;
+  }
+
+  async function publish(input: PublishInput): Promise<PublishResult> {
+    const startedAt = new Date();
+    if (input.kind === 'reply' && !input.inReplyTo) return rejectedInput('A reply needs the id of the post it answers.', startedAt);
+    if (input.kind === 'dm' && !input.recipient) return rejectedInput('A direct message needs a recipient user id.', startedAt);
+    const request =
+      input.kind === 'dm'
+        ? { url: `${base}/2/dm_conversations/with/${encodeURIComponent(input.recipient!)}/messages`, json: { text: input.text } }
+        : { url: `${base}/2/tweets`, json: { text: input.text, ...(input.kind === 'reply' ? { reply: { in_reply_to_tweet_id: input.inReplyTo } } : {}) } };
+    const raw = await sendOnce({ method: 'POST', ...request, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal });
+    const classification = classifyX(raw);
+    if (classification.outcome === 'sent' && input.kind !== 'dm') classification.url = postUrl(classification.externalId!);
+    return withTiming(classification, raw, startedAt);
+  }
+
+  /** GET /2/users/:id/tweets within [since, until], following next_token; DMs are not part of it. */
+  async function listRecent(input: ListRecentInput): Promise<RecentPost[]> {
+    const posts: RecentPost[] = [];
+    let token: string | undefined;
+    for (let page = 0; page < (input.maxPages ?? 10); page++) {
+      const query = new URLSearchParams({
+        start_time: rfc3339(input.since, 'floor'),
+        max_results: String(PAGE_SIZE),
+        'tweet.fields': 'created_at,referenced_tweets',
+      });
+      if (input.until) query.set('end_time', rfc3339(input.until, 'ceil'));
+      if (token) query.set('pagination_token', token);
+      const { body } = await readJson({ url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, X_RULES);
+      const { data, meta, errors } = asRecord(body);
+      if (!Array.isArray(data) && Array.isArray(errors)) throw readFailure(errors);
+      for (const item of Array.isArray(data) ? data : []) {
+        const tweet = asRecord(item);
+        const id = asString(tweet.id);
+        if (!id) continue;
+        const repliedTo = Array.isArray(tweet.referenced_tweets) ? tweet.referenced_tweets.map(asRecord).find((r) => r.type === 'replied_to') : undefined;
+        posts.push({ id, text: String(tweet.text ?? ''), createdAt: new Date(String(tweet.created_at)), inReplyTo: asString(repliedTo?.id) ?? null, url: postUrl(id) });
+      }
+      token = asString(asRecord(meta).next_token);
+      if (!token) break;
+    }
+    return posts;
+  }
+
+  function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    return checkIdentity(async () => {
+      const { body } = await readJson({ url: `${base}/2/users/me`, headers: auth, ...options }, X_RULES);
+      const user = asRecord(asRecord(body).data);
+      if (!asString(user.id)) throw readFailure(asRecord(body).errors);
+      return { id: String(user.id), handle: `@${String(user.username ?? user.id)}`, displayName: asString(user.name) ?? null };
+    });
+  }
+
+  return { provider: 'x', publish, listRecent, whoAmI };
+}
+
+/** X answers some lookups with 200 and an `errors` array (e.g. an unknown user id). */
+function readFailure(errors: unknown) {
+  const raw = { type: 'response' as const, status: 404, headers: {}, body: { errors }, bodyText: JSON.stringify(errors ?? null) };
+  const classification = classifyX(raw);
+  return new ProviderReadError(`Could not read from X: ${classification.reason}`, classification);
+}
+
+/** X wants RFC 3339 to the second; round outward so the window never shrinks. */
+function rfc3339(date: Date, round: 'floor' | 'ceil'): string {
+  const seconds = (round === 'floor' ? Math.floor : Math.ceil)(date.getTime() / 1000);
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}

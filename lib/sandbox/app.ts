@@ -1,0 +1,24 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import { getWorkspace } from '@/lib/auth/session';
+import { getEnv } from '@/lib/env';
+import { createPgSandboxStore } from './pg-store';
+import type { SandboxDeps } from './types';
+import { registerProductSandboxAccounts, workspaceScopeResolver } from './workspace-scope';
+
+/** The sandbox as this app serves it: on the app's database, control for admins and API keys. */
+export function getAppSandboxDeps(): SandboxDeps {
+  const db = getDb();
+  const encryptionKey = getEnv().APP_ENCRYPTION_KEY;
+  return {
+    store: createPgSandboxStore(db, { onUnknownToken: () => registerProductSandboxAccounts(db, encryptionKey) }),
+    resolveScope: workspaceScopeResolver({
+      db,
+      encryptionKey,
+      session: async () => {
+        const context = await getWorkspace();
+        return context && { workspaceId: context.workspace.id, role: context.role };
+      },
+    }),
+  };
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { FaultSettings, Platform, SandboxDeps } from './types';
+
+const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
+
+/** PUT /api/sandbox/faults: a full replacement of the settings (missing rates are 0). */
+export const faultsInput = z.object({
+  accountId: z.string().trim().min(1).optional(),
+  latencyMs: z.coerce.number().int('Whole milliseconds').min(0).max(60_000, 'At most 60000 ms').default(0),
+  timeoutBeforeCommit: rate,
+  timeoutAfterCommit: rate,
+  errorAfterCommit: rate,
+  resetAfterCommit: rate,
+  rateLimited: rate,
+});
+export type FaultsInput = z.output<typeof faultsInput>;
+
+export const FAULT_LABELS: Record<Exclude<keyof FaultSettings, 'latencyMs'>, string> = {
+  rateLimited: 'Rate limited (429, nothing stored)',
+  timeoutBeforeCommit: 'Timeout before commit (nothing stored)',
+  timeoutAfterCommit: 'Timeout after commit (stored, no answer)',
+  errorAfterCommit: '502 after commit (stored)',
+  resetAfterCommit: 'Connection reset after commit (stored)',
+};
+
+const DEFAULT_HANG_MS = 120_000;
+
+/** Responses that stand for a dropped connection: the node server destroys the socket instead of answering. */
+const resets = new WeakSet<Response>();
+
+export function isConnectionReset(response: Response): boolean {
+  return resets.has(response);
+}
+
+/**
+ * A reset after commit. The standalone server destroys the socket (a real ECONNRESET); a Next route
+ * handler cannot, so there the emulation is a 200 whose body stream fails after its first bytes:
+ * the client sees "terminated" mid-body and still does not learn the post id.
+ */
+function connectionReset(): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"data":'));
+      setTimeout(() => controller.error(new Error('sandbox: connection reset after commit')), 10);
+    },
+  });
+  const response = new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  resets.add(response);
+  return response;
+}
+
+/** Holds the request until the client gives up (its abort signal) or the hang limit passes. */
+function hang(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+
+/** Each platform's own 429, with its own rate-limit headers. */
+function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
+  if (platform === 'x') {
+    return json(429, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, {
+      'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.ceil(resetAt.getTime() / 1000)),
+    });
+  }
+  return json(429, { error: 'Too many requests' }, { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt.toISOString() });
+}
+
+function badGateway(platform: Platform): Response {
+  return platform === 'x'
+    ? json(502, { title: 'Bad Gateway', detail: 'Bad Gateway', type: 'about:blank', status: 502 })
+    : json(502, { error: 'Bad Gateway' });
+}
+
+/**
+ * Wraps one write (publish) with the account's faults. Before-commit faults never call `commit`;
+ * after-commit faults apply only when `commit` stored something (a 2xx), exactly like a platform
+ * that wrote the post and then lost the answer.
+ */
+export async function withWriteFaults(
+  deps: SandboxDeps,
+  request: Request,
+  target: { platform: Platform; accountId: string },
+  commit: () => Promise<Response>,
+): Promise<Response> {
+  const faults = await deps.store.getFaults(target.accountId);
+  const roll = (p: number) => p > 0 && (deps.random ?? Math.random)() < p;
+  const hangMs = deps.hangMs ?? DEFAULT_HANG_MS;
+  if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+  if (roll(faults.rateLimited)) return rateLimitedResponse(target.platform, new Date(Date.now() + 60_000));
+  if (roll(faults.timeoutBeforeCommit)) {
+    await hang(request.signal, hangMs);
+    return json(504, target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' });
+  }
+  const response = await commit();
+  if (!response.ok) return response;
+  if (roll(faults.timeoutAfterCommit)) {
+    await hang(request.signal, hangMs);
+    return response; // too late: the client has given up (unless it waits longer than the hang limit)
+  }
+  if (roll(faults.errorAfterCommit)) return badGateway(target.platform);
+  if (roll(faults.resetAfterCommit)) return connectionReset();
+  return response;
+}
+
+export async function withReadLatency(deps: SandboxDeps, accountId: string): Promise<void> {
+  const { latencyMs } = await deps.store.getFaults(accountId);
+  if (latencyMs > 0) await sleep(latencyMs);
+}
+
+export { json };

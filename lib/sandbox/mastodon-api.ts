@@ -1,0 +1,149 @@
+import { withReadLatency, withWriteFaults, json } from './faults';
+import { bearerToken, characterCount, readBody } from './request';
+import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
+
+// Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses.
+
+const IDEMPOTENCY_WINDOW_MS = 3_600_000;
+const MAX_CHARACTERS = 500;
+const VISIBILITIES = new Set(['public', 'unlisted', 'private', 'direct']);
+
+const error = (status: number, message: string, headers: Record<string, string> = {}) => json(status, { error: message }, headers);
+const invalidToken = () => error(401, 'The access token is invalid', { 'www-authenticate': 'Bearer realm="Doorkeeper", error="invalid_token"' });
+const recordNotFound = () => error(404, 'Record not found');
+
+/** `base` is this sandbox's Mastodon root (e.g. http://127.0.0.1:3000/api/sandbox/mastodon), for `url` fields. */
+export async function handleMastodon(request: Request, path: string, deps: SandboxDeps, base: string): Promise<Response> {
+  const token = bearerToken(request);
+  const viewer = token ? await deps.store.authenticate('mastodon', token) : null;
+  if (token && !viewer) return invalidToken();
+  const method = request.method;
+
+  if (path === '/api/v1/statuses' && method === 'POST') {
+    if (!viewer) return error(401, 'This method requires an authenticated user');
+    return createStatus(request, viewer, deps, base);
+  }
+  if (path === '/api/v1/accounts/verify_credentials' && method === 'GET') {
+    if (!viewer) return error(401, 'This method requires an authenticated user');
+    return json(200, { ...accountJson(viewer, base), source: { privacy: 'public', sensitive: false, language: 'en', note: '' } });
+  }
+  let match = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(path);
+  if (match && method === 'GET') return accountStatuses(request, decodeURIComponent(match[1]!), viewer, deps, base);
+  match = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path);
+  if (match && method === 'GET') {
+    const post = await deps.store.getPost(decodeURIComponent(match[1]!));
+    if (!post) return recordNotFound();
+    const author = viewer?.id === post.accountId ? viewer : await findAuthor(deps, post);
+    if (!author || (post.kind === 'dm' && viewer?.id !== post.accountId)) return recordNotFound();
+    return json(200, statusJson(post, author, base));
+  }
+  return error(404, 'Not Found');
+}
+
+async function createStatus(request: Request, account: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
+  const body = await readBody(request);
+  if (!body) return error(400, 'Request body is not valid JSON');
+  const text = typeof body.status === 'string' ? body.status : '';
+  if (text.trim() === '') return error(422, "Validation failed: Text can't be blank");
+  if (characterCount(text) > MAX_CHARACTERS) return error(422, `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded`);
+  const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
+  if (!VISIBILITIES.has(visibility)) return error(422, 'Validation failed: Visibility is not included in the list');
+  const inReplyToId = typeof body.in_reply_to_id === 'string' && body.in_reply_to_id !== '' ? body.in_reply_to_id : null;
+  if (inReplyToId && !/^\d{1,19}$/.test(inReplyToId)) return recordNotFound();
+  const key = request.headers.get('idempotency-key');
+  return withWriteFaults(deps, request, { platform: 'mastodon', accountId: account.id }, async () => {
+    const result = await deps.store.createPost({
+      account,
+      kind: visibility === 'direct' ? 'dm' : inReplyToId ? 'reply' : 'post',
+      text,
+      inReplyToId,
+      recipientId: visibility === 'direct' ? (/@([\w.-]+(?:@[\w.-]+)?)/.exec(text)?.[1] ?? null) : null,
+      idempotencyKey: key && key.length <= 255 ? key : null,
+      idempotencyWindowMs: IDEMPOTENCY_WINDOW_MS,
+    });
+    if (result.status === 'duplicate') return error(422, 'Validation failed: duplicate');
+    // A replay returns the original status, exactly as the first answer would have.
+    return json(200, statusJson(result.post, account, base));
+  });
+}
+
+/** Newest first; `limit` (max 40), `max_id`, `since_id`/`min_id`, `exclude_replies`; a Link header for the next page. */
+async function accountStatuses(request: Request, accountId: string, viewer: SandboxAccount | null, deps: SandboxDeps, base: string): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const account = await deps.store.getAccount('mastodon', accountId);
+  if (!account) return recordNotFound();
+  const limit = Math.min(Math.max(Number(query.get('limit')) || 20, 1), 40);
+  const excludeReplies = query.get('exclude_replies') === 'true';
+  const ownerReading = viewer?.id === account.id;
+  await withReadLatency(deps, account.id);
+  const posts = await deps.store.listPosts(account.id, {
+    kinds: ['post', ...(excludeReplies ? [] : (['reply'] as const)), ...(ownerReading ? (['dm'] as const) : [])],
+    maxId: query.get('max_id') ?? undefined,
+    sinceId: query.get('since_id') ?? query.get('min_id') ?? undefined,
+    limit,
+  });
+  const headers: Record<string, string> = {};
+  if (posts.length > 0) {
+    const self = new URL(request.url);
+    const link = (param: string, id: string) => {
+      const next = new URL(self);
+      next.searchParams.delete('max_id');
+      next.searchParams.delete('since_id');
+      next.searchParams.delete('min_id');
+      next.searchParams.set(param, id);
+      return next.toString();
+    };
+    headers.link = `<${link('max_id', posts.at(-1)!.id)}>; rel="next", <${link('min_id', posts[0]!.id)}>; rel="prev"`;
+  }
+  return json(200, posts.map((p) => statusJson(p, account, base)), headers);
+}
+
+function findAuthor(deps: SandboxDeps, post: SandboxPost): Promise<SandboxAccount | null> {
+  return deps.store.getAccountById(post.accountId);
+}
+
+function username(account: SandboxAccount): string {
+  return account.handle.replace(/^@/, '').split('@')[0]!;
+}
+
+function accountJson(account: SandboxAccount, base: string) {
+  const name = username(account);
+  return {
+    id: account.platformUserId, username: name, acct: name, display_name: account.displayName ?? name, locked: false, bot: false,
+    created_at: new Date(0).toISOString(), note: '', url: `${base}/@${name}`, avatar: '', header: '', followers_count: 0, following_count: 0, statuses_count: 0,
+  };
+}
+
+function statusJson(post: SandboxPost, author: SandboxAccount, base: string) {
+  const url = `${base}/api/v1/statuses/${post.id}`;
+  return {
+    id: post.id,
+    created_at: post.createdAt.toISOString(),
+    in_reply_to_id: post.inReplyToId,
+    in_reply_to_account_id: null,
+    sensitive: false,
+    spoiler_text: '',
+    visibility: post.kind === 'dm' ? 'direct' : 'public',
+    language: 'en',
+    uri: url,
+    url,
+    replies_count: 0,
+    reblogs_count: 0,
+    favourites_count: 0,
+    content: toHtml(post.text),
+    reblog: null,
+    application: { name: 'Postonce', website: null },
+    account: accountJson(author, base),
+    media_attachments: [],
+    mentions: [],
+    tags: [],
+    emojis: [],
+    card: null,
+    poll: null,
+  };
+}
+
+function toHtml(text: string): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return `<p>${escaped.split(/\n{2,}/).map((p) => p.replace(/\n/g, '<br />')).join('</p><p>')}</p>`;
+}

@@ -1,0 +1,29 @@
+import { problem } from '@/lib/http/problem';
+import { logger } from '@/lib/logging/logger';
+import { handleFaults, handleTimeline } from './control';
+import { handleMastodon } from './mastodon-api';
+import type { SandboxDeps } from './types';
+import { handleX } from './x-api';
+
+const PREFIX = '/api/sandbox';
+
+/**
+ * The whole sandbox network as one Request → Response function, free of any framework: the Next
+ * route handler and the standalone node:http server (lib/sandbox/node-server.ts) both call it.
+ */
+export async function handleSandboxRequest(request: Request, deps: SandboxDeps): Promise<Response> {
+  const url = new URL(request.url);
+  const at = url.pathname.indexOf(PREFIX);
+  const path = at === -1 ? url.pathname : url.pathname.slice(at + PREFIX.length);
+  const root = url.origin + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
+  try {
+    if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
+    if (path.startsWith('/mastodon/')) return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
+    if (path === '/faults') return await handleFaults(request, deps);
+    if (path === '/timeline') return await handleTimeline(request, deps);
+    return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });
+  } catch (error) {
+    logger.error({ err: error, path: url.pathname }, 'sandbox handler failed');
+    return problem({ status: 500, title: 'Internal Server Error', detail: 'The sandbox failed unexpectedly.' });
+  }
+}

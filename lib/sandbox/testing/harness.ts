@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll } from 'vitest';
+import { createApiKey } from '@/db/queries/api-keys';
+import { upsertAccount } from '@/db/queries/accounts';
+import { makeWorkspace } from '@/db/testing/factories';
+import { createTestDatabase } from '@/db/testing/test-database';
+import { generateApiKey } from '@/lib/auth/api-key-token';
+import { sealCredentials } from '@/lib/providers/credentials';
+import { createProviderClient } from '@/lib/providers';
+import { startSandboxServer } from '../node-server';
+import { createPgSandboxStore } from '../pg-store';
+import { newSandboxIdentity } from '../tokens';
+import { NO_FAULTS, type FaultSettings, type Platform } from '../types';
+import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
+
+/**
+ * The standalone sandbox server in-process on a random port, on this test file's own database
+ * (no Next needed). Accounts are connected the way the app does it: registered on the sandbox and
+ * stored, sealed, as product social accounts of a workspace.
+ */
+export async function startTestSandbox(options: { destroySocketOnReset?: boolean; hangMs?: number } = {}) {
+  const database = await createTestDatabase({ max: 40 });
+  const { db } = database;
+  const store = createPgSandboxStore(db, { onUnknownToken: () => registerProductSandboxAccounts(db, TEST_ENCRYPTION_KEY) });
+  const server = await startSandboxServer({
+    deps: { store, resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }), hangMs: options.hangMs ?? 5_000 },
+    destroySocketOnReset: options.destroySocketOnReset,
+  });
+  afterAll(() => server.close());
+
+  async function connectAccount(platform: Platform, workspaceId?: string) {
+    const workspace = workspaceId ?? (await makeWorkspace(db)).id;
+    const { platformUserId, token, suffix } = newSandboxIdentity();
+    const handle = `@sbx_${suffix}`;
+    const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle, token });
+    const product = await upsertAccount(db, {
+      workspaceId: workspace, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${platform}`,
+      ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
+    });
+    const client = createProviderClient({ provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token }, { origin: server.url });
+    return { workspaceId: workspace, productAccountId: product!.id, sandboxAccount, token, platformUserId, client };
+  }
+
+  return {
+    db,
+    url: server.url,
+    store,
+    connectAccount,
+    setFaults: (sandboxAccountId: string, faults: Partial<FaultSettings>) => store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
+    copies: async (sandboxAccountId: string) => (await store.countPosts([sandboxAccountId])).get(sandboxAccountId) ?? 0,
+    apiKey: async (workspaceId: string) => {
+      const key = generateApiKey();
+      await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash });
+      return key.token;
+    },
+    uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
+  };
+}

@@ -1,0 +1,146 @@
+import { withReadLatency, withWriteFaults, json } from './faults';
+import { bearerToken, characterCount, readBody } from './request';
+import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
+
+// X API v2 as the sandbox serves it: the request and response shapes of the real endpoints.
+
+const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
+const MAX_CHARACTERS = 280;
+
+const unauthorized = () => json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
+const invalidRequest = (message: string) =>
+  json(400, { errors: [{ message }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' });
+/** X answers a lookup of something missing with 200 and an `errors` array. */
+const notFound = (resourceType: 'tweet' | 'user', id: string) =>
+  json(200, { errors: [{ value: id, detail: `Could not find ${resourceType} with id: [${id}].`, title: 'Not Found Error', resource_type: resourceType, parameter: 'id', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' }] });
+const duplicateContent = () => json(403, { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 });
+const routeNotFound = () => json(404, { title: 'Not Found Error', type: 'about:blank', status: 404, detail: 'Sorry, that page does not exist' });
+
+export async function handleX(request: Request, path: string, deps: SandboxDeps): Promise<Response> {
+  const method = request.method;
+  const authenticate = async () => {
+    const token = bearerToken(request);
+    return token ? deps.store.authenticate('x', token) : null;
+  };
+
+  if (path === '/2/tweets' && method === 'POST') {
+    const account = await authenticate();
+    if (!account) return unauthorized();
+    return createTweet(request, account, deps);
+  }
+  let match = /^\/2\/dm_conversations\/with\/([^/]+)\/messages$/.exec(path);
+  if (match && method === 'POST') {
+    const account = await authenticate();
+    if (!account) return unauthorized();
+    return sendDirectMessage(request, account, decodeURIComponent(match[1]!), deps);
+  }
+  if (path === '/2/users/me' && method === 'GET') {
+    const account = await authenticate();
+    if (!account) return unauthorized();
+    return json(200, { data: userJson(account) });
+  }
+  match = /^\/2\/users\/([^/]+)\/tweets$/.exec(path);
+  if (match && method === 'GET') {
+    if (!(await authenticate())) return unauthorized();
+    return userTweets(request, decodeURIComponent(match[1]!), deps);
+  }
+  match = /^\/2\/tweets\/([^/]+)$/.exec(path);
+  if (match && method === 'GET') {
+    // Public posts are readable without a token here, so the links shown in the app open in a browser.
+    const id = decodeURIComponent(match[1]!);
+    const post = await deps.store.getPost(id);
+    if (!post || post.kind === 'dm') return notFound('tweet', id);
+    return json(200, { data: tweetJson(post, new Set(['created_at', 'referenced_tweets'])) });
+  }
+  return routeNotFound();
+}
+
+async function createTweet(request: Request, account: SandboxAccount, deps: SandboxDeps): Promise<Response> {
+  const body = await readBody(request);
+  if (!body) return invalidRequest('Request body is not valid JSON.');
+  const text = body.text;
+  if (typeof text !== 'string' || text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
+  if (characterCount(text) > MAX_CHARACTERS) return invalidRequest(`$.text must be at most ${MAX_CHARACTERS} characters.`);
+  const reply = body.reply as { in_reply_to_tweet_id?: unknown } | undefined;
+  const inReplyTo = reply?.in_reply_to_tweet_id;
+  if (reply !== undefined && (typeof inReplyTo !== 'string' || !/^\d{1,19}$/.test(inReplyTo))) {
+    return invalidRequest('$.reply.in_reply_to_tweet_id must be a tweet id.');
+  }
+  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async () => {
+    const result = await deps.store.createPost({
+      account, kind: inReplyTo ? 'reply' : 'post', text, inReplyToId: (inReplyTo as string | undefined) ?? null, duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    });
+    if (result.status === 'duplicate') return duplicateContent();
+    return json(201, { data: { id: result.post.id, text: result.post.text, edit_history_tweet_ids: [result.post.id] } });
+  });
+}
+
+async function sendDirectMessage(request: Request, account: SandboxAccount, participantId: string, deps: SandboxDeps): Promise<Response> {
+  if (!/^\d{1,19}$/.test(participantId)) return invalidRequest('participant_id must be a user id.');
+  const body = await readBody(request);
+  if (!body) return invalidRequest('Request body is not valid JSON.');
+  if (typeof body.text !== 'string' || body.text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
+  const text = body.text;
+  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async () => {
+    const result = await deps.store.createPost({ account, kind: 'dm', text, recipientId: participantId });
+    if (result.status === 'duplicate') return duplicateContent();
+    const pair = [account.platformUserId, participantId].sort();
+    return json(201, { data: { dm_conversation_id: pair.join('-'), dm_event_id: result.post.id } });
+  });
+}
+
+/** GET /2/users/:id/tweets: newest first, start_time/end_time, max_results 5–100, pagination_token. */
+async function userTweets(request: Request, userId: string, deps: SandboxDeps): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const account = await deps.store.getAccount('x', userId);
+  if (!account) return notFound('user', userId);
+  const maxResults = query.has('max_results') ? Number(query.get('max_results')) : 10;
+  if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100) return invalidRequest('The `max_results` query parameter value must be between 5 and 100.');
+  const startTime = parseTime(query.get('start_time'));
+  const endTime = parseTime(query.get('end_time'));
+  if (startTime === 'invalid' || endTime === 'invalid') return invalidRequest('start_time and end_time must be RFC 3339 timestamps (YYYY-MM-DDTHH:mm:ssZ).');
+  let maxId = query.get('until_id') ?? undefined;
+  const token = query.get('pagination_token');
+  if (token) {
+    const decoded = Buffer.from(token, 'base64url').toString();
+    if (!/^\d+$/.test(decoded)) return invalidRequest('The `pagination_token` query parameter value is invalid.');
+    maxId = decoded;
+  }
+  const exclude = new Set((query.get('exclude') ?? '').split(',').filter(Boolean));
+  const fields = new Set((query.get('tweet.fields') ?? '').split(',').filter(Boolean));
+  await withReadLatency(deps, account.id);
+  const rows = await deps.store.listPosts(account.id, {
+    kinds: exclude.has('replies') ? ['post'] : ['post', 'reply'],
+    startTime: startTime ?? undefined,
+    endTime: endTime ?? undefined,
+    maxId,
+    sinceId: query.get('since_id') ?? undefined,
+    limit: maxResults + 1,
+  });
+  const page = rows.slice(0, maxResults);
+  if (page.length === 0) return json(200, { meta: { result_count: 0 } });
+  const meta: Record<string, unknown> = { result_count: page.length, newest_id: page[0]!.id, oldest_id: page.at(-1)!.id };
+  if (rows.length > maxResults) meta.next_token = Buffer.from(page.at(-1)!.id).toString('base64url');
+  return json(200, { data: page.map((p) => tweetJson(p, fields)), meta });
+}
+
+function parseTime(value: string | null): Date | null | 'invalid' {
+  if (value === null) return null;
+  const date = new Date(value);
+  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(date.getTime()) ? date : 'invalid';
+}
+
+function tweetJson(post: SandboxPost, fields: Set<string>) {
+  return {
+    id: post.id,
+    text: post.text,
+    edit_history_tweet_ids: [post.id],
+    ...(fields.has('created_at') ? { created_at: post.createdAt.toISOString() } : {}),
+    ...(fields.has('referenced_tweets') && post.inReplyToId ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] } : {}),
+  };
+}
+
+function userJson(account: SandboxAccount) {
+  const username = account.handle.replace(/^@/, '').split('@')[0]!;
+  return { id: account.platformUserId, name: account.displayName ?? username, username };
+}
