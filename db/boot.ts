@@ -13,7 +13,20 @@ export async function bootServer(): Promise<void> {
     if (database.owned) process.once('exit', () => void database.stop());
   }
   await runMigrations(process.env.DATABASE_URL);
-  if (env.SCHEDULER_ENABLED) startHousekeeping();
+  if (env.SCHEDULER_ENABLED) {
+    startHousekeeping();
+    await startPublishing();
+  }
+}
+
+/** The in-process scheduler: publishes within a second of the due time (DESIGN §6). */
+async function startPublishing() {
+  const { getDb, getSql } = await import('./client');
+  const { startScheduler } = await import('@/lib/publishing/scheduler');
+  const { publishDueDeliveries } = await import('@/lib/publishing/publish-due');
+  const { publisherOptionsFromEnv } = await import('@/lib/publishing/worker');
+  const options = publisherOptionsFromEnv();
+  startScheduler(getDb(), getSql(), [(db) => publishDueDeliveries(db, options)]);
 }
 
 /** Self-hosted: prune expired idempotency keys hourly (cron hosts call /api/cron/maintenance instead). */

@@ -18,10 +18,19 @@ const holder = globalThis as Holder;
 
 /** The one pool per process (kept on globalThis so dev hot reloads do not open another). */
 export function getDb(): Database {
+  return getPool().db;
+}
+
+/** The raw postgres.js client of the same pool (LISTEN/NOTIFY). */
+export function getSql() {
+  return getPool().sql;
+}
+
+function getPool() {
   if (!holder.postonceDb) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm run dev` / `npm start`, which start the embedded Postgres.');
     holder.postonceDb = createDatabase(url);
   }
-  return holder.postonceDb.db;
+  return holder.postonceDb;
 }

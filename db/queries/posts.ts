@@ -122,3 +122,46 @@ export async function countPosts(db: Executor, params: { workspaceId: string }) 
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(posts).where(eq(posts.workspaceId, params.workspaceId));
   return row?.n ?? 0;
 }
+
+/**
+ * Locks the post's deliveries (FOR UPDATE) for an edit, with whether each is claimed. The publisher
+ * claims with SKIP LOCKED, so while an edit holds these rows it cannot claim them, and an edit that
+ * waits for a claim sees the delivery as publishing afterwards.
+ */
+export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId: string; postId: string }) {
+  const result = await db.execute<{ id: string; status: DeliveryStatus; accountId: string; claimed: boolean }>(sql`
+    select d.id, d.status, d.account_id as "accountId",
+      exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed
+    from deliveries d
+    where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId}
+    order by d.id
+    for update of d`);
+  return [...result];
+}
+
+export async function updatePostContent(db: Executor, params: { workspaceId: string; postId: string; text: string; scheduledAt: Date }) {
+  await db.update(posts).set({ text: params.text, scheduledAt: params.scheduledAt, updatedAt: new Date() })
+    .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
+}
+
+/** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */
+export async function applyEditToDeliveries(db: Executor, params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string }) {
+  if (params.keep.length) {
+    await db.update(deliveries).set({ dueAt: params.dueAt, updatedAt: new Date() })
+      .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.keep)));
+    await db.insert(deliveryEvents).values(params.keep.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'scheduled' as const, actor: params.actor, reason: 'edited' })));
+  }
+  if (params.remove.length) {
+    await db.update(deliveries).set({ status: 'canceled', settledAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.remove)));
+    await db.insert(deliveryEvents).values(params.remove.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'canceled' as const, actor: params.actor, reason: 'account removed by an edit' })));
+  }
+}
+
+export async function addDeliveries(db: Executor, params: { workspaceId: string; postId: string; accountIds: string[]; dueAt: Date; actor: string }) {
+  if (params.accountIds.length === 0) return;
+  const rows = await db.insert(deliveries)
+    .values(params.accountIds.map((accountId) => ({ workspaceId: params.workspaceId, postId: params.postId, accountId, dueAt: params.dueAt })))
+    .returning({ id: deliveries.id });
+  await db.insert(deliveryEvents).values(rows.map((r) => ({ workspaceId: params.workspaceId, deliveryId: r.id, fromStatus: null, toStatus: 'scheduled' as const, actor: params.actor, reason: 'account added by an edit' })));
+}

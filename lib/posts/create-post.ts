@@ -1,5 +1,6 @@
 import type { Transaction } from '@/db/client';
 import { findRecentSameText, getTargetAccounts, insertPostWithDeliveries } from '@/db/queries/posts';
+import { notifyDue } from '@/db/queries/publishing';
 import type { OperationResult } from '@/lib/idempotency/run-idempotent';
 import { characterCount, normaliseText, TEXT_LIMITS, type CreatePostRequest } from './post-input';
 import { serializePost } from './serialize';
@@ -73,6 +74,7 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
     accountIds,
     actor: context.actor,
   });
+  await notifyDue(tx); // wakes the schedulers when this commits
   return {
     store: true,
     status: 201,

@@ -1,6 +1,10 @@
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
+import { EditPostForm } from '@/components/posts/edit-post-form';
 import { StatusBadge } from '@/components/posts/status-badge';
+import { CancelButton } from '@/components/queue/cancel-button';
+import { cancelPostAction } from '../../queue/actions';
+import { editPostAction } from './actions';
 import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
@@ -12,7 +16,7 @@ export const metadata = { title: 'Post' };
 
 export default async function PostPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { workspace } = await requirePageWorkspace();
+  const { workspace, role } = await requirePageWorkspace();
   // Another workspace's post is a 404, like a missing one (I6).
   const found = z.uuid().safeParse(id).success ? await getPostWithDeliveries(getDb(), { workspaceId: workspace.id, postId: id }) : null;
   if (!found) notFound();
@@ -22,7 +26,12 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
       <PageHeader
         title={post.kind === 'dm' ? 'Direct message' : post.kind === 'reply' ? 'Reply' : 'Post'}
         description={<>Scheduled for <LocalTime iso={post.scheduledAt.toISOString()} /> · created from the {post.source === 'api' ? 'API' : 'composer'}</>}
-        actions={<StatusBadge status={postStatus(deliveries.map((d) => d.status))} />}
+        actions={
+          <span className="flex items-center gap-3">
+            {role !== 'viewer' && deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
+            <StatusBadge status={postStatus(deliveries.map((d) => d.status))} />
+          </span>
+        }
       />
       <article className="mb-6 whitespace-pre-wrap rounded-lg bg-white p-6 text-slate-900 shadow-sm ring-1 ring-slate-200">{post.text}</article>
       {post.inReplyTo && <p className="mb-4 text-sm text-slate-600">In reply to {post.inReplyTo}</p>}
@@ -40,6 +49,9 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
           </li>
         ))}
       </ul>
+      {role !== 'viewer' && deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled') && deliveries.some((d) => d.status === 'scheduled') && (
+        <div className="mt-6"><EditPostForm postId={post.id} text={post.text} action={editPostAction} /></div>
+      )}
       <p className="mt-4 text-xs text-slate-500">Idempotency key: <code>{post.idempotencyKey}</code></p>
     </>
   );

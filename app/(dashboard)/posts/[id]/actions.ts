@@ -1,0 +1,38 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { workspaceAction } from '@/lib/auth/action';
+import { editScheduledPost } from '@/lib/posts/edit-post';
+import { zonedLocalToUtc } from '@/lib/time/zoned';
+
+const REFUSED = {
+  already_publishing: 'Already publishing: your edit was not applied, so nothing is published twice.',
+  already_sent: 'Already sent: your edit was not applied.',
+  not_editable: 'This post was canceled; nothing to edit.',
+  not_found: 'This post no longer exists.',
+} as const;
+
+export const editPostAction = workspaceAction(
+  {
+    name: 'editPost',
+    role: 'manager',
+    schema: z.object({ postId: z.uuid(), text: z.string(), localDateTime: z.string().optional(), timeZone: z.string().default('UTC') }),
+  },
+  async ({ postId, text, localDateTime, timeZone }, { workspace, user }) => {
+    let scheduledAt: string | undefined;
+    if (localDateTime) {
+      const converted = zonedLocalToUtc(localDateTime, timeZone);
+      if (!converted.ok) return { ok: false, status: 422, errors: { localDateTime: [converted.error] }, message: 'Please fix the highlighted fields.' };
+      scheduledAt = converted.date.toISOString();
+    }
+    if (!text.trim()) return { ok: false, status: 422, errors: { text: ['Text is required'] }, message: 'Please fix the highlighted fields.' };
+    const result = await editScheduledPost(getDb(), { workspaceId: workspace.id, postId, changes: { text, scheduledAt }, actor: `user:${user.id}` });
+    revalidatePath(`/posts/${postId}`);
+    revalidatePath('/queue');
+    if (result.ok) return { ok: true, message: 'Saved. The new version is what will be published.' };
+    if (result.reason === 'invalid') return { ok: false, status: 422, errors: result.errors, message: 'Please fix the highlighted fields.' };
+    return { ok: false, status: 409, message: REFUSED[result.reason] };
+  },
+);

@@ -1,0 +1,58 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { cancelPostAction, fetchQueue, type QueueItem } from '@/app/(dashboard)/queue/actions';
+import { StatusBadge } from '@/components/posts/status-badge';
+import { useTimeZone } from '@/components/ui/use-time-zone';
+import { CancelButton } from './cancel-button';
+
+const CHANGING = new Set(['scheduled', 'publishing', 'ambiguous', 'partial']);
+
+/** Deliveries grouped by day in the viewer's zone; polls only while a row can still change on its own. */
+export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEdit: boolean }) {
+  const timeZone = useTimeZone();
+  const { data = [] } = useQuery({
+    queryKey: ['queue', workspaceId],
+    queryFn: () => fetchQueue(),
+    refetchInterval: (query) => ((query.state.data ?? []).some((p) => p.deliveries.some((d) => CHANGING.has(d.status) && (d.status !== 'scheduled' || Date.parse(p.scheduledAt) < Date.now() + 60_000))) ? 1_500 : 15_000),
+  });
+  const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone });
+  const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' });
+  const groups = new Map<string, QueueItem[]>();
+  for (const post of [...data].sort((a, b) => Date.parse(b.scheduledAt) - Date.parse(a.scheduledAt))) {
+    const key = day.format(new Date(post.scheduledAt));
+    groups.set(key, [...(groups.get(key) ?? []), post]);
+  }
+  return (
+    <div className="space-y-8">
+      {[...groups].map(([label, posts]) => (
+        <section key={label} aria-label={label}>
+          <h2 className="mb-2 text-sm font-semibold text-slate-600">{label}</h2>
+          <ul role="list" aria-label="Posts" className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+            {posts.map((post) => (
+              <li key={post.id} className="px-4 py-3" data-testid="queue-row">
+                <div className="flex items-start justify-between gap-4">
+                  <Link href={`/posts/${post.id}`} className="min-w-0 hover:underline">
+                    <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
+                    <p className="text-xs text-slate-600">{time.format(new Date(post.scheduledAt))} · {post.kind}</p>
+                  </Link>
+                  {canEdit && post.deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
+                </div>
+                <ul className="mt-2 flex flex-wrap gap-3" aria-label="Deliveries">
+                  {post.deliveries.map((d) => (
+                    <li key={d.id} className="flex items-center gap-1.5 text-xs text-slate-700">
+                      <span>{post.accounts[d.accountId]}</span>
+                      <StatusBadge status={d.status} />
+                      {d.url && <a href={d.url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">View</a>}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Database } from '@/db/client';
+import { readJson, validationProblem } from '@/lib/api/handler';
+import type { ApiPrincipal } from '@/lib/auth/api-key';
+import { problem, problemBody } from '@/lib/http/problem';
+import { fingerprint } from '@/lib/idempotency/fingerprint';
+import { checkIdempotencyKey } from '@/lib/idempotency/key';
+import { runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { editPostRequestSchema, editScheduledPostInTransaction } from './edit-post';
+
+const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** PATCH /api/v1/posts/:id — keyed by its own Idempotency-Key; the answer (200 or 409) is stored and replayed. */
+export async function editPost(db: Database, request: Request, principal: ApiPrincipal, postId: string): Promise<Response> {
+  const key = checkIdempotencyKey(request.headers.get('idempotency-key'));
+  if (!key.ok) return problem({ status: 400, title: 'Bad Request', detail: key.detail });
+  const body = await readJson(request);
+  if (!body.ok) return body.response;
+  const parsed = editPostRequestSchema.safeParse(body.value);
+  if (!parsed.success) return validationProblem(parsed.error);
+
+  const outcome = await runIdempotent(
+    db,
+    { workspaceId: principal.workspaceId, operation: 'posts.update', key: key.key, fingerprint: fingerprint({ postId, ...parsed.data }) },
+    async (tx) => {
+      const result = await editScheduledPostInTransaction(tx, { workspaceId: principal.workspaceId, postId, changes: parsed.data, actor: `api_key:${principal.apiKeyId}` });
+      const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
+      if (result.ok) return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: postId, retainUntil };
+      if (result.reason === 'not_found') return { store: false, status: 404, body: problemBody({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' }) };
+      if (result.reason === 'invalid') return { store: false, status: 422, body: problemBody({ status: 422, title: 'Unprocessable Content', detail: 'The edit has invalid fields; nothing changed.', errors: result.errors }) };
+      const detail = result.reason === 'already_publishing' ? 'Already publishing: the edit was refused and nothing changed.' : result.reason === 'already_sent' ? 'Already sent: the edit was refused and nothing changed.' : 'Nothing left to edit (canceled).';
+      return { store: true, status: 409, body: problemBody({ status: 409, title: 'Not editable', detail, reason: result.reason, deliveries: result.deliveries }), resourceId: postId, retainUntil };
+    },
+  );
+  switch (outcome.kind) {
+    case 'executed':
+    case 'replayed': {
+      const isProblem = outcome.response.status >= 400;
+      return new Response(outcome.response.body, {
+        status: outcome.response.status,
+        headers: { 'content-type': isProblem ? 'application/problem+json' : 'application/json', ...(outcome.kind === 'replayed' ? { 'idempotent-replayed': 'true' } : {}) },
+      });
+    }
+    case 'rejected':
+      return new Response(outcome.response.body, { status: outcome.response.status, headers: { 'content-type': 'application/problem+json' } });
+    case 'mismatch':
+      return problem({ status: 422, title: 'Idempotency-Key reused', detail: 'This Idempotency-Key was already used with a different request. Nothing changed.' });
+    case 'in_flight':
+      return problem({ status: 409, title: 'Request in progress', detail: 'A request with this Idempotency-Key is still being processed.' }, { 'retry-after': String(outcome.retryAfterSeconds) });
+  }
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { apiRequest, idParams } from '@/db/testing/api-fixture';
+import { deliveries } from '@/db/schema';
+import { publishDueDeliveries } from '@/lib/publishing/publish-due';
+import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
+import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { editScheduledPost } from './edit-post';
+
+const sandbox = await startTestSandbox();
+const { db } = sandbox;
+
+const copiesWithText = async (texts: string[]) => {
+  const result = await db.execute<{ text: string; n: number }>(sql`select text, count(*)::int as n from sandbox.posts where text = any(${sql.raw(`array[${texts.map((t) => `'${t}'`).join(',')}]`)}) group by text`);
+  return new Map([...result].map((r) => [r.text, r.n]));
+};
+
+describe('editing races the publisher', () => {
+  it('an edit racing the claim ends one of two ways — new text published once, or old text and the edit refused — never both', async () => {
+    const account = await sandbox.connectAccount('x');
+    const outcomes = { editLanded: 0, editRefused: 0 };
+    for (let i = 0; i < 30; i++) {
+      const tag = randomUUID().slice(0, 8);
+      const [deliveryId] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label: `old ${tag}` });
+      const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
+      const [edit] = await Promise.all([
+        editScheduledPost(db, { workspaceId: account.workspaceId, postId, changes: { text: `new ${tag}` }, actor: 'test' }),
+        publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000 })),
+      ]);
+      await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000 })); // publishes the edited text if the edit won
+      const copies = await copiesWithText([`old ${tag} #0`, `new ${tag}`]);
+      if (edit.ok) {
+        outcomes.editLanded++;
+        expect(copies.get(`new ${tag}`)).toBe(1);
+        expect(copies.has(`old ${tag} #0`)).toBe(false);
+      } else {
+        outcomes.editRefused++;
+        expect(edit.reason).toMatch(/already_publishing|already_sent/);
+        expect(copies.get(`old ${tag} #0`)).toBe(1);
+        expect(copies.has(`new ${tag}`)).toBe(false);
+      }
+      expect((await deliveryStates(db, [deliveryId!])).get(deliveryId!)!.status).toBe('sent');
+    }
+    expect(outcomes.editLanded + outcomes.editRefused).toBe(30);
+  });
+
+  it('a scheduled post can be re-timed and re-targeted; a sent one answers "already sent" and is unchanged', async () => {
+    const a = await sandbox.connectAccount('x');
+    const b = await sandbox.connectAccount('mastodon', a.workspaceId);
+    const later = new Date(Date.now() + 3_600_000);
+    const [deliveryId] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: 'retime', scheduledAt: later });
+    const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
+    const even = new Date(Date.now() + 7_200_000).toISOString();
+    const edited = await editScheduledPost(db, { workspaceId: a.workspaceId, postId, changes: { scheduledAt: even, accountIds: [b.productAccountId] }, actor: 'test' });
+    expect(edited.ok).toBe(true);
+    if (!edited.ok) return;
+    expect(edited.post.scheduledAt).toBe(new Date(even).toISOString());
+    expect(edited.post.deliveries.map((d) => [d.accountId, d.status]).sort()).toEqual([[a.productAccountId, 'canceled'], [b.productAccountId, 'scheduled']].sort());
+
+    const [sentId] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('sent') });
+    await publishDueDeliveries(db, testPublisherOptions(sandbox.url));
+    const [{ sentPost }] = (await db.select({ sentPost: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${sentId}`)) as [{ sentPost: string }];
+    const refused = await editScheduledPost(db, { workspaceId: a.workspaceId, postId: sentPost, changes: { text: 'too late' }, actor: 'test' });
+    expect(refused).toMatchObject({ ok: false, reason: 'already_sent' });
+    const other = await sandbox.connectAccount('x');
+    expect(await editScheduledPost(db, { workspaceId: other.workspaceId, postId, changes: { text: 'not mine' }, actor: 'test' })).toEqual({ ok: false, reason: 'not_found' });
+  });
+
+  it('PATCH /api/v1/posts/:id is keyed: a retry replays the answer; replaying the original create still returns the original', async () => {
+    process.env.DATABASE_URL = (await import('@/db/testing/test-database')).lastTestDatabaseUrl();
+    const { POST: create } = await import('@/app/api/v1/posts/route');
+    const { PATCH } = await import('@/app/api/v1/posts/[id]/route');
+    const a = await sandbox.connectAccount('x');
+    const token = await sandbox.apiKey(a.workspaceId);
+    const createKey = randomUUID();
+    const payload = { text: 'before the edit', accountIds: [a.productAccountId], scheduledAt: new Date(Date.now() + 3_600_000).toISOString() };
+    const created = await create(apiRequest('/api/v1/posts', { method: 'POST', token, key: createKey, body: payload }), { params: Promise.resolve({}) as Promise<Record<string, never>> });
+    const original = await created.text();
+    const id = JSON.parse(original).id as string;
+    const editKey = randomUUID();
+    const patch = () => PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: editKey, body: { text: 'after the edit' } }), idParams(id));
+    const first = await patch();
+    expect(first.status).toBe(200);
+    expect((await first.json()).text).toBe('after the edit');
+    const again = await patch();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const replayCreate = await create(apiRequest('/api/v1/posts', { method: 'POST', token, key: createKey, body: payload }), { params: Promise.resolve({}) as Promise<Record<string, never>> });
+    expect(await replayCreate.text()).toBe(original);
+    expect((await PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, body: { text: 'x' } }), idParams(id))).status).toBe(400);
+    expect((await PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: randomUUID(), body: {} }), idParams(id))).status).toBe(422);
+  });
+});

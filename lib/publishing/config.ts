@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+export type PublisherOptions = {
+  workerId: string;
+  /** Deliveries claimed per statement. */
+  batchSize: number;
+  /** Platform calls in flight at once. */
+  concurrency: number;
+  /** How long a claim stays ours; every call's timeout is shorter (DESIGN §6). */
+  leaseMs: number;
+  /** Whole-call timeout for one platform call. */
+  callTimeoutMs: number;
+  /** Stop claiming new batches after this long (a cron invocation's budget). */
+  budgetMs: number;
+  encryptionKey: string;
+  /** Origin for relative (sandbox) base URLs. */
+  origin?: string;
+  rateLimits: RateLimits;
+};
+
+/** Per provider: at most `max` attempts per account per `windowSeconds`; beyond it deliveries are deferred. */
+export type RateLimits = Partial<Record<'x' | 'mastodon' | 'bluesky' | 'sandbox', { max: number; windowSeconds: number }>>;
+
+// Conservative defaults under the platforms' documented posting limits; sandbox accounts are unlimited.
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  x: { max: 100, windowSeconds: 15 * 60 },
+  mastodon: { max: 300, windowSeconds: 3 * 60 * 60 },
+};
+
+const rateLimitsSchema = z.record(z.enum(['x', 'mastodon', 'bluesky', 'sandbox']), z.object({ max: z.number().int().min(1), windowSeconds: z.number().int().min(1) }));
+
+/** RATE_LIMITS env: JSON like {"x":{"max":50,"windowSeconds":900}}; merged over the defaults. */
+export function rateLimitsFromEnv(value: string | undefined): RateLimits {
+  if (!value) return DEFAULT_RATE_LIMITS;
+  return { ...DEFAULT_RATE_LIMITS, ...rateLimitsSchema.parse(JSON.parse(value)) };
+}
+
+/** Backoff after a not_sent outcome (refused, DNS, 429 without reset): 5 s, 10 s, 20 s … capped at 5 minutes. */
+export function notSentBackoffMs(attemptCount: number): number {
+  return Math.min(5 * 60_000, 5_000 * 2 ** Math.max(0, attemptCount - 1));
+}

@@ -1,0 +1,126 @@
+import type { Database } from '@/db/client';
+import {
+  claimDueDeliveries, countRecentAttemptsByAccount, markMissedDeliveries, recordOutcomes, startAttempts, sweepExpiredClaims,
+  type ClaimedDelivery, type DeliveryOutcome, type StartedAttempt,
+} from '@/db/queries/publishing';
+import { logger } from '@/lib/logging/logger';
+import { providerClientForAccount } from '@/lib/providers';
+import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
+
+export type PublishSummary = {
+  claimed: number; sent: number; failed: number; not_sent: number; ambiguous: number; deferred: number;
+  missed: number; released: number; fenced: number;
+};
+
+const emptySummary = (): PublishSummary => ({ claimed: 0, sent: 0, failed: 0, not_sent: 0, ambiguous: 0, deferred: 0, missed: 0, released: 0, fenced: 0 });
+
+/**
+ * One publisher pass, safe with any number of concurrent callers (DESIGN §6): sweep lapsed leases,
+ * mark missed, then per batch: claim (commit) → attempt rows `started` (commit) → platform calls with a
+ * timeout shorter than the lease → outcomes (commit, fenced by generation).
+ */
+export async function publishDueDeliveries(db: Database, options: PublisherOptions): Promise<PublishSummary> {
+  const started = Date.now();
+  const summary = emptySummary();
+  const actor = `worker:${options.workerId}`;
+  const swept = await sweepExpiredClaims(db);
+  summary.released += swept.released;
+  summary.ambiguous += swept.ambiguous;
+  summary.missed += await markMissedDeliveries(db);
+
+  // Claim only what can be called while the lease lasts; calls go in chunks, each chunk re-checking the lease.
+  const margin = options.callTimeoutMs + 2_000;
+  const chunksPerLease = Math.max(1, Math.floor((options.leaseMs - margin) / options.callTimeoutMs));
+  const claimLimit = Math.min(options.batchSize, options.concurrency * chunksPerLease);
+  while (Date.now() - started < options.budgetMs) {
+    const claimed = await claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
+    if (claimed.length === 0) break;
+    summary.claimed += claimed.length;
+
+    const { allowed, deferred } = await applyRateLimits(db, claimed, options.rateLimits);
+    summary.deferred += (await recordOutcomes(db, { outcomes: deferred, actor })).length;
+
+    for (let i = 0; i < allowed.length; i += options.concurrency) {
+      const chunk = allowed.slice(i, i + options.concurrency);
+      // The attempt rows commit before any call, and only for claims with enough lease left.
+      const attempts = await startAttempts(db, { claims: chunk, minLeaseMs: margin });
+      if (attempts.length < chunk.length) {
+        // Too little lease left to call safely: hand those back untouched (no attempt was started).
+        const startedIds = new Set(attempts.map((a) => a.deliveryId));
+        summary.released += (await recordOutcomes(db, {
+          actor,
+          outcomes: chunk.filter((c) => !startedIds.has(c.deliveryId)).map((c) => ({
+            deliveryId: c.deliveryId, generation: c.generation, attemptId: null, outcome: null, status: 'scheduled' as const, reason: 'released: lease too short to call', dueAt: new Date(),
+          })),
+        })).length;
+      }
+      const outcomes = await Promise.all(attempts.map((attempt) => publishOne(attempt, options)));
+      const written = new Set(await recordOutcomes(db, { outcomes, actor }));
+      for (const o of outcomes) {
+        if (!written.has(o.deliveryId)) summary.fenced++;
+        else summary[o.outcome ?? 'not_sent']++;
+      }
+    }
+    if (claimed.length < claimLimit) break;
+  }
+  return summary;
+}
+
+/** One platform call for one attempt; never throws: every failure is an outcome. */
+async function publishOne(attempt: StartedAttempt, options: PublisherOptions): Promise<DeliveryOutcome> {
+  const base = { deliveryId: attempt.deliveryId, generation: attempt.generation, attemptId: attempt.attemptId };
+  let client;
+  try {
+    client = providerClientForAccount(attempt, { encryptionKey: options.encryptionKey, origin: options.origin });
+  } catch (error) {
+    // Nothing left this process: a definite failure of configuration, not an unknown outcome.
+    logger.warn({ deliveryId: attempt.deliveryId, err: (error as Error).message }, 'provider client unavailable');
+    return { ...base, outcome: 'failed', status: 'failed', reason: `Account cannot publish: ${(error as Error).message}` };
+  }
+  const result = await client.publish({
+    text: attempt.text,
+    kind: attempt.kind,
+    inReplyTo: attempt.inReplyTo ?? undefined,
+    recipient: attempt.recipient ?? undefined,
+    idempotencyKey: attempt.deliveryId, // the same on every attempt of this delivery
+    timeoutMs: options.callTimeoutMs,
+  });
+  const common = { ...base, outcome: result.outcome, reason: result.reason, httpStatus: result.httpStatus ?? null, durationMs: result.durationMs };
+  const detail = { rule: result.rule, ...(result.evidence ? { evidence: result.evidence } : {}), ...(result.safeRetryUntil ? { safeRetryUntil: result.safeRetryUntil.toISOString() } : {}) };
+  switch (result.outcome) {
+    case 'sent':
+      return { ...common, status: 'sent', externalId: result.externalId ?? null, url: result.url ?? null, detail };
+    case 'failed':
+      return { ...common, status: 'failed', detail };
+    case 'ambiguous':
+      return { ...common, status: 'ambiguous', detail };
+    case 'not_sent':
+      return { ...common, status: 'scheduled', dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)), detail };
+  }
+}
+
+/** Defers (back to scheduled, later due time) what would exceed an account's per-provider limit. */
+async function applyRateLimits(db: Database, claimed: ClaimedDelivery[], limits: RateLimits) {
+  const limitFor = (c: ClaimedDelivery) => (c.sandbox ? limits.sandbox : limits[c.provider]);
+  const limited = claimed.filter((c) => limitFor(c));
+  if (limited.length === 0) return { allowed: claimed, deferred: [] as DeliveryOutcome[] };
+  const longestWindow = Math.max(...limited.map((c) => limitFor(c)!.windowSeconds));
+  const used = await countRecentAttemptsByAccount(db, { accountIds: [...new Set(limited.map((c) => c.accountId))], since: new Date(Date.now() - longestWindow * 1000) });
+  const allowed: ClaimedDelivery[] = [];
+  const deferred: DeliveryOutcome[] = [];
+  for (const c of claimed) {
+    const limit = limitFor(c);
+    const count = used.get(c.accountId) ?? 0;
+    if (!limit || count < limit.max) {
+      allowed.push(c);
+      used.set(c.accountId, count + 1);
+    } else {
+      deferred.push({
+        deliveryId: c.deliveryId, generation: c.generation, attemptId: null, outcome: null, status: 'scheduled',
+        reason: `deferred: ${limit.max} posts per ${limit.windowSeconds} s account limit`,
+        dueAt: new Date(Date.now() + Math.ceil((limit.windowSeconds * 1000) / limit.max)),
+      });
+    }
+  }
+  return { allowed, deferred };
+}

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { insertPostWithDeliveries } from '@/db/queries/posts';
+import { attempts, deliveries } from '@/db/schema';
+import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import type { PublisherOptions } from './config';
+
+export function testPublisherOptions(origin: string, overrides: Partial<PublisherOptions> = {}): PublisherOptions {
+  return {
+    workerId: `test-${randomUUID().slice(0, 8)}`, batchSize: 50, concurrency: 16, leaseMs: 30_000, callTimeoutMs: 1_000, budgetMs: 10_000,
+    encryptionKey: TEST_ENCRYPTION_KEY, origin, rateLimits: {}, ...overrides,
+  };
+}
+
+/** Posts due now (or at `scheduledAt`), one delivery each on the given account. */
+export async function schedulePosts(db: Database, params: { workspaceId: string; accountId: string; count: number; label: string; scheduledAt?: Date }) {
+  const ids: string[] = [];
+  for (let i = 0; i < params.count; i++) {
+    const { deliveries: rows } = await insertPostWithDeliveries(db, {
+      post: { workspaceId: params.workspaceId, text: `${params.label} #${i}`, scheduledAt: params.scheduledAt ?? new Date(), source: 'api', idempotencyKey: randomUUID() },
+      accountIds: [params.accountId],
+      actor: 'test',
+    });
+    ids.push(rows[0]!.id);
+  }
+  return ids;
+}
+
+export async function deliveryStates(db: Database, ids: string[]) {
+  const rows = await db.select({ id: deliveries.id, status: deliveries.status, externalId: deliveries.externalId, dueAt: deliveries.dueAt }).from(deliveries).where(inArray(deliveries.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function attemptCount(db: Database, deliveryId: string) {
+  return (await db.select({ id: attempts.id }).from(attempts).where(eq(attempts.deliveryId, deliveryId))).length;
+}

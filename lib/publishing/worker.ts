@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { getEnv } from '@/lib/env';
+import { appOrigin } from '@/lib/providers';
+import { rateLimitsFromEnv, type PublisherOptions } from './config';
+
+/** A worker id that tells people which process held a claim. */
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** Publisher options from the environment, for the scheduler and the cron route. */
+export function publisherOptionsFromEnv(overrides: Partial<PublisherOptions> = {}): PublisherOptions {
+  const env = getEnv();
+  return {
+    workerId: newWorkerId(),
+    batchSize: 200,
+    concurrency: 32,
+    leaseMs: 60_000,
+    callTimeoutMs: 10_000,
+    budgetMs: 20_000,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
+    origin: appOrigin(),
+    rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
+    ...overrides,
+  };
+}
