@@ -218,6 +218,7 @@ describe('GET and cancel — scoped to the key\'s workspace (I6)', () => {
     expect((await again.json()).canceledDeliveryIds).toHaveLength(0);
 
     const sentId = (await (await create(randomUUID())).json()).id as string;
+    await db.update(deliveries).set({ status: 'publishing' }).where(eq(deliveries.postId, sentId));
     await db.update(deliveries).set({ status: 'sent' }).where(eq(deliveries.postId, sentId));
     const refused = await cancelPost(apiRequest(`/api/v1/posts/${sentId}/cancel`, { method: 'POST', token: tenant.token }), idParams(sentId));
     expect(refused.status).toBe(409);

@@ -1,0 +1,44 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deliveries, deliveryStatusEnum, type DeliveryStatus } from '@/db/schema';
+import { makeAccount, makePost, makeWorkspace } from '@/db/testing/factories';
+import { createTestDatabase } from '@/db/testing/test-database';
+import { ALLOWED_TRANSITIONS, canTransition } from './transitions';
+
+const STATUSES = deliveryStatusEnum.enumValues;
+const PAIRS = STATUSES.flatMap((from) => STATUSES.filter((to) => to !== from).map((to) => [from, to] as [DeliveryStatus, DeliveryStatus]));
+const { db } = await createTestDatabase();
+let workspaceId: string;
+let accountId: string;
+
+beforeAll(async () => {
+  workspaceId = (await makeWorkspace(db)).id;
+  accountId = (await makeAccount(db, workspaceId)).id;
+});
+
+describe('I5 — monotonic status: the transition table', () => {
+  it.each(PAIRS)('%s → %s', (from, to) => {
+    const expected = ALLOWED_TRANSITIONS[from].includes(to);
+    expect(canTransition(from, to)).toBe(expected);
+  });
+
+  it('settled states are final and nothing returns to publishing except from scheduled', () => {
+    for (const final of ['sent', 'failed', 'canceled', 'missed'] as const) expect(ALLOWED_TRANSITIONS[final]).toEqual([]);
+    for (const from of STATUSES) if (from !== 'scheduled' && from !== 'publishing') expect(canTransition(from, 'publishing')).toBe(false);
+  });
+});
+
+describe('I5 — monotonic status: the database trigger agrees with the table on every pair', () => {
+  it.each(PAIRS)('%s → %s', async (from, to) => {
+    const post = await makePost(db, workspaceId);
+    const [row] = await db.insert(deliveries).values({ workspaceId, postId: post.id, accountId, dueAt: new Date(), status: from }).returning();
+    const attempt = db.update(deliveries).set({ status: to }).where(eq(deliveries.id, row!.id));
+    if (ALLOWED_TRANSITIONS[from].includes(to)) {
+      await expect(attempt).resolves.toBeDefined();
+    } else {
+      await expect(attempt).rejects.toMatchObject({ cause: { constraint_name: 'deliveries_status_transition_ck' } });
+      const [after] = await db.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, row!.id));
+      expect(after!.status).toBe(from);
+    }
+  });
+});

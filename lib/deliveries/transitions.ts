@@ -1,0 +1,28 @@
+import type { DeliveryStatus } from '@/db/schema';
+
+/**
+ * The delivery state machine (DESIGN §3) — the one place the rules live. The database enforces the
+ * same table with a trigger (migration 0003), and a test checks that both agree on every pair.
+ */
+export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
+  scheduled: ['publishing', 'canceled', 'missed'],
+  publishing: ['sent', 'failed', 'scheduled', 'ambiguous'],
+  ambiguous: ['sent', 'scheduled', 'needs_review'],
+  needs_review: ['sent', 'scheduled', 'canceled'],
+  sent: [],
+  failed: [],
+  canceled: [],
+  missed: [],
+};
+
+export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean {
+  return from === to || ALLOWED_TRANSITIONS[from].includes(to);
+}
+
+/** SQL for the trigger body's condition, generated from the table above. */
+export function transitionCaseSql(): string {
+  return Object.entries(ALLOWED_TRANSITIONS)
+    .filter(([, to]) => to.length > 0)
+    .map(([from, to]) => `(old.status = '${from}' and new.status in (${to.map((t) => `'${t}'`).join(', ')}))`)
+    .join('\n      or ');
+}
