@@ -24,9 +24,11 @@ async function startPublishing() {
   const { getDb, getSql } = await import('./client');
   const { startScheduler } = await import('@/lib/publishing/scheduler');
   const { publishDueDeliveries } = await import('@/lib/publishing/publish-due');
-  const { publisherOptionsFromEnv } = await import('@/lib/publishing/worker');
-  const options = publisherOptionsFromEnv();
-  startScheduler(getDb(), getSql(), [(db) => publishDueDeliveries(db, options)]);
+  const { reconcileAmbiguousDeliveries } = await import('@/lib/reconcile/reconcile');
+  const { publisherOptionsFromEnv, reconcileOptionsFromEnv } = await import('@/lib/publishing/worker');
+  const publishing = publisherOptionsFromEnv();
+  const reconciling = reconcileOptionsFromEnv();
+  startScheduler(getDb(), getSql(), [(db) => publishDueDeliveries(db, publishing), (db) => reconcileAmbiguousDeliveries(db, reconciling)]);
 }
 
 /** Self-hosted: prune expired idempotency keys hourly (cron hosts call /api/cron/maintenance instead). */

@@ -15,6 +15,7 @@ const options = {
   budgetMs: 5_000,
   encryptionKey: process.env.APP_ENCRYPTION_KEY!,
   rateLimits: rateLimitsFromEnv(undefined),
+  reconcileDelayMs: 500,
 };
 for (;;) {
   const summary = await publishDueDeliveries(db, { ...options, rateLimits: {} });

@@ -123,7 +123,9 @@ export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryO
       from fenced f where a.id = f.attempt_id and a.generation = f.generation
       returning a.id
     ), released as (
-      update claims c set released_at = now() from fenced f where c.delivery_id = f.delivery_id and f.status <> 'ambiguous'
+      -- ambiguous keeps the claim held (no re-claim) but ends its lease, so reconciliation can take it.
+      update claims c set released_at = case when f.status = 'ambiguous' then null else now() end, lease_expires_at = now()
+      from fenced f where c.delivery_id = f.delivery_id
       returning c.delivery_id
     ), updated as (
       update deliveries d set
@@ -141,6 +143,10 @@ export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryO
       select f.workspace_id, f.delivery_id, 'publishing', f.status::delivery_status, ${params.actor}, f.reason,
         f.detail || jsonb_build_object('generation', f.generation, 'outcome', f.outcome, 'httpStatus', f.http_status, 'durationMs', f.duration_ms, 'externalId', f.external_id)
       from fenced f
+    ), notified as (
+      insert into notifications (workspace_id, delivery_id, kind, message)
+      select f.workspace_id, f.delivery_id, 'failed', 'A delivery failed: ' || f.reason from fenced f where f.status = 'failed'
+      on conflict (delivery_id, kind) do nothing
     )
     select id as "deliveryId" from updated`);
   return rows<{ deliveryId: string }>(result).map((r) => r.deliveryId);
@@ -166,7 +172,7 @@ export async function sweepExpiredClaims(db: Executor) {
       from expired e where e.started and a.delivery_id = e.delivery_id and a.generation = e.generation and a.finished_at is null
       returning a.id
     ), updated as (
-      update deliveries d set status = (case when e.started then 'ambiguous' else 'scheduled' end)::delivery_status, updated_at = now()
+      update deliveries d set status = (case when e.started then 'ambiguous' else 'scheduled' end)::delivery_status, due_at = now(), updated_at = now()
       from expired e where d.id = e.delivery_id
       returning d.id
     ), events as (
@@ -200,11 +206,11 @@ export async function markMissedDeliveries(db: Executor) {
   return rows<{ missed: number }>(result)[0]?.missed ?? 0;
 }
 
-/** When the scheduler should wake next: the earliest due delivery or expiring lease. */
+/** When the scheduler should wake next: the earliest due delivery or reconciliation check, or expiring lease. */
 export async function getNextWakeAt(db: Executor): Promise<Date | null> {
   const result = await db.execute(sql`
     select least(
-      (select min(due_at) from deliveries where status = 'scheduled'),
+      (select min(due_at) from deliveries where status in ('scheduled', 'ambiguous')),
       (select min(lease_expires_at) from claims where released_at is null)
     ) as at`);
   const at = rows<{ at: string | Date | null }>(result)[0]?.at;

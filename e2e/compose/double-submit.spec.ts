@@ -84,6 +84,8 @@ test('two separate intents create two posts', async ({ page }) => {
   await page.getByRole('checkbox', { name: /Demo Brand/ }).check();
   await page.getByLabel('Text').fill(second);
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  // The form resets only once the second success is on screen.
+  await expect(page.getByLabel('Text')).toHaveValue('');
   await expect(page.getByRole('status')).toContainText('Scheduled');
   await expect(page.getByRole('status')).not.toContainText('Already');
   expect(await countPosts(first)).toBe(1);

@@ -16,6 +16,8 @@ export type PublisherOptions = {
   /** Origin for relative (sandbox) base URLs. */
   origin?: string;
   rateLimits: RateLimits;
+  /** After an ambiguous outcome, the first reconciliation check waits this long (platform read lag). */
+  reconcileDelayMs: number;
 };
 
 /** Per provider: at most `max` attempts per account per `windowSeconds`; beyond it deliveries are deferred. */

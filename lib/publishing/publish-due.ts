@@ -93,7 +93,8 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions): P
     case 'failed':
       return { ...common, status: 'failed', detail };
     case 'ambiguous':
-      return { ...common, status: 'ambiguous', detail };
+      // First reconciliation check after the platform's read lag.
+      return { ...common, status: 'ambiguous', dueAt: new Date(Date.now() + options.reconcileDelayMs), detail };
     case 'not_sent':
       return { ...common, status: 'scheduled', dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)), detail };
   }

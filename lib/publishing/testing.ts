@@ -9,7 +9,7 @@ import type { PublisherOptions } from './config';
 export function testPublisherOptions(origin: string, overrides: Partial<PublisherOptions> = {}): PublisherOptions {
   return {
     workerId: `test-${randomUUID().slice(0, 8)}`, batchSize: 50, concurrency: 16, leaseMs: 30_000, callTimeoutMs: 1_000, budgetMs: 10_000,
-    encryptionKey: TEST_ENCRYPTION_KEY, origin, rateLimits: {}, ...overrides,
+    encryptionKey: TEST_ENCRYPTION_KEY, origin, rateLimits: {}, reconcileDelayMs: 0, ...overrides,
   };
 }
 

@@ -1,0 +1,14 @@
+import { getDb } from '@/db/client';
+import { checkCronSecret } from '@/lib/cron/authorize';
+import { reconcileOptionsFromEnv } from '@/lib/publishing/worker';
+import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
+
+export const dynamic = 'force-dynamic';
+export const maxDuration = 60;
+
+/** Settles ambiguous deliveries (cron hosts); concurrent calls are safe: one reconciler per delivery. */
+export async function POST(request: Request) {
+  const denied = checkCronSecret(request);
+  if (denied) return denied;
+  return Response.json(await reconcileAmbiguousDeliveries(getDb(), reconcileOptionsFromEnv()));
+}
