@@ -51,6 +51,10 @@ export default defineConfig({
       DEMO_PASSWORD: 'postonce-demo',
       SANDBOX_ENABLED: 'true',
       NEXT_TELEMETRY_DISABLED: '1',
+      // Short enough that an ambiguous call and its reconciliation happen within a test.
+      PUBLISH_CALL_TIMEOUT_MS: '2000',
+      RECONCILE_FIRST_CHECK_MS: '3000',
+      RECONCILE_RECHECK_MS: '2000',
     },
   },
 });

@@ -12,7 +12,7 @@ const ITEMS = [
   { href: '/settings', label: 'Settings' },
 ];
 
-export function SidebarNav() {
+export function SidebarNav({ reviewCount = 0 }: { reviewCount?: number }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex flex-col gap-1">
@@ -25,7 +25,12 @@ export function SidebarNav() {
             aria-current={active ? 'page' : undefined}
             className={`rounded-md px-3 py-2 text-sm font-medium ${active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-slate-100'}`}
           >
-            {item.label}
+            <span className="flex items-center justify-between">
+              {item.label}
+              {item.href === '/review' && reviewCount > 0 && (
+                <span className="rounded-full bg-amber-100 px-2 text-xs font-semibold text-amber-900" aria-label={`${reviewCount} to review`}>{reviewCount}</span>
+              )}
+            </span>
           </Link>
         );
       })}

@@ -1,0 +1,14 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/db/client';
+import { markNotificationsRead } from '@/db/queries/notifications';
+import { getWorkspace } from '@/lib/auth/session';
+
+/** Marks the active workspace's notifications read (opening the bell). */
+export async function markAllNotificationsRead(): Promise<void> {
+  const context = await getWorkspace();
+  if (!context) return;
+  await markNotificationsRead(getDb(), { workspaceId: context.workspace.id });
+  revalidatePath('/', 'layout');
+}

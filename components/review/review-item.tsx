@@ -1,0 +1,81 @@
+'use client';
+
+import Link from 'next/link';
+import { useActionState, useState } from 'react';
+import { StatusBadge } from '@/components/posts/status-badge';
+import { Button } from '@/components/ui/button';
+import { LocalTime } from '@/components/ui/local-time';
+import type { ActionState } from '@/lib/auth/action';
+
+type Item = {
+  deliveryId: string; postId: string; workspaceId: string; status: string; text: string; handle: string; provider: string;
+  updatedAt: string; nextCheckAt: string | null; reason: string | null; evidence: Record<string, unknown> | null; checks: number;
+};
+type Action = (state: ActionState | undefined, data: FormData) => Promise<ActionState>;
+
+const CONFIRM = {
+  live: 'Mark this delivery as sent with this link?',
+  publish: 'Publish this delivery now? Only do this if you checked the account and the post is not there.',
+  cancel: 'Cancel this delivery?',
+};
+
+/** One review item with its evidence and the admin's three decisions (each confirmed, each double-submit-proof). */
+export function ReviewItem({ item, action }: { item: Item; action: Action }) {
+  const [state, formAction, pending] = useActionState(action, undefined);
+  const [choice, setChoice] = useState<'live' | 'publish' | 'cancel'>('live');
+  const resolved = state?.ok;
+  return (
+    <li id={`delivery-${item.deliveryId}`} className="px-4 py-4" aria-label={`Review ${item.handle}: ${item.text.slice(0, 40)}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <Link href={`/posts/${item.postId}`} className="text-sm font-medium text-slate-900 hover:underline">{item.text}</Link>
+          <p className="text-xs text-slate-600">
+            {item.handle} · {item.provider} · since <LocalTime iso={item.updatedAt} /> · {item.checks} {item.checks === 1 ? 'check' : 'checks'}
+            {item.nextCheckAt && <> · next check <LocalTime iso={item.nextCheckAt} seconds /></>}
+          </p>
+          {item.reason && <p className="mt-1 text-sm text-slate-700">{item.reason}</p>}
+        </div>
+        <StatusBadge status={item.status} />
+      </div>
+      {item.evidence && (
+        <details className="mt-2 text-xs text-slate-600">
+          <summary className="cursor-pointer">Evidence from the last check</summary>
+          <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2">{JSON.stringify(item.evidence, null, 2)}</pre>
+        </details>
+      )}
+      {!resolved && (
+        <form
+          action={formAction}
+          onSubmit={(e) => { if (!window.confirm(CONFIRM[choice])) e.preventDefault(); }}
+          className="mt-3 flex flex-wrap items-end gap-3 rounded-md bg-slate-50 p-3"
+        >
+          <input type="hidden" name="workspaceId" value={item.workspaceId} />
+          <input type="hidden" name="deliveryId" value={item.deliveryId} />
+          <input type="hidden" name="action" value={choice} />
+          <fieldset className="flex flex-wrap gap-3 text-sm">
+            <legend className="sr-only">Decision</legend>
+            <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'live'} onChange={() => setChoice('live')} />It is live</label>
+            {item.status === 'needs_review' && (
+              <>
+                <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'publish'} onChange={() => setChoice('publish')} />It is not live — publish now</label>
+                <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'cancel'} onChange={() => setChoice('cancel')} />Cancel</label>
+              </>
+            )}
+          </fieldset>
+          {choice === 'live' && (
+            <label className="text-sm">
+              <span className="block font-medium">Link or id of the live post</span>
+              <input name="link" className="mt-1 w-72 rounded-md border border-slate-300 px-2 py-1 text-sm" aria-describedby={`link-error-${item.deliveryId}`} />
+            </label>
+          )}
+          {choice === 'publish' && (
+            <label className="flex items-center gap-2 text-sm"><input type="checkbox" name="checked" />I checked the account</label>
+          )}
+          <Button type="submit" disabled={pending} variant={choice === 'cancel' ? 'danger' : 'primary'}>{pending ? 'Saving…' : 'Confirm'}</Button>
+          <p id={`link-error-${item.deliveryId}`} aria-live="polite" className="w-full text-sm text-rose-700">{state && !state.ok ? state.message : null}</p>
+        </form>
+      )}
+      {resolved && <p role="status" className="mt-3 text-sm text-emerald-800">{state?.message}</p>}
+    </li>
+  );
+}

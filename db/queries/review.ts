@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../client';
+
+export type ReviewItem = {
+  deliveryId: string; postId: string; workspaceId: string; workspaceName: string; status: 'ambiguous' | 'needs_review';
+  text: string; accountId: string; handle: string; provider: string; updatedAt: Date; nextCheckAt: Date | null;
+  reason: string | null; evidence: Record<string, unknown> | null; checks: number;
+};
+
+/** Ambiguous and needs_review deliveries in the given workspaces (the admin's own), oldest first. */
+export async function listReviewItems(
+  db: Executor,
+  params: { workspaceIds: string[]; accountId?: string; status?: 'ambiguous' | 'needs_review'; olderThanMinutes?: number },
+): Promise<ReviewItem[]> {
+  if (params.workspaceIds.length === 0) return [];
+  const result = await db.execute(sql`
+    select d.id as "deliveryId", d.post_id as "postId", d.workspace_id as "workspaceId", w.name as "workspaceName", d.status,
+      p.text, a.id as "accountId", a.handle, a.provider, d.updated_at as "updatedAt",
+      case when d.status = 'ambiguous' then d.due_at end as "nextCheckAt",
+      (select e.reason from delivery_events e where e.delivery_id = d.id order by e.id desc limit 1) as reason,
+      (select r.evidence from reconciliations r where r.delivery_id = d.id order by r.checked_at desc limit 1) as evidence,
+      (select count(*)::int from reconciliations r where r.delivery_id = d.id) as checks
+    from deliveries d
+    join posts p on p.id = d.post_id
+    join social_accounts a on a.id = d.account_id
+    join workspaces w on w.id = d.workspace_id
+    where d.workspace_id in (select jsonb_array_elements_text(${JSON.stringify(params.workspaceIds)}::jsonb)::uuid)
+      and d.status in ('ambiguous', 'needs_review')
+      ${params.status ? sql`and d.status = ${params.status}` : sql``}
+      ${params.accountId ? sql`and d.account_id = ${params.accountId}` : sql``}
+      ${params.olderThanMinutes ? sql`and d.updated_at < now() - make_interval(mins => ${params.olderThanMinutes})` : sql``}
+    order by w.name, d.updated_at
+    limit 500`);
+  return [...result].map((r) => {
+    const row = r as Record<string, unknown>;
+    return { ...row, updatedAt: new Date(row.updatedAt as string), nextCheckAt: row.nextCheckAt ? new Date(row.nextCheckAt as string) : null } as ReviewItem;
+  });
+}
+
+export async function countReviewItems(db: Executor, params: { workspaceIds: string[] }): Promise<number> {
+  if (params.workspaceIds.length === 0) return 0;
+  const result = await db.execute(sql`
+    select count(*)::int as n from deliveries
+    where workspace_id in (select jsonb_array_elements_text(${JSON.stringify(params.workspaceIds)}::jsonb)::uuid) and status in ('ambiguous', 'needs_review')`);
+  return Number(([...result][0] as { n: number }).n);
+}
+
+export type ReviewResolution =
+  | { action: 'live'; externalId: string; url: string | null }
+  | { action: 'publish' }
+  | { action: 'cancel' };
+
+/**
+ * An admin's decision, as one conditional statement: it applies only while the delivery is still in a
+ * state that allows it (a repeated or late submit changes nothing), releases the claim so "publish now"
+ * goes through the normal claim path, and writes the history and the audit record.
+ */
+export async function resolveReviewItem(db: Executor, params: { workspaceId: string; deliveryId: string; actorUserId: string; resolution: ReviewResolution }) {
+  const r = params.resolution;
+  const to = r.action === 'live' ? 'sent' : r.action === 'publish' ? 'scheduled' : 'canceled';
+  const from = r.action === 'live' ? ['ambiguous', 'needs_review'] : ['needs_review'];
+  const result = await db.execute(sql`
+    with target as (
+      select d.id, d.workspace_id, d.status from deliveries d
+      where d.id = ${params.deliveryId} and d.workspace_id = ${params.workspaceId}
+        and d.status in (select jsonb_array_elements_text(${JSON.stringify(from)}::jsonb)::delivery_status)
+      for update
+    ), updated as (
+      update deliveries d set status = ${to}::delivery_status,
+        external_id = ${r.action === 'live' ? r.externalId : null}::text,
+        external_url = ${r.action === 'live' ? r.url : null}::text,
+        due_at = now(), settled_at = case when ${to} in ('sent', 'canceled') then now() else null end, updated_at = now()
+      from target where d.id = target.id
+      returning d.id
+    ), claim as (
+      update claims c set released_at = now(), lease_expires_at = now() from target where c.delivery_id = target.id and c.released_at is null
+    ), events as (
+      insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason, detail)
+      select workspace_id, id, status, ${to}::delivery_status, ${`user:${params.actorUserId}`},
+        ${r.action === 'live' ? 'an admin confirmed it is live' : r.action === 'publish' ? 'an admin checked it is not live: publish now' : 'canceled by an admin'},
+        ${JSON.stringify(r)}::jsonb
+      from target
+    ), audit as (
+      insert into audit_log (workspace_id, actor_user_id, action, target_type, target_id, detail)
+      select workspace_id, ${params.actorUserId}::uuid, ${`review.${r.action}`}, 'delivery', id::text, ${JSON.stringify(r)}::jsonb from target
+    )
+    select (select count(*) from updated)::int as n, (select status from deliveries where id = ${params.deliveryId} and workspace_id = ${params.workspaceId}) as current`);
+  const row = [...result][0] as { n: number; current: string | null };
+  return { applied: Number(row.n) === 1, currentStatus: row.current };
+}
