@@ -1,9 +1,10 @@
-// One publisher process for the chaos run: publishes whatever is due, forever, until killed.
+// One publisher + reconciler process for the chaos run: publishes what is due and settles what is ambiguous, until killed.
 import { createDatabase } from '@/db/client';
 import { getNextWakeAt } from '@/db/queries/publishing';
 import { rateLimitsFromEnv } from '@/lib/publishing/config';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { newWorkerId } from '@/lib/publishing/worker';
+import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 
 const { db } = createDatabase(process.env.DATABASE_URL!, { max: 6 });
 const options = {
@@ -17,9 +18,15 @@ const options = {
   rateLimits: rateLimitsFromEnv(undefined),
   reconcileDelayMs: 500,
 };
+const reconcile = {
+  workerId: options.workerId, batchSize: 50, leaseMs: options.leaseMs, readTimeoutMs: options.callTimeoutMs,
+  recheckDelayMs: Number(process.env.CHAOS_RECHECK_MS ?? 1_000), windowBeforeMs: 120_000, maxUnreadable: 3, releaseMarginMs: 5_000,
+  mastodonKeyWindowMs: 55 * 60_000, encryptionKey: options.encryptionKey,
+};
 for (;;) {
   const summary = await publishDueDeliveries(db, { ...options, rateLimits: {} });
-  if (summary.claimed === 0) {
+  const settled = await reconcileAmbiguousDeliveries(db, reconcile);
+  if (summary.claimed === 0 && settled.checked === 0) {
     const next = await getNextWakeAt(db);
     const wait = next ? Math.min(Math.max(next.getTime() - Date.now(), 20), 250) : 250;
     await new Promise((r) => setTimeout(r, wait));

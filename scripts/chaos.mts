@@ -1,6 +1,6 @@
 // npm run chaos [-- --deliveries 2000 --accounts 20 --within 60]
 // A fresh database, a faulty sandbox network, two publisher processes SIGKILLed at random intervals.
-// Exits non-zero on any duplicate on the sandbox or any lost delivery.
+// Exits non-zero on any duplicate on the sandbox, any lost delivery or any delivery left unsettled.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -86,8 +86,8 @@ const count = async (where: ReturnType<typeof sql>) => Number([...(await db.exec
 const deadline = start + Number(values['max-seconds']) * 1000;
 for (;;) {
   await new Promise((r) => setTimeout(r, 1_000));
-  const open = await count(sql`status in ('scheduled', 'publishing')`);
-  process.stdout.write(`\r  ${Math.round((Date.now() - start) / 1000)} s: ${open} still scheduled or publishing, ${kills} publisher kills   `);
+  const open = await count(sql`status in ('scheduled', 'publishing', 'ambiguous')`);
+  process.stdout.write(`\r  ${Math.round((Date.now() - start) / 1000)} s: ${open} not settled yet, ${kills} publisher kills   `);
   if ((open === 0 && Date.now() > start + WITHIN_MS) || Date.now() > deadline) break;
 }
 killing = false;
@@ -100,12 +100,22 @@ const duplicates = Number([...(await db.execute<{ n: number }>(sql`select coales
 const refusedAsDuplicate = Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from delivery_events where detail->>'rule' = 'x-duplicate-content'`))][0]!.n);
 const sentWithoutCopy = await count(sql`status = 'sent' and not exists (select 1 from sandbox.posts p where p.id::text = deliveries.external_id)`);
 const stuck = (byStatus.get('scheduled') ?? 0) + (byStatus.get('publishing') ?? 0);
+const unsettled = byStatus.get('ambiguous') ?? 0;
+const path = async (where: ReturnType<typeof sql>) => count(where);
+const paths = {
+  direct: await path(sql`status = 'sent' and not exists (select 1 from reconciliations r where r.delivery_id = deliveries.id)`),
+  foundByReconciliation: await path(sql`status = 'sent' and exists (select 1 from reconciliations r where r.delivery_id = deliveries.id and r.decision = 'found')`),
+  releasedAndRepublished: await path(sql`status = 'sent' and exists (select 1 from reconciliations r where r.delivery_id = deliveries.id and r.decision = 'released')
+    and not exists (select 1 from reconciliations r where r.delivery_id = deliveries.id and r.decision = 'found')`),
+  needsReview: byStatus.get('needs_review') ?? 0,
+};
 const lost = sentWithoutCopy + stuck;
 const copies = Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from sandbox.posts`))][0]!.n);
 
 console.log(`deliveries                 ${N}`);
 for (const s of ['sent', 'failed', 'ambiguous', 'needs_review', 'missed', 'canceled', 'scheduled', 'publishing']) console.log(`  ${s.padEnd(25)}${byStatus.get(s) ?? 0}`);
-console.log(`not yet settled (ambiguous) ${byStatus.get('ambiguous') ?? 0}`);
+console.log(`paths: sent directly ${paths.direct}, found by reconciliation ${paths.foundByReconciliation}, released and republished ${paths.releasedAndRepublished}, needs_review ${paths.needsReview}`);
+console.log(`not yet settled (ambiguous) ${unsettled}`);
 console.log(`copies on the sandbox      ${copies}`);
 console.log(`publisher SIGKILLs         ${kills}`);
 console.log(`duplicates on the sandbox  ${duplicates}`);
@@ -115,4 +125,4 @@ console.log(`lost                       ${lost} (sent without a copy: ${sentWith
 await sandbox.close();
 await close();
 await database.stop();
-process.exit(duplicates > 0 || refusedAsDuplicate > 0 || lost > 0 ? 1 : 0);
+process.exit(duplicates > 0 || refusedAsDuplicate > 0 || lost > 0 || unsettled > 0 ? 1 : 0);
