@@ -112,20 +112,10 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
         </div>
       </fieldset>
       {draft.kind === 'reply' && (
-        <div>
-          <label htmlFor="inReplyTo" className="block text-sm font-medium">Replying to (post id or link)</label>
-          <input id="inReplyTo" name="inReplyTo" value={draft.inReplyTo} onChange={(e) => update({ inReplyTo: e.target.value })} className={input}
-            aria-invalid={Boolean(fieldError('inReplyTo'))} aria-describedby={describedBy('inReplyTo')} />
-          <p id="inReplyTo-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{fieldError('inReplyTo')}</p>
-        </div>
+        <LineField name="inReplyTo" label="Replying to (post id or link)" value={draft.inReplyTo} error={fieldError('inReplyTo')} onChange={(v) => update({ inReplyTo: v })} />
       )}
       {draft.kind === 'dm' && (
-        <div>
-          <label htmlFor="recipient" className="block text-sm font-medium">Recipient handle</label>
-          <input id="recipient" name="recipient" value={draft.recipient} onChange={(e) => update({ recipient: e.target.value })} className={input}
-            aria-invalid={Boolean(fieldError('recipient'))} aria-describedby={describedBy('recipient')} />
-          <p id="recipient-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{fieldError('recipient')}</p>
-        </div>
+        <LineField name="recipient" label="Recipient handle" value={draft.recipient} error={fieldError('recipient')} onChange={(v) => update({ recipient: v })} />
       )}
 
       <div>
@@ -163,5 +153,17 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
         <span className="text-xs text-slate-500">Safe to retry: this post is sent with its own key, so it can only be scheduled once.</span>
       </div>
     </form>
+  );
+}
+
+/** A one-line field with its label and an error region the input points to (aria-describedby). */
+function LineField({ name, label, value, error, onChange }: { name: string; label: string; value: string; error?: string; onChange: (value: string) => void }) {
+  return (
+    <div>
+      <label htmlFor={name} className="block text-sm font-medium">{label}</label>
+      <input id={name} name={name} value={value} onChange={(e) => onChange(e.target.value)} className={input}
+        aria-invalid={Boolean(error)} aria-describedby={error ? `${name}-error` : undefined} />
+      <p id={`${name}-error`} aria-live="polite" className="mt-1 text-sm text-rose-700">{error}</p>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { authenticateApiKey, type ApiPrincipal } from '@/lib/auth/api-key';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
@@ -43,4 +44,18 @@ export function validationProblem(error: z.ZodError): Response {
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/**
+ * A keyed write's preamble: the Idempotency-Key (400 when missing or malformed) and a JSON body valid
+ * against `schema` (400/422). Rejections here happen before any work, so nothing is stored.
+ */
+export async function readKeyedRequest<S extends z.ZodType>(request: Request, schema: S): Promise<{ ok: true; key: string; data: z.output<S> } | { ok: false; response: Response }> {
+  const key = checkIdempotencyKey(request.headers.get('idempotency-key'));
+  if (!key.ok) return { ok: false, response: problem({ status: 400, title: 'Bad Request', detail: key.detail }) };
+  const body = await readJson(request);
+  if (!body.ok) return body;
+  const parsed = schema.safeParse(body.value);
+  if (!parsed.success) return { ok: false, response: validationProblem(parsed.error) };
+  return { ok: true, key: key.key, data: parsed.data };
 }

@@ -1,9 +1,8 @@
 import type { Database } from '@/db/client';
-import { readJson, validationProblem } from '@/lib/api/handler';
+import { readKeyedRequest } from '@/lib/api/handler';
 import type { ApiPrincipal } from '@/lib/auth/api-key';
 import { problem } from '@/lib/http/problem';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
-import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { createPostOperation, type CreatePostRejection } from './create-post';
 import { createPostRequestSchema, fingerprintInput } from './post-input';
@@ -12,18 +11,14 @@ export const CREATE_POST_OPERATION = 'posts.create';
 
 /** POST /api/v1/posts: key check → body validation (not stored) → the idempotent create. */
 export async function createPost(db: Database, request: Request, principal: ApiPrincipal): Promise<Response> {
-  const key = checkIdempotencyKey(request.headers.get('idempotency-key'));
-  if (!key.ok) return problem({ status: 400, title: 'Bad Request', detail: key.detail });
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = createPostRequestSchema.safeParse(body.value);
-  if (!parsed.success) return validationProblem(parsed.error);
+  const input = await readKeyedRequest(request, createPostRequestSchema);
+  if (!input.ok) return input.response;
 
   const outcome = await runIdempotent(
     db,
-    { workspaceId: principal.workspaceId, operation: CREATE_POST_OPERATION, key: key.key, fingerprint: fingerprint(fingerprintInput(parsed.data)) },
-    (tx) => createPostOperation(tx, parsed.data, {
-      workspaceId: principal.workspaceId, source: 'api', idempotencyKey: key.key, actor: `api_key:${principal.apiKeyId}`, apiKeyId: principal.apiKeyId,
+    { workspaceId: principal.workspaceId, operation: CREATE_POST_OPERATION, key: input.key, fingerprint: fingerprint(fingerprintInput(input.data)) },
+    (tx) => createPostOperation(tx, input.data, {
+      workspaceId: principal.workspaceId, source: 'api', idempotencyKey: input.key, actor: `api_key:${principal.apiKeyId}`, apiKeyId: principal.apiKeyId,
     }),
   );
 

@@ -1,9 +1,8 @@
 import type { Database } from '@/db/client';
-import { readJson, validationProblem } from '@/lib/api/handler';
+import { readKeyedRequest } from '@/lib/api/handler';
 import type { ApiPrincipal } from '@/lib/auth/api-key';
 import { problem, problemBody } from '@/lib/http/problem';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
-import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { editPostRequestSchema, editScheduledPostInTransaction } from './edit-post';
 
@@ -11,18 +10,14 @@ const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** PATCH /api/v1/posts/:id — keyed by its own Idempotency-Key; the answer (200 or 409) is stored and replayed. */
 export async function editPost(db: Database, request: Request, principal: ApiPrincipal, postId: string): Promise<Response> {
-  const key = checkIdempotencyKey(request.headers.get('idempotency-key'));
-  if (!key.ok) return problem({ status: 400, title: 'Bad Request', detail: key.detail });
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = editPostRequestSchema.safeParse(body.value);
-  if (!parsed.success) return validationProblem(parsed.error);
+  const input = await readKeyedRequest(request, editPostRequestSchema);
+  if (!input.ok) return input.response;
 
   const outcome = await runIdempotent(
     db,
-    { workspaceId: principal.workspaceId, operation: 'posts.update', key: key.key, fingerprint: fingerprint({ postId, ...parsed.data }) },
+    { workspaceId: principal.workspaceId, operation: 'posts.update', key: input.key, fingerprint: fingerprint({ postId, ...input.data }) },
     async (tx) => {
-      const result = await editScheduledPostInTransaction(tx, { workspaceId: principal.workspaceId, postId, changes: parsed.data, actor: `api_key:${principal.apiKeyId}` });
+      const result = await editScheduledPostInTransaction(tx, { workspaceId: principal.workspaceId, postId, changes: input.data, actor: `api_key:${principal.apiKeyId}` });
       const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
       if (result.ok) return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: postId, retainUntil };
       if (result.reason === 'not_found') return { store: false, status: 404, body: problemBody({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' }) };
