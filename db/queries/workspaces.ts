@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { memberships, workspaces, type NewWorkspace } from '../schema';
+import { memberships, users, workspaces, type NewWorkspace } from '../schema';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 export type WorkspaceMembership = { id: string; slug: string; name: string; role: Role };
@@ -51,4 +51,29 @@ export async function renameWorkspace(db: Executor, params: { workspaceId: strin
     .where(eq(workspaces.id, params.workspaceId))
     .returning({ id: workspaces.id, name: workspaces.name });
   return row ?? null;
+}
+
+export async function listMembers(db: Executor, params: { workspaceId: string }) {
+  return db
+    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.workspaceId, params.workspaceId))
+    .orderBy(asc(users.email));
+}
+
+/**
+ * Changes a member's role in one statement that refuses to leave the workspace without an admin
+ * (two admins demoting each other at once cannot both succeed: the row lock serialises them).
+ */
+export async function changeMemberRole(db: Executor, params: { workspaceId: string; userId: string; role: Role }) {
+  const result = await db.execute<{ user_id: string }>(sql`
+    with admins as (
+      select user_id from memberships where workspace_id = ${params.workspaceId} and role = 'admin' for update
+    )
+    update memberships set role = ${params.role}::role
+    where workspace_id = ${params.workspaceId} and user_id = ${params.userId}
+      and (${params.role} = 'admin' or exists (select 1 from admins where user_id <> ${params.userId}))
+    returning user_id`);
+  return [...result].length === 1;
 }

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { renameWorkspace } from '@/db/queries/workspaces';
+import { changeMemberRole, renameWorkspace } from '@/db/queries/workspaces';
 import { workspaceAction } from '@/lib/auth/action';
 
 export const renameWorkspaceAction = workspaceAction(
@@ -12,5 +12,14 @@ export const renameWorkspaceAction = workspaceAction(
     await renameWorkspace(getDb(), { workspaceId: workspace.id, name });
     revalidatePath('/', 'layout');
     return { ok: true, message: 'Workspace renamed.' };
+  },
+);
+
+export const changeMemberRoleAction = workspaceAction(
+  { name: 'changeMemberRole', role: 'admin', schema: z.object({ userId: z.uuid(), role: z.enum(['admin', 'manager', 'viewer']) }) },
+  async ({ userId, role }, { workspace }) => {
+    const changed = await changeMemberRole(getDb(), { workspaceId: workspace.id, userId, role });
+    revalidatePath('/settings');
+    return changed ? { ok: true, message: `Role set to ${role}.` } : { ok: false, status: 409, message: 'Not changed: a workspace keeps at least one admin.' };
   },
 );

@@ -1,19 +1,30 @@
 import Link from 'next/link';
+import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
+import { getDb } from '@/db/client';
+import { listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePageWorkspace } from '@/lib/auth/session';
-import { renameWorkspaceAction } from './actions';
+import { changeMemberRoleAction, renameWorkspaceAction } from './actions';
 
 export const metadata = { title: 'Settings' };
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
+  const members = await listMembers(getDb(), { workspaceId: workspace.id });
   return (
     <>
       <PageHeader title="Settings" description="Workspace settings, members and API keys." />
       <section aria-labelledby="general" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="general" className="mb-4 text-base font-semibold">General</h2>
         <RenameWorkspaceForm name={workspace.name} canEdit={role === 'admin'} action={renameWorkspaceAction} />
+      </section>
+      <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="members" className="mb-2 text-base font-semibold">Members</h2>
+        <p className="mb-3 text-sm text-slate-600">Viewers read; managers also compose and schedule; admins also manage accounts, members and review.</p>
+        <ul role="list" aria-label="Members" className="divide-y divide-slate-200 rounded-md ring-1 ring-slate-200">
+          {members.map((m) => <MemberRow key={m.userId} member={m} canEdit={role === 'admin'} action={changeMemberRoleAction} />)}
+        </ul>
       </section>
       <section aria-labelledby="api" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="api" className="mb-2 text-base font-semibold">API</h2>

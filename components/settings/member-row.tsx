@@ -1,0 +1,29 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Button } from '@/components/ui/button';
+import type { ActionState } from '@/lib/auth/action';
+
+type Member = { userId: string; email: string; name: string; role: string };
+
+export function MemberRow({ member, canEdit, action }: { member: Member; canEdit: boolean; action: (s: ActionState | undefined, d: FormData) => Promise<ActionState> }) {
+  const [state, formAction, pending] = useActionState(action, undefined);
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
+      <span><span className="font-medium">{member.name}</span> <span className="text-slate-600">{member.email}</span></span>
+      {canEdit ? (
+        <form action={formAction} className="flex items-center gap-2">
+          <input type="hidden" name="userId" value={member.userId} />
+          <label className="sr-only" htmlFor={`role-${member.userId}`}>Role of {member.email}</label>
+          <select id={`role-${member.userId}`} name="role" defaultValue={member.role} className="rounded-md border border-slate-300 px-2 py-1">
+            <option value="admin">admin</option><option value="manager">manager</option><option value="viewer">viewer</option>
+          </select>
+          <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Saving…' : 'Save'}</Button>
+        </form>
+      ) : (
+        <span className="text-slate-700">{member.role}</span>
+      )}
+      {state?.message && <p role="status" className={`w-full text-xs ${state.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state.message}</p>}
+    </li>
+  );
+}
