@@ -12,7 +12,11 @@ export async function getTargetAccounts(db: Executor, params: { workspaceId: str
 
 /** The post, one delivery per account, and each delivery's first history row — in the caller's transaction. */
 export async function insertPostWithDeliveries(db: Executor, params: { post: NewPost; accountIds: string[]; actor: string }) {
-  const [post] = await db.insert(posts).values(params.post).returning();
+  const [post] = await db.insert(posts).values(params.post)
+    .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
+    .returning();
+  // The key already named a post (its idempotency record expired and was pruned): nothing is written.
+  if (!post) return null;
   const rows = await db
     .insert(deliveries)
     .values(params.accountIds.map((accountId) => ({ workspaceId: post!.workspaceId, postId: post!.id, accountId, dueAt: post!.scheduledAt })))
@@ -129,9 +133,10 @@ export async function countPosts(db: Executor, params: { workspaceId: string }) 
  * waits for a claim sees the delivery as publishing afterwards.
  */
 export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId: string; postId: string }) {
-  const result = await db.execute<{ id: string; status: DeliveryStatus; accountId: string; claimed: boolean }>(sql`
+  const result = await db.execute<{ id: string; status: DeliveryStatus; accountId: string; claimed: boolean; mayBeLive: boolean }>(sql`
     select d.id, d.status, d.account_id as "accountId",
-      exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed
+      exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed,
+      exists (select 1 from attempts a where a.delivery_id = d.id and a.outcome = 'ambiguous') as "mayBeLive"
     from deliveries d
     where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId}
     order by d.id

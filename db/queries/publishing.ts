@@ -194,7 +194,10 @@ export async function markMissedDeliveries(db: Executor) {
       join posts p on p.id = d.post_id
       join workspaces w on w.id = d.workspace_id
       where d.status = 'scheduled' and d.due_at <= now() + interval '1 day'
-        and p.scheduled_at + make_interval(secs => w.lateness_limit_seconds) < now()
+        -- The lateness window runs from the scheduled time, or from an admin's "publish now" after review.
+        and greatest(p.scheduled_at, (select max(e.created_at) from delivery_events e
+              where e.delivery_id = d.id and e.from_status = 'needs_review' and e.to_status = 'scheduled'))
+            + make_interval(secs => w.lateness_limit_seconds) < now()
       for update of d skip locked
     ), updated as (
       update deliveries d set status = 'missed', settled_at = now(), updated_at = now() from late where d.id = late.id returning d.id

@@ -122,3 +122,21 @@ export async function recordReconcileDecision(db: Executor, params: ReconcileDec
     select (select count(*) from stored)::int as n`);
   return Number(([...result][0] as { n: number }).n) === 1;
 }
+
+/** Logs a reconciliation resend as an attempt (DESIGN §2: every platform call has its row first), fenced like a claim. */
+export async function startReconcileAttempt(db: Executor, params: { deliveryId: string; generation: number }) {
+  const result = await db.execute(sql`
+    insert into attempts (delivery_id, generation)
+    select d.id, c.generation from deliveries d join claims c on c.delivery_id = d.id
+    where d.id = ${params.deliveryId} and c.generation = ${params.generation} and c.released_at is null and d.status = 'ambiguous'
+    on conflict (delivery_id, generation) do nothing
+    returning id`);
+  return ([...result][0] as { id: string } | undefined)?.id ?? null;
+}
+
+export async function finishReconcileAttempt(db: Executor, params: { attemptId: string; outcome: 'sent' | 'failed' | 'not_sent' | 'ambiguous'; httpStatus: number | null; detail: string; durationMs: number }) {
+  await db.execute(sql`
+    update attempts set finished_at = now(), outcome = ${params.outcome}::attempt_outcome, http_status = ${params.httpStatus},
+      detail = ${params.detail}, duration_ms = ${Math.round(params.durationMs)}
+    where id = ${params.attemptId} and finished_at is null`);
+}

@@ -14,11 +14,11 @@ export function apiHandler<P = Record<string, never>>(
   handler: (request: Request, principal: ApiPrincipal, params: P) => Promise<Response>,
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
-    const principal = await authenticateApiKey(request);
-    if (!principal) {
-      return problem({ status: 401, title: 'Unauthorized', detail: 'Send a valid API key: Authorization: Bearer <key> (create one with `npm run apikey`).' }, { 'www-authenticate': 'Bearer' });
-    }
     try {
+      const principal = await authenticateApiKey(request);
+      if (!principal) {
+        return problem({ status: 401, title: 'Unauthorized', detail: 'Send a valid API key: Authorization: Bearer <key> (create one with `npm run apikey`).' }, { 'www-authenticate': 'Bearer' });
+      }
       return await handler(request, principal, await context.params);
     } catch (error) {
       logger.error({ err: error, path: new URL(request.url).pathname }, 'api handler failed');

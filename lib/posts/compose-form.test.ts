@@ -46,11 +46,13 @@ describe('compose form submit — I3', () => {
   });
 
   it('a scheduled time is read in the user\'s zone and stored in UTC; a skipped DST time is a field error', async () => {
-    const ok = await submitComposeForm(db, form({ when: 'later', localDateTime: '2031-07-01T09:30', timeZone: 'Europe/Berlin' }), context);
+    const year = new Date().getUTCFullYear() + 1; // always in the future, always inside the scheduling horizon
+    const lastMarchSunday = 31 - new Date(Date.UTC(year, 2, 31)).getUTCDay(); // Europe's spring-forward day
+    const ok = await submitComposeForm(db, form({ when: 'later', localDateTime: `${year}-07-01T09:30`, timeZone: 'Europe/Berlin' }), context);
     expect(ok.ok).toBe(true);
     const [row] = await db.select().from(posts).where(eq(posts.id, ok.ok ? ok.postId : ''));
-    expect(row!.scheduledAt.toISOString()).toBe('2031-07-01T07:30:00.000Z');
-    const gap = await submitComposeForm(db, form({ when: 'later', localDateTime: '2031-03-30T02:30', timeZone: 'Europe/Berlin' }), context);
+    expect(row!.scheduledAt.toISOString()).toBe(`${year}-07-01T07:30:00.000Z`);
+    const gap = await submitComposeForm(db, form({ when: 'later', localDateTime: `${year}-03-${lastMarchSunday}T02:30`, timeZone: 'Europe/Berlin' }), context);
     expect(gap).toMatchObject({ ok: false, kind: 'invalid' });
     expect(gap.ok === false && gap.kind === 'invalid' && gap.errors.localDateTime).toBeTruthy();
   });

@@ -58,7 +58,7 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
     if (matches.length > 0) return reject(409, { reason: 'possible_duplicate', matches: matches.map((m) => ({ postId: m.postId, accountId: m.accountId })) });
   }
 
-  const { post, deliveries } = await insertPostWithDeliveries(tx, {
+  const created = await insertPostWithDeliveries(tx, {
     post: {
       workspaceId: context.workspaceId,
       kind: request.kind,
@@ -74,6 +74,10 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
     accountIds,
     actor: context.actor,
   });
+  if (!created) {
+    return reject(422, { reason: 'invalid', errors: { idempotencyKey: ['This key was already used for an earlier post whose record has expired; use a new key for a new post'] } });
+  }
+  const { post, deliveries } = created;
   await notifyDue(tx); // wakes the schedulers when this commits
   return {
     store: true,

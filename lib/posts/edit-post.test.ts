@@ -67,6 +67,19 @@ describe('editing races the publisher', () => {
     expect(await editScheduledPost(db, { workspaceId: other.workspaceId, postId, changes: { text: 'not mine' }, actor: 'test' })).toEqual({ ok: false, reason: 'not_found' });
   });
 
+  it('a delivery released after an ambiguous attempt can no longer be edited (the old text may still surface)', async () => {
+    const a = await sandbox.connectAccount('x');
+    await sandbox.setFaults(a.sandboxAccount.id, { timeoutBeforeCommit: 1 });
+    const [deliveryId] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('maybe live') });
+    await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 300 }));
+    expect((await deliveryStates(db, [deliveryId!])).get(deliveryId!)!.status).toBe('ambiguous');
+    // Reconciliation released it (not found twice): scheduled again, but an attempt may be live.
+    await db.execute(sql`update deliveries set status = 'scheduled', due_at = now() + interval '1 hour' where id = ${deliveryId}`);
+    await db.execute(sql`update claims set released_at = now() where delivery_id = ${deliveryId}`);
+    const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
+    expect(await editScheduledPost(db, { workspaceId: a.workspaceId, postId, changes: { text: 'changed' }, actor: 'test' })).toMatchObject({ ok: false, reason: 'already_publishing' });
+  });
+
   it('PATCH /api/v1/posts/:id is keyed: a retry replays the answer; replaying the original create still returns the original', async () => {
     process.env.DATABASE_URL = (await import('@/db/testing/test-database')).lastTestDatabaseUrl();
     const { POST: create } = await import('@/app/api/v1/posts/route');

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { Database, Transaction } from '@/db/client';
 import { addDeliveries, applyEditToDeliveries, getPostWithDeliveries, getTargetAccounts, lockDeliveriesForEdit, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
-import { characterCount, TEXT_LIMITS } from './post-input';
+import { characterCount, TEXT_LIMITS, withinTwoYears } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 
 export const editPostRequestSchema = z
   .object({
     text: z.string().min(1).max(5000).refine((t) => t.trim().length > 0, 'Text is required').optional(),
-    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' }).optional(),
+    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' }).refine(withinTwoYears, 'Must be within two years from now').optional(),
     accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
   })
   .strict()
@@ -41,9 +41,11 @@ export async function editScheduledPostInTransaction(
     const locked = await lockDeliveriesForEdit(tx, params);
     if (locked.length === 0) return { ok: false, reason: 'not_found' } as const;
     const live = locked.filter((d) => d.status !== 'canceled');
-    const blocked = live.filter((d) => d.status !== 'scheduled' || d.claimed);
+    // An earlier attempt whose outcome was unknown may still surface on the platform: reconciliation
+    // matches on the text, so the text must not change under it.
+    const blocked = live.filter((d) => d.status !== 'scheduled' || d.claimed || d.mayBeLive);
     if (live.length === 0 || blocked.length > 0) {
-      const reason = live.length === 0 ? 'not_editable' : blocked.some((d) => d.status === 'publishing' || d.claimed) ? 'already_publishing' : 'already_sent';
+      const reason = live.length === 0 ? 'not_editable' : blocked.some((d) => d.status === 'publishing' || d.claimed || d.mayBeLive) ? 'already_publishing' : 'already_sent';
       return { ok: false, reason, deliveries: locked.map((d) => ({ id: d.id, accountId: d.accountId, status: d.claimed && d.status === 'scheduled' ? 'publishing' : d.status })) } as const;
     }
     const current = (await getPostWithDeliveries(tx, params))!;

@@ -13,12 +13,20 @@ export function characterCount(text: string): number {
   return [...text.normalize('NFC')].length;
 }
 
+const TWO_YEARS_MS = 2 * 366 * 24 * 60 * 60 * 1000;
+/** Scheduling horizon: also keeps every derived time (retention = time + 7 days) inside Postgres' range. */
+export function withinTwoYears(iso: string): boolean {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) && t < Date.now() + TWO_YEARS_MS;
+}
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
     text: z.string().min(1, 'Text is required').max(5000).refine((t) => t.trim().length > 0, 'Text is required'),
     accountIds: z.array(z.uuid('Must be an account id')).min(1, 'Choose at least one account').max(50),
-    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' }).optional(),
+    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' })
+      .refine(withinTwoYears, 'Must be within two years from now').optional(),
     kind: z.enum(POST_KINDS).default('post'),
     inReplyTo: z.string().trim().min(1).max(512).optional(),
     recipient: z.string().trim().min(1).max(256).optional(),

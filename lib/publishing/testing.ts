@@ -17,12 +17,12 @@ export function testPublisherOptions(origin: string, overrides: Partial<Publishe
 export async function schedulePosts(db: Database, params: { workspaceId: string; accountId: string; count: number; label: string; scheduledAt?: Date }) {
   const ids: string[] = [];
   for (let i = 0; i < params.count; i++) {
-    const { deliveries: rows } = await insertPostWithDeliveries(db, {
+    const created = await insertPostWithDeliveries(db, {
       post: { workspaceId: params.workspaceId, text: `${params.label} #${i}`, scheduledAt: params.scheduledAt ?? new Date(), source: 'api', idempotencyKey: randomUUID() },
       accountIds: [params.accountId],
       actor: 'test',
     });
-    ids.push(rows[0]!.id);
+    ids.push(created!.deliveries[0]!.id);
   }
   return ids;
 }

@@ -123,4 +123,30 @@ describe('reconciliation (DESIGN §7)', () => {
     expect(await checks(id)).toHaveLength(1);
     void posts;
   });
+
+  it('Mastodon past its lateness limit: no resend (it could publish late); the timeline read settles it', async () => {
+    const { id, account } = await ambiguousDelivery('mastodon', 'timeoutAfterCommit');
+    await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`);
+    await reconcile();
+    expect((await status(id)).status).toBe('sent');
+    expect((await checks(id))[0]).toMatchObject({ decision: 'found', strategy: 'mastodon-timeline' });
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(1);
+  });
+
+  it('an admin\'s "publish now" on a late needs_review item publishes it once instead of marking it missed', async () => {
+    const { id, account } = await ambiguousDelivery('x', 'timeoutBeforeCommit');
+    await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`);
+    await reconcile();
+    await reconcile();
+    expect((await status(id)).status).toBe('needs_review');
+    const { resolveReviewItem } = await import('@/db/queries/review');
+    const [{ workspaceId }] = (await db.select({ workspaceId: deliveries.workspaceId }).from(deliveries).where(eq(deliveries.id, id))) as [{ workspaceId: string }];
+    const [admin] = await db.execute<{ id: string }>(sql`insert into users (email, name) values (${`admin-${id}@t.test`}, 'Admin') returning id`);
+    expect((await resolveReviewItem(db, { workspaceId, deliveryId: id, actorUserId: admin!.id, resolution: { action: 'publish' } })).applied).toBe(true);
+    await publish();
+    expect((await status(id)).status).toBe('sent');
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(1);
+    // Repeating the decision changes nothing.
+    expect((await resolveReviewItem(db, { workspaceId, deliveryId: id, actorUserId: admin!.id, resolution: { action: 'publish' } })).applied).toBe(false);
+  });
 });

@@ -1,5 +1,7 @@
 import type { Database } from '@/db/client';
-import { claimAmbiguousDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision } from '@/db/queries/reconcile';
+import {
+  claimAmbiguousDeliveries, finishReconcileAttempt, recordReconcileDecision, startReconcileAttempt, type AmbiguousDelivery, type ReconcileDecision,
+} from '@/db/queries/reconcile';
 import { logger } from '@/lib/logging/logger';
 import { providerClientForAccount, ProviderReadError, type ProviderClient } from '@/lib/providers';
 import { findMatchingPost } from './match';
@@ -35,7 +37,7 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
   for (;;) {
     const batch = await claimAmbiguousDeliveries(db, { workerId: options.workerId, limit: options.batchSize, leaseMs: options.leaseMs });
     if (batch.length === 0) break;
-    const decisions = await Promise.all(batch.map((d) => decide(d, options).catch((error) => unexpected(d, error))));
+    const decisions = await Promise.all(batch.map((d) => decide(db, d, options).catch((error) => unexpected(d, error))));
     for (const decision of decisions) {
       summary.checked++;
       const written = await recordReconcileDecision(db, { ...decision, actor });
@@ -50,11 +52,13 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
   return summary;
 }
 
-async function decide(d: AmbiguousDelivery, options: ReconcileOptions): Promise<ReconcileDecision> {
+async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOptions): Promise<ReconcileDecision> {
   const base = { deliveryId: d.deliveryId, generation: d.generation };
   const client = providerClientForAccount(d, { encryptionKey: options.encryptionKey, origin: options.origin });
-  if (d.provider === 'mastodon' && Date.now() - d.lastAttemptAt.getTime() < options.mastodonKeyWindowMs) {
-    return resendWithSameKey(d, client, options);
+  const deadline = d.scheduledAt.getTime() + d.latenessLimitSeconds * 1000;
+  // A resend publishes if the first call never landed, so only while the post may still go out on time.
+  if (d.provider === 'mastodon' && Date.now() - d.lastAttemptAt.getTime() < options.mastodonKeyWindowMs && Date.now() + options.releaseMarginMs < deadline) {
+    return resendWithSameKey(db, d, client, options);
   }
   if (d.kind === 'dm') {
     return {
@@ -66,11 +70,16 @@ async function decide(d: AmbiguousDelivery, options: ReconcileOptions): Promise<
 }
 
 /** Mastodon: the same Idempotency-Key makes the instance return the original status if the first call landed. */
-async function resendWithSameKey(d: AmbiguousDelivery, client: ProviderClient, options: ReconcileOptions): Promise<ReconcileDecision> {
+async function resendWithSameKey(db: Database, d: AmbiguousDelivery, client: ProviderClient, options: ReconcileOptions): Promise<ReconcileDecision> {
   const base = { deliveryId: d.deliveryId, generation: d.generation, strategy: 'mastodon-idempotency-key' };
+  const attemptId = await startReconcileAttempt(db, d);
+  if (!attemptId) {
+    return { ...base, decision: 'unreadable', status: 'ambiguous', reason: 'Another reconciler holds this delivery', evidence: {} };
+  }
   const result = await client.publish({
     text: d.text, kind: d.kind, inReplyTo: d.inReplyTo ?? undefined, recipient: d.recipient ?? undefined, idempotencyKey: d.deliveryId, timeoutMs: options.readTimeoutMs,
   });
+  await finishReconcileAttempt(db, { attemptId, outcome: result.outcome, httpStatus: result.httpStatus ?? null, detail: `resend with the same key: ${result.reason}`, durationMs: result.durationMs });
   const evidence = { outcome: result.outcome, rule: result.rule, httpStatus: result.httpStatus ?? null, reason: result.reason };
   if (result.outcome === 'sent') {
     return { ...base, decision: 'found', status: 'sent', reason: 'Confirmed by resending with the same Idempotency-Key', externalId: result.externalId, url: result.url, evidence };

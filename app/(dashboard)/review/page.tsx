@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ReviewItem } from '@/components/review/review-item';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Forbidden } from '@/components/ui/forbidden';
@@ -11,7 +12,11 @@ export const metadata = { title: 'Review' };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-const UUID = /^[0-9a-f-]{36}$/i;
+const filtersSchema = z.object({
+  state: z.enum(['ambiguous', 'needs_review']).optional().catch(undefined),
+  account: z.uuid().optional().catch(undefined),
+  age: z.coerce.number().int().min(1).max(525_600).optional().catch(undefined),
+});
 
 /** Every ambiguous or needs_review delivery in the workspaces the user administers, grouped by client workspace. */
 export default async function ReviewPage({ searchParams }: { searchParams: Search }) {
@@ -19,12 +24,9 @@ export default async function ReviewPage({ searchParams }: { searchParams: Searc
   const adminOf = memberships.filter((m) => m.role === 'admin');
   if (adminOf.length === 0) return <Forbidden required="admin" />;
   const params = await searchParams;
-  const status = one(params.state) === 'ambiguous' || one(params.state) === 'needs_review' ? (one(params.state) as 'ambiguous' | 'needs_review') : undefined;
-  const account = one(params.account);
-  const age = Number(one(params.age) ?? 0);
-  const items = await listReviewItems(getDb(), {
-    workspaceIds: adminOf.map((m) => m.id), status, accountId: account && UUID.test(account) ? account : undefined, olderThanMinutes: age > 0 ? age : undefined,
-  });
+  // Filters come from the URL: anything malformed is ignored rather than reaching the database.
+  const { state: status, account, age } = filtersSchema.parse({ state: one(params.state), account: one(params.account), age: one(params.age) });
+  const items = await listReviewItems(getDb(), { workspaceIds: adminOf.map((m) => m.id), status, accountId: account, olderThanMinutes: age });
   const groups = new Map<string, typeof items>();
   for (const item of items) groups.set(item.workspaceName, [...(groups.get(item.workspaceName) ?? []), item]);
   const accounts = [...new Map(items.map((i) => [i.accountId, i.handle])).entries()];

@@ -153,6 +153,24 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
   });
 
+  it('a key whose record expired and was pruned cannot create a second post: 422, not a duplicate and not a 500', async () => {
+    const key = randomUUID();
+    expect((await create(key)).status).toBe(201);
+    await db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key)); // what pruning does after retention
+    const again = await create(key);
+    expect(again.status).toBe(422);
+    expect((await again.json()).errors.idempotencyKey).toBeDefined();
+    expect((await postsWithKey(key)).total).toBe(1);
+  });
+
+  it('a scheduledAt beyond the two-year horizon is a 422 field error', async () => {
+    for (const scheduledAt of ['9999-12-31T23:59:59-23:59', new Date(Date.now() + 3 * 365 * 86_400_000).toISOString()]) {
+      const res = await create(randomUUID(), body({ scheduledAt }));
+      expect(res.status).toBe(422);
+      expect((await res.json()).errors.scheduledAt).toBeDefined();
+    }
+  });
+
   it('a 255-character key is accepted', async () => {
     expect((await create('k'.repeat(254) + randomUUID().slice(0, 1))).status).toBe(201);
   });
