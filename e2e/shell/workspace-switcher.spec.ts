@@ -34,12 +34,16 @@ test('a member of two workspaces switches between them', async ({ page }) => {
   await expect(page.getByText('@other_brand')).toBeVisible();
   await expect(page.getByText('@demo_brand')).toHaveCount(0);
 
-  // The role is the one in the active workspace: a manager there, so Review is refused.
+  // The role is the one in the active workspace: a manager there, so its admin pages are refused…
+  await page.goto('/settings/api');
+  await expect(page.getByText('Only admins can create and revoke API keys.')).toBeVisible();
+  // …while Review spans the workspaces the user administers (Demo Agency), never the others.
   await page.goto('/review');
-  await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Review', exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Other Agency' })).toHaveCount(0);
 
   await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Demo Agency (admin)' });
-  await expect(page.getByRole('heading', { name: 'Review', exact: true })).toBeVisible();
+  await expect(page.getByRole('banner').getByText('admin', { exact: true })).toBeVisible();
 });
 
 test('a member of one workspace sees its name and no switcher', async ({ page }) => {

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { getDb } from '@/db/client';
+import { notifyDue } from '@/db/queries/publishing';
 import { resolveReviewItem, type ReviewResolution } from '@/db/queries/review';
 import { workspaceAction } from '@/lib/auth/action';
 import { logger } from '@/lib/logging/logger';
@@ -37,6 +38,7 @@ export const resolveReviewAction = workspaceAction({ name: 'resolveReview', role
     resolution = { action: 'cancel' };
   }
   const result = await resolveReviewItem(getDb(), { workspaceId: input.workspaceId, deliveryId: input.deliveryId, actorUserId: user.id, resolution });
+  if (result.applied && input.action === 'publish') await notifyDue(getDb()); // the scheduler picks it up now
   // No revalidation here: the item stays on screen with its outcome; the list is fresh on the next visit.
   if (!result.applied) return { ok: true, message: `Already resolved: this delivery is ${result.currentStatus?.replace('_', ' ') ?? 'gone'}. Nothing changed.` };
   return { ok: true, message: input.action === 'live' ? 'Marked as sent.' : input.action === 'publish' ? 'Back in the queue: it will be published once.' : 'Canceled.' };
