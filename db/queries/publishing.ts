@@ -186,14 +186,19 @@ export async function sweepExpiredClaims(db: Executor) {
   return rows<{ ambiguous: number; released: number }>(result)[0] ?? { ambiguous: 0, released: 0 };
 }
 
-/** Due deliveries that can no longer go out on time (workspace lateness limit) become `missed`. */
+/**
+ * Due deliveries that can no longer go out on time (workspace lateness limit) become `missed`. Only
+ * due ones (DESIGN §3): the scan is then the due backlog, not every delivery of the coming day, which
+ * every publisher pass would read again. One held back past its limit (backoff, rate limit) is marked
+ * when it falls due, before any claim of that pass; it is never published late.
+ */
 export async function markMissedDeliveries(db: Executor) {
   const result = await db.execute(sql`
     with late as (
       select d.id, d.workspace_id from deliveries d
       join posts p on p.id = d.post_id
       join workspaces w on w.id = d.workspace_id
-      where d.status = 'scheduled' and d.due_at <= now() + interval '1 day'
+      where d.status = 'scheduled' and d.due_at <= now()
         -- The lateness window runs from the scheduled time, or from an admin's "publish now" after review.
         and greatest(p.scheduled_at, (select max(e.created_at) from delivery_events e
               where e.delivery_id = d.id and e.from_status = 'needs_review' and e.to_status = 'scheduled'))
@@ -211,9 +216,11 @@ export async function markMissedDeliveries(db: Executor) {
 
 /** When the scheduler should wake next: the earliest due delivery or reconciliation check, or expiring lease. */
 export async function getNextWakeAt(db: Executor): Promise<Date | null> {
+  // One subquery per status, so the scheduled one is a single probe of the partial due index.
   const result = await db.execute(sql`
     select least(
-      (select min(due_at) from deliveries where status in ('scheduled', 'ambiguous')),
+      (select min(due_at) from deliveries where status = 'scheduled'),
+      (select min(due_at) from deliveries where status = 'ambiguous'),
       (select min(lease_expires_at) from claims where released_at is null)
     ) as at`);
   const at = rows<{ at: string | Date | null }>(result)[0]?.at;

@@ -6,6 +6,11 @@ export type PublisherOptions = {
   batchSize: number;
   /** Platform calls in flight at once. */
   concurrency: number;
+  /**
+   * Attempts started (and outcomes recorded) per statement; `concurrency / chunkSize` chunks are in
+   * flight at once. Default: `concurrency` (one chunk at a time).
+   */
+  chunkSize?: number;
   /** How long a claim stays ours; every call's timeout is shorter (DESIGN §6). */
   leaseMs: number;
   /** Whole-call timeout for one platform call. */
@@ -19,6 +24,15 @@ export type PublisherOptions = {
   /** After an ambiguous outcome, the first reconciliation check waits this long (platform read lag). */
   reconcileDelayMs: number;
 };
+
+/** The defaults for the scheduler and the cron route (lib/publishing/worker.ts) and the benchmark. */
+export const DEFAULT_PUBLISHER_TUNING = {
+  batchSize: 200,
+  concurrency: 64,
+  chunkSize: 32,
+  leaseMs: 60_000,
+  callTimeoutMs: 10_000,
+} as const satisfies Partial<PublisherOptions>;
 
 /** Per provider: at most `max` attempts per account per `windowSeconds`; beyond it deliveries are deferred. */
 export type RateLimits = Partial<Record<'x' | 'mastodon' | 'bluesky' | 'sandbox', { max: number; windowSeconds: number }>>;

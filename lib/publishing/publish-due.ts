@@ -4,7 +4,7 @@ import {
   type ClaimedDelivery, type DeliveryOutcome, type StartedAttempt,
 } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
-import { providerClientForAccount } from '@/lib/providers';
+import { providerClientForAccount, type ProviderClient } from '@/lib/providers';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 
 export type PublishSummary = {
@@ -23,15 +23,43 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
   const started = Date.now();
   const summary = emptySummary();
   const actor = `worker:${options.workerId}`;
+  const clients = new Map<string, ProviderClient>(); // one credentials decryption per account and pass
   const swept = await sweepExpiredClaims(db);
   summary.released += swept.released;
   summary.ambiguous += swept.ambiguous;
   summary.missed += await markMissedDeliveries(db);
 
-  // Claim only what can be called while the lease lasts; calls go in chunks, each chunk re-checking the lease.
+  // Calls go in chunks: one statement commits a chunk's attempt rows (re-checking the lease), one its
+  // outcomes. Several chunks are in flight at once, so one chunk's round trips to the database overlap
+  // the platform calls of the others; each attempt keeps its own order (row → call → outcome).
+  const chunkSize = Math.max(1, Math.min(options.chunkSize ?? options.concurrency, options.concurrency));
+  const chunksInFlight = Math.max(1, Math.floor(options.concurrency / chunkSize));
+  // Claim only what can be called while the lease lasts (as if the chunks ran one after another).
   const margin = options.callTimeoutMs + 2_000;
   const chunksPerLease = Math.max(1, Math.floor((options.leaseMs - margin) / options.callTimeoutMs));
   const claimLimit = Math.min(options.batchSize, options.concurrency * chunksPerLease);
+
+  const publishChunk = async (chunk: ClaimedDelivery[]) => {
+    // The attempt rows commit before any call, and only for claims with enough lease left.
+    const attempts = await startAttempts(db, { claims: chunk, minLeaseMs: margin });
+    if (attempts.length < chunk.length) {
+      // Too little lease left to call safely: hand those back untouched (no attempt was started).
+      const startedIds = new Set(attempts.map((a) => a.deliveryId));
+      summary.released += (await recordOutcomes(db, {
+        actor,
+        outcomes: chunk.filter((c) => !startedIds.has(c.deliveryId)).map((c) => ({
+          deliveryId: c.deliveryId, generation: c.generation, attemptId: null, outcome: null, status: 'scheduled' as const, reason: 'released: lease too short to call', dueAt: new Date(),
+        })),
+      })).length;
+    }
+    const outcomes = await Promise.all(attempts.map((attempt) => publishOne(attempt, options, clients)));
+    const written = new Set(await recordOutcomes(db, { outcomes, actor }));
+    for (const o of outcomes) {
+      if (!written.has(o.deliveryId)) summary.fenced++;
+      else summary[o.outcome ?? 'not_sent']++;
+    }
+  };
+
   while (Date.now() - started < options.budgetMs) {
     const claimed = await claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
     if (claimed.length === 0) break;
@@ -40,38 +68,29 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     const { allowed, deferred } = await applyRateLimits(db, claimed, options.rateLimits);
     summary.deferred += (await recordOutcomes(db, { outcomes: deferred, actor })).length;
 
-    for (let i = 0; i < allowed.length; i += options.concurrency) {
-      const chunk = allowed.slice(i, i + options.concurrency);
-      // The attempt rows commit before any call, and only for claims with enough lease left.
-      const attempts = await startAttempts(db, { claims: chunk, minLeaseMs: margin });
-      if (attempts.length < chunk.length) {
-        // Too little lease left to call safely: hand those back untouched (no attempt was started).
-        const startedIds = new Set(attempts.map((a) => a.deliveryId));
-        summary.released += (await recordOutcomes(db, {
-          actor,
-          outcomes: chunk.filter((c) => !startedIds.has(c.deliveryId)).map((c) => ({
-            deliveryId: c.deliveryId, generation: c.generation, attemptId: null, outcome: null, status: 'scheduled' as const, reason: 'released: lease too short to call', dueAt: new Date(),
-          })),
-        })).length;
-      }
-      const outcomes = await Promise.all(attempts.map((attempt) => publishOne(attempt, options)));
-      const written = new Set(await recordOutcomes(db, { outcomes, actor }));
-      for (const o of outcomes) {
-        if (!written.has(o.deliveryId)) summary.fenced++;
-        else summary[o.outcome ?? 'not_sent']++;
-      }
-    }
+    const chunks: ClaimedDelivery[][] = [];
+    for (let i = 0; i < allowed.length; i += chunkSize) chunks.push(allowed.slice(i, i + chunkSize));
+    let next = 0;
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
+      while (next < chunks.length) await publishChunk(chunks[next++]!);
+    }));
+    // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
+    const failure = lanes.find((lane) => lane.status === 'rejected');
+    if (failure) throw failure.reason;
     if (claimed.length < claimLimit) break;
   }
   return summary;
 }
 
 /** One platform call for one attempt; never throws: every failure is an outcome. */
-async function publishOne(attempt: StartedAttempt, options: PublisherOptions): Promise<DeliveryOutcome> {
+async function publishOne(attempt: StartedAttempt, options: PublisherOptions, clients: Map<string, ProviderClient>): Promise<DeliveryOutcome> {
   const base = { deliveryId: attempt.deliveryId, generation: attempt.generation, attemptId: attempt.attemptId };
-  let client;
+  // Keyed by the sealed credentials too: a reconnected account (new token) never reuses an old client.
+  const clientKey = `${attempt.accountId}\u0000${attempt.baseUrl}\u0000${attempt.credentialsEncrypted}`;
+  let client = clients.get(clientKey);
   try {
-    client = providerClientForAccount(attempt, { encryptionKey: options.encryptionKey, origin: options.origin });
+    client ??= providerClientForAccount(attempt, { encryptionKey: options.encryptionKey, origin: options.origin });
+    clients.set(clientKey, client);
   } catch (error) {
     // Nothing left this process: a definite failure of configuration, not an unknown outcome.
     logger.warn({ deliveryId: attempt.deliveryId, err: (error as Error).message }, 'provider client unavailable');

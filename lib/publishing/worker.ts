@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { getEnv } from '@/lib/env';
 import { appOrigin } from '@/lib/providers';
 import type { ReconcileOptions } from '@/lib/reconcile/reconcile';
-import { rateLimitsFromEnv, type PublisherOptions } from './config';
+import { DEFAULT_PUBLISHER_TUNING, rateLimitsFromEnv, type PublisherOptions } from './config';
 
 /** A worker id that tells people which process held a claim. */
 export function newWorkerId(): string {
@@ -15,10 +15,8 @@ export function publisherOptionsFromEnv(overrides: Partial<PublisherOptions> = {
   const env = getEnv();
   return {
     workerId: newWorkerId(),
-    batchSize: 200,
-    concurrency: 32,
-    leaseMs: 60_000,
-    callTimeoutMs: Number(process.env.PUBLISH_CALL_TIMEOUT_MS ?? 10_000),
+    ...DEFAULT_PUBLISHER_TUNING,
+    callTimeoutMs: Number(process.env.PUBLISH_CALL_TIMEOUT_MS ?? DEFAULT_PUBLISHER_TUNING.callTimeoutMs),
     budgetMs: 20_000,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     origin: appOrigin(),
