@@ -39,10 +39,11 @@ describe('authenticate (email + password)', () => {
 
   it('gives the same generic error for a wrong password and an unknown email', async () => {
     const ip = nextIp();
-    const wrongPassword = authenticate(db, { email: 'viewer@demo.test', password: 'not-it' }, ip);
-    const unknownEmail = authenticate(db, { email: 'nobody@demo.test', password: PASSWORD }, ip);
-    await expect(wrongPassword).rejects.toThrow(new Error(SIGN_IN_ERRORS.invalid));
-    await expect(unknownEmail).rejects.toThrow(new Error(SIGN_IN_ERRORS.invalid));
+    // Both handlers are attached before either promise settles (no unhandled rejection in between).
+    await Promise.all([
+      expect(authenticate(db, { email: 'viewer@demo.test', password: 'not-it' }, ip)).rejects.toThrow(new Error(SIGN_IN_ERRORS.invalid)),
+      expect(authenticate(db, { email: 'nobody@demo.test', password: PASSWORD }, ip)).rejects.toThrow(new Error(SIGN_IN_ERRORS.invalid)),
+    ]);
     expect(SIGN_IN_ERRORS.invalid).toBe('InvalidCredentials');
   });
 
