@@ -36,7 +36,7 @@ export type ComposeResult =
   | { ok: false; kind: 'mismatch' }
   | { ok: false; kind: 'in_flight' };
 
-const FIELD_FOR: Record<string, string> = { scheduledAt: 'localDateTime', idempotencyKey: 'text' };
+const FIELD_FOR: Record<string, string> = { scheduledAt: 'localDateTime' };
 
 /**
  * The compose form's submit: same idempotent path as the API (scope workspace + posts.create + key).

@@ -58,25 +58,22 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
     if (matches.length > 0) return reject(409, { reason: 'possible_duplicate', matches: matches.map((m) => ({ postId: m.postId, accountId: m.accountId })) });
   }
 
-  const created = await insertPostWithDeliveries(tx, {
-    post: {
-      workspaceId: context.workspaceId,
-      kind: request.kind,
-      text: request.text,
-      inReplyTo: request.inReplyTo ?? null,
-      recipient: request.recipient ?? null,
-      scheduledAt,
-      source: context.source,
-      idempotencyKey: context.idempotencyKey,
-      createdByUserId: context.userId ?? null,
-      createdByApiKeyId: context.apiKeyId ?? null,
-    },
-    accountIds,
-    actor: context.actor,
-  });
-  if (!created) {
-    return reject(422, { reason: 'invalid', errors: { idempotencyKey: ['This key was already used for an earlier post whose record has expired; use a new key for a new post'] } });
-  }
+  const newPost = {
+    workspaceId: context.workspaceId,
+    kind: request.kind,
+    text: request.text,
+    inReplyTo: request.inReplyTo ?? null,
+    recipient: request.recipient ?? null,
+    scheduledAt,
+    source: context.source,
+    idempotencyKey: context.idempotencyKey,
+    createdByUserId: context.userId ?? null,
+    createdByApiKeyId: context.apiKeyId ?? null,
+  };
+  // A key whose record expired (and was pruned) starts a new request (DESIGN §5 retention): the earlier
+  // post keeps the key, so this one is stored without it; its new key record points at it.
+  const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor }))
+    ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor }))!;
   const { post, deliveries } = created;
   await notifyDue(tx); // wakes the schedulers when this commits
   return {

@@ -153,14 +153,18 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it('a key whose record expired and was pruned cannot create a second post: 422, not a duplicate and not a 500', async () => {
+  it('a key whose record expired and was pruned starts a new request: a new post, then replays of that one', async () => {
     const key = randomUUID();
-    expect((await create(key)).status).toBe(201);
+    const first = await (await create(key)).json();
     await db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key)); // what pruning does after retention
     const again = await create(key);
-    expect(again.status).toBe(422);
-    expect((await again.json()).errors.idempotencyKey).toBeDefined();
-    expect((await postsWithKey(key)).total).toBe(1);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const second = await again.json();
+    expect(second.id).not.toBe(first.id);
+    const replay = await create(key);
+    expect((await replay.json()).id).toBe(second.id);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('a scheduledAt beyond the two-year horizon is a 422 field error', async () => {
