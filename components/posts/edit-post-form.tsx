@@ -5,9 +5,10 @@ import { Button } from '@/components/ui/button';
 import { useTimeZone } from '@/components/ui/use-time-zone';
 import type { ActionState } from '@/lib/auth/action';
 
-type Props = { postId: string; text: string; action: (state: ActionState | undefined, data: FormData) => Promise<ActionState> };
+type Account = { id: string; handle: string };
+type Props = { postId: string; text: string; accounts: Account[]; targets: string[]; action: (state: ActionState | undefined, data: FormData) => Promise<ActionState> };
 
-export function EditPostForm({ postId, text, action }: Props) {
+export function EditPostForm({ postId, text, accounts, targets, action }: Props) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const timeZone = useTimeZone();
   return (
@@ -21,6 +22,17 @@ export function EditPostForm({ postId, text, action }: Props) {
           className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm" />
         <p id="edit-text-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.text?.[0]}</p>
       </div>
+      <fieldset aria-describedby="edit-accounts-error">
+        <legend className="text-sm font-medium">Accounts</legend>
+        <div className="mt-1 flex flex-wrap gap-3 text-sm">
+          {accounts.map((a) => (
+            <label key={a.id} className="flex items-center gap-1.5">
+              <input type="checkbox" name="accountIds" value={a.id} defaultChecked={targets.includes(a.id)} />{a.handle}
+            </label>
+          ))}
+        </div>
+        <p id="edit-accounts-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.accountIds?.[0]}</p>
+      </fieldset>
       <div>
         <label htmlFor="edit-time" className="block text-sm font-medium">New date and time ({timeZone}) — leave empty to keep</label>
         <input id="edit-time" name="localDateTime" type="datetime-local" aria-describedby="edit-time-error"

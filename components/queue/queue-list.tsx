@@ -37,7 +37,12 @@ export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEd
                     <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
                     <p className="text-xs text-slate-600">{time.format(new Date(post.scheduledAt))} · {post.kind}</p>
                   </Link>
-                  {canEdit && post.deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
+                  {canEdit && post.deliveries.some((d) => d.status === 'scheduled') && (
+                    <span className="flex shrink-0 items-center gap-2">
+                      <Link href={`/posts/${post.id}#edit`} className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50" aria-label="Edit post">Edit</Link>
+                      <CancelButton postId={post.id} action={cancelPostAction} />
+                    </span>
+                  )}
                 </div>
                 <ul className="mt-2 flex flex-wrap gap-3" aria-label="Deliveries">
                   {post.deliveries.map((d) => (
@@ -45,6 +50,7 @@ export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEd
                       <span>{post.accounts[d.accountId]}</span>
                       <StatusBadge status={d.status} />
                       {d.url && <a href={d.url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">View</a>}
+                      {d.status === 'failed' && post.reasons[d.id] && <span className="text-rose-700">{post.reasons[d.id]}</span>}
                     </li>
                   ))}
                 </ul>

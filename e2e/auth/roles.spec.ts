@@ -19,7 +19,7 @@ test('a viewer cannot rename the workspace: the form is disabled and the server 
   await page.goto('/settings');
   const general = page.getByRole('region', { name: 'General' });
   const name = general.getByLabel('Workspace name');
-  const save = general.getByRole('button', { name: 'Save' });
+  const save = general.getByRole('button', { name: 'Save', exact: true });
   await expect(name).toBeDisabled();
   await expect(save).toBeDisabled();
   await expect(general.getByText('Only admins can rename the workspace.')).toBeVisible();
@@ -39,7 +39,7 @@ test('an admin renames the workspace (and renames it back)', async ({ page }) =>
   await page.goto('/settings');
   const general = page.getByRole('region', { name: 'General' });
   const name = general.getByLabel('Workspace name');
-  const save = general.getByRole('button', { name: 'Save' });
+  const save = general.getByRole('button', { name: 'Save', exact: true });
   try {
     await name.fill('Demo Agency Renamed');
     await save.click();
@@ -63,7 +63,24 @@ test('an admin gets a field error for a too-short name, and nothing is saved', a
   await page.goto('/settings');
   const general = page.getByRole('region', { name: 'General' });
   await general.getByLabel('Workspace name').fill('X');
-  await general.getByRole('button', { name: 'Save' }).click();
+  await general.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(general.getByLabel('Workspace name')).toHaveAccessibleDescription('At least 2 characters');
   expect(await demoWorkspaceName()).toBe('Demo Agency');
+});
+
+test('an admin sets the lateness limit; an invalid value is a field error and changes nothing', async ({ page }) => {
+  await signIn(page, 'admin@demo.test');
+  await page.goto('/settings');
+  const limit = page.getByLabel('Lateness limit (minutes)');
+  await limit.fill('0');
+  await page.getByRole('button', { name: 'Save limit' }).click();
+  await expect(page.locator('#lateness-error')).toHaveText('At least 1 minute');
+  await limit.fill('90');
+  await page.getByRole('button', { name: 'Save limit' }).click();
+  await expect(page.getByText('Posts may now go out up to 90 minutes late.')).toBeVisible();
+  const [row] = await e2eSql()<{ s: number }[]>`select lateness_limit_seconds as s from workspaces where slug = 'demo'`;
+  expect(row!.s).toBe(5400);
+  await limit.fill('60');
+  await page.getByRole('button', { name: 'Save limit' }).click();
+  await expect(page.getByText('Posts may now go out up to 60 minutes late.')).toBeVisible();
 });

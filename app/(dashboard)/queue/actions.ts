@@ -8,7 +8,7 @@ import { workspaceAction } from '@/lib/auth/action';
 import { getWorkspace } from '@/lib/auth/session';
 import { serializePost } from '@/lib/posts/serialize';
 
-export type QueueItem = ReturnType<typeof serializePost> & { accounts: Record<string, string> };
+export type QueueItem = ReturnType<typeof serializePost> & { accounts: Record<string, string>; reasons: Record<string, string | null> };
 
 /** The queue's data (React Query polls it while something can still change). */
 export async function fetchQueue(): Promise<QueueItem[]> {
@@ -18,6 +18,7 @@ export async function fetchQueue(): Promise<QueueItem[]> {
   return rows.map(({ post, deliveries }) => ({
     ...serializePost(post, deliveries),
     accounts: Object.fromEntries(deliveries.map((d) => [d.accountId, d.accountHandle])),
+    reasons: Object.fromEntries(deliveries.map((d) => [d.id, d.failureReason])),
   }));
 }
 

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { changeMemberRole, renameWorkspace } from '@/db/queries/workspaces';
+import { changeMemberRole, renameWorkspace, setLatenessLimit } from '@/db/queries/workspaces';
 import { workspaceAction } from '@/lib/auth/action';
 
 export const renameWorkspaceAction = workspaceAction(
@@ -21,5 +21,15 @@ export const changeMemberRoleAction = workspaceAction(
     const changed = await changeMemberRole(getDb(), { workspaceId: workspace.id, userId, role });
     revalidatePath('/settings');
     return changed ? { ok: true, message: `Role set to ${role}.` } : { ok: false, status: 409, message: 'Not changed: a workspace keeps at least one admin.' };
+  },
+);
+
+/** How late a post may still go out; past it a due delivery becomes "missed" instead of publishing late. */
+export const setLatenessLimitAction = workspaceAction(
+  { name: 'setLatenessLimit', role: 'admin', schema: z.object({ minutes: z.coerce.number({ error: 'Enter a number of minutes' }).int('Whole minutes').min(1, 'At least 1 minute').max(10_080, 'At most 7 days (10080 minutes)') }) },
+  async ({ minutes }, { workspace }) => {
+    await setLatenessLimit(getDb(), { workspaceId: workspace.id, seconds: minutes * 60 });
+    revalidatePath('/settings');
+    return { ok: true, message: `Posts may now go out up to ${minutes} minutes late.` };
   },
 );

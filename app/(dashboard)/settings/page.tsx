@@ -1,23 +1,25 @@
 import Link from 'next/link';
+import { LatenessForm } from '@/components/settings/lateness-form';
 import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
 import { getDb } from '@/db/client';
-import { listMembers } from '@/db/queries/workspaces';
+import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePageWorkspace } from '@/lib/auth/session';
-import { changeMemberRoleAction, renameWorkspaceAction } from './actions';
+import { changeMemberRoleAction, renameWorkspaceAction, setLatenessLimitAction } from './actions';
 
 export const metadata = { title: 'Settings' };
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const members = await listMembers(getDb(), { workspaceId: workspace.id });
+  const [members, settings] = await Promise.all([listMembers(getDb(), { workspaceId: workspace.id }), getWorkspaceSettings(getDb(), { workspaceId: workspace.id })]);
   return (
     <>
       <PageHeader title="Settings" description="Workspace settings, members and API keys." />
       <section aria-labelledby="general" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="general" className="mb-4 text-base font-semibold">General</h2>
         <RenameWorkspaceForm name={workspace.name} canEdit={role === 'admin'} action={renameWorkspaceAction} />
+        <LatenessForm minutes={Math.round((settings?.latenessLimitSeconds ?? 3600) / 60)} canEdit={role === 'admin'} action={setLatenessLimitAction} />
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="members" className="mb-2 text-base font-semibold">Members</h2>

@@ -18,9 +18,15 @@ export const editPostAction = workspaceAction(
   {
     name: 'editPost',
     role: 'manager',
-    schema: z.object({ postId: z.uuid(), text: z.string(), localDateTime: z.string().optional(), timeZone: z.string().default('UTC') }),
+    schema: z.object({
+      postId: z.uuid(),
+      text: z.string(),
+      localDateTime: z.string().optional(),
+      timeZone: z.string().default('UTC'),
+      accountIds: z.union([z.uuid(), z.array(z.uuid())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+    }),
   },
-  async ({ postId, text, localDateTime, timeZone }, { workspace, user }) => {
+  async ({ postId, text, localDateTime, timeZone, accountIds }, { workspace, user }) => {
     let scheduledAt: string | undefined;
     if (localDateTime) {
       const converted = zonedLocalToUtc(localDateTime, timeZone);
@@ -28,7 +34,8 @@ export const editPostAction = workspaceAction(
       scheduledAt = converted.date.toISOString();
     }
     if (!text.trim()) return { ok: false, status: 422, errors: { text: ['Text is required'] }, message: 'Please fix the highlighted fields.' };
-    const result = await editScheduledPost(getDb(), { workspaceId: workspace.id, postId, changes: { text, scheduledAt }, actor: `user:${user.id}` });
+    if (accountIds.length === 0) return { ok: false, status: 422, errors: { accountIds: ['Choose at least one account'] }, message: 'Please fix the highlighted fields.' };
+    const result = await editScheduledPost(getDb(), { workspaceId: workspace.id, postId, changes: { text, scheduledAt, accountIds }, actor: `user:${user.id}` });
     revalidatePath(`/posts/${postId}`);
     revalidatePath('/queue');
     if (result.ok) return { ok: true, message: 'Saved. The new version is what will be published.' };

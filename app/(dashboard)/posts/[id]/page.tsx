@@ -8,6 +8,7 @@ import { CancelButton } from '@/components/queue/cancel-button';
 import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
+import { listAccounts } from '@/db/queries/accounts';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getPostDetail } from '@/lib/posts/post-detail';
 import { getServerQueryClient } from '@/lib/query/query-client';
@@ -24,6 +25,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   if (!post) notFound();
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(['post', id], post);
+  const accounts = role !== 'viewer' ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
   const editable = role !== 'viewer' && post.deliveries.some((d) => d.status === 'scheduled') && post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
   return (
     <>
@@ -44,7 +46,13 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
       <HydrationBoundary state={dehydrate(queryClient)}>
         <DeliveryTimelines postId={post.id} />
       </HydrationBoundary>
-      {editable && <div className="mt-6"><EditPostForm postId={post.id} text={post.text} action={editPostAction} /></div>}
+      {editable && (
+        <div id="edit" className="mt-6 scroll-mt-4">
+          <EditPostForm postId={post.id} text={post.text} action={editPostAction}
+            accounts={accounts.map((a) => ({ id: a.id, handle: a.handle }))}
+            targets={post.deliveries.filter((d) => d.status === 'scheduled').map((d) => d.accountId)} />
+        </div>
+      )}
       <p className="mt-4 text-xs text-slate-500">Idempotency key: <code>{post.idempotencyKey}</code></p>
     </>
   );
