@@ -8,6 +8,7 @@ import { serializePost } from './serialize';
 const RETENTION_AFTER_SCHEDULE_MS = 7 * 24 * 60 * 60 * 1000;
 const PAST_TOLERANCE_MS = 60_000;
 const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const NOTIFY_HORIZON_MS = 25_000; // under the scheduler's 30 s maximum sleep (lib/publishing/scheduler.ts)
 
 export type CreatePostContext = {
   workspaceId: string;
@@ -75,7 +76,9 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
   const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor }))
     ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor }))!;
   const { post, deliveries } = created;
-  await notifyDue(tx); // wakes the schedulers when this commits
+  // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
+  // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.
+  if (scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
   return {
     store: true,
     status: 201,
