@@ -121,6 +121,8 @@ export const deliveries = pgTable('deliveries', {
 }, (t) => [
   unique('deliveries_post_account_uq').on(t.postId, t.accountId),
   index('deliveries_due_idx').on(t.dueAt).where(sql`${t.status} = 'scheduled'`),
+  // For ambiguous deliveries due_at is the next reconciliation check.
+  index('deliveries_ambiguous_due_idx').on(t.dueAt).where(sql`${t.status} = 'ambiguous'`),
   index('deliveries_workspace_status_idx').on(t.workspaceId, t.status),
   index('deliveries_account_idx').on(t.accountId),
 ]);

@@ -1,0 +1,1 @@
+CREATE INDEX "deliveries_ambiguous_due_idx" ON "deliveries" USING btree ("due_at") WHERE "deliveries"."status" = 'ambiguous';
