@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
+import { interval } from './sql-params';
 import { idempotencyKeys } from '../schema';
 
 export type IdempotencyScope = { workspaceId: string; operation: string; key: string };
@@ -18,7 +19,7 @@ export async function insertInFlightKey(db: Executor, params: IdempotencyScope &
       fingerprint: params.fingerprint,
       state: 'in_flight',
       lockToken: params.lockToken,
-      lockedUntil: sql`now() + ${`${params.leaseMs} milliseconds`}::interval`,
+      lockedUntil: sql`now() + ${interval(params.leaseMs)}`,
       expiresAt: sql`now() + interval '24 hours'`,
     })
     .onConflictDoNothing({ target: [idempotencyKeys.workspaceId, idempotencyKeys.operation, idempotencyKeys.key] })
@@ -46,7 +47,7 @@ export async function getIdempotencyKey(db: Executor, scope: IdempotencyScope) {
 export async function takeOverAbandonedKey(db: Executor, params: { id: number; fingerprint: string; lockToken: string; leaseMs: number }) {
   const [row] = await db
     .update(idempotencyKeys)
-    .set({ lockToken: params.lockToken, lockedUntil: sql`now() + ${`${params.leaseMs} milliseconds`}::interval` })
+    .set({ lockToken: params.lockToken, lockedUntil: sql`now() + ${interval(params.leaseMs)}` })
     .where(and(
       eq(idempotencyKeys.id, params.id),
       eq(idempotencyKeys.state, 'in_flight'),

@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import type { DeliveryStatus } from '../schema';
+import { interval, jsonb, uuidList } from './sql-params';
 
 // Every guard of the publishing path is one atomic statement (DESIGN §1, §6): row locks with SKIP LOCKED
 // pick one claimer, the claim's generation fences every later write, and status checks keep them monotonic.
 
-const interval = (ms: number) => sql`${`${Math.max(0, Math.round(ms))} milliseconds`}::interval`;
 const rows = <T>(result: Iterable<unknown>) => [...result] as T[];
-/** Batches travel as one jsonb parameter (jsonb_to_recordset), whatever their size. */
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
 export type ClaimedDelivery = { deliveryId: string; generation: number; accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; sandbox: boolean };
 
@@ -58,7 +56,7 @@ export async function startAttempts(db: Executor, params: { claims: Pick<Claimed
   if (params.claims.length === 0) return [];
   const result = await db.execute(sql`
     with input as (
-      select * from jsonb_to_recordset(${json(params.claims.map((c) => ({ delivery_id: c.deliveryId, generation: c.generation })))}) as t(delivery_id uuid, generation int)
+      select * from jsonb_to_recordset(${jsonb(params.claims.map((c) => ({ delivery_id: c.deliveryId, generation: c.generation })))}) as t(delivery_id uuid, generation int)
     ), held as (
       select i.delivery_id, i.generation from input i
       join claims c on c.delivery_id = i.delivery_id and c.generation = i.generation
@@ -106,7 +104,7 @@ export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryO
   const o = params.outcomes;
   const result = await db.execute(sql`
     with input as (
-      select * from jsonb_to_recordset(${json(o.map((x) => ({
+      select * from jsonb_to_recordset(${jsonb(o.map((x) => ({
         delivery_id: x.deliveryId, generation: x.generation, attempt_id: x.attemptId, outcome: x.outcome, status: x.status,
         external_id: x.externalId ?? null, url: x.url ?? null, reason: x.reason, http_status: x.httpStatus ?? null,
         duration_ms: x.durationMs == null ? null : Math.round(x.durationMs), due_at: x.dueAt?.toISOString() ?? null, detail: x.detail ?? {},
@@ -232,7 +230,7 @@ export async function countRecentAttemptsByAccount(db: Executor, params: { accou
   if (params.accountIds.length === 0) return new Map<string, number>();
   const result = await db.execute(sql`
     select d.account_id as "accountId", count(*)::int as n from attempts a join deliveries d on d.id = a.delivery_id
-    where d.account_id in (select jsonb_array_elements_text(${json(params.accountIds)})::uuid) and a.started_at > ${params.since.toISOString()}::timestamptz
+    where d.account_id in ${uuidList(params.accountIds)} and a.started_at > ${params.since.toISOString()}::timestamptz
     group by d.account_id`);
   return new Map(rows<{ accountId: string; n: number }>(result).map((r) => [r.accountId, r.n]));
 }

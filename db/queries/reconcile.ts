@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
+import { interval, jsonb } from './sql-params';
 
-const interval = (ms: number) => sql`${`${Math.max(0, Math.round(ms))} milliseconds`}::interval`;
 
 export type AmbiguousDelivery = {
   deliveryId: string; generation: number; workspaceId: string; postId: string;
@@ -92,7 +92,7 @@ export async function recordReconcileDecision(db: Executor, params: ReconcileDec
     ), stored as (
       insert into reconciliations (delivery_id, strategy, window_start, window_end, read_count, matched_external_id, decision, evidence, next_check_at)
       select id, ${p.strategy}, ${p.windowStart?.toISOString() ?? null}::timestamptz, ${p.windowEnd?.toISOString() ?? null}::timestamptz, ${p.readCount ?? null}::int,
-        ${p.externalId ?? null}, ${p.decision}::reconcile_decision, ${JSON.stringify(p.evidence)}::jsonb, ${p.nextCheckAt?.toISOString() ?? null}::timestamptz
+        ${p.externalId ?? null}, ${p.decision}::reconcile_decision, ${jsonb(p.evidence)}, ${p.nextCheckAt?.toISOString() ?? null}::timestamptz
       from target
       returning id
     ), updated as (

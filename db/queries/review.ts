@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
+import { jsonb, uuidList } from './sql-params';
 
 export type ReviewItem = {
   deliveryId: string; postId: string; workspaceId: string; workspaceName: string; status: 'ambiguous' | 'needs_review';
@@ -24,7 +25,7 @@ export async function listReviewItems(
     join posts p on p.id = d.post_id
     join social_accounts a on a.id = d.account_id
     join workspaces w on w.id = d.workspace_id
-    where d.workspace_id in (select jsonb_array_elements_text(${JSON.stringify(params.workspaceIds)}::jsonb)::uuid)
+    where d.workspace_id in ${uuidList(params.workspaceIds)}
       and d.status in ('ambiguous', 'needs_review')
       ${params.status ? sql`and d.status = ${params.status}` : sql``}
       ${params.accountId ? sql`and d.account_id = ${params.accountId}` : sql``}
@@ -41,7 +42,7 @@ export async function countReviewItems(db: Executor, params: { workspaceIds: str
   if (params.workspaceIds.length === 0) return 0;
   const result = await db.execute(sql`
     select count(*)::int as n from deliveries
-    where workspace_id in (select jsonb_array_elements_text(${JSON.stringify(params.workspaceIds)}::jsonb)::uuid) and status in ('ambiguous', 'needs_review')`);
+    where workspace_id in ${uuidList(params.workspaceIds)} and status in ('ambiguous', 'needs_review')`);
   return Number(([...result][0] as { n: number }).n);
 }
 
@@ -63,7 +64,7 @@ export async function resolveReviewItem(db: Executor, params: { workspaceId: str
     with target as (
       select d.id, d.workspace_id, d.status from deliveries d
       where d.id = ${params.deliveryId} and d.workspace_id = ${params.workspaceId}
-        and d.status in (select jsonb_array_elements_text(${JSON.stringify(from)}::jsonb)::delivery_status)
+        and d.status in (select jsonb_array_elements_text(${jsonb(from)})::delivery_status)
       for update
     ), updated as (
       update deliveries d set status = ${to}::delivery_status,
@@ -78,11 +79,11 @@ export async function resolveReviewItem(db: Executor, params: { workspaceId: str
       insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason, detail)
       select workspace_id, id, status, ${to}::delivery_status, ${`user:${params.actorUserId}`},
         ${r.action === 'live' ? 'an admin confirmed it is live' : r.action === 'publish' ? 'an admin checked it is not live: publish now' : 'canceled by an admin'},
-        ${JSON.stringify(r)}::jsonb
+        ${jsonb(r)}
       from target
     ), audit as (
       insert into audit_log (workspace_id, actor_user_id, action, target_type, target_id, detail)
-      select workspace_id, ${params.actorUserId}::uuid, ${`review.${r.action}`}, 'delivery', id::text, ${JSON.stringify(r)}::jsonb from target
+      select workspace_id, ${params.actorUserId}::uuid, ${`review.${r.action}`}, 'delivery', id::text, ${jsonb(r)} from target
     )
     select (select count(*) from updated)::int as n, (select status from deliveries where id = ${params.deliveryId} and workspace_id = ${params.workspaceId}) as current`);
   const row = [...result][0] as { n: number; current: string | null };
