@@ -122,11 +122,6 @@ export async function cancelScheduledDeliveries(db: Executor, params: { workspac
   return [...rows].map((r) => r.delivery_id);
 }
 
-export async function countPosts(db: Executor, params: { workspaceId: string }) {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(posts).where(eq(posts.workspaceId, params.workspaceId));
-  return row?.n ?? 0;
-}
-
 /**
  * Locks the post's deliveries (FOR UPDATE) for an edit, with whether each is claimed. The publisher
  * claims with SKIP LOCKED, so while an edit holds these rows it cannot claim them, and an edit that

@@ -1,11 +1,10 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { attempts, deliveries, deliveryEvents, reconciliations } from '../schema';
+import { attempts, deliveryEvents, reconciliations } from '../schema';
 
-/** Everything that happened to a post's deliveries: history rows, platform attempts and reconciliation checks. */
-export async function getDeliveryTimelines(db: Executor, params: { workspaceId: string; postId: string }) {
-  const ids = (await db.select({ id: deliveries.id }).from(deliveries)
-    .where(and(eq(deliveries.postId, params.postId), eq(deliveries.workspaceId, params.workspaceId)))).map((d) => d.id);
+/** Everything that happened to these deliveries (already scoped to the workspace by the caller): history rows, platform attempts and reconciliation checks. */
+export async function getDeliveryTimelines(db: Executor, params: { workspaceId: string; deliveryIds: string[] }) {
+  const ids = params.deliveryIds;
   if (ids.length === 0) return { events: [], attempts: [], checks: [] };
   const [eventRows, attemptRows, checkRows] = await Promise.all([
     db.select({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
-import { getUserCredentialsByEmail } from '@/db/queries/users';
+import { getUserCredentialsByEmail, recordLoginAttempt } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
-import { isLoginThrottled, recordLoginAttempt } from './throttle';
+import { isLoginThrottled } from './throttle';
 
 export const SIGN_IN_ERRORS = {
   invalid: 'InvalidCredentials',

@@ -1,5 +1,5 @@
 import type { Executor } from '@/db/client';
-import { countRecentFailedLogins, recordLoginAttempt } from '@/db/queries/users';
+import { countRecentFailedLogins } from '@/db/queries/users';
 
 export const MAX_FAILED_LOGINS = 10;
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -15,5 +15,3 @@ export async function isLoginThrottled(db: Executor, params: { email: string; ip
   ]);
   return fromThisIp >= MAX_FAILED_LOGINS || fromAnywhere >= MAX_FAILED_LOGINS_PER_EMAIL;
 }
-
-export { recordLoginAttempt };

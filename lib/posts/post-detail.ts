@@ -25,7 +25,7 @@ const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOStrin
 export async function getPostDetail(db: Executor, params: { workspaceId: string; postId: string }): Promise<PostDetail | null> {
   const found = await getPostWithDeliveries(db, params);
   if (!found) return null;
-  const { events, attempts, checks } = await getDeliveryTimelines(db, params);
+  const { events, attempts, checks } = await getDeliveryTimelines(db, { workspaceId: params.workspaceId, deliveryIds: found.deliveries.map((d) => d.id) });
   const base = serializePost(found.post, found.deliveries);
   return {
     ...base,

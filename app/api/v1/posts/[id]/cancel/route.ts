@@ -14,11 +14,11 @@ export const dynamic = 'force-dynamic';
 export const POST = apiHandler<{ id: string }>(async (_request, principal, { id }) => {
   const db = getDb();
   const scope = { workspaceId: principal.workspaceId, postId: id };
-  if (!z.uuid().safeParse(id).success || !(await getPostWithDeliveries(db, scope))) {
-    return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
-  }
+  if (!z.uuid().safeParse(id).success) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
+  // Scoped by workspace, so a missing or another workspace's post cancels nothing and reads as 404.
   const canceled = await cancelScheduledDeliveries(db, { ...scope, actor: `api_key:${principal.apiKeyId}` });
-  const after = (await getPostWithDeliveries(db, scope))!;
+  const after = await getPostWithDeliveries(db, scope);
+  if (!after) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
   const body = serializePost(after.post, after.deliveries);
   const notCancelable = after.deliveries.filter((d) => d.status !== 'canceled');
   if (notCancelable.length > 0 && notCancelable.length === after.deliveries.length) {
