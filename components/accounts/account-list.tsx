@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ActionMessage } from './action-message';
 import { useRefreshOnSuccess } from './use-refresh-on-success';
 
-const PROVIDER_LABEL = { x: 'X', mastodon: 'Mastodon', bluesky: 'Bluesky' } as const;
+import { PROVIDER_LABEL } from '@/lib/providers/labels';
 
 type Account = Awaited<ReturnType<typeof fetchAccounts>>[number];
 

@@ -5,6 +5,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { ComposeActionState } from '@/app/(dashboard)/compose/actions';
 import { Button } from '@/components/ui/button';
 import { characterCount, TEXT_LIMITS } from '@/lib/posts/post-input';
+import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { useComposeDraft } from './use-compose-draft';
 
 type Account = { id: string; handle: string; provider: 'x' | 'mastodon' | 'bluesky'; displayName: string | null };
@@ -93,7 +94,7 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
             <label key={a.id} className="flex items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50">
               <input type="checkbox" name="accountIds" value={a.id} checked={draft.accountIds.includes(a.id)}
                 onChange={(e) => update({ accountIds: e.target.checked ? [...draft.accountIds, a.id] : draft.accountIds.filter((id) => id !== a.id) })} />
-              <span>{a.displayName ?? a.handle} <span className="text-slate-500">{a.handle} · {a.provider === 'x' ? 'X' : a.provider === 'mastodon' ? 'Mastodon' : 'Bluesky'}</span></span>
+              <span>{a.displayName ?? a.handle} <span className="text-slate-500">{a.handle} · {PROVIDER_LABEL[a.provider]}</span></span>
             </label>
           ))}
         </div>
@@ -125,7 +126,7 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
         <p id="text-count" className="mt-1 flex flex-wrap gap-3 text-xs text-slate-600" aria-live="polite">
           {(selected.length ? [...new Set(selected.map((a) => a.provider))] : (['x', 'mastodon'] as const)).map((p) => (
             <span key={p} className={count > TEXT_LIMITS[p] ? 'font-semibold text-rose-700' : ''}>
-              {count}/{TEXT_LIMITS[p]} {p === 'x' ? 'X' : p === 'mastodon' ? 'Mastodon' : 'Bluesky'}
+              {count}/{TEXT_LIMITS[p]} {PROVIDER_LABEL[p]}
             </span>
           ))}
         </p>

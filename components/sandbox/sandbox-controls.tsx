@@ -1,5 +1,6 @@
 'use client';
 
+import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { naiveRetryDemoAction, publishTestPostAction, updateFaultsAction } from '@/app/(dashboard)/sandbox/actions';
 import { useKeptFormAction } from '@/components/accounts/use-kept-form-action';
 import { useRefreshOnSuccess } from '@/components/accounts/use-refresh-on-success';
@@ -13,7 +14,7 @@ const card = 'space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200'
 const input = 'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm';
 const OUTCOME_TONE: Record<AttemptSummary['outcome'], BadgeTone> = { sent: 'green', failed: 'red', not_sent: 'gray', ambiguous: 'amber' };
 
-type Option = { accountId: string; handle: string; provider: string };
+type Option = { accountId: string; handle: string; provider: keyof typeof PROVIDER_LABEL };
 
 function AccountSelect({ id, options, allowAll = false }: { id: string; options: Option[]; allowAll?: boolean }) {
   return (
@@ -21,7 +22,7 @@ function AccountSelect({ id, options, allowAll = false }: { id: string; options:
       <label htmlFor={id} className="block text-sm font-medium text-slate-900">Account</label>
       <select id={id} name="accountId" className={input} defaultValue={allowAll ? '' : options[0]?.accountId}>
         {allowAll && <option value="">All sandbox accounts</option>}
-        {options.map((o) => <option key={o.accountId} value={o.accountId}>{o.handle} ({o.provider === 'x' ? 'X' : 'Mastodon'})</option>)}
+        {options.map((o) => <option key={o.accountId} value={o.accountId}>{o.handle} ({PROVIDER_LABEL[o.provider]})</option>)}
       </select>
     </div>
   );

@@ -1,5 +1,6 @@
 'use client';
 
+import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FAULT_LABELS } from '@/lib/sandbox/faults';
@@ -26,7 +27,7 @@ export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
           <header className="mb-3 flex flex-wrap items-center justify-between gap-2">
             <h3 className="text-sm font-semibold text-slate-900">{a.handle}</h3>
             <div className="flex items-center gap-2">
-              <Badge tone="blue">{a.provider === 'x' ? 'X' : 'Mastodon'}</Badge>
+              <Badge tone="blue">{PROVIDER_LABEL[a.provider]}</Badge>
               {a.disconnected && <Badge>disconnected</Badge>}
               <Badge tone={a.total > 0 ? 'green' : 'gray'}>
                 <span data-testid="copy-count">{a.total}</span>&nbsp;{a.total === 1 ? 'post' : 'posts'}
