@@ -47,10 +47,10 @@ export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEd
                 <ul className="mt-2 flex flex-wrap gap-3" aria-label="Deliveries">
                   {post.deliveries.map((d) => (
                     <li key={d.id} className="flex items-center gap-1.5 text-xs text-slate-700">
-                      <span>{post.accounts[d.accountId]}</span>
+                      <span>{d.handle}</span>
                       <StatusBadge status={d.status} />
                       {d.url && <a href={d.url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">View</a>}
-                      {d.status === 'failed' && post.reasons[d.id] && <span className="text-rose-700">{post.reasons[d.id]}</span>}
+                      {d.status === 'failed' && d.failureReason && <span className="text-rose-700">{d.failureReason}</span>}
                     </li>
                   ))}
                 </ul>
