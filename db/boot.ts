@@ -25,7 +25,8 @@ async function startPublishing() {
   const { startScheduler } = await import('@/lib/publishing/scheduler');
   const { publishDueDeliveries } = await import('@/lib/publishing/publish-due');
   const { reconcileAmbiguousDeliveries } = await import('@/lib/reconcile/reconcile');
-  const { publisherOptionsFromEnv, reconcileOptionsFromEnv } = await import('@/lib/publishing/worker');
+  const { publisherOptionsFromEnv } = await import('@/lib/publishing/worker');
+  const { reconcileOptionsFromEnv } = await import('@/lib/reconcile/options');
   const publishing = publisherOptionsFromEnv();
   const reconciling = reconcileOptionsFromEnv();
   startScheduler(getDb(), getSql(), [(db) => publishDueDeliveries(db, publishing), (db) => reconcileAmbiguousDeliveries(db, reconciling)]);

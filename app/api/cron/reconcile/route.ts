@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { checkCronSecret } from '@/lib/cron/authorize';
-import { reconcileOptionsFromEnv } from '@/lib/publishing/worker';
+import { reconcileOptionsFromEnv } from '@/lib/reconcile/options';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 
 export const dynamic = 'force-dynamic';
