@@ -17,15 +17,11 @@ export async function insertPostWithDeliveries(db: Executor, params: { post: New
     .returning();
   // The key already named a post (its idempotency record expired and was pruned): nothing is written.
   if (!post) return null;
-  const rows = await db
-    .insert(deliveries)
-    .values(params.accountIds.map((accountId) => ({ workspaceId: post!.workspaceId, postId: post!.id, accountId, dueAt: post!.scheduledAt })))
-    .returning();
-  await db.insert(deliveryEvents).values(rows.map((d) => ({
-    workspaceId: d.workspaceId, deliveryId: d.id, fromStatus: null, toStatus: 'scheduled' as const, actor: params.actor, reason: 'created',
-    detail: { source: post!.source, idempotencyKey: post!.idempotencyKey },
-  })));
-  return { post: post!, deliveries: rows };
+  const rows = await addDeliveries(db, {
+    workspaceId: post.workspaceId, postId: post.id, accountIds: params.accountIds, dueAt: post.scheduledAt, actor: params.actor,
+    reason: 'created', detail: { source: post.source, idempotencyKey: post.idempotencyKey },
+  });
+  return { post, deliveries: rows };
 }
 
 const deliveryColumns = {
@@ -158,10 +154,17 @@ export async function applyEditToDeliveries(db: Executor, params: { workspaceId:
   }
 }
 
-export async function addDeliveries(db: Executor, params: { workspaceId: string; postId: string; accountIds: string[]; dueAt: Date; actor: string }) {
-  if (params.accountIds.length === 0) return;
+/** New deliveries (one per account) and their first history row. */
+export async function addDeliveries(
+  db: Executor,
+  params: { workspaceId: string; postId: string; accountIds: string[]; dueAt: Date; actor: string; reason: string; detail?: Record<string, unknown> },
+) {
+  if (params.accountIds.length === 0) return [];
   const rows = await db.insert(deliveries)
     .values(params.accountIds.map((accountId) => ({ workspaceId: params.workspaceId, postId: params.postId, accountId, dueAt: params.dueAt })))
-    .returning({ id: deliveries.id });
-  await db.insert(deliveryEvents).values(rows.map((r) => ({ workspaceId: params.workspaceId, deliveryId: r.id, fromStatus: null, toStatus: 'scheduled' as const, actor: params.actor, reason: 'account added by an edit' })));
+    .returning();
+  await db.insert(deliveryEvents).values(rows.map((r) => ({
+    workspaceId: params.workspaceId, deliveryId: r.id, fromStatus: null, toStatus: 'scheduled' as const, actor: params.actor, reason: params.reason, detail: params.detail ?? null,
+  })));
+  return rows;
 }

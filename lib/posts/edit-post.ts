@@ -73,7 +73,7 @@ export async function editScheduledPostInTransaction(
     });
     await addDeliveries(tx, {
       workspaceId: params.workspaceId, postId: params.postId, dueAt: scheduledAt, actor: params.actor,
-      accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
+      accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)), reason: 'account added by an edit',
     });
     await notifyDue(tx);
     const after = (await getPostWithDeliveries(tx, params))!;
