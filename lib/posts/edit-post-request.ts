@@ -1,7 +1,8 @@
 import type { Database } from '@/db/client';
 import { readKeyedRequest } from '@/lib/api/handler';
+import { idempotentResponse } from '@/lib/api/idempotent-response';
 import type { ApiPrincipal } from '@/lib/auth/api-key';
-import { problem, problemBody } from '@/lib/http/problem';
+import { problemBody } from '@/lib/http/problem';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { editPostRequestSchema, editScheduledPostInTransaction } from './edit-post';
@@ -26,20 +27,7 @@ export async function editPost(db: Database, request: Request, principal: ApiPri
       return { store: true, status: 409, body: problemBody({ status: 409, title: 'Not editable', detail, reason: result.reason, deliveries: result.deliveries }), resourceId: postId, retainUntil };
     },
   );
-  switch (outcome.kind) {
-    case 'executed':
-    case 'replayed': {
-      const isProblem = outcome.response.status >= 400;
-      return new Response(outcome.response.body, {
-        status: outcome.response.status,
-        headers: { 'content-type': isProblem ? 'application/problem+json' : 'application/json', ...(outcome.kind === 'replayed' ? { 'idempotent-replayed': 'true' } : {}) },
-      });
-    }
-    case 'rejected':
-      return new Response(outcome.response.body, { status: outcome.response.status, headers: { 'content-type': 'application/problem+json' } });
-    case 'mismatch':
-      return problem({ status: 422, title: 'Idempotency-Key reused', detail: 'This Idempotency-Key was already used with a different request. Nothing changed.' });
-    case 'in_flight':
-      return problem({ status: 409, title: 'Request in progress', detail: 'A request with this Idempotency-Key is still being processed.' }, { 'retry-after': String(outcome.retryAfterSeconds) });
-  }
+  return idempotentResponse(outcome, {
+    rejected: (response) => new Response(response.body, { status: response.status, headers: { 'content-type': 'application/problem+json' } }),
+  });
 }
