@@ -15,7 +15,7 @@ export const deliveryStatusEnum = pgEnum('delivery_status', [
 ]);
 export const attemptOutcomeEnum = pgEnum('attempt_outcome', ['sent', 'failed', 'not_sent', 'ambiguous']);
 export const idempotencyStateEnum = pgEnum('idempotency_state', ['in_flight', 'completed']);
-export const reconcileDecisionEnum = pgEnum('reconcile_decision', ['found', 'not_found_recheck', 'released', 'needs_review', 'unreadable']);
+export const reconcileDecisionEnum = pgEnum('reconcile_decision', ['found', 'not_found_recheck', 'released', 'needs_review', 'unreadable', 'waiting']);
 
 export const workspaces = pgTable('workspaces', {
   id: uuid().primaryKey().defaultRandom(),

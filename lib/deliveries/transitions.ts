@@ -5,7 +5,8 @@ import type { DeliveryStatus } from '@/db/schema';
  * same table with a trigger (migration 0003), and a test checks that both agree on every pair.
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
-  scheduled: ['publishing', 'canceled', 'missed'],
+  // needs_review: held because its account was disconnected (the token is gone; an admin decides).
+  scheduled: ['publishing', 'canceled', 'missed', 'needs_review'],
   publishing: ['sent', 'failed', 'scheduled', 'ambiguous'],
   ambiguous: ['sent', 'scheduled', 'needs_review'],
   needs_review: ['sent', 'scheduled', 'canceled'],
