@@ -16,19 +16,74 @@ const copiesWithText = async (texts: string[]) => {
   return new Map([...result].map((r) => [r.text, r.n]));
 };
 
+/**
+ * Holds a lock on a connection of its own until the returned release is called: a gate that stops one side
+ * of a race at a known point while the other side runs on its own connection.
+ */
+async function holdLock(statement: ReturnType<typeof sql>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let taken!: () => void;
+  const locked = new Promise<void>((resolve) => (taken = resolve));
+  const held = db.transaction(async (tx) => { await tx.execute(statement); taken(); await released; });
+  await Promise.race([locked, held]);
+  return async () => { release(); await held; };
+}
+
+/** Waits until another session is blocked on a lock while running a statement that starts with `prefix`. */
+async function untilBlocked(prefix: string) {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const [row] = [...(await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`${prefix}%`}`))];
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`no session blocked on "${prefix}…" within 5 s`);
+}
+
+const settled = <T>(promise: Promise<T>) => {
+  const state = { done: false };
+  void promise.then(() => (state.done = true), () => (state.done = true));
+  return state;
+};
+
 describe('editing races the publisher', () => {
-  it('an edit racing the claim ends one of two ways — new text published once, or old text and the edit refused — never both', async () => {
+  it('an edit racing the claim ends one of two ways — new text published once, or old text and the edit refused — never both; each way happens', async () => {
     const account = await sandbox.connectAccount('x');
+    const publisher = () => publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000 }));
     const outcomes = { editLanded: 0, editRefused: 0 };
     for (let i = 0; i < 30; i++) {
       const tag = randomUUID().slice(0, 8);
       const [deliveryId] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label: `old ${tag}` });
       const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
-      const [edit] = await Promise.all([
-        editScheduledPost(db, { workspaceId: account.workspaceId, postId, changes: { text: `new ${tag}` }, actor: 'test' }),
-        publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000 })),
-      ]);
-      await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000 })); // publishes the edited text if the edit won
+      const editFirst = i % 2 === 0; // half the runs each way, so both branches are exercised every time
+      let edit: Awaited<ReturnType<typeof editScheduledPost>>;
+      if (editFirst) {
+        // The edit holds the delivery's row lock (stopped at its post update) while a whole publisher pass runs.
+        const releasePost = await holdLock(sql`select 1 from posts where id = ${postId} for update`);
+        const editing = editScheduledPost(db, { workspaceId: account.workspaceId, postId, changes: { text: `new ${tag}` }, actor: 'test' });
+        const editState = settled(editing);
+        await untilBlocked('update "posts"');
+        await publisher();
+        expect(editState.done).toBe(false); // the pass ran while the edit was in flight
+        const claims = await db.execute(sql`select 1 from claims where delivery_id = ${deliveryId}`);
+        expect([...claims]).toHaveLength(0); // the publisher skipped the row the edit holds
+        await releasePost();
+        edit = await editing;
+      } else {
+        // The publisher has claimed and is inside the platform call (the sandbox's insert is held) while the edit runs.
+        const releasePlatform = await holdLock(sql`lock table sandbox.posts in share mode`);
+        const publishing = publisher();
+        const publisherState = settled(publishing);
+        await untilBlocked('insert into "sandbox"."posts"');
+        edit = await editScheduledPost(db, { workspaceId: account.workspaceId, postId, changes: { text: `new ${tag}` }, actor: 'test' });
+        expect(publisherState.done).toBe(false); // the edit ran while the publisher was in flight
+        await releasePlatform();
+        await publishing;
+      }
+      expect(edit.ok).toBe(editFirst);
+      await publisher(); // publishes the edited text if the edit won
       const copies = await copiesWithText([`old ${tag} #0`, `new ${tag}`]);
       if (edit.ok) {
         outcomes.editLanded++;
@@ -37,12 +92,15 @@ describe('editing races the publisher', () => {
       } else {
         outcomes.editRefused++;
         expect(edit.reason).toMatch(/already_publishing|already_sent/);
+        expect('deliveries' in edit ? edit.deliveries.map((d) => d.status) : []).toEqual(['publishing']); // refused mid-call, not after it
         expect(copies.get(`old ${tag} #0`)).toBe(1);
         expect(copies.has(`new ${tag}`)).toBe(false);
       }
       expect((await deliveryStates(db, [deliveryId!])).get(deliveryId!)!.status).toBe('sent');
     }
     expect(outcomes.editLanded + outcomes.editRefused).toBe(30);
+    expect(outcomes.editLanded).toBeGreaterThanOrEqual(1);
+    expect(outcomes.editRefused).toBeGreaterThanOrEqual(1);
   });
 
   it('a scheduled post can be re-timed and re-targeted; a sent one answers "already sent" and is unchanged', async () => {
