@@ -8,6 +8,8 @@ export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
+  // A stray test.only would silently run one test in CI and pass.
+  forbidOnly: !!process.env.CI,
   workers: 1,
   retries: 0,
   timeout: 60_000,
