@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 
@@ -12,6 +12,15 @@ async function fillPost(page: Page, text: string) {
   await page.goto('/compose');
   await page.getByRole('checkbox', { name: /Demo Brand/ }).check();
   await page.getByLabel('Text').fill(text);
+}
+
+/** The app's database pool (db/client.ts): at most this many of its requests can be inside Postgres at once. */
+const APP_POOL_SIZE = 10;
+
+async function blockedKeyWrites(): Promise<number> {
+  const [row] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+    where application_name = 'postonce' and wait_event_type = 'Lock' and query ilike 'insert into "idempotency_keys"%'`;
+  return row!.n;
 }
 
 const scheduled = (page: Page) => page.getByRole('status').filter({ hasText: /Scheduled|Already scheduled/ });
@@ -94,19 +103,56 @@ test('two separate intents create two posts', async ({ page }) => {
   expect(keys!.n).toBe(2);
 });
 
-test('20 parallel invocations of the server action with one key create one post', async ({ page }) => {
+test('20 server-action submits with one key, all in flight at the same time, create one post', async ({ page }) => {
   const text = `Parallel action ${randomUUID()}`;
   await fillPost(page, text);
-  const captured = page.waitForRequest((r) => r.method() === 'POST' && Boolean(r.headers()['next-action']));
+  // The real server-action request the button sends (headers, multipart body with the draft's key), kept from the server.
+  let original!: Request;
+  await page.route('**/compose', async (route) => {
+    if (route.request().method() !== 'POST' || !route.request().headers()['next-action']) return route.fallback();
+    original = route.request();
+    await route.abort('connectionreset');
+  });
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  const request = await captured;
-  await expect(page.getByRole('status')).toContainText('Scheduled');
-  // Replays of the exact same server-action request, all in flight at once — the button is bypassed.
-  const responses = await Promise.all(
-    Array.from({ length: 20 }, () => page.request.fetch(request.url(), { method: 'POST', headers: request.headers(), data: request.postDataBuffer()! })),
-  );
-  expect(responses.every((r) => r.status() === 200)).toBe(true);
-  for (const r of responses) expect(await r.text()).toContain('Already scheduled');
+  await expect(page.getByRole('alert').filter({ hasText: "Couldn't reach the server" })).toBeVisible();
+  await page.unrouteAll();
+  expect(await countPosts(text)).toBe(0);
+
+  // Every copy stops at its first write (the key row) until all the app's connections hold one: none can finish early.
+  const gate = await e2eSql().reserve();
+  let copies: Promise<{ startedAt: number; finishedAt: number; status: number; body: string }>[] = [];
+  try {
+    await gate`begin`;
+    await gate`lock table idempotency_keys in share mode`;
+    const finished = { count: 0 };
+    copies = Array.from({ length: 20 }, async () => {
+      const startedAt = performance.now();
+      const response = await page.request.fetch(original.url(), { method: 'POST', headers: original.headers(), data: original.postDataBuffer()!, timeout: 30_000 });
+      const body = await response.text();
+      finished.count++;
+      return { startedAt, finishedAt: performance.now(), status: response.status(), body };
+    });
+    await expect.poll(blockedKeyWrites, { message: 'copies blocked at the key write, one per app connection' }).toBe(APP_POOL_SIZE);
+    expect(finished.count).toBe(0);
+  } finally {
+    await gate`commit`;
+    gate.release();
+  }
+  const results = await Promise.all(copies);
+  expect(Math.max(...results.map((r) => r.startedAt))).toBeLessThan(Math.min(...results.map((r) => r.finishedAt)));
+  expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+  // One copy created the post; the other 19 waited for it and replayed its answer.
+  expect(results.filter((r) => r.body.includes('Already scheduled')).length).toBe(19);
+  expect(results.filter((r) => !r.body.includes('Already scheduled') && r.body.includes('"Scheduled"')).length).toBe(1);
+  expect(await countPosts(text)).toBe(1);
+
+  // What the user sees: resubmitting the saved draft says it is already scheduled, and the queue lists it once.
+  await page.reload();
+  await expect(page.getByLabel('Text')).toHaveValue(text);
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('Already scheduled — nothing was duplicated');
+  await page.goto('/queue');
+  await expect(page.getByText(text)).toHaveCount(1);
   expect(await countPosts(text)).toBe(1);
 });
 
