@@ -3,6 +3,50 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { z } from 'zod';
 
+/** Milliseconds, or JSON per provider ({"mastodon":60000,"x":60000}); see RECONCILE_ALLOWANCE_MS in .env.example. */
+const PROVIDERS = ['x', 'mastodon', 'bluesky'] as const;
+const DEFAULT_ALLOWANCE_MS = 60_000;
+const milliseconds = z.number().int().min(0).max(3_600_000, 'at most one hour');
+const allowanceSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx): Record<(typeof PROVIDERS)[number], number> => {
+    const defaults = Object.fromEntries(PROVIDERS.map((p) => [p, DEFAULT_ALLOWANCE_MS])) as Record<(typeof PROVIDERS)[number], number>;
+    if (value === undefined) return defaults;
+    if (/^\d+$/.test(value.trim())) {
+      const ms = milliseconds.safeParse(Number(value));
+      if (ms.success) return Object.fromEntries(PROVIDERS.map((p) => [p, ms.data])) as typeof defaults;
+    } else {
+      const parsed = z.partialRecord(z.enum(PROVIDERS), milliseconds).safeParse(parseJson(value));
+      if (parsed.success) return { ...defaults, ...parsed.data };
+    }
+    ctx.addIssue({ code: 'custom', message: 'milliseconds (e.g. 60000) or JSON per provider, e.g. {"mastodon":60000,"x":60000}' });
+    return z.NEVER;
+  });
+const rateLimitsSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return {};
+    const parsed = z
+      .partialRecord(z.enum([...PROVIDERS, 'sandbox']), z.object({ max: z.number().int().min(1), windowSeconds: z.number().int().min(1) }))
+      .safeParse(parseJson(value));
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: 'custom', message: 'JSON per provider, e.g. {"x":{"max":50,"windowSeconds":900}}' });
+    return z.NEVER;
+  });
+
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A platform call must end, with room to record its outcome, before its claim's lease runs out. */
+export const LEASE_MARGIN_MS = 2_000;
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
@@ -34,6 +78,12 @@ const envSchema = z.object({
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Publishing and reconciling tuning (DESIGN §6–§7): blank means the default, like every variable here.
+  PUBLISH_CALL_TIMEOUT_MS: z.coerce.number().int().min(100, 'at least 100 ms').max(120_000, 'at most 120000 ms').default(10_000),
+  PUBLISH_LEASE_MS: z.coerce.number().int().min(1_000, 'at least 1000 ms').max(3_600_000, 'at most one hour').default(60_000),
+  RECONCILE_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(15_000),
+  RECONCILE_ALLOWANCE_MS: allowanceSchema,
+  RATE_LIMITS: rateLimitsSchema,
 });
 
 export type Env = z.infer<typeof envSchema> & { sandboxEnabled: boolean };
@@ -72,6 +122,11 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  if (env.PUBLISH_CALL_TIMEOUT_MS + LEASE_MARGIN_MS >= env.PUBLISH_LEASE_MS) {
+    throw new Error(
+      `Invalid environment (see .env.example):\n  PUBLISH_CALL_TIMEOUT_MS: ${env.PUBLISH_CALL_TIMEOUT_MS} ms plus a ${LEASE_MARGIN_MS} ms margin must be shorter than PUBLISH_LEASE_MS (${env.PUBLISH_LEASE_MS} ms)`,
+    );
+  }
   return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production' };
 }
 

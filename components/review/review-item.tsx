@@ -13,8 +13,11 @@ type Item = {
 };
 type Action = (state: ActionState | undefined, data: FormData) => Promise<ActionState>;
 
+type Copy = { id: string; url: string | null; createdAt: string };
+
 const CONFIRM = {
   live: 'Mark this delivery as sent with this link?',
+  delete_extras: 'Delete the extra copies from the platform and keep the oldest one?',
   publish: 'Publish this delivery now? Only do this if you checked the account and the post is not there.',
   cancel: 'Cancel this delivery?',
 };
@@ -22,7 +25,9 @@ const CONFIRM = {
 /** One review item with its evidence and the admin's three decisions (each confirmed, each double-submit-proof). */
 export function ReviewItem({ item, action }: { item: Item; action: Action }) {
   const [state, formAction, pending] = useActionState(action, undefined);
-  const [choice, setChoice] = useState<'live' | 'publish' | 'cancel'>('live');
+  const copies = Array.isArray(item.evidence?.copies) ? (item.evidence.copies as Copy[]) : [];
+  const hasExtras = item.status === 'needs_review' && copies.length > 1;
+  const [choice, setChoice] = useState<keyof typeof CONFIRM>(hasExtras ? 'delete_extras' : 'live');
   const resolved = state?.ok;
   return (
     <li id={`delivery-${item.deliveryId}`} className="px-4 py-4" aria-label={`Review ${item.handle}: ${item.text.slice(0, 40)}`}>
@@ -37,6 +42,19 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
         </div>
         <StatusBadge status={item.status} />
       </div>
+      {copies.length > 1 && (
+        <div className="mt-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          <p className="font-medium">{copies.length} copies on the platform</p>
+          <ol className="ml-5 list-decimal">
+            {copies.map((c, i) => (
+              <li key={c.id}>
+                {c.url ? <a href={c.url} className="underline" target="_blank" rel="noreferrer">{c.id}</a> : c.id} · <LocalTime iso={c.createdAt} seconds />
+                {i === 0 ? ' (oldest: kept)' : ''}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
       {item.evidence && (
         <details className="mt-2 text-xs text-slate-600">
           <summary className="cursor-pointer">Evidence from the last check</summary>
@@ -54,6 +72,9 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
           <input type="hidden" name="action" value={choice} />
           <fieldset className="flex flex-wrap gap-3 text-sm">
             <legend className="sr-only">Decision</legend>
+            {hasExtras && (
+              <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'delete_extras'} onChange={() => setChoice('delete_extras')} />Delete the extra copies</label>
+            )}
             <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'live'} onChange={() => setChoice('live')} />It is live</label>
             {item.status === 'needs_review' && (
               <>

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import type { DeliveryStatus } from '../schema';
+import { latenessDeadline } from './lateness';
 import { interval, jsonb, uuidList } from './sql-params';
 
 // Every guard of the publishing path is one atomic statement (DESIGN §1, §6): row locks with SKIP LOCKED
@@ -16,6 +17,8 @@ export async function claimDueDeliveries(db: Executor, params: { workerId: strin
     with due as (
       select d.id from deliveries d
       where d.status = 'scheduled' and d.due_at <= now()
+        -- A disconnected account's token is wiped: its deliveries are held for review, never published.
+        and not exists (select 1 from social_accounts a where a.id = d.account_id and a.disconnected_at is not null)
       order by d.due_at
       limit ${params.limit}
       for update skip locked
@@ -197,10 +200,7 @@ export async function markMissedDeliveries(db: Executor) {
       join posts p on p.id = d.post_id
       join workspaces w on w.id = d.workspace_id
       where d.status = 'scheduled' and d.due_at <= now()
-        -- The lateness window runs from the scheduled time, or from an admin's "publish now" after review.
-        and greatest(p.scheduled_at, (select max(e.created_at) from delivery_events e
-              where e.delivery_id = d.id and e.from_status = 'needs_review' and e.to_status = 'scheduled'))
-            + make_interval(secs => w.lateness_limit_seconds) < now()
+        and ${latenessDeadline} < now()
       for update of d skip locked
     ), updated as (
       update deliveries d set status = 'missed', settled_at = now(), updated_at = now() from late where d.id = late.id returning d.id

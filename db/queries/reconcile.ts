@@ -1,15 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
+import { latenessDeadline } from './lateness';
 import { interval, jsonb } from './sql-params';
 
 
 export type AmbiguousDelivery = {
-  deliveryId: string; generation: number; workspaceId: string; postId: string;
+  deliveryId: string; generation: number; workspaceId: string; postId: string; accountId: string;
   text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; recipient: string | null;
-  scheduledAt: Date; latenessLimitSeconds: number;
-  provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string;
+  /** The lateness limit runs out at this time (from the scheduled time, or from an admin's "publish now"). */
+  deadline: Date;
+  provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string; accountDisconnected: boolean;
   firstAttemptAt: Date; lastAttemptAt: Date; duplicateContent: boolean;
   notFoundReads: number; firstNotFoundAt: Date | null; unreadableReads: number;
+  /** Times this delivery was released to be published again (each after its own proof of absence). */
+  releases: number;
 };
 
 /**
@@ -30,8 +34,10 @@ export async function claimAmbiguousDeliveries(db: Executor, params: { workerId:
       returning c.delivery_id, c.generation
     )
     select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", p.text, p.kind,
-      p.in_reply_to as "inReplyTo", p.recipient, p.scheduled_at as "scheduledAt", w.lateness_limit_seconds as "latenessLimitSeconds",
+      p.in_reply_to as "inReplyTo", p.recipient, ${latenessDeadline} as deadline, d.account_id as "accountId",
       a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
+      a.disconnected_at is not null as "accountDisconnected",
+      (select count(*)::int from reconciliations r where r.delivery_id = d.id and r.decision = 'released') as releases,
       (select min(started_at) from attempts t where t.delivery_id = d.id) as "firstAttemptAt",
       (select max(started_at) from attempts t where t.delivery_id = d.id) as "lastAttemptAt",
       exists (select 1 from delivery_events e where e.delivery_id = d.id and e.detail->>'rule' = 'x-duplicate-content') as "duplicateContent",
@@ -53,7 +59,7 @@ export async function claimAmbiguousDeliveries(db: Executor, params: { workerId:
     const row = r as Record<string, unknown>;
     return {
       ...row,
-      scheduledAt: new Date(row.scheduledAt as string),
+      deadline: new Date(row.deadline as string),
       firstAttemptAt: new Date(row.firstAttemptAt as string),
       lastAttemptAt: new Date(row.lastAttemptAt as string),
       firstNotFoundAt: row.firstNotFoundAt ? new Date(row.firstNotFoundAt as string) : null,
@@ -65,7 +71,7 @@ export type ReconcileDecision = {
   deliveryId: string;
   generation: number;
   strategy: string;
-  decision: 'found' | 'not_found_recheck' | 'released' | 'needs_review' | 'unreadable';
+  decision: 'found' | 'not_found_recheck' | 'released' | 'needs_review' | 'unreadable' | 'waiting';
   /** The delivery's new status: stays ambiguous (check again at nextCheckAt), or sent / scheduled / needs_review. */
   status: 'ambiguous' | 'sent' | 'scheduled' | 'needs_review';
   reason: string;
@@ -123,20 +129,15 @@ export async function recordReconcileDecision(db: Executor, params: ReconcileDec
   return Number(([...result][0] as { n: number }).n) === 1;
 }
 
-/** Logs a reconciliation resend as an attempt (DESIGN §2: every platform call has its row first), fenced like a claim. */
-export async function startReconcileAttempt(db: Executor, params: { deliveryId: string; generation: number }) {
+/**
+ * Which of these platform ids are already another delivery's post on the same account (so a post with
+ * the same text published on purpose by another delivery is not counted as a copy of this one).
+ */
+export async function getIdsOwnedByOtherDeliveries(db: Executor, params: { accountId: string; deliveryId: string; externalIds: string[] }) {
+  if (params.externalIds.length === 0) return new Set<string>();
   const result = await db.execute(sql`
-    insert into attempts (delivery_id, generation)
-    select d.id, c.generation from deliveries d join claims c on c.delivery_id = d.id
-    where d.id = ${params.deliveryId} and c.generation = ${params.generation} and c.released_at is null and d.status = 'ambiguous'
-    on conflict (delivery_id, generation) do nothing
-    returning id`);
-  return ([...result][0] as { id: string } | undefined)?.id ?? null;
-}
-
-export async function finishReconcileAttempt(db: Executor, params: { attemptId: string; outcome: 'sent' | 'failed' | 'not_sent' | 'ambiguous'; httpStatus: number | null; detail: string; durationMs: number }) {
-  await db.execute(sql`
-    update attempts set finished_at = now(), outcome = ${params.outcome}::attempt_outcome, http_status = ${params.httpStatus},
-      detail = ${params.detail}, duration_ms = ${Math.round(params.durationMs)}
-    where id = ${params.attemptId} and finished_at is null`);
+    select external_id as id from deliveries
+    where account_id = ${params.accountId} and id <> ${params.deliveryId}
+      and external_id in (select jsonb_array_elements_text(${jsonb(params.externalIds)}))`);
+  return new Set([...result].map((r) => (r as { id: string }).id));
 }

@@ -48,8 +48,17 @@ export async function countReviewItems(db: Executor, params: { workspaceIds: str
 
 export type ReviewResolution =
   | { action: 'live'; externalId: string; url: string | null }
+  /** Extra copies were deleted from the platform; the one kept is the delivery's post. */
+  | { action: 'delete_extras'; externalId: string; url: string | null; deleted: string[] }
   | { action: 'publish' }
   | { action: 'cancel' };
+
+const REASONS: Record<ReviewResolution['action'], string> = {
+  live: 'an admin confirmed it is live',
+  delete_extras: 'an admin deleted the extra copies: one copy is live',
+  publish: 'an admin checked it is not live: publish now',
+  cancel: 'canceled by an admin',
+};
 
 /**
  * An admin's decision, as one conditional statement: it applies only while the delivery is still in a
@@ -58,7 +67,8 @@ export type ReviewResolution =
  */
 export async function resolveReviewItem(db: Executor, params: { workspaceId: string; deliveryId: string; actorUserId: string; resolution: ReviewResolution }) {
   const r = params.resolution;
-  const to = r.action === 'live' ? 'sent' : r.action === 'publish' ? 'scheduled' : 'canceled';
+  const live = r.action === 'live' || r.action === 'delete_extras';
+  const to = live ? 'sent' : r.action === 'publish' ? 'scheduled' : 'canceled';
   const from = r.action === 'live' ? ['ambiguous', 'needs_review'] : ['needs_review'];
   const result = await db.execute(sql`
     with target as (
@@ -68,8 +78,8 @@ export async function resolveReviewItem(db: Executor, params: { workspaceId: str
       for update
     ), updated as (
       update deliveries d set status = ${to}::delivery_status,
-        external_id = ${r.action === 'live' ? r.externalId : null}::text,
-        external_url = ${r.action === 'live' ? r.url : null}::text,
+        external_id = ${live ? r.externalId : null}::text,
+        external_url = ${live ? r.url : null}::text,
         due_at = now(), settled_at = case when ${to} in ('sent', 'canceled') then now() else null end, updated_at = now()
       from target where d.id = target.id
       returning d.id
@@ -78,7 +88,7 @@ export async function resolveReviewItem(db: Executor, params: { workspaceId: str
     ), events as (
       insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason, detail)
       select workspace_id, id, status, ${to}::delivery_status, ${`user:${params.actorUserId}`},
-        ${r.action === 'live' ? 'an admin confirmed it is live' : r.action === 'publish' ? 'an admin checked it is not live: publish now' : 'canceled by an admin'},
+        ${REASONS[r.action]},
         ${jsonb(r)}
       from target
     ), audit as (
@@ -88,4 +98,21 @@ export async function resolveReviewItem(db: Executor, params: { workspaceId: str
     select (select count(*) from updated)::int as n, (select status from deliveries where id = ${params.deliveryId} and workspace_id = ${params.workspaceId}) as current`);
   const row = [...result][0] as { n: number; current: string | null };
   return { applied: Number(row.n) === 1, currentStatus: row.current };
+}
+
+export type CopiesUnderReview = {
+  status: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string; accountDisconnected: boolean;
+  /** The copies the latest reconciliation found, oldest first (only ever our own text, in our attempts' window). */
+  copies: { id: string; url: string | null; createdAt: string }[];
+};
+
+/** Server side only (holds sealed credentials): a delivery in the workspace with the copies its last check listed. */
+export async function getCopiesUnderReview(db: Executor, params: { workspaceId: string; deliveryId: string }): Promise<CopiesUnderReview | null> {
+  const result = await db.execute(sql`
+    select d.status, a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
+      a.disconnected_at is not null as "accountDisconnected",
+      coalesce((select r.evidence->'copies' from reconciliations r where r.delivery_id = d.id order by r.checked_at desc limit 1), '[]'::jsonb) as copies
+    from deliveries d join social_accounts a on a.id = d.account_id
+    where d.id = ${params.deliveryId} and d.workspace_id = ${params.workspaceId}`);
+  return ([...result][0] as CopiesUnderReview | undefined) ?? null;
 }

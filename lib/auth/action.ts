@@ -6,7 +6,7 @@ import { getWorkspace, type WorkspaceContext } from './session';
 
 export type ActionState<T = undefined> = {
   ok: boolean;
-  status?: 401 | 403 | 409 | 422;
+  status?: 401 | 403 | 404 | 409 | 422 | 502;
   message?: string;
   errors?: Record<string, string[] | undefined>;
   data?: T;

@@ -5,7 +5,7 @@ import type { RawOutcome } from './types';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type HttpRequest = {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   json?: unknown;

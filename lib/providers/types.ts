@@ -72,7 +72,11 @@ export interface ProviderClient {
   listRecent(input: ListRecentInput): Promise<RecentPost[]>;
   /** The connection check: who the token belongs to. */
   whoAmI(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<WhoAmIResult>;
+  /** Deletes one of the account's own posts (extra copies); a post already gone counts as deleted. */
+  deletePost(id: string, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<DeleteResult>;
 }
+
+export type DeleteResult = { ok: true; alreadyGone: boolean } | { ok: false; reason: string; httpStatus?: number };
 
 /** Reading the platform failed (reconciliation then decides: recheck later or needs_review). */
 export class ProviderReadError extends Error {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { ProviderTransport } from '@/lib/providers/transport';
+import type { ProviderName } from '@/lib/providers/types';
 
 export type PublisherOptions = {
   workerId: string;
@@ -21,8 +22,14 @@ export type PublisherOptions = {
   /** Origin for relative (sandbox) base URLs. */
   origin?: string;
   rateLimits: RateLimits;
-  /** After an ambiguous outcome, the first reconciliation check waits this long (platform read lag). */
-  reconcileDelayMs: number;
+  /**
+   * Per provider: how long a platform may still be creating a post after our call timed out. An
+   * ambiguous delivery is first read at attempt start + call timeout + this (DESIGN §7: no read, and
+   * so no resend, while a request may still be running on the platform).
+   */
+  allowanceMs: Record<ProviderName, number>;
+  /** How provider calls are sent (default: sendOnce); the interleaving simulation routes them in-process. */
+  transport?: ProviderTransport;
 };
 
 /** The defaults for the scheduler and the cron route (lib/publishing/worker.ts) and the benchmark. */
@@ -43,12 +50,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   mastodon: { max: 300, windowSeconds: 3 * 60 * 60 },
 };
 
-const rateLimitsSchema = z.record(z.enum(['x', 'mastodon', 'bluesky', 'sandbox']), z.object({ max: z.number().int().min(1), windowSeconds: z.number().int().min(1) }));
-
-/** RATE_LIMITS env: JSON like {"x":{"max":50,"windowSeconds":900}}; merged over the defaults. */
-export function rateLimitsFromEnv(value: string | undefined): RateLimits {
-  if (!value) return DEFAULT_RATE_LIMITS;
-  return { ...DEFAULT_RATE_LIMITS, ...rateLimitsSchema.parse(JSON.parse(value)) };
+/** RATE_LIMITS (validated in lib/env.ts) merged over the defaults. */
+export function withDefaultRateLimits(fromEnv: RateLimits): RateLimits {
+  return { ...DEFAULT_RATE_LIMITS, ...fromEnv };
 }
 
 /** Backoff after a not_sent outcome (refused, DNS, 429 without reset): 5 s, 10 s, 20 s … capped at 5 minutes. */

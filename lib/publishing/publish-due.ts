@@ -89,7 +89,7 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
   const clientKey = `${attempt.accountId}\u0000${attempt.baseUrl}\u0000${attempt.credentialsEncrypted}`;
   let client = clients.get(clientKey);
   try {
-    client ??= providerClientForAccount(attempt, { encryptionKey: options.encryptionKey, origin: options.origin });
+    client ??= providerClientForAccount(attempt, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
     clients.set(clientKey, client);
   } catch (error) {
     // Nothing left this process: a definite failure of configuration, not an unknown outcome.
@@ -112,8 +112,8 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
     case 'failed':
       return { ...common, status: 'failed', detail };
     case 'ambiguous':
-      // First reconciliation check after the platform's read lag.
-      return { ...common, status: 'ambiguous', dueAt: new Date(Date.now() + options.reconcileDelayMs), detail };
+      // First read only once this request has certainly ended on the platform too (DESIGN §7).
+      return { ...common, status: 'ambiguous', dueAt: new Date(result.startedAt.getTime() + options.callTimeoutMs + options.allowanceMs[attempt.provider]), detail };
     case 'not_sent':
       return { ...common, status: 'scheduled', dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)), detail };
   }

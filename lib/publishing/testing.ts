@@ -6,10 +6,13 @@ import { attempts, deliveries } from '@/db/schema';
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import type { PublisherOptions } from './config';
 
+/** Tests read the platform as soon as a call has timed out (the sandbox creates posts within the call unless told otherwise). */
+export const NO_ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0 };
+
 export function testPublisherOptions(origin: string, overrides: Partial<PublisherOptions> = {}): PublisherOptions {
   return {
     workerId: `test-${randomUUID().slice(0, 8)}`, batchSize: 50, concurrency: 16, leaseMs: 30_000, callTimeoutMs: 1_000, budgetMs: 10_000,
-    encryptionKey: TEST_ENCRYPTION_KEY, origin, rateLimits: {}, reconcileDelayMs: 0, ...overrides,
+    encryptionKey: TEST_ENCRYPTION_KEY, origin, rateLimits: {}, allowanceMs: NO_ALLOWANCE, ...overrides,
   };
 }
 

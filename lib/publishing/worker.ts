@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { getEnv } from '@/lib/env';
 import { appOrigin } from '@/lib/providers';
-import { DEFAULT_PUBLISHER_TUNING, rateLimitsFromEnv, type PublisherOptions } from './config';
+import { DEFAULT_PUBLISHER_TUNING, withDefaultRateLimits, type PublisherOptions } from './config';
 
 /** A worker id that tells people which process held a claim. */
 export function newWorkerId(): string {
@@ -15,12 +15,13 @@ export function publisherOptionsFromEnv(overrides: Partial<PublisherOptions> = {
   return {
     workerId: newWorkerId(),
     ...DEFAULT_PUBLISHER_TUNING,
-    callTimeoutMs: Number(process.env.PUBLISH_CALL_TIMEOUT_MS ?? DEFAULT_PUBLISHER_TUNING.callTimeoutMs),
+    callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
+    leaseMs: env.PUBLISH_LEASE_MS,
     budgetMs: 20_000,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     origin: appOrigin(),
-    rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
-    reconcileDelayMs: Number(process.env.RECONCILE_FIRST_CHECK_MS ?? 2_000),
+    rateLimits: withDefaultRateLimits(env.RATE_LIMITS),
+    allowanceMs: env.RECONCILE_ALLOWANCE_MS,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMatchingPost, normaliseForMatch } from './match';
+import { findMatchingPosts, normaliseForMatch } from './match';
 
 const at = (s: string) => new Date(`2026-11-29T10:${s}Z`);
 const window = { windowStart: at('00:00'), windowEnd: at('10:00') };
@@ -16,8 +16,8 @@ describe('reconciliation matching', () => {
       { id: '1', text: 'Hello world', createdAt: at('30:00'), inReplyTo: null },
       { id: '2', text: 'Hello  world', createdAt: at('05:00'), inReplyTo: null },
     ];
-    expect(findMatchingPost(posts, { text: 'Hello world', kind: 'post', inReplyTo: null, ...window })?.id).toBe('2');
-    expect(findMatchingPost(posts, { text: 'Hello there', kind: 'post', inReplyTo: null, ...window })).toBeNull();
+    expect(findMatchingPosts(posts, { text: 'Hello world', kind: 'post', inReplyTo: null, ...window }).map((p) => p.id)).toEqual(['2']);
+    expect(findMatchingPosts(posts, { text: 'Hello there', kind: 'post', inReplyTo: null, ...window })).toEqual([]);
   });
 
   it('matches replies on their parent too (a link or an id)', () => {
@@ -25,7 +25,16 @@ describe('reconciliation matching', () => {
       { id: '1', text: 'Thanks!', createdAt: at('01:00'), inReplyTo: '99' },
       { id: '2', text: 'Thanks!', createdAt: at('02:00'), inReplyTo: '42' },
     ];
-    expect(findMatchingPost(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: 'https://x.com/a/status/42', ...window })?.id).toBe('2');
-    expect(findMatchingPost(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: '7', ...window })).toBeNull();
+    expect(findMatchingPosts(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: 'https://x.com/a/status/42', ...window }).map((p) => p.id)).toEqual(['2']);
+    expect(findMatchingPosts(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: '7', ...window })).toEqual([]);
+  });
+
+  it('returns every copy in the window, oldest first (copies are counted, not hidden)', () => {
+    const posts = [
+      { id: '3', text: 'Launch day', createdAt: at('04:00'), inReplyTo: null },
+      { id: '1', text: 'Launch  day', createdAt: at('01:00'), inReplyTo: null },
+      { id: '2', text: 'Launch day!', createdAt: at('02:00'), inReplyTo: null },
+    ];
+    expect(findMatchingPosts(posts, { text: 'Launch day', kind: 'post', inReplyTo: null, ...window }).map((p) => p.id)).toEqual(['1', '3']);
   });
 });

@@ -15,19 +15,22 @@ export function normaliseForMatch(text: string): string {
     .trim();
 }
 
-/** The platform post that is our delivery: same normalised text within the window, and for replies the same parent. */
-export function findMatchingPost(
-  candidates: RecentPost[],
-  wanted: { text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; windowStart: Date; windowEnd: Date },
-): RecentPost | null {
+export type WantedPost = { text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; windowStart: Date; windowEnd: Date };
+
+/**
+ * Every platform post that may be our delivery: same normalised text within the window, and for
+ * replies the same parent. More than one means copies we caused (DESIGN §7): never "sent".
+ */
+export function findMatchingPosts(candidates: RecentPost[], wanted: WantedPost): RecentPost[] {
   const text = normaliseForMatch(wanted.text);
   const parent = wanted.inReplyTo?.split('/').at(-1) ?? null; // a link or a bare id
-  return (
-    candidates.find((c) =>
-      normaliseForMatch(c.text) === text &&
-      c.createdAt.getTime() >= wanted.windowStart.getTime() &&
-      c.createdAt.getTime() <= wanted.windowEnd.getTime() &&
-      (wanted.kind !== 'reply' || c.inReplyTo === parent),
-    ) ?? null
-  );
+  return candidates
+    .filter(
+      (c) =>
+        normaliseForMatch(c.text) === text &&
+        c.createdAt.getTime() >= wanted.windowStart.getTime() &&
+        c.createdAt.getTime() <= wanted.windowEnd.getTime() &&
+        (wanted.kind !== 'reply' || c.inReplyTo === parent),
+    )
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }

@@ -3,19 +3,27 @@ import { appOrigin } from '@/lib/providers';
 import { newWorkerId } from '@/lib/publishing/worker';
 import type { ReconcileOptions } from './reconcile';
 
-/** Reconciler options from the environment (RECONCILE_RECHECK_MS sets the read-lag delay). */
+/** The defaults shared by the environment's options and the tests'. */
+export const RECONCILE_DEFAULTS = {
+  batchSize: 50,
+  windowBeforeMs: 2 * 60_000,
+  maxUnreadable: 3,
+  releaseMarginMs: 30_000,
+  maxReleases: 2,
+} as const satisfies Partial<ReconcileOptions>;
+
+/** Reconciler options from the validated environment (PUBLISH_*, RECONCILE_*; see .env.example). */
 export function reconcileOptionsFromEnv(overrides: Partial<ReconcileOptions> = {}): ReconcileOptions {
+  const env = getEnv();
   return {
     workerId: newWorkerId(),
-    batchSize: 50,
-    leaseMs: 60_000,
-    readTimeoutMs: Number(process.env.PUBLISH_CALL_TIMEOUT_MS ?? 10_000),
-    recheckDelayMs: Number(process.env.RECONCILE_RECHECK_MS ?? 15_000),
-    windowBeforeMs: 2 * 60_000,
-    maxUnreadable: 3,
-    releaseMarginMs: 30_000,
-    mastodonKeyWindowMs: 55 * 60_000,
-    encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+    ...RECONCILE_DEFAULTS,
+    leaseMs: env.PUBLISH_LEASE_MS,
+    readTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
+    callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
+    allowanceMs: env.RECONCILE_ALLOWANCE_MS,
+    recheckDelayMs: env.RECONCILE_RECHECK_MS,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
     origin: appOrigin(),
     ...overrides,
   };

@@ -1,16 +1,21 @@
 import type { Database } from '@/db/client';
 import {
-  claimAmbiguousDeliveries, finishReconcileAttempt, recordReconcileDecision, startReconcileAttempt, type AmbiguousDelivery, type ReconcileDecision,
+  claimAmbiguousDeliveries, getIdsOwnedByOtherDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision,
 } from '@/db/queries/reconcile';
 import { logger } from '@/lib/logging/logger';
-import { providerClientForAccount, ProviderReadError, type ProviderClient } from '@/lib/providers';
-import { findMatchingPost } from './match';
+import { providerClientForAccount, ProviderReadError, type ProviderClient, type ProviderTransport, type ProviderName, type RecentPost } from '@/lib/providers';
+import { findMatchingPosts } from './match';
 
 export type ReconcileOptions = {
   workerId: string;
   batchSize: number;
   leaseMs: number;
+  /** Timeout of one read (one page) from the platform. */
   readTimeoutMs: number;
+  /** The publisher's whole-call timeout: a started call may have run this long. */
+  callTimeoutMs: number;
+  /** Per provider: how long the platform may still create a post after our call gave up (slow processing). */
+  allowanceMs: Record<ProviderName, number>;
   /** "Not found" needs two reads at least this far apart (platform read lag). */
   recheckDelayMs: number;
   /** How far before the first attempt the read window starts. */
@@ -19,20 +24,31 @@ export type ReconcileOptions = {
   maxUnreadable: number;
   /** Keep this much time before the lateness limit when releasing for a new attempt. */
   releaseMarginMs: number;
-  /** Mastodon keeps Idempotency-Keys about an hour: resend with the same key inside this window. */
-  mastodonKeyWindowMs: number;
+  /** Releases (publish again after a proof of absence) per delivery before an admin decides. */
+  maxReleases: number;
   encryptionKey: string;
   origin?: string;
+  /** How provider calls are sent (default: sendOnce); the interleaving simulation routes them in-process. */
+  transport?: ProviderTransport;
 };
 
-export type ReconcileSummary = { checked: number; found: number; released: number; needs_review: number; rechecks: number; fenced: number };
+export type ReconcileSummary = {
+  checked: number; found: number; released: number; needs_review: number; rechecks: number; waiting: number; fenced: number;
+};
+
+/** Room left on the reconciler's lease after its reads, to record the decision before the lease runs out. */
+const DECISION_MARGIN_MS = 5_000;
+const MAX_PAGES = 10;
 
 /**
  * Settles ambiguous deliveries (DESIGN §7), safe under concurrent callers: each delivery is taken by one
  * reconciler at a time (claim generation bumped), and every check is stored with its evidence.
+ * The reconciler only reads. Publishing again is the publisher's job after a release, and a release
+ * needs a proof of absence: two reads a delay apart, both after every request that may still be
+ * running on the platform has certainly ended. No decision relies on a platform's idempotency key.
  */
 export async function reconcileAmbiguousDeliveries(db: Database, options: ReconcileOptions): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = { checked: 0, found: 0, released: 0, needs_review: 0, rechecks: 0, fenced: 0 };
+  const summary: ReconcileSummary = { checked: 0, found: 0, released: 0, needs_review: 0, rechecks: 0, waiting: 0, fenced: 0 };
   const actor = `reconciler:${options.workerId}`;
   for (;;) {
     const batch = await claimAmbiguousDeliveries(db, { workerId: options.workerId, limit: options.batchSize, leaseMs: options.leaseMs });
@@ -44,6 +60,7 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
       if (!written) summary.fenced++;
       else if (decision.decision === 'found') summary.found++;
       else if (decision.decision === 'released') summary.released++;
+      else if (decision.decision === 'waiting') summary.waiting++;
       else if (decision.status === 'needs_review') summary.needs_review++;
       else summary.rechecks++;
     }
@@ -54,11 +71,21 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
 
 async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOptions): Promise<ReconcileDecision> {
   const base = { deliveryId: d.deliveryId, generation: d.generation };
-  const client = providerClientForAccount(d, { encryptionKey: options.encryptionKey, origin: options.origin });
-  const deadline = d.scheduledAt.getTime() + d.latenessLimitSeconds * 1000;
-  // A resend publishes if the first call never landed, so only while the post may still go out on time.
-  if (d.provider === 'mastodon' && Date.now() - d.lastAttemptAt.getTime() < options.mastodonKeyWindowMs && Date.now() + options.releaseMarginMs < deadline) {
-    return resendWithSameKey(db, d, client, options);
+  if (d.accountDisconnected) {
+    return {
+      ...base, strategy: 'none', decision: 'needs_review', status: 'needs_review',
+      reason: 'The account was disconnected, so the platform cannot be read: check the account and decide', evidence: { accountDisconnected: true },
+    };
+  }
+  // A request may still be creating the post on the platform until then: reading earlier could "prove"
+  // an absence that is not one, and the release after it would publish a second copy.
+  const quietUntil = new Date(d.lastAttemptAt.getTime() + options.callTimeoutMs + options.allowanceMs[d.provider]);
+  if (Date.now() < quietUntil.getTime()) {
+    return {
+      ...base, strategy: 'none', decision: 'waiting', status: 'ambiguous', nextCheckAt: quietUntil,
+      reason: 'Waiting until any request still running on the platform has certainly ended',
+      evidence: { lastAttemptAt: d.lastAttemptAt.toISOString(), quietUntil: quietUntil.toISOString() },
+    };
   }
   if (d.kind === 'dm') {
     return {
@@ -66,72 +93,79 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
       evidence: { kind: 'dm', recipient: d.recipient, firstAttemptAt: d.firstAttemptAt.toISOString() },
     };
   }
-  return readTimeline(d, client, options);
+  const client = providerClientForAccount(d, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
+  return readAccountPosts(db, d, client, options);
 }
 
-/** Mastodon: the same Idempotency-Key makes the instance return the original status if the first call landed. */
-async function resendWithSameKey(db: Database, d: AmbiguousDelivery, client: ProviderClient, options: ReconcileOptions): Promise<ReconcileDecision> {
-  const base = { deliveryId: d.deliveryId, generation: d.generation, strategy: 'mastodon-idempotency-key' };
-  const attemptId = await startReconcileAttempt(db, d);
-  if (!attemptId) {
-    return { ...base, decision: 'unreadable', status: 'ambiguous', reason: 'Another reconciler holds this delivery', evidence: {} };
-  }
-  const result = await client.publish({
-    text: d.text, kind: d.kind, inReplyTo: d.inReplyTo ?? undefined, recipient: d.recipient ?? undefined, idempotencyKey: d.deliveryId, timeoutMs: options.readTimeoutMs,
-  });
-  await finishReconcileAttempt(db, { attemptId, outcome: result.outcome, httpStatus: result.httpStatus ?? null, detail: `resend with the same key: ${result.reason}`, durationMs: result.durationMs });
-  const evidence = { outcome: result.outcome, rule: result.rule, httpStatus: result.httpStatus ?? null, reason: result.reason };
-  if (result.outcome === 'sent') {
-    return { ...base, decision: 'found', status: 'sent', reason: 'Confirmed by resending with the same Idempotency-Key', externalId: result.externalId, url: result.url, evidence };
-  }
-  if (result.outcome === 'failed') {
-    return { ...base, decision: 'needs_review', status: 'needs_review', reason: `The platform refused the resend: ${result.reason}`, evidence };
-  }
-  return unreadableOrRecheck(d, base, options, evidence);
-}
-
-/** X (and Mastodon after the key window): read the account's posts around the attempt and match the text. */
-async function readTimeline(d: AmbiguousDelivery, client: ProviderClient, options: ReconcileOptions): Promise<ReconcileDecision> {
+/** Reads the account's own posts around the attempts and counts the copies of this delivery. */
+async function readAccountPosts(db: Database, d: AmbiguousDelivery, client: ProviderClient, options: ReconcileOptions): Promise<ReconcileDecision> {
   const windowStart = new Date(d.firstAttemptAt.getTime() - options.windowBeforeMs);
   const windowEnd = new Date();
   const base = { deliveryId: d.deliveryId, generation: d.generation, strategy: `${d.provider}-timeline`, windowStart, windowEnd };
-  let posts;
+  let posts: RecentPost[];
   try {
-    posts = await client.listRecent({ since: windowStart, until: windowEnd, timeoutMs: options.readTimeoutMs });
+    // All pages together end before the lease does, so the decision is written while it still holds.
+    const signal = AbortSignal.timeout(Math.max(1_000, options.leaseMs - DECISION_MARGIN_MS));
+    posts = await client.listRecent({ since: windowStart, until: windowEnd, timeoutMs: options.readTimeoutMs, signal, maxPages: MAX_PAGES });
   } catch (error) {
     const reason = error instanceof ProviderReadError ? error.classification.reason : (error as Error).message;
     return unreadableOrRecheck(d, base, options, { readError: reason });
   }
-  const match = findMatchingPost(posts, { text: d.text, kind: d.kind, inReplyTo: d.inReplyTo, windowStart, windowEnd });
-  const evidence = { read: posts.length, ids: posts.slice(0, 20).map((p) => p.id), duplicateContent: d.duplicateContent };
-  if (match) {
-    return { ...base, decision: 'found', status: 'sent', reason: 'Found on the platform', readCount: posts.length, externalId: match.id, url: match.url ?? null, evidence: { ...evidence, matched: match.id } };
+  const matches = findMatchingPosts(posts, { text: d.text, kind: d.kind, inReplyTo: d.inReplyTo, windowStart, windowEnd });
+  const ownedElsewhere = await getIdsOwnedByOtherDeliveries(db, { accountId: d.accountId, deliveryId: d.deliveryId, externalIds: matches.map((m) => m.id) });
+  const copies = matches.filter((m) => !ownedElsewhere.has(m.id));
+  const evidence = {
+    read: posts.length, ids: posts.slice(0, 20).map((p) => p.id), duplicateContent: d.duplicateContent,
+    copies: copies.map((c) => ({ id: c.id, url: c.url ?? null, createdAt: c.createdAt.toISOString() })),
+    ...(ownedElsewhere.size > 0 ? { sameTextOtherDeliveries: [...ownedElsewhere] } : {}),
+  };
+  const readCount = posts.length;
+  if (copies.length > 1) {
+    return {
+      ...base, decision: 'needs_review', status: 'needs_review', readCount, evidence,
+      reason: `${copies.length} copies on the platform: keep one and delete the others`,
+    };
+  }
+  if (copies.length === 1) {
+    const [copy] = copies as [RecentPost];
+    return { ...base, decision: 'found', status: 'sent', reason: 'Found on the platform', readCount, externalId: copy.id, url: copy.url ?? null, evidence: { ...evidence, matched: copy.id } };
   }
   // "Not found" counts only after a second read at least recheckDelayMs after the first (read lag).
   const firstMiss = d.firstNotFoundAt;
   if (!firstMiss || Date.now() - firstMiss.getTime() < options.recheckDelayMs) {
+    const waitMs = firstMiss ? options.recheckDelayMs - (Date.now() - firstMiss.getTime()) : options.recheckDelayMs;
     return {
-      ...base, decision: 'not_found_recheck', status: 'ambiguous', reason: 'Not found yet; checking again after the read-lag delay', readCount: posts.length,
-      nextCheckAt: new Date(Date.now() + (firstMiss ? options.recheckDelayMs - (Date.now() - firstMiss.getTime()) : options.recheckDelayMs)), evidence,
+      ...base, decision: 'not_found_recheck', status: 'ambiguous', reason: 'Not found yet; checking again after the read-lag delay', readCount,
+      nextCheckAt: new Date(Date.now() + waitMs), evidence,
     };
   }
-  const deadline = d.scheduledAt.getTime() + d.latenessLimitSeconds * 1000;
   if (d.duplicateContent) {
-    return { ...base, decision: 'needs_review', status: 'needs_review', reason: 'The platform said "duplicate content" but the post was not found', readCount: posts.length, evidence };
+    return { ...base, decision: 'needs_review', status: 'needs_review', reason: 'The platform said "duplicate content" but the post was not found', readCount, evidence };
   }
-  if (Date.now() + options.releaseMarginMs < deadline) {
-    return { ...base, decision: 'released', status: 'scheduled', reason: 'Not found in two reads: released to be published again', readCount: posts.length, evidence };
+  if (d.releases >= options.maxReleases) {
+    return {
+      ...base, decision: 'needs_review', status: 'needs_review', readCount, evidence: { ...evidence, releases: d.releases },
+      reason: `Not found after ${d.releases} new attempt${d.releases === 1 ? '' : 's'} without an answer: an admin decides`,
+    };
   }
-  return { ...base, decision: 'needs_review', status: 'needs_review', reason: 'Not found, and too late to publish again on time', readCount: posts.length, evidence: { ...evidence, deadline: new Date(deadline).toISOString() } };
+  if (Date.now() + options.releaseMarginMs < d.deadline.getTime()) {
+    return { ...base, decision: 'released', status: 'scheduled', reason: 'Not found in two reads: released to be published again', readCount, evidence };
+  }
+  return {
+    ...base, decision: 'needs_review', status: 'needs_review', reason: 'Not found, and too late to publish again on time', readCount,
+    evidence: { ...evidence, deadline: d.deadline.toISOString() },
+  };
 }
 
-function unreadableOrRecheck(d: AmbiguousDelivery, base: Omit<ReconcileDecision, 'decision' | 'status' | 'reason' | 'evidence'>, options: ReconcileOptions, evidence: Record<string, unknown>): ReconcileDecision {
+function unreadableOrRecheck(
+  d: AmbiguousDelivery, base: Omit<ReconcileDecision, 'decision' | 'status' | 'reason' | 'evidence'>, options: ReconcileOptions, evidence: Record<string, unknown>,
+): ReconcileDecision {
   if (d.unreadableReads + 1 >= options.maxUnreadable) {
     return { ...base, decision: 'needs_review', status: 'needs_review', reason: `The platform could not be read after ${options.maxUnreadable} tries`, evidence };
   }
   return {
     ...base, decision: 'unreadable', status: 'ambiguous', reason: 'The platform could not be read; trying again',
-    nextCheckAt: new Date(Date.now() + options.recheckDelayMs * 2 ** d.unreadableReads), evidence,
+    nextCheckAt: new Date(Date.now() + Math.max(1_000, options.recheckDelayMs) * 2 ** d.unreadableReads), evidence,
   };
 }
 

@@ -29,8 +29,10 @@ describe('connecting accounts', () => {
     const workspace = await makeWorkspace(db);
     const params = { workspaceId: workspace.id, provider: 'x' as const, sandbox: false, handle: '@me', platformUserId: '42', baseUrl: 'https://api.x.com' };
     const first = await connectAccount(db, { ...params, ...sealCredentials({ accessToken: 'token-one-1111' }, KEY) });
-    expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id })).toEqual({ id: first.id });
-    expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id })).toBeNull();
+    expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toEqual({ id: first.id, held: 0 });
+    expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toBeNull();
+    // The sealed token is wiped, not kept for later.
+    expect((await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: first.id }))!.credentialsEncrypted).toBe('');
     expect(await listAccounts(db, { workspaceId: workspace.id })).toEqual([]);
     const again = await connectAccount(db, { ...params, ...sealCredentials({ accessToken: 'token-two-2222' }, KEY) });
     expect(again).toMatchObject({ id: first.id, tokenLast4: '2222', disconnectedAt: null });
@@ -39,7 +41,7 @@ describe('connecting accounts', () => {
   it('I6: another workspace can neither disconnect nor read the credentials of an account', async () => {
     const [mine, theirs] = [await makeWorkspace(db), await makeWorkspace(db)];
     const account = await connectSandboxAccount(db, { workspaceId: mine.id, provider: 'x', encryptionKey: KEY });
-    expect(await disconnectAccount(db, { workspaceId: theirs.id, accountId: account.id })).toBeNull();
+    expect(await disconnectAccount(db, { workspaceId: theirs.id, accountId: account.id, actor: 'test' })).toBeNull();
     expect(await getAccountWithCredentials(db, { workspaceId: theirs.id, accountId: account.id })).toBeNull();
     expect((await listAccounts(db, { workspaceId: mine.id }))[0]!.disconnectedAt).toBeNull();
   });

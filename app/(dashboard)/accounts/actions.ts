@@ -86,9 +86,10 @@ export const checkAccountConnectionAction = workspaceAction(
 export const disconnectAccountAction = workspaceAction(
   { name: 'disconnectAccount', role: 'admin', schema: accountId },
   async ({ accountId: id }, { workspace, user }) => {
-    const row = await disconnectAccount(getDb(), { workspaceId: workspace.id, accountId: id });
+    const row = await disconnectAccount(getDb(), { workspaceId: workspace.id, accountId: id, actor: `user:${user.id}` });
     if (!row) return { ok: false, status: 409, message: 'That account is already disconnected.' };
-    logger.info({ workspaceId: workspace.id, userId: user.id, accountId: id }, 'account disconnected');
-    return { ok: true, message: 'Disconnected. Its posts and their history stay readable.' };
+    logger.info({ workspaceId: workspace.id, userId: user.id, accountId: id, held: row.held }, 'account disconnected');
+    const held = row.held === 0 ? '' : ` ${row.held} scheduled post${row.held === 1 ? ' is' : 's are'} held in Review until you decide.`;
+    return { ok: true, message: `Disconnected: its token is deleted. Its posts and their history stay readable.${held}` };
   },
 );

@@ -6,12 +6,15 @@ import { notifyDue } from '@/db/queries/publishing';
 import { resolveReviewItem, type ReviewResolution } from '@/db/queries/review';
 import { workspaceAction } from '@/lib/auth/action';
 import { logger } from '@/lib/logging/logger';
+import { getEnv } from '@/lib/env';
+import { appOrigin } from '@/lib/providers';
+import { deleteExtraCopies } from '@/lib/review/delete-extra-copies';
 import { parseLiveLink } from '@/lib/review/live-link';
 
 const schema = z.object({
   workspaceId: z.uuid(),
   deliveryId: z.uuid(),
-  action: z.enum(['live', 'publish', 'cancel']),
+  action: z.enum(['live', 'publish', 'cancel', 'delete_extras']),
   link: z.string().max(2048).optional(),
   checked: z.literal('on').optional(),
 });
@@ -25,6 +28,15 @@ export const resolveReviewAction = workspaceAction({ name: 'resolveReview', role
   if (membership?.role !== 'admin') {
     logger.warn({ userId: user.id, workspaceId: input.workspaceId }, 'review action refused: not an admin there');
     return { ok: false, status: 403, message: 'You do not have permission to do this (needs admin).' };
+  }
+  if (input.action === 'delete_extras') {
+    const result = await deleteExtraCopies(getDb(), {
+      workspaceId: input.workspaceId, deliveryId: input.deliveryId, actorUserId: user.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY, origin: appOrigin(),
+    });
+    logger.info({ userId: user.id, deliveryId: input.deliveryId, deleted: result.deleted.length, ok: result.ok }, 'review: delete extra copies');
+    if (!result.ok) return { ok: false, status: result.status, message: result.message };
+    if (!result.applied) return { ok: true, message: `Already resolved: this delivery is ${result.currentStatus?.replace('_', ' ') ?? 'gone'}. Nothing changed.` };
+    return { ok: true, message: `Deleted ${result.deleted.length} extra ${result.deleted.length === 1 ? 'copy' : 'copies'}; one copy stays live.` };
   }
   let resolution: ReviewResolution;
   if (input.action === 'live') {

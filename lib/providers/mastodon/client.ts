@@ -1,7 +1,9 @@
+import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import type { ListRecentInput, ProviderClient, PublishInput, PublishResult, RecentPost } from '../types';
+import type { ProviderTransport } from '../transport';
 import { MASTODON_RULES, classifyMastodon } from './classifier';
 
 type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string };
@@ -15,7 +17,7 @@ const PAGE_SIZE = 40;
  * Mastodon REST API. Every publish carries the delivery's Idempotency-Key, so an ambiguous outcome
  * may be resent with the same key until `safeRetryUntil`: the instance then returns the original status.
  */
-export function createMastodonClient(account: MastodonAccount): ProviderClient {
+export function createMastodonClient(account: MastodonAccount, send: ProviderTransport = sendOnce): ProviderClient {
   const base = account.baseUrl.replace(/\/+$/, '');
   const auth = { authorization: `Bearer ${account.accessToken}` };
 
@@ -26,7 +28,7 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
     // A Mastodon DM is a status with visibility "direct" that mentions its recipient.
     const mention = input.recipient ? `@${input.recipient.replace(/^@/, '')}` : '';
     const status = input.kind === 'dm' && !input.text.includes(mention) ? `${mention} ${input.text}` : input.text;
-    const raw = await sendOnce({
+    const raw = await send({
       method: 'POST',
       url: `${base}/api/v1/statuses`,
       headers: { ...auth, 'idempotency-key': input.idempotencyKey },
@@ -49,7 +51,7 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
     for (let page = 0; page < (input.maxPages ?? 10); page++) {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
       if (maxId) query.set('max_id', maxId);
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES, send);
       const statuses = Array.isArray(body) ? body.map(asRecord) : [];
       for (const s of statuses) {
         const createdAt = new Date(String(s.created_at));
@@ -65,7 +67,7 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, ...options }, MASTODON_RULES);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, ...options }, MASTODON_RULES, send);
       const me = asRecord(body);
       const acct = String(me.acct ?? me.username);
       const handle = acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(base).host}`;
@@ -73,7 +75,12 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
     });
   }
 
-  return { provider: 'mastodon', publish, listRecent, whoAmI };
+  /** DELETE /api/v1/statuses/:id answers with the deleted status. */
+  function deletePost(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    return deleteOnce({ url: `${base}/api/v1/statuses/${encodeURIComponent(id)}`, headers: auth, ...options }, () => true);
+  }
+
+  return { provider: 'mastodon', publish, listRecent, whoAmI, deletePost };
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };

@@ -1,7 +1,9 @@
+import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import { ProviderReadError, type ListRecentInput, type ProviderClient, type PublishInput, type PublishResult, type RecentPost } from '../types';
+import type { ProviderTransport } from '../transport';
 import { X_RULES, classifyX } from './classifier';
 
 type XAccount = { baseUrl: string; platformUserId: string; accessToken: string };
@@ -13,7 +15,7 @@ const PAGE_SIZE = 100;
  * X API v2 with an OAuth 2.0 user access token. X has no idempotency key: an ambiguous outcome is
  * settled only by reading the timeline (listRecent), never by calling publish again.
  */
-export function createXClient(account: XAccount): ProviderClient {
+export function createXClient(account: XAccount, send: ProviderTransport = sendOnce): ProviderClient {
   const base = account.baseUrl.replace(/\/+$/, '');
   const auth = { authorization: `Bearer ${account.accessToken}` };
 
@@ -29,7 +31,7 @@ export function createXClient(account: XAccount): ProviderClient {
       input.kind === 'dm'
         ? { url: `${base}/2/dm_conversations/with/${encodeURIComponent(input.recipient!)}/messages`, json: { text: input.text } }
         : { url: `${base}/2/tweets`, json: { text: input.text, ...(input.kind === 'reply' ? { reply: { in_reply_to_tweet_id: input.inReplyTo } } : {}) } };
-    const raw = await sendOnce({ method: 'POST', ...request, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal });
+    const raw = await send({ method: 'POST', ...request, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal });
     const classification = classifyX(raw);
     if (classification.outcome === 'sent' && input.kind !== 'dm') classification.url = postUrl(classification.externalId!);
     return withTiming(classification, raw, startedAt);
@@ -47,7 +49,7 @@ export function createXClient(account: XAccount): ProviderClient {
       });
       if (input.until) query.set('end_time', rfc3339(input.until, 'ceil'));
       if (token) query.set('pagination_token', token);
-      const { body } = await readJson({ url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, X_RULES);
+      const { body } = await readJson({ url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, X_RULES, send);
       const { data, meta, errors } = asRecord(body);
       if (!Array.isArray(data) && Array.isArray(errors)) throw readFailure(errors);
       for (const item of Array.isArray(data) ? data : []) {
@@ -65,14 +67,19 @@ export function createXClient(account: XAccount): ProviderClient {
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/2/users/me`, headers: auth, ...options }, X_RULES);
+      const { body } = await readJson({ url: `${base}/2/users/me`, headers: auth, ...options }, X_RULES, send);
       const user = asRecord(asRecord(body).data);
       if (!asString(user.id)) throw readFailure(asRecord(body).errors);
       return { id: String(user.id), handle: `@${String(user.username ?? user.id)}`, displayName: asString(user.name) ?? null };
     });
   }
 
-  return { provider: 'x', publish, listRecent, whoAmI };
+  /** DELETE /2/tweets/:id answers { data: { deleted: true } }. */
+  function deletePost(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    return deleteOnce({ url: `${base}/2/tweets/${encodeURIComponent(id)}`, headers: auth, ...options }, (body) => asRecord(asRecord(body).data).deleted === true);
+  }
+
+  return { provider: 'x', publish, listRecent, whoAmI, deletePost };
 }
 
 /** X answers some lookups with 200 and an `errors` array (e.g. an unknown user id). */

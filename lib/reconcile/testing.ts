@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { NO_ALLOWANCE } from '@/lib/publishing/testing';
+import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { RECONCILE_DEFAULTS } from './options';
+import type { ReconcileOptions } from './reconcile';
+
+/** Reconciler options for tests: reads as soon as the (short) call timeout has passed, rechecks at once. */
+export function testReconcileOptions(origin: string, overrides: Partial<ReconcileOptions> = {}): ReconcileOptions {
+  return {
+    workerId: `rec-${randomUUID().slice(0, 8)}`,
+    ...RECONCILE_DEFAULTS,
+    batchSize: 20,
+    leaseMs: 30_000,
+    readTimeoutMs: 2_000,
+    callTimeoutMs: 0,
+    allowanceMs: NO_ALLOWANCE,
+    recheckDelayMs: 0,
+    releaseMarginMs: 1_000,
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    origin,
+    ...overrides,
+  };
+}
