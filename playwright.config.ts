@@ -55,7 +55,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: '1',
       // Short enough that an ambiguous call and its reconciliation happen within a test.
       PUBLISH_CALL_TIMEOUT_MS: '2000',
-      RECONCILE_FIRST_CHECK_MS: '3000',
+      RECONCILE_ALLOWANCE_MS: '1000',
       RECONCILE_RECHECK_MS: '2000',
     },
   },

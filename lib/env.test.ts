@@ -129,3 +129,33 @@ describe('sandboxEnabled', () => {
     expect(parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir(), SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
   });
 });
+
+describe('publishing and reconciling tuning', () => {
+  const base = { NODE_ENV: 'production', ...productionSecrets };
+
+  it('blank values (as copied from .env.example) mean the defaults, never 0', () => {
+    const env = parseEnv({ ...base, PUBLISH_CALL_TIMEOUT_MS: '', PUBLISH_LEASE_MS: '', RECONCILE_RECHECK_MS: '', RECONCILE_ALLOWANCE_MS: '', RATE_LIMITS: '' });
+    expect(env).toMatchObject({
+      PUBLISH_CALL_TIMEOUT_MS: 10_000, PUBLISH_LEASE_MS: 60_000, RECONCILE_RECHECK_MS: 15_000,
+      RECONCILE_ALLOWANCE_MS: { x: 60_000, mastodon: 60_000, bluesky: 60_000 }, RATE_LIMITS: {},
+    });
+  });
+
+  it('takes the processing allowance as one number or JSON per provider', () => {
+    expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '5000' }).RECONCILE_ALLOWANCE_MS).toEqual({ x: 5_000, mastodon: 5_000, bluesky: 5_000 });
+    expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({ x: 60_000, mastodon: 90_000, bluesky: 60_000 });
+    expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(/RECONCILE_ALLOWANCE_MS: milliseconds/);
+    expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: 'soon' })).toMatch(/RECONCILE_ALLOWANCE_MS/);
+  });
+
+  it('names invalid values', () => {
+    expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: 'ten' })).toMatch(/PUBLISH_CALL_TIMEOUT_MS/);
+    expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: '0' })).toMatch(/PUBLISH_CALL_TIMEOUT_MS: at least 100 ms/);
+    expect(parseError({ ...base, RATE_LIMITS: '{"x":{"max":0}}' })).toMatch(/RATE_LIMITS: JSON per provider/);
+  });
+
+  it('refuses a call timeout that does not end well inside the claim lease', () => {
+    expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: '59000' })).toMatch(/PUBLISH_CALL_TIMEOUT_MS: 59000 ms plus a 2000 ms margin must be shorter than PUBLISH_LEASE_MS \(60000 ms\)/);
+    expect(parseEnv({ ...base, PUBLISH_CALL_TIMEOUT_MS: '1500', PUBLISH_LEASE_MS: '8000' })).toMatchObject({ PUBLISH_CALL_TIMEOUT_MS: 1_500, PUBLISH_LEASE_MS: 8_000 });
+  });
+});
