@@ -6,7 +6,8 @@
 //      deliveries/s, commits and statements per delivery, copies and duplicates on the sandbox;
 //   2. lateness: deliveries falling due at a steady rate, published by the real scheduler
 //      (LISTEN/NOTIFY + timer); due-to-sent lateness p50/p99 (posts.scheduled_at → deliveries.settled_at).
-// Exits non-zero on any duplicate, any unsent delivery or any delivery with more than one attempt.
+// Exits non-zero on any duplicate, any unsent delivery, any delivery with more than one attempt or any platform call
+// not answered 2xx (each counted by status and reported).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -198,6 +199,18 @@ const [dbFacts] = await q<{ sent: number; unsent: number; multi: number; refused
     (select count(*)::int from (select delivery_id from attempts group by delivery_id having count(*) > 1) m) as multi,
     (select count(*)::int from delivery_events where detail->>'rule' = 'x-duplicate-content') as refused
   from deliveries d`);
+// Every platform call must have been answered 2xx with the post created: anything else is an error, not a figure.
+const answers = await q<{ status: string; expected: boolean; n: number }>(sql`
+  select coalesce(a.http_status::text, 'no answer (' || coalesce(a.outcome::text, 'unfinished') || ')') as status,
+    coalesce(a.http_status between 200 and 299 and a.outcome = 'sent', false) as expected, count(*)::int as n
+  from attempts a group by 1, 2 order by 1`);
+const unexpected = answers.filter((a) => !a.expected);
+const unexpectedCalls = unexpected.reduce((sum, a) => sum + a.n, 0);
+const byStatus = (list: typeof answers) => list.map((a) => `${a.status}${a.expected ? '' : ' (unexpected)'} ×${a.n}`).join(', ') || 'none';
+console.log('\nplatform answers (both phases)');
+console.log(`   by status                ${byStatus(answers)}`);
+console.log(`   unexpected               ${unexpectedCalls}   (target 0: every call answered 2xx with the post created)`);
+
 console.log('\nexactly once (both phases)');
 console.log(`   deliveries               ${totalDeliveries}`);
 console.log(`   sent (database)          ${dbFacts!.sent}`);
@@ -207,8 +220,9 @@ console.log(`   deliveries with > 1 attempt ${dbFacts!.multi}`);
 console.log(`   re-sends refused as duplicate content ${dbFacts!.refused}`);
 console.log(`   unsent                   ${dbFacts!.unsent}`);
 
-const ok = duplicates === 0 && dbFacts!.unsent === 0 && dbFacts!.multi === 0 && dbFacts!.refused === 0
+const exactlyOnce = duplicates === 0 && dbFacts!.unsent === 0 && dbFacts!.multi === 0 && dbFacts!.refused === 0
   && copiesOnSandbox === totalDeliveries && seen.size === copiesOnSandbox && dbFacts!.sent === totalDeliveries;
+const ok = exactlyOnce && unexpectedCalls === 0;
 const rate = throughputSent / seconds;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 console.log('\ntargets (issue 5, this 2-core machine)');
@@ -219,7 +233,11 @@ if (lateness) {
 }
 row('zero duplicates', String(duplicates), met(duplicates === 0 && dbFacts!.multi === 0 && dbFacts!.refused === 0));
 row('every delivery sent', `${dbFacts!.sent} / ${totalDeliveries}`, met(dbFacts!.sent === totalDeliveries));
-console.log(`exactly once: ${ok ? 'OK' : 'FAILED'} (the exit code fails only on a duplicate or an unsent delivery)`);
+row('every platform call answered 2xx', `${unexpectedCalls} unexpected`, met(unexpectedCalls === 0));
+console.log(`exactly once: ${exactlyOnce ? 'OK' : 'FAILED'} (the exit code fails on a duplicate, an unsent delivery or an unexpected platform answer)`);
+if (unexpectedCalls > 0) {
+  console.error(`bench FAILED: ${unexpectedCalls} platform call(s) answered with an unexpected status: ${byStatus(unexpected)}. These were errors, not publishing: fix them before reading the figures.`);
+}
 
 await setup.close();
 await database.stop();
