@@ -19,6 +19,16 @@ export type PostDetail = Omit<Serialized, 'deliveries'> & {
   deliveries: (Serialized['deliveries'][number] & { handle: string; failureReason: string | null; nextCheckAt: string | null; timeline: TimelineEntry[] })[];
 };
 
+const CHECK_TITLES: Record<string, string> = {
+  waiting: 'waiting — a request may still be running on the platform, nothing read yet',
+  not_found_recheck: 'not found yet — reading again after the read-lag delay',
+  found: 'found on the platform',
+  released: 'not found in two reads — released to publish once more',
+  needs_review: 'needs review',
+  unreadable: 'the platform could not be read',
+};
+const copiesOf = (evidence: Record<string, unknown> | null) => (Array.isArray(evidence?.copies) ? evidence.copies.length : 0);
+
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** A post with, per delivery, one time-ordered list of what happened (for the timeline UI). */
@@ -43,8 +53,9 @@ export async function getPostDetail(db: Executor, params: { workspaceId: string;
           body: a.outcome ? `${a.outcome}${a.httpStatus ? ` · HTTP ${a.httpStatus}` : ''}${a.durationMs != null ? ` · ${a.durationMs} ms` : ''}${a.detail ? ` · ${a.detail}` : ''}` : 'started — no answer recorded yet',
         })),
         ...checks.filter((c) => c.deliveryId === d.id).map((c): TimelineEntry => ({
-          at: iso(c.at)!, kind: 'check', title: `Reconciliation check: ${c.decision.replaceAll('_', ' ')}`,
+          at: iso(c.at)!, kind: 'check', title: `Reconciliation check: ${CHECK_TITLES[c.decision] ?? c.decision.replaceAll('_', ' ')}`,
           body: [c.strategy, c.readCount != null ? `${c.readCount} posts read` : null, c.windowStart ? `window ${iso(c.windowStart)!.slice(11, 19)}–${iso(c.windowEnd)!.slice(11, 19)} UTC` : null,
+            copiesOf(c.evidence) > 1 ? `${copiesOf(c.evidence)} copies on the platform` : null,
             c.matchedExternalId ? `matched ${c.matchedExternalId}` : null].filter(Boolean).join(' · '),
           evidence: c.evidence,
         })),
