@@ -1,6 +1,8 @@
 // npm run bench:create [-- --posts 10000 --clients 32]
 // 32 concurrent API clients create N posts through the real POST /api/v1/posts handler over HTTP, half of
 // them retried with the same key; then the same load through a plain insert path (no idempotency).
+// Every request must answer 201 (created, or the creation replayed): any other status or a network error is
+// counted as an error, left out of the figures, reported by phase, and fails the bench.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,23 +58,30 @@ const server = createServer(async (req: IncomingMessage, res: ServerResponse) =>
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-type Sample = { ms: number; status: number; replayed: boolean };
+type Sample = { ms: number; status: number; replayed: boolean; error?: string };
+type Load = { samples: Sample[]; seconds: number };
+/** A create answers 201, and so does its replay (the stored response). */
+const EXPECTED_STATUS = 201;
 
 function sender(path: string) {
   return async (samples: Sample[], idempotencyKey: string, text: string) => {
     const started = performance.now();
-    const res = await fetch(base + path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key.token}`, 'idempotency-key': idempotencyKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ text, accountIds: accounts.map((a) => a.id) }),
-    });
-    await res.arrayBuffer();
-    samples.push({ ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true' });
+    try {
+      const res = await fetch(base + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.token}`, 'idempotency-key': idempotencyKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ text, accountIds: accounts.map((a) => a.id) }),
+      });
+      await res.arrayBuffer();
+      samples.push({ ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true' });
+    } catch (error) {
+      samples.push({ ms: performance.now() - started, status: 0, replayed: false, error: (error as Error).message });
+    }
   };
 }
 
 /** `clients` workers send `jobs` (key, text) pairs as fast as they are answered. */
-async function runLoad(path: string, jobs: { key: string; text: string; retry?: boolean }[], clients = CLIENTS) {
+async function runLoad(path: string, jobs: { key: string; text: string; retry?: boolean }[], clients = CLIENTS): Promise<Load> {
   const send = sender(path);
   const samples: Sample[] = [];
   let next = 0;
@@ -93,12 +102,26 @@ const pct = (xs: number[], p: number) => {
 };
 const fmt = (n: number) => n.toFixed(1);
 const lat = (xs: Sample[]) => `p50 ${fmt(pct(xs.map((s) => s.ms), 50))} ms, p99 ${fmt(pct(xs.map((s) => s.ms), 99))} ms`;
+// Only expected answers are counted in the figures; every other one is an error, reported with its phase.
+const answered = (load: Load) => load.samples.filter((s) => s.status === EXPECTED_STATUS);
+const failures: string[] = [];
+function errors(phase: string, load: Load) {
+  const bad = load.samples.filter((s) => s.status !== EXPECTED_STATUS);
+  if (bad.length === 0) return 'errors 0';
+  const byStatus = new Map<string, number>();
+  for (const s of bad) {
+    const label = s.status ? String(s.status) : `no answer (${s.error})`;
+    byStatus.set(label, (byStatus.get(label) ?? 0) + 1);
+  }
+  const summary = `${bad.length} (${[...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ')})`;
+  failures.push(`${phase}: ${summary}`);
+  return `ERRORS ${summary}`;
+}
 const jobs = (prefix: string, n: number, retryEvery = 0) =>
   Array.from({ length: n }, (_, i) => ({ key: randomUUID(), text: `${prefix} ${i}`, retry: retryEvery > 0 && i % retryEvery === 0 }));
 const postCount = async () => (await setup.db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, workspace.id)))[0]!.n;
 
-await runLoad('/plain', jobs('warm-up plain', 500));
-await runLoad('/api/v1/posts', jobs('warm-up idempotent', 500));
+const warmUps = [await runLoad('/plain', jobs('warm-up plain', 500)), await runLoad('/api/v1/posts', jobs('warm-up idempotent', 500))];
 
 const plain = await runLoad('/plain', jobs('plain', N));
 const createJobs = jobs('idempotent', N);
@@ -110,17 +133,21 @@ const before = await postCount();
 const mixed = await runLoad('/api/v1/posts', jobs('mixed', N, 2));
 const createdInMixed = (await postCount()) - before;
 
-const plainRate = N / plain.seconds;
-const idemRate = N / idem.seconds;
+const plainRate = answered(plain).length / plain.seconds;
+const idemRate = answered(idem).length / idem.seconds;
 console.log(`bench:create — ${N} intents, ${CLIENTS} concurrent API clients over HTTP, real POST /api/v1/posts handler`);
-console.log(`plain insert path     : ${fmt(plainRate)} requests/s; ${lat(plain.samples)}`);
-console.log(`idempotent creation   : ${fmt(idemRate)} requests/s; ${lat(idem.samples)}`);
+console.log(`warm-up               : ${errors('warm-up (plain)', warmUps[0]!)} (plain), ${errors('warm-up (idempotent)', warmUps[1]!)} (idempotent)`);
+console.log(`plain insert path     : ${fmt(plainRate)} requests/s; ${lat(answered(plain))}; ${errors('plain insert path', plain)}`);
+console.log(`idempotent creation   : ${fmt(idemRate)} requests/s; ${lat(answered(idem))}; ${errors('idempotent creation', idem)}`);
 console.log(`  = ${fmt((100 * idemRate) / plainRate)}% of the plain path's throughput (target ≥ 70%)`);
-console.log(`replays under load    : ${fmt(replays.samples.length / replays.seconds)} requests/s; ${lat(replays.samples)}; all replayed: ${replays.samples.every((s) => s.replayed)}`);
-console.log(`replays, one client   : ${lat(idleReplays.samples)} (target p50 < 5 ms)`);
-console.log(`mixed (half retried)  : ${fmt(mixed.samples.length / mixed.seconds)} requests/s; posts created vs intents: ${createdInMixed} / ${N} ${createdInMixed === N ? '(equal)' : '(MISMATCH)'}`);
+console.log(`replays under load    : ${fmt(answered(replays).length / replays.seconds)} requests/s; ${lat(answered(replays))}; all replayed: ${replays.samples.every((s) => s.replayed)}; ${errors('replays under load', replays)}`);
+console.log(`replays, one client   : ${lat(answered(idleReplays))} (target p50 < 5 ms); ${errors('replays, one client', idleReplays)}`);
+console.log(`mixed (half retried)  : ${fmt(answered(mixed).length / mixed.seconds)} requests/s; posts created vs intents: ${createdInMixed} / ${N} ${createdInMixed === N ? '(equal)' : '(MISMATCH)'}; ${errors('mixed', mixed)}`);
+if (failures.length > 0) {
+  console.error(`bench:create FAILED: requests answered other than ${EXPECTED_STATUS} (left out of the figures above):\n  ${failures.join('\n  ')}`);
+}
 
 server.close();
 await setup.close();
 await database.stop();
-process.exit(createdInMixed === N ? 0 : 1);
+process.exit(createdInMixed === N && failures.length === 0 ? 0 : 1);
