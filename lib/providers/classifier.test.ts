@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
-import type { Classification, Outcome, RawOutcome } from './types';
+import { NO_SOCKET } from './http';
+import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
 
 // One case per classifier row (per provider), and a check that no row is left without a case.
 
 const now = new Date('2026-03-01T12:00:00Z');
+// What the socket did (lib/providers/http.ts observes it; http.test.ts drives these on real sockets).
+const wire = (facts: Partial<ConnectionFacts>): ConnectionFacts => ({ ...NO_SOCKET, socketAssigned: true, ...facts });
+const CONNECTING = wire({}); // fresh socket, TCP connect never completed
+const SENT = wire({ connected: true, bytesWritten: 180 });
+const TLS_HANDSHAKING = wire({ tls: true, connected: true });
+const TLS_SENT = wire({ tls: true, connected: true, secured: true, bytesWritten: 180 });
+const REUSED = wire({ reused: true, bytesWritten: 180 });
+const REUSED_NOTHING_WRITTEN = wire({ reused: true });
 const error = (code: string | null, extra: Partial<Extract<RawOutcome, { type: 'error' }>> = {}): RawOutcome =>
-  ({ type: 'error', code, name: 'TypeError', message: 'fetch failed', timedOut: false, beforeSend: false, ...extra });
+  ({ type: 'error', code, name: 'Error', message: 'request failed', timedOut: false, connection: SENT, ...extra });
 const response = (status: number, body: unknown = null, headers: Record<string, string> = {}): RawOutcome =>
   ({ type: 'response', status, headers, body, bodyText: JSON.stringify(body) });
 const bodyError = (status: number): RawOutcome =>
@@ -17,18 +26,39 @@ const bodyError = (status: number): RawOutcome =>
 type Case = { name: string; raw: RawOutcome; rule: string; outcome: Outcome; check?: (c: Classification) => void };
 
 const SHARED: Case[] = [
-  { name: 'canceled before the request left', raw: error('ABORTED_BEFORE_SEND', { beforeSend: true }), rule: 'canceled-before-send', outcome: 'not_sent' },
-  { name: 'connection refused', raw: error('ECONNREFUSED'), rule: 'connection-not-established', outcome: 'not_sent' },
-  { name: 'DNS: host not found', raw: error('ENOTFOUND'), rule: 'connection-not-established', outcome: 'not_sent' },
-  { name: 'DNS: temporary failure', raw: error('EAI_AGAIN'), rule: 'connection-not-established', outcome: 'not_sent' },
-  { name: 'host unreachable', raw: error('EHOSTUNREACH'), rule: 'connection-not-established', outcome: 'not_sent' },
-  { name: 'connect timeout (undici)', raw: error('UND_ERR_CONNECT_TIMEOUT'), rule: 'connection-not-established', outcome: 'not_sent' },
-  { name: 'TLS certificate rejected', raw: error('CERT_HAS_EXPIRED'), rule: 'tls-handshake-failed', outcome: 'not_sent' },
-  { name: 'invalid base URL', raw: error('ERR_INVALID_URL'), rule: 'invalid-base-url', outcome: 'failed' },
+  { name: 'canceled before the request left', raw: error('ABORTED_BEFORE_SEND', { name: 'AbortError', connection: NO_SOCKET }), rule: 'canceled-before-send', outcome: 'not_sent' },
+  { name: 'whole-call timeout before a socket was assigned', raw: error(null, { name: 'TimeoutError', timedOut: true, connection: NO_SOCKET }), rule: 'canceled-before-send', outcome: 'not_sent' },
+  { name: 'a header refused before any socket', raw: error('ERR_INVALID_CHAR', { connection: NO_SOCKET }), rule: 'failed-before-socket', outcome: 'not_sent' },
+  { name: 'connection refused on a fresh socket', raw: error('ECONNREFUSED', { connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'DNS: host not found', raw: error('ENOTFOUND', { connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'DNS: temporary failure', raw: error('EAI_AGAIN', { connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'host unreachable while connecting', raw: error('EHOSTUNREACH', { connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'network unreachable while connecting', raw: error('ENETUNREACH', { connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'connect timeout (undici code)', raw: error('UND_ERR_CONNECT_TIMEOUT', { connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'canceled by the caller while connecting', raw: error(null, { name: 'AbortError', connection: CONNECTING }), rule: 'connection-not-established', outcome: 'not_sent' },
+  { name: 'whole-call timeout while connecting (no connect event)', raw: error(null, { name: 'TimeoutError', timedOut: true, connection: CONNECTING }), rule: 'connect-timeout', outcome: 'not_sent' },
+  { name: 'TLS certificate rejected during the handshake', raw: error('CERT_HAS_EXPIRED', { connection: TLS_HANDSHAKING }), rule: 'tls-handshake-failed', outcome: 'not_sent' },
+  { name: 'reset during the TLS handshake', raw: error('ECONNRESET', { connection: TLS_HANDSHAKING }), rule: 'tls-handshake-failed', outcome: 'not_sent' },
+  { name: 'timeout during the TLS handshake', raw: error(null, { name: 'TimeoutError', timedOut: true, connection: TLS_HANDSHAKING }), rule: 'tls-handshake-failed', outcome: 'not_sent' },
+  { name: 'invalid base URL', raw: error('ERR_INVALID_URL', { connection: NO_SOCKET }), rule: 'invalid-base-url', outcome: 'failed' },
   { name: 'timeout after sending', raw: error(null, { name: 'TimeoutError', timedOut: true }), rule: 'timeout-without-response', outcome: 'ambiguous' },
+  { name: 'timeout on a reused socket', raw: error(null, { name: 'TimeoutError', timedOut: true, connection: REUSED }), rule: 'timeout-without-response', outcome: 'ambiguous' },
   { name: 'connection reset', raw: error('ECONNRESET'), rule: 'connection-reset', outcome: 'ambiguous' },
+  { name: 'reset after the TLS handshake', raw: error('ECONNRESET', { connection: TLS_SENT }), rule: 'connection-reset', outcome: 'ambiguous' },
+  { name: 'reset on a reused keep-alive socket', raw: error('ECONNRESET', { connection: REUSED }), rule: 'connection-reset', outcome: 'ambiguous' },
   { name: 'socket closed by the other side (undici)', raw: error('UND_ERR_SOCKET'), rule: 'connection-reset', outcome: 'ambiguous' },
   { name: 'socket hang up', raw: error(null, { message: 'socket hang up' }), rule: 'connection-reset', outcome: 'ambiguous' },
+  { name: 'TLS error mid-stream, after secureConnect', raw: error('ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC', { connection: TLS_SENT }), rule: 'tls-error-after-handshake', outcome: 'ambiguous' },
+  { name: 'TLS protocol error (EPROTO) after secureConnect', raw: error('EPROTO', { connection: TLS_SENT }), rule: 'tls-error-after-handshake', outcome: 'ambiguous' },
+  { name: 'TLS error on a reused socket', raw: error('ERR_SSL_BAD_RECORD_MAC', { connection: { ...REUSED, tls: true } }), rule: 'tls-error-after-handshake', outcome: 'ambiguous' },
+  { name: 'EHOSTUNREACH on a reused socket', raw: error('EHOSTUNREACH', { connection: REUSED }), rule: 'reused-socket-error', outcome: 'ambiguous' },
+  { name: 'ENETUNREACH on a reused socket', raw: error('ENETUNREACH', { connection: REUSED }), rule: 'reused-socket-error', outcome: 'ambiguous' },
+  { name: 'ECONNREFUSED on a reused socket', raw: error('ECONNREFUSED', { connection: REUSED }), rule: 'reused-socket-error', outcome: 'ambiguous' },
+  { name: 'ENOTFOUND on a reused socket', raw: error('ENOTFOUND', { connection: REUSED }), rule: 'reused-socket-error', outcome: 'ambiguous' },
+  { name: 'EHOSTUNREACH on a reused socket with no byte counted yet', raw: error('EHOSTUNREACH', { connection: REUSED_NOTHING_WRITTEN }), rule: 'reused-socket-error', outcome: 'ambiguous' },
+  { name: 'EHOSTUNREACH after connect on a fresh socket', raw: error('EHOSTUNREACH'), rule: 'network-error-after-send', outcome: 'ambiguous' },
+  { name: 'refused but bytes were counted (facts disagree: assume sent)', raw: error('ECONNREFUSED', { connection: wire({ bytesWritten: 1 }) }), rule: 'network-error-after-send', outcome: 'ambiguous' },
+  { name: 'canceled by the caller after connect', raw: error(null, { name: 'AbortError' }), rule: 'network-error-after-send', outcome: 'ambiguous' },
   { name: 'unknown network error', raw: error('EWHATEVER'), rule: 'network-error-after-send', outcome: 'ambiguous' },
   { name: '2xx whose body broke off', raw: bodyError(200), rule: 'success-body-lost', outcome: 'ambiguous', check: (c) => expect(c.httpStatus).toBe(200) },
   { name: '2xx without an id', raw: response(200, { ok: true }), rule: 'success-without-id', outcome: 'ambiguous' },
@@ -107,6 +137,8 @@ function suite(name: string, rules: readonly Rule[], classify: (raw: RawOutcome,
       expect(classified.rule).toBe(rule);
       expect(classified.outcome).toBe(outcome);
       expect(classified.reason.length).toBeGreaterThan(10);
+      // The wire facts travel with the classification, for the reconciler and the post page.
+      if (raw.type === 'error') expect(classified.evidence).toMatchObject({ connection: raw.connection });
       check?.(classified);
     });
 

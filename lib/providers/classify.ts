@@ -18,7 +18,8 @@ export function classifyWith(rules: readonly Rule[], raw: RawOutcome, context: C
   return { rule: rule.id, ...rule.then(raw, context) };
 }
 
-const NEVER_SENT_CODES: Record<string, string> = {
+/** Why a connection never came up, for people; the wire facts decide, these only word the reason. */
+const NEVER_CONNECTED_REASONS: Record<string, string> = {
   ECONNREFUSED: 'The platform refused the connection; nothing was sent.',
   ENOTFOUND: 'The platform’s host name did not resolve (DNS); nothing was sent.',
   EAI_AGAIN: 'The platform’s host name could not be resolved right now (DNS); nothing was sent.',
@@ -26,35 +27,75 @@ const NEVER_SENT_CODES: Record<string, string> = {
   EHOSTUNREACH: 'The platform’s host was unreachable; nothing was sent.',
   UND_ERR_CONNECT_TIMEOUT: 'Connecting to the platform timed out; nothing was sent.',
 };
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_VERIFY_LEAF_SIGNATURE$|UNABLE_TO_GET_ISSUER_CERT)/;
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_VERIFY_LEAF_SIGNATURE$|UNABLE_TO_GET_ISSUER_CERT|EPROTO$)/;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 const errorOf = (raw: RawOutcome) => (raw.type === 'error' ? raw : null);
 const statusOf = (raw: RawOutcome) => (raw.type === 'error' ? null : raw.status);
-const evidenceOf = (raw: RawOutcome) => (raw.type === 'error' || raw.type === 'body-error' ? { code: raw.code, message: raw.message, timedOut: raw.timedOut } : undefined);
+const evidenceOf = (raw: RawOutcome) =>
+  raw.type === 'error'
+    ? { code: raw.code, message: raw.message, timedOut: raw.timedOut, connection: raw.connection }
+    : raw.type === 'body-error'
+      ? { code: raw.code, message: raw.message, timedOut: raw.timedOut }
+      : undefined;
+const isAbort = (raw: RawOutcome) => ['AbortError', 'TimeoutError'].includes(errorOf(raw)?.name ?? '') || errorOf(raw)?.code === 'ABORTED_BEFORE_SEND';
+
+// The only failures that prove nothing was sent (DESIGN §6). A fresh socket only: a reused one has no
+// connect of its own, so an error there can come after the request was written.
+/** No socket was ever given to the request. */
+const neverHadSocket = (raw: RawOutcome) => errorOf(raw)?.connection.socketAssigned === false;
+/** A fresh socket whose TCP connect never completed, and no request byte passed on. */
+const neverConnected = (raw: RawOutcome) => {
+  const c = errorOf(raw)?.connection;
+  return Boolean(c && c.socketAssigned && !c.reused && !c.connected && !c.secured && c.bytesWritten === 0);
+};
+/** https on a fresh socket: TCP connected, the TLS handshake never completed, so no request byte was encrypted and sent. */
+const handshakeNeverCompleted = (raw: RawOutcome) => {
+  const c = errorOf(raw)?.connection;
+  return Boolean(c && c.socketAssigned && c.tls && !c.reused && c.connected && !c.secured && c.bytesWritten === 0);
+};
 
 /** Failures before any response: was the request provably never sent (not_sent) or possibly sent (ambiguous)? */
 export const NETWORK_RULES: readonly Rule[] = [
-  {
-    id: 'canceled-before-send',
-    when: (raw) => errorOf(raw)?.beforeSend === true,
-    then: () => ({ outcome: 'not_sent', reason: 'Canceled before the request was sent.' }),
-  },
-  {
-    id: 'connection-not-established',
-    when: (raw) => Boolean(errorOf(raw)?.code && errorOf(raw)!.code! in NEVER_SENT_CODES),
-    then: (raw) => ({ outcome: 'not_sent', reason: NEVER_SENT_CODES[errorOf(raw)!.code!]!, evidence: evidenceOf(raw) }),
-  },
-  {
-    id: 'tls-handshake-failed',
-    when: (raw) => TLS_CODE.test(errorOf(raw)?.code ?? ''),
-    then: (raw) => ({ outcome: 'not_sent', reason: 'The TLS handshake with the platform failed; nothing was sent.', evidence: evidenceOf(raw) }),
-  },
   {
     id: 'invalid-base-url',
     when: (raw) => errorOf(raw)?.code === 'ERR_INVALID_URL' || errorOf(raw)?.message === 'bad port',
     then: (raw) => ({ outcome: 'failed', reason: 'The account’s base URL is not a usable URL; fix it on the Accounts page.', evidence: evidenceOf(raw) }),
   },
+  {
+    id: 'canceled-before-send',
+    when: (raw) => neverHadSocket(raw) && isAbort(raw),
+    then: (raw) => ({ outcome: 'not_sent', reason: 'Canceled before a connection was given to the request; nothing was sent.', evidence: evidenceOf(raw) }),
+  },
+  {
+    id: 'failed-before-socket',
+    when: neverHadSocket,
+    then: (raw) => ({ outcome: 'not_sent', reason: `The request was refused in this process before any connection (${errorOf(raw)!.code ?? errorOf(raw)!.message}); nothing was sent.`, evidence: evidenceOf(raw) }),
+  },
+  {
+    id: 'connect-timeout',
+    when: (raw) => neverConnected(raw) && errorOf(raw)!.timedOut,
+    then: (raw) => ({ outcome: 'not_sent', reason: 'Connecting to the platform timed out; nothing was sent.', evidence: evidenceOf(raw) }),
+  },
+  {
+    id: 'connection-not-established',
+    when: neverConnected,
+    then: (raw) => ({
+      outcome: 'not_sent',
+      reason: NEVER_CONNECTED_REASONS[errorOf(raw)!.code ?? ''] ?? (isAbort(raw) ? 'Canceled while connecting to the platform; nothing was sent.' : 'The connection to the platform was never established; nothing was sent.'),
+      evidence: evidenceOf(raw),
+    }),
+  },
+  {
+    id: 'tls-handshake-failed',
+    when: handshakeNeverCompleted,
+    then: (raw) => ({
+      outcome: 'not_sent',
+      reason: errorOf(raw)!.timedOut ? 'The TLS handshake with the platform timed out; nothing was sent.' : 'The TLS handshake with the platform failed; nothing was sent.',
+      evidence: evidenceOf(raw),
+    }),
+  },
+  // Everything below: a socket was connected (or reused), so the request may have reached the platform.
   {
     id: 'timeout-without-response',
     when: (raw) => errorOf(raw)?.timedOut === true,
@@ -64,6 +105,16 @@ export const NETWORK_RULES: readonly Rule[] = [
     id: 'connection-reset',
     when: (raw) => RESET_CODES.has(errorOf(raw)?.code ?? '') || /socket hang up|other side closed/i.test(errorOf(raw)?.message ?? ''),
     then: (raw) => ({ outcome: 'ambiguous', reason: 'The connection was closed before an answer: the platform may have published it.', evidence: evidenceOf(raw) }),
+  },
+  {
+    id: 'tls-error-after-handshake',
+    when: (raw) => TLS_CODE.test(errorOf(raw)?.code ?? ''),
+    then: (raw) => ({ outcome: 'ambiguous', reason: 'A TLS error after the secure connection was up: the platform may have published it.', evidence: evidenceOf(raw) }),
+  },
+  {
+    id: 'reused-socket-error',
+    when: (raw) => errorOf(raw)?.connection.reused === true,
+    then: (raw) => ({ outcome: 'ambiguous', reason: `The connection reused from an earlier call failed (${errorOf(raw)!.code ?? errorOf(raw)!.message}): the platform may have published it.`, evidence: evidenceOf(raw) }),
   },
   {
     id: 'network-error-after-send',

@@ -1,6 +1,7 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { RawOutcome } from './types';
+import type { LookupFunction, Socket } from 'node:net';
+import type { ConnectionFacts, RawOutcome } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -13,24 +14,40 @@ export type HttpRequest = {
   signal?: AbortSignal;
 };
 
+/** The connection pools a request goes through: one keep-alive agent per protocol. */
+export type Agents = { readonly 'http:': http.Agent; readonly 'https:': https.Agent };
+
+/** Every option of an outgoing connection, in one place (an outbound guard adds its `lookup` here). */
+export type AgentOptions = {
+  /** Resolves host names for new connections (default: the system resolver). */
+  lookup?: LookupFunction;
+  /** Extra trusted certificates (tests with a local TLS server). */
+  ca?: string | Buffer;
+};
+
 // One keep-alive pool per protocol for the whole process: a publisher makes thousands of calls to a
 // handful of hosts. node:http costs about a third of the CPU per call of the global fetch (undici with
 // web streams), which the publishing benchmark (npm run bench) showed to be the publisher's largest cost.
 // Idle sockets close before the server's Keep-Alive hint runs out, or after 4 s without one (as undici).
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
-  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
-};
+export function createAgents(options: AgentOptions = {}): Agents {
+  const common = { keepAlive: true, timeout: 4_000, ...(options.lookup ? { lookup: options.lookup } : {}) };
+  return { 'http:': new http.Agent(common), 'https:': new https.Agent({ ...common, ...(options.ca ? { ca: options.ca } : {}) }) };
+}
+
+const defaultAgents = createAgents();
+
+/** Nothing reached a socket: the request never left this process. */
+export const NO_SOCKET: ConnectionFacts = Object.freeze({ socketAssigned: false, reused: false, tls: false, connected: false, secured: false, bytesWritten: 0 });
 
 /**
  * Exactly one HTTP request; never retries (a retry of a non-idempotent call is how duplicates happen).
- * Never throws: every failure becomes a RawOutcome for the provider's classifier. The timeout covers
- * the whole call (connect, send, response body); redirects are never followed (a POST must not
- * silently become a GET to another URL).
+ * Never throws: every failure becomes a RawOutcome for the provider's classifier, carrying what the
+ * socket did (ConnectionFacts). The timeout covers the whole call (connect, send, response body);
+ * redirects are never followed (a POST must not silently become a GET to another URL).
  */
-export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
+export function sendOnce(request: HttpRequest, agents: Agents = defaultAgents): Promise<RawOutcome> {
   if (request.signal?.aborted) {
-    return Promise.resolve({ type: 'error', code: 'ABORTED_BEFORE_SEND', name: 'AbortError', message: 'Canceled before the request was sent', timedOut: false, beforeSend: true });
+    return Promise.resolve({ type: 'error', code: 'ABORTED_BEFORE_SEND', name: 'AbortError', message: 'Canceled before the request was sent', timedOut: false, connection: NO_SOCKET });
   }
   let url: URL;
   try {
@@ -38,8 +55,9 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new TypeError(`Unsupported protocol ${url.protocol}`), { code: 'ERR_INVALID_URL' });
   } catch (error) {
     const err = error as Error;
-    return Promise.resolve({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut: false, beforeSend: false });
+    return Promise.resolve({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut: false, connection: NO_SOCKET });
   }
+  const protocol = url.protocol as keyof Agents;
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -52,6 +70,7 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
     let timedOut = false;
     let response: IncomingMessage | undefined;
     let req: ClientRequest | undefined;
+    const wire = watchWire(protocol === 'https:');
     let abortReason: Error | undefined;
     const settle = (outcome: RawOutcome) => {
       if (settled) return;
@@ -64,7 +83,7 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
     const fail = (error: Error) => {
       const err = abortReason ?? error;
       if (response) settle({ type: 'body-error', status: response.statusCode ?? 0, headers: headersOf(response), code: errorCode(err), message: err.message, timedOut });
-      else settle({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut, beforeSend: false });
+      else settle({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut, connection: wire.facts() });
     };
     const abort = (reason: Error) => {
       if (settled || abortReason) return;
@@ -81,7 +100,7 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     try {
-      req = (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
+      req = (protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: agents[protocol] }, (res) => {
         response = res;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -96,12 +115,61 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
         });
       });
     } catch (error) {
+      // http.request throws synchronously for a header it refuses: no socket was ever involved.
       fail(error as Error);
       return;
     }
+    wire.attach(req);
     req.on('error', fail);
     req.end(body);
   });
+}
+
+/**
+ * Records what the request's socket does. Listeners attach on `socket`, which node emits before it
+ * writes the request and before a fresh socket can finish connecting (both happen on a later tick).
+ */
+function watchWire(tls: boolean) {
+  const facts: ConnectionFacts = { ...NO_SOCKET, tls };
+  let socket: Socket | undefined;
+  let before = 0;
+  // Bytes whose write completed: counted once they left the stream's buffer (node counts queued bytes in bytesWritten).
+  const passedOn = (s: Socket) => (s.bytesWritten ?? 0) - s.writableLength;
+  const sample = () => {
+    // Before its handshake a TLS socket holds what it is given: node sends no request byte before the certificate checked out.
+    if (!socket || (tls && !facts.secured && !facts.reused)) return;
+    facts.bytesWritten = Math.max(facts.bytesWritten, passedOn(socket) - before);
+  };
+  const onSocket = (req: ClientRequest, s: Socket) => {
+    socket = s;
+    facts.socketAssigned = true;
+    facts.reused = req.reusedSocket;
+    before = passedOn(s);
+    if (!facts.reused && !s.connecting) {
+      // A fresh socket that is already connected here is unexpected: assume the worst (connected and secured).
+      facts.connected = true;
+      facts.secured = tls;
+    }
+    s.once('connect', () => {
+      facts.connected = true;
+      sample();
+    });
+    s.once('secureConnect', () => {
+      facts.secured = true;
+      sample();
+    });
+  };
+  return {
+    attach: (req: ClientRequest) => {
+      req.once('socket', (s: Socket) => onSocket(req, s));
+      req.once('finish', sample);
+    },
+    /** A snapshot; before `attach` (no request was built) it says no socket. */
+    facts: () => {
+      sample();
+      return { ...facts };
+    },
+  };
 }
 
 function headersOf(response: IncomingMessage): Record<string, string> {

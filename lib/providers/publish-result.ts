@@ -1,8 +1,9 @@
+import { NO_SOCKET } from './http';
 import type { Classification, PublishResult, RawOutcome } from './types';
 
 /** The result for an input the client refuses before any request (a caller bug, never a platform answer). */
 export function rejectedInput(reason: string, startedAt: Date): PublishResult {
-  const raw: RawOutcome = { type: 'error', code: 'INVALID_INPUT', name: 'TypeError', message: reason, timedOut: false, beforeSend: true };
+  const raw: RawOutcome = { type: 'error', code: 'INVALID_INPUT', name: 'TypeError', message: reason, timedOut: false, connection: NO_SOCKET };
   return { outcome: 'failed', rule: 'invalid-input', reason, raw, startedAt, durationMs: 0 };
 }
 

@@ -34,8 +34,30 @@ export type RawOutcome =
   | { type: 'response'; status: number; headers: Record<string, string>; body: unknown; bodyText: string }
   /** Status and headers arrived, the body did not (reset or timeout mid-body). */
   | { type: 'body-error'; status: number; headers: Record<string, string>; code: string | null; message: string; timedOut: boolean }
-  /** No response at all. `beforeSend` is true only when the request provably never left this process. */
-  | { type: 'error'; code: string | null; name: string; message: string; timedOut: boolean; beforeSend: boolean };
+  /** No response at all; `connection` says how far the request got on the wire. */
+  | { type: 'error'; code: string | null; name: string; message: string; timedOut: boolean; connection: ConnectionFacts };
+
+/**
+ * What the socket did during one request, observed on the wire: the facts that decide whether the
+ * request may have reached the platform (DESIGN §6: not_sent only when it provably did not).
+ */
+export type ConnectionFacts = {
+  /** A socket was handed to the request (fresh or from the keep-alive pool). */
+  socketAssigned: boolean;
+  /** The socket came from the keep-alive pool: earlier requests used it, so nothing had to connect. */
+  reused: boolean;
+  /** https: request bytes travel only after a TLS handshake. */
+  tls: boolean;
+  /** TCP connect completed during this request (`connect`). */
+  connected: boolean;
+  /** The TLS handshake, certificate check included, completed during this request (`secureConnect`). */
+  secured: boolean;
+  /**
+   * Request bytes this socket passed on toward the platform (to the kernel; on https once the handshake
+   * completed, as the TLS layer holds them until then). Counts completed writes, so it may lag a write in flight.
+   */
+  bytesWritten: number;
+};
 
 export type Classification = {
   outcome: Outcome;
