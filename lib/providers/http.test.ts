@@ -98,6 +98,12 @@ describe('not_sent: the request provably never left', () => {
     expect(classified(raw)).toMatchObject({ rule: 'connection-not-established', outcome: 'not_sent' });
   });
 
+  it('a .invalid host through the system resolver: never connects → not_sent (ENOTFOUND here; EAI_AGAIN or a timeout on a slow resolver)', async () => {
+    const raw = wireError(await post('http://platform.invalid/api', agents(), { timeoutMs: 2_000 }));
+    expect(raw.connection).toMatchObject({ socketAssigned: true, reused: false, connected: false, bytesWritten: 0 });
+    expect(classified(raw)).toMatchObject({ rule: expect.stringMatching(/^(connection-not-established|connect-timeout)$/), outcome: 'not_sent' });
+  });
+
   it('connect timeout against a listener whose accept queue is full (SYN dropped, no connect) → connect-timeout', async () => {
     const backlog = await startFullBacklog();
     cleanups.push(backlog.close);
