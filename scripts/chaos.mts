@@ -294,7 +294,7 @@ const problems: [string, string[]][] = [
   ['needs_review without evidence', f.reviewWithoutEvidence], ['needs_review with copies not listed', f.reviewCopiesNotListed],
 ];
 for (const [label, ids] of problems) if (ids.length > 0) console.log(`  FAIL ${label}: ${ids.length}, e.g. ${ids.slice(0, 3).join(', ')}`);
-if (f.duplicates.length > 0) console.log(`  of the duplicates, ${f.duplicatesListed.length} are in needs_review with every copy listed`);
+if (f.duplicates.length > 0) console.log(`  of the duplicates, ${verdict.duplicatesListed.length} are in needs_review with every copy listed`);
 const failed = problems.some(([, ids]) => ids.length > 0) || api.gaveUp > 0 || api.refused.length > 0 || rows.length !== N;
 console.log(`chaos ${failed ? 'FAILED' : 'passed'}: ${rows.length} deliveries, ${verdict.byStatus.get('sent') ?? 0} sent, ${verdict.byStatus.get('needs_review') ?? 0} needs_review, `
   + `${f.duplicates.length} duplicates, ${f.lost.length} lost, ${f.unsettled.length} unsettled, ${f.sentNotExactlyOne.length} sent-not-exactly-one; `

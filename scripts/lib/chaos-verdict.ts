@@ -24,10 +24,10 @@ export type Verdict = {
   paths: Map<string, number>;
   byStatus: Map<string, number>;
   lines: string[];
+  /** Of the duplicates: in needs_review with every copy listed in the latest check's evidence (detected, still a failure). */
+  duplicatesListed: string[];
   failures: {
     duplicates: string[];
-    /** Of the duplicates: in needs_review with every copy listed in the latest check's evidence. */
-    duplicatesListed: string[];
     duplicateIntents: string[];
     lost: string[];
     unsettled: string[];
@@ -43,9 +43,9 @@ export type Verdict = {
 /** `copiesByText`: every copy ever stored on the chaos accounts, grouped by text. */
 export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): Verdict {
   const verdict: Verdict = {
-    paths: new Map(), byStatus: new Map(), lines: [], copies: [...copiesByText.values()].reduce((n, c) => n + c.length, 0),
+    paths: new Map(), byStatus: new Map(), lines: [], duplicatesListed: [], copies: [...copiesByText.values()].reduce((n, c) => n + c.length, 0),
     failures: {
-      duplicates: [], duplicatesListed: [], duplicateIntents: [], lost: [], unsettled: [], sentNotExactlyOne: [], sentWrongLink: [],
+      duplicates: [], duplicateIntents: [], lost: [], unsettled: [], sentNotExactlyOne: [], sentWrongLink: [],
       liveButNotSent: [], reviewWithoutEvidence: [], reviewCopiesNotListed: [],
     },
   };
@@ -64,7 +64,7 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
     if ((perText.get(row.text) ?? 0) > 1) f.duplicateIntents.push(row.id);
     if (copies.length > 1) {
       f.duplicates.push(row.id);
-      if (row.status === 'needs_review' && listed) f.duplicatesListed.push(row.id);
+      if (row.status === 'needs_review' && listed) verdict.duplicatesListed.push(row.id);
     }
     if (UNSETTLED.has(row.status)) f.unsettled.push(row.id);
     if (UNSETTLED.has(row.status) || (row.status === 'sent' && copies.length === 0)) f.lost.push(row.id);
