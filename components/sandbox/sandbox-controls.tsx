@@ -130,7 +130,8 @@ function NaiveRetry({ workspaceId, options }: { workspaceId: string; options: Op
       <h2 id="naive-retry" className="text-base font-semibold">Naive retry demo</h2>
       <p className="text-sm text-slate-600">
         Publishes once with a 2 s timeout and, like a naive client, sends it again on anything but success. On Mastodon (no
-        shared Idempotency-Key) the retry is a second post; on X the identical text happens to hit X’s duplicate rule.
+        shared Idempotency-Key) the retry is a second post; on X the identical text happens to hit X’s duplicate rule
+        (with the <code>x-nodedupe</code> profile it is a second post too).
       </p>
       <AccountSelect id="naive-account" options={[...options].sort((a, b) => Number(a.provider === 'x') - Number(b.provider === 'x'))} />
       <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Running…' : 'Run naive retry demo'}</Button>
