@@ -6,7 +6,7 @@
 // with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429.
 // Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -65,6 +65,7 @@ const PROFILES: { profile: Profile; platform: Platform }[] = [
 
 const dataDir = path.resolve(process.env.CHAOS_DATA_DIR ?? '.data/chaos');
 const logDir = path.join(dataDir, 'logs');
+rmSync(logDir, { recursive: true, force: true });
 mkdirSync(logDir, { recursive: true });
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 if (!existsSync(path.join(distDir, 'BUILD_ID'))) {
@@ -279,13 +280,14 @@ writeFileSync(logFile, `${verdict.lines.sort().join('\n')}\n`);
 
 const f = verdict.failures;
 const kills = (role: string) => supervisor.all.filter((m) => m.role === role).reduce((n, m) => n + m.kills, 0);
-const crashes = supervisor.all.reduce((n, m) => n + m.crashes, 0);
+const crashes = supervisor.all.flatMap((m) => m.crashes.map((c) => ({ ...c, name: m.name })));
 const restarts = supervisor.all.reduce((n, m) => n + m.starts - 1, 0);
 console.log(`deliveries ${rows.length} of ${N} intended; copies on the sandbox ${verdict.copies}`);
 console.log(`states: ${[...verdict.byStatus].sort().map(([s, n]) => `${s} ${n}`).join(', ')}`);
 console.log('paths:');
 for (const [p, n] of [...verdict.paths].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(6)}  ${p}`);
-console.log(`processes: ${kills('web')} web and ${kills('worker')} worker SIGKILLs, ${restarts} restarts, ${crashes} exits not caused by the run; Postgres restarted at ${pgRestart.at} s, down ${pgRestart.downMs} ms`);
+console.log(`processes: ${kills('web')} web and ${kills('worker')} worker SIGKILLs, ${restarts} restarts, ${crashes.length} exits not caused by the run; Postgres restarted at ${pgRestart.at} s, down ${pgRestart.downMs} ms`);
+for (const c of crashes) console.log(`  ${c.name} exited by itself at ${Math.round((c.at.getTime() - t0) / 1000)} s (code ${c.code}, signal ${c.signal}): see ${path.join(logDir, `${c.name}.log`)}`);
 console.log(`api: ${api.created} created (${api.replayed} answered as replays), ${api.retries} retries, ${api.gaveUp} gave up, ${api.refused.length} refused${api.refused.length ? ` (${api.refused.slice(0, 3).join('; ')})` : ''}`);
 console.log(`per-delivery log: ${logFile}`);
 const problems: [string, string[]][] = [

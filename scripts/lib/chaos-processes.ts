@@ -1,7 +1,7 @@
 // The chaos run's children: web instances and workers, each in its own process group so that a kill takes
 // everything it started, restarted after every kill (and after any exit the run did not cause).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync } from 'node:fs';
 
 export type Role = 'web' | 'worker';
 
@@ -15,7 +15,7 @@ export type Managed = {
   starts: number;
   kills: number;
   /** Exits the run did not cause (a crash): each is restarted too, and reported. */
-  crashes: number;
+  crashes: { at: Date; code: number | null; signal: string | null }[];
 };
 
 type Spec = { name: string; role: Role; command: string; args: string[]; env: NodeJS.ProcessEnv; logFile: string; readyUrl?: string };
@@ -30,15 +30,19 @@ export function createSupervisor() {
     closeSync(out);
     m.child = child;
     m.starts++;
+    appendFileSync(m.spec.logFile, `--- ${m.name}: start ${m.starts}, pid ${child.pid}, ${new Date().toISOString()}\n`);
     m.up = false;
     m.killing = false;
     m.ready = m.spec.readyUrl ? waitForHttp(m.spec.readyUrl, child) : Promise.resolve();
     m.ready.then(() => (m.up = m.child === child && child.exitCode === null && child.signalCode === null), () => {});
-    child.once('exit', () => {
+    child.once('exit', (code, signal) => {
       if (m.child !== child) return;
       m.up = false;
       if (stopped) return;
-      if (!m.killing) m.crashes++;
+      if (!m.killing) {
+        m.crashes.push({ at: new Date(), code, signal });
+        appendFileSync(m.spec.logFile, `--- ${m.name}: exited by itself (code ${code}, signal ${signal}), ${new Date().toISOString()}\n`);
+      }
       // Killed on purpose or crashed: it comes back, like a supervisor (systemd, Kubernetes) would bring it.
       setTimeout(() => !stopped && launch(m), 200 + Math.floor(Math.random() * 800));
     });
@@ -47,7 +51,7 @@ export function createSupervisor() {
   return {
     all: all as readonly Managed[],
     add(spec: Spec): Managed {
-      const m = { name: spec.name, role: spec.role, child: null, ready: Promise.resolve(), up: false, starts: 0, kills: 0, crashes: 0, spec, killing: false };
+      const m = { name: spec.name, role: spec.role, child: null, ready: Promise.resolve(), up: false, starts: 0, kills: 0, crashes: [], spec, killing: false };
       all.push(m);
       launch(m);
       return m;
