@@ -1,4 +1,4 @@
-import type { HttpRequest } from '@/lib/providers/http';
+import { NO_SOCKET, type HttpRequest } from '@/lib/providers/http';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import type { RawOutcome } from '@/lib/providers/types';
 import { isConnectionReset } from '@/lib/sandbox/faults';
@@ -115,6 +115,9 @@ async function send(sim: Simulation, actor: Actor, request: HttpRequest, depsFor
   const path = new URL(request.url).pathname.replace(/^.*\/api\/sandbox/, '');
   const label = `${request.method} ${path.split('?')[0]}`;
   await sim.gate(actor, `send ${label}`);
+  if (request.signal?.aborted) {
+    return { type: 'error', code: 'ABORTED_BEFORE_SEND', name: 'AbortError', message: 'Canceled before the request was sent', timedOut: false, connection: NO_SOCKET };
+  }
   // The process stalled past a time jump since its last database step: its call timed out unsent.
   if (actor.jumpsSeen < sim.jumps) return timedOut(0);
   const epoch = sim.jumps;
