@@ -3,14 +3,15 @@
 // (restarted once mid-run) and the standalone sandbox network in this process (in memory, so copies are counted
 // on the platform's own records): two web instances (`next start`, each with its in-process scheduler) and two
 // `npm run worker` processes, SIGKILLed by process group and restarted at random. Accounts use the weak profiles,
-// with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429.
-// Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy.
+// with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429 (lifted
+// when the kills end, as each asks for 60 s). Posts are created through the API of a live web instance (a share) and
+// directly in the database. Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { createDatabase } from '@/db/client';
+import { createDatabase, type Database } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { upsertAccount } from '@/db/queries/accounts';
 import { createApiKey } from '@/db/queries/api-keys';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
   },
 });
 const N = positive('deliveries');
+if (N > 100_000) throw new Error('--deliveries: at most 100000');
 const ACCOUNTS = positive('accounts');
 const WITHIN_MS = positive('within') * 1000;
 const MAX_MS = positive('max-seconds') * 1000;
@@ -89,7 +91,22 @@ process.on('SIGINT', () => {
 });
 process.on('SIGTERM', () => process.exit(143));
 await runMigrations(database.url);
-const { db } = createDatabase(database.url, { max: 4 });
+// This process's own connections are closed before the Postgres restart and opened after it: it holds the
+// platform's records, and postgres.js 3.4.9 can crash a process whose socket closes under a buffered write
+// (porsager/postgres#1208). The web instances and workers get no such care: their crashes are counted.
+let pool = createDatabase(database.url, { max: 4 });
+let gate = Promise.resolve();
+let busy = 0;
+async function withDb<T>(run: (db: Database) => Promise<T>): Promise<T> {
+  await gate;
+  busy++;
+  try {
+    return await run(pool.db);
+  } finally {
+    busy--;
+  }
+}
+const db = pool.db; // setup only, before any restart
 
 // ── The platform: the standalone sandbox server, in memory, in this process ───────────────────────────
 const store = createMemorySandboxStore();
@@ -146,7 +163,7 @@ const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
 const insertDirect = (async () => {
   const order = Array.from({ length: dbCount }, (_, i) => i);
   for (let chunk = 0; chunk < order.length; chunk += 100) {
-    await retryDb(() => db.transaction(async (tx) => {
+    await retryDb(() => withDb((db) => db.transaction(async (tx) => {
       for (const i of order.slice(chunk, chunk + 100)) {
         await insertPostWithDeliveries(tx, {
           post: { workspaceId: workspace.id, text: deliveryText(i), scheduledAt: new Date(t0 + 2_000 + random() * WITHIN_MS), source: 'api', idempotencyKey: `chaos-db-${i}` },
@@ -154,7 +171,7 @@ const insertDirect = (async () => {
         });
       }
       await notifyDue(tx);
-    }));
+    })));
   }
 })();
 const api = { created: 0, replayed: 0, retries: 0, gaveUp: 0, refused: [] as string[] };
@@ -215,16 +232,22 @@ const killer = (async () => {
 const pgRestart = { at: 0, downMs: 0 };
 const restarter = (async () => {
   await sleep(WITHIN_MS * (0.35 + random() * 0.3));
+  let reopen = () => {};
+  gate = new Promise<void>((resolve) => (reopen = resolve));
+  while (busy > 0) await sleep(20);
+  await pool.close();
   const stoppedAt = Date.now();
   pgRestart.at = Math.round((stoppedAt - t0) / 1000);
-  await database.stop(); // every connection of every process drops here
+  await database.stop(); // every connection of every other process drops here
   database = await startEmbeddedPostgres(pgDir, { port: pgPort });
   pgRestart.downMs = Date.now() - stoppedAt;
+  pool = createDatabase(database.url, { max: 4 });
+  reopen();
   console.log(`\n  Postgres restarted at ${pgRestart.at} s (down ${pgRestart.downMs} ms, same data dir, port ${pgPort})`);
 })();
 
 // ── Wait until everything is settled (or the time bound) ──────────────────────────────────────────────
-const countOpen = async () => Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`))][0]!.n);
+const countOpen = async () => Number([...(await withDb((db) => db.execute<{ n: number }>(sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`)))][0]!.n);
 let creationDone = false;
 void Promise.all([insertDirect, createThroughApi]).then(() => (creationDone = true));
 let open = N;
@@ -256,13 +279,14 @@ const tookS = Math.round((Date.now() - t0) / 1000);
 console.log('');
 
 // ── Verdict: our database against the platform's own records ─────────────────────────────────────────
-const rows = [...(await db.execute<DeliveryRow>(sql`
-  select d.id, p.text, d.status, d.external_id as "externalId", d.failure_reason as "failureReason", d.attempt_count as "attemptCount",
+const rows = [...(await withDb((db) => db.execute<DeliveryRow>(sql`
+  select d.id, p.text, d.status, d.external_id as "externalId", d.attempt_count as "attemptCount",
+    coalesce(d.failure_reason, (select e.reason from delivery_events e where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1)) as "failureReason",
     a.id as "accountId", case when p.idempotency_key like 'chaos-api-%' then 'api' else 'db' end as source,
     coalesce((select json_agg(json_build_object('decision', r.decision, 'evidence', r.evidence) order by r.checked_at, r.id) from reconciliations r where r.delivery_id = d.id), '[]') as reconciliations,
     coalesce((select string_agg(e.to_status::text, '→' order by e.id) from delivery_events e where e.delivery_id = d.id), '') as history
   from deliveries d join posts p on p.id = d.post_id join social_accounts a on a.id = d.account_id
-  where d.workspace_id = ${workspace.id}`))].map((r) => {
+  where d.workspace_id = ${workspace.id}`)))].map((r) => {
   const account = accounts.find((a) => a.id === (r as unknown as { accountId: string }).accountId);
   return { ...r, profile: account?.profile ?? '?' };
 });
