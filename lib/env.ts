@@ -14,6 +14,8 @@ const SECRET_HINT = {
   CRON_SECRET: 'set CRON_SECRET to at least 16 random characters (openssl rand -base64 24)',
 };
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: z
@@ -33,8 +35,13 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FILE: z.string().optional(),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
 });
+
+/** The error's name (a string, so it survives minification): callers print the message and exit, no stack. */
+export const INVALID_ENVIRONMENT = 'InvalidEnvironmentError';
 
 export type Env = z.infer<typeof envSchema> & { sandboxEnabled: boolean };
 
@@ -69,7 +76,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`);
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`), { name: INVALID_ENVIRONMENT });
   }
   const env = parsed.data;
   return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production' };

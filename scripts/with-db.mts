@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { seedDemoData } from '@/db/seed';
-import { getEnv } from '@/lib/env';
+import { getEnvOrExit } from '@/lib/env-exit';
 import { resolveDatabase } from './lib/database';
 
 const args = process.argv.slice(2);
@@ -18,7 +18,7 @@ if (command.length === 0) {
   process.exit(2);
 }
 
-const env = getEnv(); // fails fast with a message naming the variable to set
+const env = getEnvOrExit(); // an invalid environment: a short message naming each variable, exit 1
 const database = await resolveDatabase({ fresh: flags.has('--fresh') });
 await runMigrations(database.url);
 if (flags.has('--seed')) {

@@ -7,7 +7,7 @@ export type AmbiguousDelivery = {
   deliveryId: string; generation: number; workspaceId: string; postId: string;
   text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; recipient: string | null;
   scheduledAt: Date; latenessLimitSeconds: number;
-  provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string;
+  accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string;
   firstAttemptAt: Date; lastAttemptAt: Date; duplicateContent: boolean;
   notFoundReads: number; firstNotFoundAt: Date | null; unreadableReads: number;
 };
@@ -31,7 +31,7 @@ export async function claimAmbiguousDeliveries(db: Executor, params: { workerId:
     )
     select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", p.text, p.kind,
       p.in_reply_to as "inReplyTo", p.recipient, p.scheduled_at as "scheduledAt", w.lateness_limit_seconds as "latenessLimitSeconds",
-      a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
+      a.id as "accountId", a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
       (select min(started_at) from attempts t where t.delivery_id = d.id) as "firstAttemptAt",
       (select max(started_at) from attempts t where t.delivery_id = d.id) as "lastAttemptAt",
       exists (select 1 from delivery_events e where e.delivery_id = d.id and e.detail->>'rule' = 'x-duplicate-content') as "duplicateContent",

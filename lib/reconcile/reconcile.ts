@@ -54,7 +54,7 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
 
 async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOptions): Promise<ReconcileDecision> {
   const base = { deliveryId: d.deliveryId, generation: d.generation };
-  const client = providerClientForAccount(d, { encryptionKey: options.encryptionKey, origin: options.origin });
+  const client = providerClientForAccount({ ...d, id: d.accountId }, { encryptionKey: options.encryptionKey, origin: options.origin });
   const deadline = d.scheduledAt.getTime() + d.latenessLimitSeconds * 1000;
   // A resend publishes if the first call never landed, so only while the post may still go out on time.
   if (d.provider === 'mastodon' && Date.now() - d.lastAttemptAt.getTime() < options.mastodonKeyWindowMs && Date.now() + options.releaseMarginMs < deadline) {
