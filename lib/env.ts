@@ -36,6 +36,7 @@ const envSchema = z.object({
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** npm start / npm run dev copy the server's whole output (stdout and stderr) to this file too. */
   LOG_FILE: z.string().optional(),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
 });

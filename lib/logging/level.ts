@@ -13,7 +13,3 @@ export function logLevel(source: Record<string, string | undefined>): Level {
   return source.NODE_ENV === 'test' ? 'silent' : 'info';
 }
 
-/** LOG_FILE: optional path that receives a copy of every log line (blank = none). */
-export function logFile(source: Record<string, string | undefined>): string | undefined {
-  return source.LOG_FILE?.trim() || undefined;
-}

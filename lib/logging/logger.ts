@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { logFile, logLevel } from './level';
+import { logLevel } from './level';
 import { serializeError } from './redact-error';
 
 /**
@@ -20,12 +20,4 @@ export const loggerOptions: pino.LoggerOptions = {
   },
 };
 
-/** LOG_FILE (optional): also append every line to this file (used by the production-build log test). */
-function destination(): pino.DestinationStream | undefined {
-  const file = logFile(process.env);
-  if (!file) return undefined;
-  const level = loggerOptions.level as pino.Level;
-  return pino.multistream([{ level, stream: process.stdout }, { level, stream: pino.destination({ dest: file, append: true, sync: true, mkdir: true }) }]);
-}
-
-export const logger = pino(loggerOptions, destination());
+export const logger = pino(loggerOptions);
