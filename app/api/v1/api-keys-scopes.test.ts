@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/db/queries/api-keys';
 import { apiKeys, posts, type ApiKeyScope } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { scopesSchema } from '@/lib/api/scopes';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { GET as listAccounts } from './accounts/route';
 import { POST as cancelPost } from './posts/[id]/cancel/route';
@@ -181,5 +182,19 @@ describe('bad input: a NUL character in post text', () => {
     const res = await editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: randomUUID(), body: { text: 'a\u0000b' } }), idParams(id));
     expect(res.status).toBe(422);
     expect((await db.select({ text: posts.text }).from(posts).where(eq(posts.id, id)))[0]!.text).toBe(text);
+  });
+});
+
+describe('scope lists (Settings form and `npm run apikey -- --scopes`)', () => {
+  it.each([
+    ['posts:read,accounts:read', ['posts:read', 'accounts:read']],
+    [' posts:write , posts:write ', ['posts:write']],
+    [['posts:read', 'posts:write'], ['posts:read', 'posts:write']],
+  ])('%j → %j', (input, expected) => {
+    expect(scopesSchema.parse(input)).toEqual(expected);
+  });
+
+  it.each([['admin'], ['posts:read,admin'], [''], [[]]])('%j is refused', (input) => {
+    expect(scopesSchema.safeParse(input).success).toBe(false);
   });
 });
