@@ -5,11 +5,13 @@ import { deliveryStatusEnum } from '@/db/schema';
 import { problem } from '@/lib/http/problem';
 import { serializePost } from './serialize';
 
+const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
+
 export const listPostsQuerySchema = z.object({
   status: z.enum(deliveryStatusEnum.enumValues).optional(),
   account: z.uuid().optional(),
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number({ error: 'limit must be a whole number from 1 to 100' }).int('limit must be a whole number from 1 to 100').min(1, 'limit must be a whole number from 1 to 100').max(100, 'limit must be a whole number from 1 to 100').default(25),
+  limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(100, LIMIT_MESSAGE).default(25),
 });
 
 function encodeCursor(c: PostCursor): string {
