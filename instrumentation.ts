@@ -1,6 +1,15 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // First, so nothing Next.js logs afterwards (uncaught action errors) carries a query's parameters.
+    const { redactConsoleErrors } = await import('./lib/logging/redact-error');
+    redactConsoleErrors();
+    const { exitOnInvalidEnvironment } = await import('./lib/env-exit');
     const { bootServer } = await import('./db/boot');
-    await bootServer();
+    try {
+      await bootServer();
+    } catch (error) {
+      exitOnInvalidEnvironment(error); // a short message naming each variable, then exit 1
+      throw error;
+    }
   }
 }

@@ -4,6 +4,7 @@ import { defineConfig, devices } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
+export const E2E_LOG_FILE = `${E2E_DATA_DIR}/server.log`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -57,6 +58,8 @@ export default defineConfig({
       PUBLISH_CALL_TIMEOUT_MS: '2000',
       RECONCILE_ALLOWANCE_MS: '1000',
       RECONCILE_RECHECK_MS: '2000',
+      // Everything the server prints, for the log redaction spec (e2e/security/logs.spec.ts).
+      LOG_FILE: E2E_LOG_FILE,
     },
   },
 });

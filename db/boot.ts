@@ -13,10 +13,17 @@ export async function bootServer(): Promise<void> {
     if (database.owned) process.once('exit', () => void database.stop());
   }
   await runMigrations(process.env.DATABASE_URL);
+  await resealCredentials(env.APP_ENCRYPTION_KEY);
   if (env.SCHEDULER_ENABLED) {
     // The same task list and scheduler as `npm run worker` (lib/publishing/background.ts).
     const { getDb, getSql } = await import('./client');
     const { startBackgroundWork } = await import('@/lib/publishing/background');
     startBackgroundWork(getDb(), getSql());
   }
+}
+/** Credentials sealed before they were bound to their account (v1) become v2 before anything reads them. */
+async function resealCredentials(encryptionKey: string) {
+  const { getDb } = await import('./client');
+  const { resealLegacyCredentials } = await import('@/lib/providers/reseal-credentials');
+  await resealLegacyCredentials(getDb(), encryptionKey);
 }

@@ -32,6 +32,8 @@ export const users = pgTable('users', {
   email: text().notNull(),
   name: text().notNull(),
   passwordHash: text(),
+  /** Carried in the session JWT and compared on every request: bumping it signs out every session. */
+  sessionVersion: integer().notNull().default(1),
   createdAt: createdAt(),
 }, (t) => [
   unique('users_email_uq').on(t.email),
@@ -211,6 +213,9 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
 ]);
 export type IdempotencyKey = typeof idempotencyKeys.$inferSelect;
 
+export const API_KEY_SCOPES = ['posts:read', 'posts:write', 'accounts:read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export const apiKeys = pgTable('api_keys', {
   id: uuid().primaryKey().defaultRandom(),
   workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
@@ -218,13 +223,18 @@ export const apiKeys = pgTable('api_keys', {
   prefix: text().notNull(),
   /** SHA-256 of the key; the key itself is shown once and never stored. */
   hash: text().notNull(),
+  scopes: text().array().$type<ApiKeyScope[]>().notNull().default(sql`array['posts:read','posts:write','accounts:read']::text[]`),
   createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
   lastUsedAt: timestamp({ withTimezone: true }),
+  /** Fixed one-minute rate window: its start and the requests counted in it (one atomic update per request). */
+  rateWindowStart: timestamp({ withTimezone: true }),
+  rateWindowCount: integer().notNull().default(0),
   revokedAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 }, (t) => [
   unique('api_keys_hash_uq').on(t.hash),
   index('api_keys_workspace_idx').on(t.workspaceId),
+  check('api_keys_scopes_ck', sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read']::text[]`),
 ]);
 export type ApiKey = typeof apiKeys.$inferSelect;
 
@@ -234,12 +244,21 @@ export const notifications = pgTable('notifications', {
   deliveryId: uuid().references(() => deliveries.id, { onDelete: 'cascade' }),
   kind: text().notNull(),
   message: text().notNull(),
-  readAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 }, (t) => [
   // One notification per delivery and kind: a replayed event does not notify twice.
   unique('notifications_delivery_kind_uq').on(t.deliveryId, t.kind),
   index('notifications_workspace_idx').on(t.workspaceId, t.createdAt),
+]);
+
+/** Read state per user: one member opening the bell never hides an alert from another. */
+export const notificationReads = pgTable('notification_reads', {
+  notificationId: uuid().notNull().references(() => notifications.id, { onDelete: 'cascade' }),
+  userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  readAt: createdAt(),
+}, (t) => [
+  primaryKey({ name: 'notification_reads_pk', columns: [t.notificationId, t.userId] }),
+  index('notification_reads_user_idx').on(t.userId),
 ]);
 
 export const auditLog = pgTable('audit_log', {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '@/lib/auth/password';
-import { decryptSecret } from '@/lib/crypto/secret-box';
+import { openCredentials } from '@/lib/providers/credentials';
 import { memberships, socialAccounts, users, workspaces } from './schema';
 import { seedDemoData } from './seed';
 import { createTestDatabase } from './testing/test-database';
@@ -87,11 +87,11 @@ describe('seedDemoData', () => {
     const { db } = sealed;
     await seedDemoData(db, options);
     const rows = await db
-      .select({ handle: socialAccounts.handle, sealed: socialAccounts.credentialsEncrypted, last4: socialAccounts.tokenLast4, baseUrl: socialAccounts.baseUrl, sandbox: socialAccounts.sandbox })
+      .select({ id: socialAccounts.id, handle: socialAccounts.handle, sealed: socialAccounts.credentialsEncrypted, last4: socialAccounts.tokenLast4, baseUrl: socialAccounts.baseUrl, sandbox: socialAccounts.sandbox })
       .from(socialAccounts);
     expect(rows).toHaveLength(EXPECTED_ACCOUNTS.length);
     for (const row of rows) {
-      const { accessToken } = JSON.parse(decryptSecret(row.sealed, encryptionKey)) as { accessToken: string };
+      const { accessToken } = openCredentials(row.sealed, encryptionKey, row.id);
       expect(accessToken).toMatch(/^sbx_[0-9a-f]{32}$/);
       expect(row.sealed).not.toContain(accessToken);
       expect(row.sealed).not.toContain('accessToken');

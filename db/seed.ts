@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hashPassword } from '@/lib/auth/password';
-import { encryptSecret } from '@/lib/crypto/secret-box';
+import { sealCredentials } from '@/lib/providers/credentials';
 import type { Database } from './client';
 import { upsertAccount } from './queries/accounts';
 import { upsertUser } from './queries/users';
@@ -55,8 +55,7 @@ export async function seedDemoData(db: Database, options: { password: string; en
         displayName: account.displayName,
         platformUserId,
         baseUrl: SANDBOX_BASE_URL[account.provider],
-        credentialsEncrypted: encryptSecret(JSON.stringify({ accessToken: token }), options.encryptionKey),
-        tokenLast4: token.slice(-4),
+        ...sealCredentials({ accessToken: token }, options.encryptionKey),
       });
     }
   }

@@ -58,6 +58,8 @@ const SECRET_HINT = {
   CRON_SECRET: 'set CRON_SECRET to at least 16 random characters (openssl rand -base64 24)',
 };
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: z
@@ -77,7 +79,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** npm start / npm run dev copy the server's whole output (stdout and stderr) to this file too. */
+  LOG_FILE: z.string().optional(),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   // Publishing and reconciling tuning (DESIGN §6–§7): blank means the default, like every variable here.
   PUBLISH_CALL_TIMEOUT_MS: z.coerce.number().int().min(100, 'at least 100 ms').max(120_000, 'at most 120000 ms').default(10_000),
   PUBLISH_LEASE_MS: z.coerce.number().int().min(1_000, 'at least 1000 ms').max(3_600_000, 'at most one hour').default(60_000),
@@ -85,6 +90,9 @@ const envSchema = z.object({
   RECONCILE_ALLOWANCE_MS: allowanceSchema,
   RATE_LIMITS: rateLimitsSchema,
 });
+
+/** The error's name (a string, so it survives minification): callers print the message and exit, no stack. */
+export const INVALID_ENVIRONMENT = 'InvalidEnvironmentError';
 
 export type Env = z.infer<typeof envSchema> & { sandboxEnabled: boolean };
 
@@ -119,13 +127,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`);
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`), { name: INVALID_ENVIRONMENT });
   }
   const env = parsed.data;
   if (env.PUBLISH_CALL_TIMEOUT_MS + LEASE_MARGIN_MS >= env.PUBLISH_LEASE_MS) {
-    throw new Error(
-      `Invalid environment (see .env.example):\n  PUBLISH_CALL_TIMEOUT_MS: ${env.PUBLISH_CALL_TIMEOUT_MS} ms plus a ${LEASE_MARGIN_MS} ms margin must be shorter than PUBLISH_LEASE_MS (${env.PUBLISH_LEASE_MS} ms)`,
-    );
+    const line = `  PUBLISH_CALL_TIMEOUT_MS: ${env.PUBLISH_CALL_TIMEOUT_MS} ms plus a ${LEASE_MARGIN_MS} ms margin must be shorter than PUBLISH_LEASE_MS (${env.PUBLISH_LEASE_MS} ms)`;
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });
   }
   return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production' };
 }

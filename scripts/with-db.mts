@@ -1,12 +1,12 @@
 // Runs a command (next dev / next start) against a ready database: the embedded Postgres when
 // DATABASE_URL is unset, migrated (and seeded with --seed). Stops what it started on exit.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { seedDemoData } from '@/db/seed';
-import { getEnv } from '@/lib/env';
+import { getEnvOrExit } from '@/lib/env-exit';
 import { resolveDatabase } from './lib/database';
 
 const args = process.argv.slice(2);
@@ -18,7 +18,7 @@ if (command.length === 0) {
   process.exit(2);
 }
 
-const env = getEnv(); // fails fast with a message naming the variable to set
+const env = getEnvOrExit(); // an invalid environment: a short message naming each variable, exit 1
 const database = await resolveDatabase({ fresh: flags.has('--fresh') });
 await runMigrations(database.url);
 if (flags.has('--seed')) {
@@ -31,10 +31,17 @@ mkdirSync(dataDir, { recursive: true });
 // Lets tests and tools find the database this server uses.
 writeFileSync(path.join(dataDir, 'database-url'), database.url);
 
+const logFile = env.LOG_FILE ? path.resolve(env.LOG_FILE) : undefined;
 const child = spawn(command[0]!, command.slice(1), {
-  stdio: 'inherit',
+  stdio: logFile ? ['inherit', 'pipe', 'pipe'] : 'inherit',
   env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${env.PORT}` },
 });
+if (logFile) {
+  // Everything the server prints, Next.js' own error output included, also goes to LOG_FILE (appended).
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  child.stdout?.on('data', (chunk: Buffer) => { process.stdout.write(chunk); appendFileSync(logFile, chunk); });
+  child.stderr?.on('data', (chunk: Buffer) => { process.stderr.write(chunk); appendFileSync(logFile, chunk); });
+}
 let stopping = false;
 const shutdown = (signal: NodeJS.Signals) => {
   if (stopping) return;

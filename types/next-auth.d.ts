@@ -6,5 +6,7 @@ declare module 'next-auth' {
     /** The workspace chosen at sign-in; the active one may differ (switcher cookie), checked per request. */
     workspaceId: string | null;
     role: string | null;
+    /** Compared with users.session_version on every request (lib/auth/session-user.ts). */
+    sessionVersion: number | null;
   }
 }

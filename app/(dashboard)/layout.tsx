@@ -18,11 +18,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const adminOf = memberships.filter((m) => m.role === 'admin').map((m) => m.id);
   const [reviewCount, unread, notifications] = await Promise.all([
     countReviewItems(db, { workspaceIds: adminOf }),
-    countUnreadNotifications(db, { workspaceId: workspace.id }),
-    listNotifications(db, { workspaceId: workspace.id }),
+    countUnreadNotifications(db, { workspaceId: workspace.id, userId: user.id }),
+    listNotifications(db, { workspaceId: workspace.id, userId: user.id }),
   ]);
   const bellItems = notifications.map((n) => ({
-    id: n.id, kind: n.kind, message: n.message, unread: !n.readAt,
+    id: n.id, kind: n.kind, message: n.message, unread: !n.read,
     href: n.kind === 'needs_review' && role === 'admin' ? `/review#delivery-${n.deliveryId}` : n.postId ? `/posts/${n.postId}` : '/queue',
   }));
   return (

@@ -2,9 +2,11 @@
 
 import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
+import { LocalTime } from '@/components/ui/local-time';
+import { SCOPE_LABELS } from '@/lib/api/scope-labels';
 import type { ActionState } from '@/lib/auth/action';
 
-type Key = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+type Key = { id: string; name: string; prefix: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
 type Action<T = undefined> = (state: ActionState<T> | undefined, data: FormData) => Promise<ActionState<T>>;
 
 export function CreateApiKeyForm({ action }: { action: Action<{ token: string }> }) {
@@ -17,6 +19,16 @@ export function CreateApiKeyForm({ action }: { action: Action<{ token: string }>
           aria-describedby="key-name-error" aria-invalid={Boolean(state?.errors?.name)} />
         <p id="key-name-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.name?.[0]}</p>
       </div>
+      <fieldset aria-describedby="key-scopes-error">
+        <legend className="text-sm font-medium">Scopes</legend>
+        {Object.entries(SCOPE_LABELS).map(([scope, label]) => (
+          <label key={scope} className="mt-1 flex items-center gap-2 text-sm">
+            <input type="checkbox" name="scopes" value={scope} defaultChecked />
+            <code className="text-xs">{scope}</code> <span className="text-slate-600">{label}</span>
+          </label>
+        ))}
+        <p id="key-scopes-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.scopes?.[0]}</p>
+      </fieldset>
       <Button type="submit" disabled={pending}>{pending ? 'Creating…' : 'Create API key'}</Button>
       {state?.ok && state.data && (
         <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
@@ -35,8 +47,9 @@ export function ApiKeyRow({ apiKey, canRevoke, revoke }: { apiKey: Key; canRevok
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
       <div>
         <p className="font-medium">{apiKey.name} <code className="ml-1 text-xs text-slate-500">{apiKey.prefix}…</code></p>
+        <p className="text-xs text-slate-600" aria-label="Scopes">{apiKey.scopes.join(' · ')}</p>
         <p className="text-xs text-slate-600">
-          Created {apiKey.createdAt.slice(0, 10)} · {apiKey.lastUsedAt ? `last used ${apiKey.lastUsedAt.slice(0, 10)}` : 'never used'}
+          Created {apiKey.createdAt.slice(0, 10)} · {apiKey.lastUsedAt ? <>last used <LocalTime iso={apiKey.lastUsedAt} /></> : 'never used'}
           {apiKey.revokedAt && ` · revoked ${apiKey.revokedAt.slice(0, 10)}`}
         </p>
       </div>

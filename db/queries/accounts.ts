@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull, like, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { socialAccounts, type NewSocialAccount } from '../schema';
 
@@ -40,22 +41,51 @@ export async function upsertAccount(db: Executor, params: NewSocialAccount) {
  * Connects an account, or reconnects one disconnected earlier (same platform identity): the row, and
  * with it every delivery's history, is kept; new credentials replace the old ones.
  */
-export async function connectAccount(db: Executor, params: NewSocialAccount) {
+export async function connectAccount(
+  db: Executor,
+  params: Omit<NewSocialAccount, 'id' | 'credentialsEncrypted' | 'tokenLast4'>,
+  seal: (accountId: string) => { credentialsEncrypted: string; tokenLast4: string },
+) {
+  const identity = [socialAccounts.workspaceId, socialAccounts.provider, socialAccounts.baseUrl, socialAccounts.platformUserId] as const;
+  // Credentials are sealed for the row's id, so the id must be known first: the existing row's, or a new one.
+  // The update only applies when the row is the one sealed for (a row created in between makes us retry).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [existing] = await db
+      .select({ id: socialAccounts.id })
+      .from(socialAccounts)
+      .where(and(eq(socialAccounts.workspaceId, params.workspaceId), eq(socialAccounts.provider, params.provider), eq(socialAccounts.baseUrl, params.baseUrl), eq(socialAccounts.platformUserId, params.platformUserId)));
+    const id = existing?.id ?? randomUUID();
+    const sealed = seal(id);
+    const [row] = await db
+      .insert(socialAccounts)
+      .values({ ...params, id, ...sealed })
+      .onConflictDoUpdate({
+        target: [...identity],
+        set: { handle: params.handle, displayName: params.displayName ?? null, credentialsEncrypted: sealed.credentialsEncrypted, tokenLast4: sealed.tokenLast4, disconnectedAt: null },
+        setWhere: eq(socialAccounts.id, id),
+      })
+      .returning(publicAccountColumns);
+    if (row) return row;
+  }
+  throw new Error('connectAccount: the account row kept changing under us');
+}
+
+/** Every account whose credentials were sealed before associated data existed (v1). */
+export async function listLegacySealedAccounts(db: Executor) {
+  return db
+    .select({ id: socialAccounts.id, credentialsEncrypted: socialAccounts.credentialsEncrypted })
+    .from(socialAccounts)
+    .where(like(socialAccounts.credentialsEncrypted, 'v1.%'));
+}
+
+/** Replaces sealed credentials only if they are still the ones read (a reconnect meanwhile wins). */
+export async function replaceSealedCredentials(db: Executor, params: { accountId: string; previous: string; next: string }) {
   const [row] = await db
-    .insert(socialAccounts)
-    .values(params)
-    .onConflictDoUpdate({
-      target: [socialAccounts.workspaceId, socialAccounts.provider, socialAccounts.baseUrl, socialAccounts.platformUserId],
-      set: {
-        handle: params.handle,
-        displayName: params.displayName ?? null,
-        credentialsEncrypted: params.credentialsEncrypted,
-        tokenLast4: params.tokenLast4,
-        disconnectedAt: null,
-      },
-    })
-    .returning(publicAccountColumns);
-  return row!;
+    .update(socialAccounts)
+    .set({ credentialsEncrypted: params.next })
+    .where(and(eq(socialAccounts.id, params.accountId), eq(socialAccounts.credentialsEncrypted, params.previous)))
+    .returning({ id: socialAccounts.id });
+  return Boolean(row);
 }
 
 /** Disconnect keeps the row (deliveries reference it); it only stops new posts to it. */

@@ -1,10 +1,14 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { deliveries, notifications } from '../schema';
+import { deliveries, notificationReads, notifications } from '../schema';
 
-export async function listNotifications(db: Executor, params: { workspaceId: string; limit?: number }) {
+/** Read state is the viewing user's own (notification_reads), never the workspace's. */
+const readByUser = (userId: string) =>
+  sql<boolean>`exists (select 1 from ${notificationReads} r where r.notification_id = ${notifications.id} and r.user_id = ${userId})`;
+
+export async function listNotifications(db: Executor, params: { workspaceId: string; userId: string; limit?: number }) {
   return db
-    .select({ id: notifications.id, kind: notifications.kind, message: notifications.message, readAt: notifications.readAt, createdAt: notifications.createdAt, deliveryId: notifications.deliveryId, postId: deliveries.postId })
+    .select({ id: notifications.id, kind: notifications.kind, message: notifications.message, read: readByUser(params.userId), createdAt: notifications.createdAt, deliveryId: notifications.deliveryId, postId: deliveries.postId })
     .from(notifications)
     .leftJoin(deliveries, eq(deliveries.id, notifications.deliveryId))
     .where(eq(notifications.workspaceId, params.workspaceId))
@@ -12,11 +16,18 @@ export async function listNotifications(db: Executor, params: { workspaceId: str
     .limit(params.limit ?? 10);
 }
 
-export async function countUnreadNotifications(db: Executor, params: { workspaceId: string }) {
-  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.workspaceId, params.workspaceId), isNull(notifications.readAt)));
+export async function countUnreadNotifications(db: Executor, params: { workspaceId: string; userId: string }) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.workspaceId, params.workspaceId), sql`not ${readByUser(params.userId)}`));
   return row?.n ?? 0;
 }
 
-export async function markNotificationsRead(db: Executor, params: { workspaceId: string }) {
-  await db.update(notifications).set({ readAt: sql`now()` }).where(and(eq(notifications.workspaceId, params.workspaceId), isNull(notifications.readAt)));
+/** Marks the workspace's notifications read for this user only; repeating it (or racing it) adds nothing. */
+export async function markNotificationsRead(db: Executor, params: { workspaceId: string; userId: string }) {
+  await db.execute(sql`
+    insert into ${notificationReads} (notification_id, user_id)
+    select n.id, ${params.userId}::uuid from ${notifications} n where n.workspace_id = ${params.workspaceId}
+    on conflict do nothing`);
 }

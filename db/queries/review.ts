@@ -101,7 +101,7 @@ export async function resolveReviewItem(db: Executor, params: { workspaceId: str
 }
 
 export type CopiesUnderReview = {
-  status: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string; accountDisconnected: boolean;
+  status: string; accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string; accountDisconnected: boolean;
   /** The copies the latest reconciliation found, oldest first (only ever our own text, in our attempts' window). */
   copies: { id: string; url: string | null; createdAt: string }[];
 };
@@ -109,7 +109,7 @@ export type CopiesUnderReview = {
 /** Server side only (holds sealed credentials): a delivery in the workspace with the copies its last check listed. */
 export async function getCopiesUnderReview(db: Executor, params: { workspaceId: string; deliveryId: string }): Promise<CopiesUnderReview | null> {
   const result = await db.execute(sql`
-    select d.status, a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
+    select d.status, a.id as "accountId", a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
       a.disconnected_at is not null as "accountDisconnected",
       coalesce((select r.evidence->'copies' from reconciliations r where r.delivery_id = d.id order by r.checked_at desc limit 1), '[]'::jsonb) as copies
     from deliveries d join social_accounts a on a.id = d.account_id

@@ -217,6 +217,7 @@ export async function listWorkspaceSandboxAccounts(db: Executor, params: { works
 export async function listUnregisteredProductSandboxAccounts(db: Executor) {
   return db
     .select({
+      id: socialAccounts.id,
       provider: socialAccounts.provider,
       platformUserId: socialAccounts.platformUserId,
       handle: socialAccounts.handle,

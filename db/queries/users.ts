@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { loginAttempts, users } from '../schema';
 
@@ -14,7 +14,7 @@ export async function upsertUser(db: Executor, params: { email: string; name: st
 /** Includes the password hash: for the sign-in check only, never for rendering. */
 export async function getUserCredentialsByEmail(db: Executor, params: { email: string }) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash })
+    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, sessionVersion: users.sessionVersion })
     .from(users)
     .where(eq(users.email, params.email.toLowerCase()));
   return row ?? null;
@@ -22,10 +22,28 @@ export async function getUserCredentialsByEmail(db: Executor, params: { email: s
 
 export async function getUserById(db: Executor, params: { userId: string }) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, name: users.name })
+    .select({ id: users.id, email: users.email, name: users.name, sessionVersion: users.sessionVersion })
     .from(users)
     .where(eq(users.id, params.userId));
   return row ?? null;
+}
+
+/** "Sign out everywhere": every session carrying an older version stops working on its next request. */
+export async function bumpSessionVersion(db: Executor, params: { userId: string }) {
+  const [row] = await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, params.userId))
+    .returning({ sessionVersion: users.sessionVersion });
+  return row?.sessionVersion ?? null;
+}
+
+/** Transparent rehash after a successful sign-in; only replaces the hash that was just verified. */
+export async function replacePasswordHash(db: Executor, params: { userId: string; previousHash: string; passwordHash: string }) {
+  await db
+    .update(users)
+    .set({ passwordHash: params.passwordHash })
+    .where(and(eq(users.id, params.userId), eq(users.passwordHash, params.previousHash)));
 }
 
 export async function countRecentFailedLogins(db: Executor, params: { email: string; ip?: string; since: Date }) {

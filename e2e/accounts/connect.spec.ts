@@ -10,7 +10,7 @@ test('an admin connects a sandbox account in one click, checks it and disconnect
 
   const [row] = await e2eSql()`select id, sandbox, credentials_encrypted, token_last4, disconnected_at from social_accounts where handle = ${handle}`;
   expect(row).toMatchObject({ sandbox: true, disconnected_at: null });
-  expect(row!.credentials_encrypted).toMatch(/^v1\./);
+  expect(row!.credentials_encrypted).toMatch(/^v2\./); // sealed bound to the account id (AES-GCM associated data)
   const item = page.getByRole('list', { name: 'Connected accounts', exact: true }).getByRole('listitem', { name: handle, exact: true });
   await expect(item).toContainText(`token …${row!.token_last4}`);
 

@@ -1,25 +1,40 @@
 import type { z } from 'zod';
+import type { ApiKeyScope } from '@/db/schema';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
-import { authenticateApiKey, type ApiPrincipal } from '@/lib/auth/api-key';
+import { authenticateApiKey, rateLimitHeaders, type ApiPrincipal } from '@/lib/auth/api-key';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 
 type RouteContext<P> = { params: Promise<P> };
 
 /**
- * Every /api/v1 handler: API-key auth (401 problem+json otherwise), workspace scoping through the
- * principal, and no stack traces out: an unexpected error is logged and answered with a plain 500.
+ * Every /api/v1 handler: API-key auth (401 problem+json otherwise), the key's per-minute rate limit (429),
+ * the scope the route needs (403 naming it), workspace scoping through the principal, and no stack traces
+ * out: an unexpected error is logged and answered with a plain 500.
  */
 export function apiHandler<P = Record<string, never>>(
+  scope: ApiKeyScope,
   handler: (request: Request, principal: ApiPrincipal, params: P) => Promise<Response>,
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
-      const principal = await authenticateApiKey(request);
-      if (!principal) {
+      const auth = await authenticateApiKey(request);
+      if (!auth) {
         return problem({ status: 401, title: 'Unauthorized', detail: 'Send a valid API key: Authorization: Bearer <key> (create one with `npm run apikey`).' }, { 'www-authenticate': 'Bearer' });
       }
-      return await handler(request, principal, await context.params);
+      const rateHeaders = rateLimitHeaders(auth.rate);
+      if (auth.rate.exceeded) {
+        return problem(
+          { status: 429, title: 'Too Many Requests', detail: `This API key is limited to ${auth.rate.limit} requests per minute; retry after ${auth.rate.resetSeconds} s.` },
+          { ...rateHeaders, 'retry-after': String(auth.rate.resetSeconds) },
+        );
+      }
+      if (!auth.principal.scopes.includes(scope)) {
+        return problem({ status: 403, title: 'Forbidden', detail: `This API key lacks the scope "${scope}".`, missingScope: scope }, rateHeaders);
+      }
+      const response = await handler(request, auth.principal, await context.params);
+      for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
+      return response;
     } catch (error) {
       logger.error({ err: error, path: new URL(request.url).pathname }, 'api handler failed');
       return problem({ status: 500, title: 'Internal Server Error', detail: 'Something went wrong on our side. Retrying with the same Idempotency-Key is safe.' });

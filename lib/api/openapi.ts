@@ -38,7 +38,14 @@ export function openApiDocument(serverUrl: string) {
     servers: [{ url: `${serverUrl}/api/v1` }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A workspace API key (Settings → API, or `npm run apikey`).' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http', scheme: 'bearer',
+          description: 'A workspace API key (Settings → API, or `npm run apikey -- --scopes posts:read,posts:write,accounts:read`). '
+            + 'Reading posts needs `posts:read`, creating, editing and canceling `posts:write`, listing accounts `accounts:read`: a missing scope answers 403. '
+            + 'Each key has a per-minute request limit: beyond it 429 with Retry-After; every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+        },
+      },
       schemas: { CreatePost: schema(createPostRequestSchema, 'input'), Post: schema(postSchema), Delivery: schema(deliverySchema), Account: schema(accountSchema), Problem: schema(problemSchema) },
     },
     paths: {
@@ -66,7 +73,7 @@ export function openApiDocument(serverUrl: string) {
           responses: {
             200: { description: 'A page of posts', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: ref('Post') }, nextCursor: { type: ['string', 'null'] } } } } } },
             401: problemResponse('Missing or invalid API key'),
-            422: problemResponse('Invalid query'),
+            400: problemResponse('Malformed cursor or a limit outside 1–100'),
           },
         },
       },

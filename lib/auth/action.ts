@@ -6,7 +6,7 @@ import { getWorkspace, type WorkspaceContext } from './session';
 
 export type ActionState<T = undefined> = {
   ok: boolean;
-  status?: 401 | 403 | 404 | 409 | 422 | 502;
+  status?: 400 | 401 | 403 | 404 | 409 | 422 | 502;
   message?: string;
   errors?: Record<string, string[] | undefined>;
   data?: T;
@@ -34,11 +34,19 @@ export function workspaceAction<S extends z.ZodType, T = undefined>(
   return async (_previous: ActionState<T> | undefined, formData: FormData): Promise<ActionState<T>> => {
     const context = await getWorkspace();
     if (!context) return { ok: false, status: 401, message: 'Your session has ended. Sign in again.' };
+    // A server action is a public endpoint: a caller can send any serializable argument, not only a form.
+    if (!(formData instanceof FormData)) return { ok: false, status: 400, message: 'This action takes a form submission.' };
     if (!hasRole(context.role, options.role)) {
       logger.warn({ action: options.name, userId: context.user.id, role: context.role }, 'action refused: role');
       return { ok: false, status: 403, message: `You do not have permission to do this (needs ${options.role}).` };
     }
-    const parsed = options.schema.safeParse(formDataToObject(formData));
+    const input = formDataToObject(formData);
+    // Postgres text cannot hold U+0000: any field carrying it is refused here, before a query fails with a 500.
+    const nulFields = Object.keys(input).filter((k) => [input[k]].flat().some((v) => typeof v === 'string' && v.includes('\u0000')));
+    if (nulFields.length > 0) {
+      return { ok: false, status: 422, errors: Object.fromEntries(nulFields.map((k) => [k, ['Must not contain the NUL character (U+0000)']])), message: 'Please fix the highlighted fields.' };
+    }
+    const parsed = options.schema.safeParse(input);
     if (!parsed.success) {
       return { ok: false, status: 422, errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>, message: 'Please fix the highlighted fields.' };
     }

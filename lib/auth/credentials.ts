@@ -3,6 +3,7 @@ import type { Executor } from '@/db/client';
 import { getUserCredentialsByEmail, recordLoginAttempt } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
+import { upgradePasswordHash } from './rehash';
 import { isLoginThrottled } from './throttle';
 
 export const SIGN_IN_ERRORS = {
@@ -12,7 +13,7 @@ export const SIGN_IN_ERRORS = {
 
 const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email().max(320), password: z.string().min(1).max(1024) });
 
-export type SignedInUser = { id: string; email: string; name: string; workspaceId: string | null; role: string | null };
+export type SignedInUser = { id: string; email: string; name: string; workspaceId: string | null; role: string | null; sessionVersion: number };
 
 /**
  * Checks email + password with one generic failure (no user enumeration) and refuses further
@@ -29,7 +30,8 @@ export async function authenticate(db: Executor, input: unknown, ip: string): Pr
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   await recordLoginAttempt(db, { email, ip, succeeded: Boolean(user && ok) });
   if (!user || !ok) throw new Error(SIGN_IN_ERRORS.invalid);
+  await upgradePasswordHash(db, { userId: user.id, password, stored: user.passwordHash! });
 
   const [first] = await getMembershipsForUser(db, { userId: user.id });
-  return { id: user.id, email: user.email, name: user.name, workspaceId: first?.id ?? null, role: first?.role ?? null };
+  return { id: user.id, email: user.email, name: user.name, workspaceId: first?.id ?? null, role: first?.role ?? null, sessionVersion: user.sessionVersion };
 }

@@ -5,7 +5,12 @@ import { getDb } from '@/db/client';
 import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { getEnv } from '@/lib/env';
-import { authenticate } from './credentials';
+import { authenticate, type SignedInUser } from './credentials';
+import { verifiedPrimaryGitHubEmail } from './github-email';
+
+/** Only GitHub's verified primary email identifies a member, never the profile's (unverified) public one. */
+const verifiedGitHubEmail = (account: { access_token?: string }) =>
+  account.access_token ? verifiedPrimaryGitHubEmail(account.access_token) : Promise.resolve(null);
 
 function clientIp(headers: Record<string, unknown> | undefined): string {
   // The last X-Forwarded-For entry is the one the nearest proxy added. Without a proxy a client can forge
@@ -36,18 +41,21 @@ export function getAuthOptions(): NextAuthOptions {
     pages: { signIn: '/signin' },
     providers,
     callbacks: {
-      async signIn({ user, account }) {
+      async signIn({ account }) {
         if (account?.provider !== 'github') return true;
-        return Boolean(user.email && (await getUserCredentialsByEmail(getDb(), { email: user.email })));
+        const email = await verifiedGitHubEmail(account);
+        return Boolean(email && (await getUserCredentialsByEmail(getDb(), { email })));
       },
       async jwt({ token, user, account }) {
         if (user && account) {
-          const found = account.provider === 'credentials' ? user : await getUserCredentialsByEmail(getDb(), { email: user.email! });
+          const email = account.provider === 'credentials' ? null : await verifiedGitHubEmail(account);
+          const found = account.provider === 'credentials' ? (user as unknown as SignedInUser) : email ? await getUserCredentialsByEmail(getDb(), { email }) : null;
           if (found) {
             const [first] = await getMembershipsForUser(getDb(), { userId: found.id });
             token.userId = found.id;
             token.workspaceId = first?.id ?? null;
             token.role = first?.role ?? null;
+            token.sessionVersion = found.sessionVersion;
           }
         }
         return token;
@@ -56,6 +64,7 @@ export function getAuthOptions(): NextAuthOptions {
         session.user = { ...session.user, id: token.userId as string };
         session.workspaceId = (token.workspaceId as string | null) ?? null;
         session.role = (token.role as string | null) ?? null;
+        session.sessionVersion = (token.sessionVersion as number | undefined) ?? null;
         return session;
       },
     },

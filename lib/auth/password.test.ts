@@ -4,7 +4,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
 describe('password hashing (scrypt)', () => {
   it('verifies the password it hashed', async () => {
     const hash = await hashPassword('correct horse battery staple');
-    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(hash).not.toContain('correct horse');
     await expect(verifyPassword('correct horse battery staple', hash)).resolves.toBe(true);
   });

@@ -4,24 +4,28 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db/client';
-import { getUserById } from '@/db/queries/users';
 import { getMembershipsForUser, type WorkspaceMembership } from '@/db/queries/workspaces';
 import { getAuthOptions } from './options';
 import { hasRole, type Role } from './roles';
+import { resolveSessionUser } from './session-user';
 
 export const WORKSPACE_COOKIE = 'postonce-workspace';
 
-/** The session, looked up once per request. */
-export const getSession = cache(async () => {
+/**
+ * The session and its user, looked up once per request. A token whose session version is older than the
+ * user's (signed out everywhere) counts as no session at all, everywhere: pages, actions and the sign-in page.
+ */
+const getSessionAndUser = cache(async () => {
   await cookies(); // marks the route dynamic before any config is read (nothing here can be prerendered)
-  return getServerSession(getAuthOptions());
+  const session = await getServerSession(getAuthOptions());
+  if (!session?.user?.id) return null;
+  const user = await resolveSessionUser(getDb(), { userId: session.user.id, sessionVersion: session.sessionVersion });
+  return user ? { session, user } : null;
 });
 
-export const getUser = cache(async () => {
-  const session = await getSession();
-  if (!session?.user?.id) return null;
-  return getUserById(getDb(), { userId: session.user.id });
-});
+export const getSession = cache(async () => (await getSessionAndUser())?.session ?? null);
+
+export const getUser = cache(async () => (await getSessionAndUser())?.user ?? null);
 
 export type WorkspaceContext = {
   user: { id: string; email: string; name: string };

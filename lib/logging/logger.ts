@@ -1,28 +1,23 @@
 import pino from 'pino';
+import { logLevel } from './level';
+import { serializeError } from './redact-error';
 
-// Secrets never reach the log: these paths are censored wherever they appear.
 /**
- * Errors are logged by type, code and the database's own message, never with the failed query's
- * parameters (drizzle puts them in err.message: post text, hashes, sealed credentials).
+ * Never in a log line, at any depth pino can match: secrets, and personal or customer content (post text,
+ * emails, names of keys and hashes). Errors go through serializeError (redaction by shape).
  */
-function serializeError(error: unknown) {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const cause = (error as { cause?: { message?: string; code?: string; constraint_name?: string } }).cause;
-  const isQueryError = error.constructor?.name === 'DrizzleQueryError';
-  return {
-    type: error.constructor?.name ?? 'Error',
-    message: isQueryError ? `query failed: ${cause?.message ?? 'unknown'}` : error.message,
-    code: cause?.code ?? (error as { code?: string }).code,
-    constraint: cause?.constraint_name,
-    stack: isQueryError ? undefined : error.stack,
-  };
-}
+export const REDACTED_FIELDS = [
+  'password', 'passwordHash', 'token', 'accessToken', 'refreshToken', 'authorization', 'cookie', 'credentials', 'credentialsEncrypted',
+  'email', 'text', 'hash', 'key', 'apiKey', 'idempotencyKey', 'secret', 'query', 'params', 'parameters', 'args', 'body',
+];
 
-export const logger = pino({
-  serializers: { err: serializeError },
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
+export const loggerOptions: pino.LoggerOptions = {
+  serializers: { err: serializeError, error: serializeError },
+  level: logLevel(process.env),
   redact: {
-    paths: ['password', 'token', 'accessToken', 'authorization', 'credentials', '*.password', '*.token', '*.accessToken', '*.authorization', '*.credentials', 'headers.authorization'],
+    paths: [...REDACTED_FIELDS, ...REDACTED_FIELDS.map((f) => `*.${f}`), 'headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie'],
     censor: '[redacted]',
   },
-});
+};
+
+export const logger = pino(loggerOptions);

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { Database, Transaction } from '@/db/client';
 import { addDeliveries, applyEditToDeliveries, getPostWithDeliveries, getTargetAccounts, lockDeliveriesForEdit, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
-import { characterCount, TEXT_LIMITS, withinTwoYears } from './post-input';
+import { characterCount, postTextSchema, TEXT_LIMITS, withinTwoYears } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 
 export const editPostRequestSchema = z
   .object({
-    text: z.string().min(1).max(5000).refine((t) => t.trim().length > 0, 'Text is required').optional(),
+    text: postTextSchema.optional(),
     scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' }).refine(withinTwoYears, 'Must be within two years from now').optional(),
     accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
   })

@@ -2,36 +2,46 @@ import { z } from 'zod';
 import type { Executor } from '@/db/client';
 import { listPosts, type PostCursor } from '@/db/queries/posts';
 import { deliveryStatusEnum } from '@/db/schema';
-import { validationProblem } from '@/lib/api/handler';
+import { problem } from '@/lib/http/problem';
 import { serializePost } from './serialize';
+
+const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
 
 export const listPostsQuerySchema = z.object({
   status: z.enum(deliveryStatusEnum.enumValues).optional(),
   account: z.uuid().optional(),
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(100, LIMIT_MESSAGE).default(25),
 });
 
 function encodeCursor(c: PostCursor): string {
   return Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString('base64url');
 }
 
+// Exactly what encodeCursor writes; anything else (another shape, a year Postgres cannot store) is refused
+// before it reaches a query, where it would fail as a 500.
+const cursorSchema = z.tuple([z.iso.datetime().refine((v) => /^\d{4}-/.test(v)), z.uuid()]);
+
 function decodeCursor(value: string): PostCursor | null {
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(createdAt);
-    return Number.isNaN(date.getTime()) || !z.uuid().safeParse(id).success ? null : { createdAt: date, id };
+    const parsed = cursorSchema.safeParse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
+    return parsed.success ? { createdAt: new Date(parsed.data[0]), id: parsed.data[1] } : null;
   } catch {
     return null;
   }
 }
 
+/** Query parameters are not a request body: a bad one is a 400 (the body's fields answer 422). */
+function queryProblem(errors: Record<string, string[]>): Response {
+  return problem({ status: 400, title: 'Bad Request', detail: 'Invalid query parameters; nothing was read.', errors });
+}
+
 /** GET /api/v1/posts: keyset pagination; `nextCursor` is null on the last page. */
 export async function listPostsRequest(db: Executor, search: URLSearchParams, workspaceId: string) {
   const parsed = listPostsQuerySchema.safeParse(Object.fromEntries(search));
-  if (!parsed.success) return validationProblem(parsed.error);
-  const cursor = parsed.data.cursor ? decodeCursor(parsed.data.cursor) : undefined;
-  if (cursor === null) return validationProblem(new z.ZodError([{ code: 'custom', path: ['cursor'], message: 'Invalid cursor', input: parsed.data.cursor }]));
+  if (!parsed.success) return queryProblem(z.flattenError(parsed.error).fieldErrors as Record<string, string[]>);
+  const cursor = parsed.data.cursor !== undefined ? decodeCursor(parsed.data.cursor) : undefined;
+  if (cursor === null) return queryProblem({ cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] });
   const rows = await listPosts(db, { workspaceId, status: parsed.data.status, accountId: parsed.data.account, cursor, limit: parsed.data.limit + 1 });
   const page = rows.slice(0, parsed.data.limit);
   const last = page.at(-1);

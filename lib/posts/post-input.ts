@@ -20,16 +20,23 @@ export function withinTwoYears(iso: string): boolean {
   return Number.isFinite(t) && t < Date.now() + TWO_YEARS_MS;
 }
 
+/** Postgres text cannot hold U+0000: refused here as a field error instead of failing the insert with a 500. */
+export const NO_NUL_MESSAGE = 'Must not contain the NUL character (U+0000)';
+export const withoutNul = (v: string) => !v.includes('\u0000');
+
+/** A post's text, for creating and editing alike. */
+export const postTextSchema = z.string().min(1, 'Text is required').max(5000).refine((t) => t.trim().length > 0, 'Text is required').refine(withoutNul, NO_NUL_MESSAGE);
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
-    text: z.string().min(1, 'Text is required').max(5000).refine((t) => t.trim().length > 0, 'Text is required'),
+    text: postTextSchema,
     accountIds: z.array(z.uuid('Must be an account id')).min(1, 'Choose at least one account').max(50),
     scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' })
       .refine(withinTwoYears, 'Must be within two years from now').optional(),
     kind: z.enum(POST_KINDS).default('post'),
-    inReplyTo: z.string().trim().min(1).max(512).optional(),
-    recipient: z.string().trim().min(1).max(256).optional(),
+    inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
+    recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
   })
   .strict()
   .superRefine((v, ctx) => {

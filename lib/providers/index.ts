@@ -25,9 +25,9 @@ export function createProviderClient(account: ProviderAccount, options: { origin
 
 /** The same from a stored social_accounts row: decrypts its sealed credentials (never logged). */
 export function providerClientForAccount(
-  account: { provider: ProviderName; baseUrl: string; platformUserId: string; credentialsEncrypted: string },
+  account: { id: string; provider: ProviderName; baseUrl: string; platformUserId: string; credentialsEncrypted: string },
   options: { encryptionKey: string; origin?: string; transport?: ProviderTransport },
 ): ProviderClient {
-  const { accessToken } = openCredentials(account.credentialsEncrypted, options.encryptionKey);
+  const { accessToken } = openCredentials(account.credentialsEncrypted, options.encryptionKey, account.id);
   return createProviderClient({ provider: account.provider, baseUrl: account.baseUrl, platformUserId: account.platformUserId, accessToken }, options);
 }

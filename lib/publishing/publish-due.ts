@@ -89,7 +89,7 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
   const clientKey = `${attempt.accountId}\u0000${attempt.baseUrl}\u0000${attempt.credentialsEncrypted}`;
   let client = clients.get(clientKey);
   try {
-    client ??= providerClientForAccount(attempt, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
+    client ??= providerClientForAccount({ ...attempt, id: attempt.accountId }, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
     clients.set(clientKey, client);
   } catch (error) {
     // Nothing left this process: a definite failure of configuration, not an unknown outcome.

@@ -93,7 +93,7 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
       evidence: { kind: 'dm', recipient: d.recipient, firstAttemptAt: d.firstAttemptAt.toISOString() },
     };
   }
-  const client = providerClientForAccount(d, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
+  const client = providerClientForAccount({ ...d, id: d.accountId }, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
   return readAccountPosts(db, d, client, options);
 }
 

@@ -24,7 +24,7 @@ export async function deleteExtraCopies(
   if (review.accountDisconnected) {
     return { ok: false, status: 409, message: 'The account is disconnected: reconnect it first, then delete the extra copies.', deleted: [] };
   }
-  const client = providerClientForAccount(review, { encryptionKey: params.encryptionKey, origin: params.origin });
+  const client = providerClientForAccount({ ...review, id: review.accountId }, { encryptionKey: params.encryptionKey, origin: params.origin });
   const deleted: string[] = [];
   for (const copy of extras) {
     const result = await client.deletePost(copy.id, { timeoutMs: 10_000 });

@@ -17,7 +17,7 @@ describe('connecting accounts', () => {
     expect(account).toMatchObject({ provider: 'mastodon', sandbox: true, baseUrl: '/api/sandbox/mastodon' });
     expect(account).not.toHaveProperty('credentialsEncrypted');
     const stored = await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: account.id });
-    const { accessToken } = openCredentials(stored!.credentialsEncrypted, KEY);
+    const { accessToken } = openCredentials(stored!.credentialsEncrypted, KEY, account.id);
     expect(accessToken.slice(-4)).toBe(account.tokenLast4);
     const platformSide = await getSandboxAccountByUserId(db, { platform: 'mastodon', platformUserId: account.platformUserId });
     expect(platformSide).toMatchObject({ handle: account.handle });
@@ -28,13 +28,13 @@ describe('connecting accounts', () => {
   it('disconnect keeps the row; reconnecting the same identity revives it with the new token', async () => {
     const workspace = await makeWorkspace(db);
     const params = { workspaceId: workspace.id, provider: 'x' as const, sandbox: false, handle: '@me', platformUserId: '42', baseUrl: 'https://api.x.com' };
-    const first = await connectAccount(db, { ...params, ...sealCredentials({ accessToken: 'token-one-1111' }, KEY) });
+    const first = await connectAccount(db, params, (id) => sealCredentials({ accessToken: 'token-one-1111' }, KEY, id));
     expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toEqual({ id: first.id, held: 0 });
     expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toBeNull();
     // The sealed token is wiped, not kept for later.
     expect((await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: first.id }))!.credentialsEncrypted).toBe('');
     expect(await listAccounts(db, { workspaceId: workspace.id })).toEqual([]);
-    const again = await connectAccount(db, { ...params, ...sealCredentials({ accessToken: 'token-two-2222' }, KEY) });
+    const again = await connectAccount(db, params, (id) => sealCredentials({ accessToken: 'token-two-2222' }, KEY, id));
     expect(again).toMatchObject({ id: first.id, tokenLast4: '2222', disconnectedAt: null });
   });
 

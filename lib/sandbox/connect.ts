@@ -24,7 +24,6 @@ export async function connectSandboxAccount(db: Database, params: { workspaceId:
       displayName,
       platformUserId,
       baseUrl: SANDBOX_BASE_URL[params.provider],
-      ...sealCredentials({ accessToken: token }, params.encryptionKey),
-    });
+    }, (id) => sealCredentials({ accessToken: token }, params.encryptionKey, id));
   });
 }

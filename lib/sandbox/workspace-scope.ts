@@ -17,7 +17,7 @@ export async function registerProductSandboxAccounts(db: Executor, encryptionKey
   for (const row of await listUnregisteredProductSandboxAccounts(db)) {
     let accessToken: string;
     try {
-      accessToken = openCredentials(row.credentialsEncrypted, encryptionKey).accessToken;
+      accessToken = openCredentials(row.credentialsEncrypted, encryptionKey, row.id).accessToken;
     } catch {
       logger.warn({ platformUserId: row.platformUserId }, 'sandbox: could not open a sandbox account’s credentials (encryption key changed?)');
       continue;

@@ -49,8 +49,7 @@ export const connectXAccountAction = workspaceAction(
     if (!check.ok) return { ok: false, status: 422, message: check.message };
     const account = await connectAccount(getDb(), {
       workspaceId: workspace.id, provider: 'x', sandbox: false, baseUrl: input.baseUrl.replace(/\/+$/, ''), ...check.identity,
-      ...sealCredentials({ accessToken: input.accessToken }, getEnv().APP_ENCRYPTION_KEY),
-    });
+    }, (id) => sealCredentials({ accessToken: input.accessToken }, getEnv().APP_ENCRYPTION_KEY, id));
     return { ok: true, message: `Connected ${account.handle} on X.` };
   },
 );
@@ -63,8 +62,7 @@ export const connectMastodonAccountAction = workspaceAction(
     if (!check.ok) return { ok: false, status: 422, message: check.message };
     const account = await connectAccount(getDb(), {
       workspaceId: workspace.id, provider: 'mastodon', sandbox: false, baseUrl, ...check.identity,
-      ...sealCredentials({ accessToken: token }, getEnv().APP_ENCRYPTION_KEY),
-    });
+    }, (id) => sealCredentials({ accessToken: token }, getEnv().APP_ENCRYPTION_KEY, id));
     return { ok: true, message: `Connected ${account.handle} on Mastodon.` };
   },
 );

@@ -2,11 +2,13 @@ import Link from 'next/link';
 import { LatenessForm } from '@/components/settings/lateness-form';
 import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
+import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { getDb } from '@/db/client';
 import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { changeMemberRoleAction, renameWorkspaceAction, setLatenessLimitAction } from './actions';
+import { signOutEverywhereAction } from './sessions-actions';
 
 export const metadata = { title: 'Settings' };
 
@@ -32,6 +34,11 @@ export default async function SettingsPage() {
         <h2 id="api" className="mb-2 text-base font-semibold">API</h2>
         <p className="text-sm text-slate-600">API keys and how to create posts from your own tools, exactly once.</p>
         <Link href="/settings/api" className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline">Open API settings →</Link>
+      </section>
+      <section aria-labelledby="sessions" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="sessions" className="mb-2 text-base font-semibold">Your sessions</h2>
+        <p className="mb-3 text-sm text-slate-600">Signs you out on every browser and device at once, this one included.</p>
+        <SignOutEverywhere action={signOutEverywhereAction} />
       </section>
     </>
   );

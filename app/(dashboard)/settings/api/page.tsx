@@ -4,6 +4,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listApiKeys } from '@/db/queries/api-keys';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { getEnv } from '@/lib/env';
 import { createApiKeyAction, revokeApiKeyAction } from './actions';
 
 export const metadata = { title: 'API' };
@@ -53,6 +54,11 @@ export default async function ApiSettingsPage() {
           <li><code>POST /api/v1/posts/:id/cancel</code> — cancel what is still scheduled (idempotent)</li>
           <li><code>GET /api/v1/accounts</code> — your accounts and their ids</li>
         </ul>
+        <p className="mt-3 text-slate-700">
+          Each key has scopes (<code>posts:read</code>, <code>posts:write</code>, <code>accounts:read</code>); a request outside them gets
+          <code> 403</code> naming the missing scope. Each key may send {getEnv().API_RATE_LIMIT_PER_MINUTE} requests a minute; beyond that the answer is
+          <code> 429</code> with <code>Retry-After</code>. Every answer carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>.
+        </p>
         <p className="mt-4"><a className="text-indigo-700 underline" href="/api/v1/openapi.json">OpenAPI 3.1 document</a></p>
       </section>
     </>

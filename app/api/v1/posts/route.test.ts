@@ -223,8 +223,8 @@ describe('GET and cancel — scoped to the key\'s workspace (I6)', () => {
     expect(seen).toEqual(expect.arrayContaining(ids));
     const theirs = await (await listPosts(apiRequest('/api/v1/posts', { token: other.token }), noParams)).json();
     expect(theirs.data.some((p: { id: string }) => ids.includes(p.id))).toBe(false);
-    expect((await listPosts(apiRequest('/api/v1/posts?status=bogus', { token: tenant.token }), noParams)).status).toBe(422);
-    expect((await listPosts(apiRequest('/api/v1/posts?cursor=%%%', { token: tenant.token }), noParams)).status).toBe(422);
+    expect((await listPosts(apiRequest('/api/v1/posts?status=bogus', { token: tenant.token }), noParams)).status).toBe(400);
+    expect((await listPosts(apiRequest('/api/v1/posts?cursor=%%%', { token: tenant.token }), noParams)).status).toBe(400);
   });
 
   it('cancel is idempotent, only touches scheduled deliveries, and is refused for another workspace', async () => {

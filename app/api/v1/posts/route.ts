@@ -6,10 +6,10 @@ import { listPostsRequest } from '@/lib/posts/list-posts-request';
 export const dynamic = 'force-dynamic';
 
 /** Create a post, exactly once per Idempotency-Key (DESIGN §5). */
-export const POST = apiHandler(async (request, principal) => createPost(getDb(), request, principal));
+export const POST = apiHandler('posts:write', async (request, principal) => createPost(getDb(), request, principal));
 
 /** List posts, newest first: ?status=&account=&cursor=&limit= */
-export const GET = apiHandler(async (request, principal) => {
+export const GET = apiHandler('posts:read', async (request, principal) => {
   const result = await listPostsRequest(getDb(), new URL(request.url).searchParams, principal.workspaceId);
   return result instanceof Response ? result : json(result);
 });

@@ -8,7 +8,7 @@ import { serializePost } from '@/lib/posts/serialize';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = apiHandler<{ id: string }>(async (_request, principal, { id }) => {
+export const GET = apiHandler<{ id: string }>('posts:read', async (_request, principal, { id }) => {
   // Another workspace's post is indistinguishable from a missing one (I6).
   const found = z.uuid().safeParse(id).success ? await getPostWithDeliveries(getDb(), { workspaceId: principal.workspaceId, postId: id }) : null;
   if (!found) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
@@ -16,7 +16,7 @@ export const GET = apiHandler<{ id: string }>(async (_request, principal, { id }
 });
 
 /** Edit text, time or targets while nothing is claimed yet (Idempotency-Key required). */
-export const PATCH = apiHandler<{ id: string }>(async (request, principal, { id }) => {
+export const PATCH = apiHandler<{ id: string }>('posts:write', async (request, principal, { id }) => {
   if (!z.uuid().safeParse(id).success) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
   return editPost(getDb(), request, principal, id);
 });

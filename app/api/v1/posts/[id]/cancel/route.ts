@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
  * Idempotent: cancels the deliveries still `scheduled`; repeating it changes nothing. Deliveries already
  * publishing or settled are left alone and reported with their state (409 when none could be canceled).
  */
-export const POST = apiHandler<{ id: string }>(async (_request, principal, { id }) => {
+export const POST = apiHandler<{ id: string }>('posts:write', async (_request, principal, { id }) => {
   const db = getDb();
   const scope = { workspaceId: principal.workspaceId, postId: id };
   if (!z.uuid().safeParse(id).success) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });

@@ -1,0 +1,8 @@
+import type { ApiKeyScope } from '@/db/schema';
+
+/** What each API key scope allows (Settings → API); no runtime imports, so client components can use it. */
+export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
+  'posts:read': 'Read posts and their deliveries',
+  'posts:write': 'Create, edit and cancel posts',
+  'accounts:read': 'List connected accounts',
+};
