@@ -311,7 +311,10 @@ console.log(`states: ${[...verdict.byStatus].sort().map(([s, n]) => `${s} ${n}`)
 console.log('paths:');
 for (const [p, n] of [...verdict.paths].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(6)}  ${p}`);
 console.log(`processes: ${kills('web')} web and ${kills('worker')} worker SIGKILLs, ${restarts} restarts, ${crashes.length} exits not caused by the run; Postgres restarted at ${pgRestart.at} s, down ${pgRestart.downMs} ms`);
-for (const c of crashes) console.log(`  ${c.name} exited by itself at ${Math.round((c.at.getTime() - t0) / 1000)} s (code ${c.code}, signal ${c.signal}): see ${path.join(logDir, `${c.name}.log`)}`);
+for (const c of crashes) {
+  const log = path.join(logDir, `${c.name}.log`);
+  console.log(`  ${c.name} exited by itself at ${Math.round((c.at.getTime() - t0) / 1000)} s (code ${c.code}, signal ${c.signal}): ${lastError(log, c.at)} (${log})`);
+}
 console.log(`api: ${api.created} created (${api.replayed} answered as replays), ${api.retries} retries, ${api.gaveUp} gave up, ${api.refused.length} refused${api.refused.length ? ` (${api.refused.slice(0, 3).join('; ')})` : ''}`);
 console.log(`per-delivery log: ${logFile}`);
 const problems: [string, string[]][] = [
@@ -358,6 +361,14 @@ async function retryDb<T>(run: () => Promise<T>): Promise<T> {
       await sleep(500);
     }
   }
+}
+
+/** The error line a process printed before the exit marker the supervisor wrote at `at`. */
+function lastError(logFile: string, at: Date): string {
+  const lines = readFileSync(logFile, 'utf8').split('\n');
+  const marker = lines.findIndex((l) => l.startsWith('---') && l.includes('exited by itself') && l.endsWith(at.toISOString()));
+  const before = lines.slice(0, marker === -1 ? lines.length : marker).reverse();
+  return (before.find((l) => /^\w*Error\b/.test(l)) ?? before.find((l) => /"level":[56]0/.test(l)) ?? 'no error printed').slice(0, 200);
 }
 
 /** On exit, whatever happened: Postgres's own fast shutdown (SIGINT), from its pid file. */

@@ -40,8 +40,9 @@ export function createSupervisor() {
       m.up = false;
       if (stopped) return;
       if (!m.killing) {
-        m.crashes.push({ at: new Date(), code, signal });
-        appendFileSync(m.spec.logFile, `--- ${m.name}: exited by itself (code ${code}, signal ${signal}), ${new Date().toISOString()}\n`);
+        const at = new Date();
+        m.crashes.push({ at, code, signal });
+        appendFileSync(m.spec.logFile, `--- ${m.name}: exited by itself (code ${code}, signal ${signal}), ${at.toISOString()}\n`);
       }
       // Killed on purpose or crashed: it comes back, like a supervisor (systemd, Kubernetes) would bring it.
       setTimeout(() => !stopped && launch(m), 200 + Math.floor(Math.random() * 800));
