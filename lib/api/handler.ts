@@ -21,7 +21,7 @@ export function apiHandler<P = Record<string, never>>(
       }
       return await handler(request, principal, await context.params);
     } catch (error) {
-      logger.error({ err: error, path: new URL(request.url).pathname }, 'api handler failed');
+      logger.error({ err: error, path: new URL(request.url).pathname, requestId: request.headers.get('x-request-id') }, 'api handler failed');
       return problem({ status: 500, title: 'Internal Server Error', detail: 'Something went wrong on our side. Retrying with the same Idempotency-Key is safe.' });
     }
   };
