@@ -159,3 +159,15 @@ describe('publishing and reconciling tuning', () => {
     expect(parseEnv({ ...base, PUBLISH_CALL_TIMEOUT_MS: '1500', PUBLISH_LEASE_MS: '8000' })).toMatchObject({ PUBLISH_CALL_TIMEOUT_MS: 1_500, PUBLISH_LEASE_MS: 8_000 });
   });
 });
+
+describe('METRICS_TOKEN', () => {
+  it('is off (undefined) when unset or blank, as copied from .env.example', () => {
+    expect(parseEnv({ POSTONCE_DATA_DIR: tmpDataDir() }).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ POSTONCE_DATA_DIR: tmpDataDir(), METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+  });
+
+  it('is kept when long enough, and named when too short', () => {
+    expect(parseEnv({ POSTONCE_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'm'.repeat(16) }).METRICS_TOKEN).toBe('m'.repeat(16));
+    expect(parseError({ POSTONCE_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN: set METRICS_TOKEN to at least 16/);
+  });
+});

@@ -73,6 +73,10 @@ const envSchema = z.object({
     .string({ error: SECRET_HINT.APP_ENCRYPTION_KEY })
     .refine((v) => Buffer.from(v, 'base64').length === 32, SECRET_HINT.APP_ENCRYPTION_KEY),
   CRON_SECRET: z.string({ error: SECRET_HINT.CRON_SECRET }).min(16, SECRET_HINT.CRON_SECRET),
+  // Bearer token for GET /api/metrics; unset or blank turns the endpoint off (404).
+  METRICS_TOKEN: z.string().min(16, 'set METRICS_TOKEN to at least 16 random characters (openssl rand -base64 24), or leave it blank').optional(),
+  // `npm run worker` only (no web server): where it serves /api/metrics and /api/health/*; unset: no listener.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   DEMO_PASSWORD: z.string().min(8).default('postonce-demo'),
   SANDBOX_ENABLED: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),

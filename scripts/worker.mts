@@ -7,6 +7,7 @@ import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { getEnv } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
+import { startMetricsServer } from '@/lib/metrics/server';
 import { startBackgroundWork } from '@/lib/publishing/background';
 import { resolveDatabase } from './lib/database';
 
@@ -15,6 +16,7 @@ const database = await resolveDatabase();
 await runMigrations(database.url);
 const pool = createDatabase(database.url, { max: 10 });
 const work = startBackgroundWork(pool.db, pool.sql);
+if (env.METRICS_PORT) await startMetricsServer(pool.db, { port: env.METRICS_PORT, token: env.METRICS_TOKEN }); // this process's counters
 logger.info({ embeddedDatabase: database.owned, callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS, leaseMs: env.PUBLISH_LEASE_MS }, 'worker started');
 
 let stopping = false;

@@ -11,7 +11,7 @@ export async function getTargetAccounts(db: Executor, params: { workspaceId: str
 }
 
 /** The post, one delivery per account, and each delivery's first history row — in the caller's transaction. */
-export async function insertPostWithDeliveries(db: Executor, params: { post: NewPost; accountIds: string[]; actor: string }) {
+export async function insertPostWithDeliveries(db: Executor, params: { post: NewPost; accountIds: string[]; actor: string; requestId?: string }) {
   const [post] = await db.insert(posts).values(params.post)
     .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
     .returning();
@@ -19,7 +19,7 @@ export async function insertPostWithDeliveries(db: Executor, params: { post: New
   if (!post) return null;
   const rows = await addDeliveries(db, {
     workspaceId: post.workspaceId, postId: post.id, accountIds: params.accountIds, dueAt: post.scheduledAt, actor: params.actor,
-    reason: 'created', detail: { source: post.source, idempotencyKey: post.idempotencyKey },
+    reason: 'created', detail: { source: post.source, idempotencyKey: post.idempotencyKey, ...(params.requestId ? { requestId: params.requestId } : {}) },
   });
   return { post, deliveries: rows };
 }

@@ -49,6 +49,8 @@ export type StartedAttempt = {
   attemptId: string; deliveryId: string; generation: number; workspaceId: string; postId: string;
   text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; recipient: string | null;
   accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string;
+  /** The post's scheduled time as Postgres prints it (metrics: due-to-sent lateness). */
+  scheduledAt: string;
 };
 
 /**
@@ -72,7 +74,7 @@ export async function startAttempts(db: Executor, params: { claims: Pick<Claimed
     )
     select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
       p.text, p.kind, p.in_reply_to as "inReplyTo", p.recipient, a.id as "accountId", a.provider, a.base_url as "baseUrl",
-      a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted"
+      a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt"
     from started s
     join deliveries d on d.id = s.delivery_id
     join posts p on p.id = d.post_id

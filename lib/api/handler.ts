@@ -36,7 +36,7 @@ export function apiHandler<P = Record<string, never>>(
       for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
       return response;
     } catch (error) {
-      logger.error({ err: error, path: new URL(request.url).pathname }, 'api handler failed');
+      logger.error({ err: error, path: new URL(request.url).pathname, requestId: request.headers.get('x-request-id') }, 'api handler failed');
       return problem({ status: 500, title: 'Internal Server Error', detail: 'Something went wrong on our side. Retrying with the same Idempotency-Key is safe.' });
     }
   };

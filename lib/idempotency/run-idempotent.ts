@@ -3,6 +3,7 @@ import type { Database, Transaction } from '@/db/client';
 import {
   completeIdempotencyKey, getIdempotencyKey, insertInFlightKey, releaseIdempotencyKey, takeOverAbandonedKey, type IdempotencyScope,
 } from '@/db/queries/idempotency';
+import { countIdempotencyOutcome } from '@/lib/metrics/record';
 
 export type StoredResponse = { status: number; body: string; resourceId: string | null };
 
@@ -45,13 +46,24 @@ export async function runIdempotent(
   operation: (tx: Transaction) => Promise<OperationResult>,
   options: { leaseMs?: number } = {},
 ): Promise<IdempotentOutcome> {
+  const outcome = await runOnce(db, scope, operation, options);
+  countIdempotencyOutcome(scope.operation, outcome.kind); // replayed, in_flight (409), mismatch (422), …
+  return outcome;
+}
+
+async function runOnce(
+  db: Database,
+  scope: IdempotencyScope & { fingerprint: string },
+  operation: (tx: Transaction) => Promise<OperationResult>,
+  options: { leaseMs?: number },
+): Promise<IdempotentOutcome> {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const lockToken = randomUUID();
   let held = await insertInFlightKey(db, { ...scope, lockToken, leaseMs });
 
   if (!held) {
     const existing = await getIdempotencyKey(db, scope);
-    if (!existing) return runIdempotent(db, scope, operation, options); // released between our two statements
+    if (!existing) return runOnce(db, scope, operation, options); // released between our two statements
     if (existing.fingerprint !== scope.fingerprint) return { kind: 'mismatch' };
     if (existing.state === 'completed') {
       return { kind: 'replayed', response: { status: existing.responseStatus!, body: existing.responseBody!, resourceId: existing.resourceId } };

@@ -4,6 +4,7 @@ import { getIdempotencyKey } from '@/db/queries/idempotency';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { runIdempotent, type IdempotentOutcome } from '@/lib/idempotency/run-idempotent';
+import { logger } from '@/lib/logging/logger';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 import { createPostOperation, type CreatePostRejection } from './create-post';
 import { CREATE_POST_OPERATION } from './create-post-request';
@@ -42,7 +43,7 @@ const FIELD_FOR: Record<string, string> = { scheduledAt: 'localDateTime' };
  * The compose form's submit: same idempotent path as the API (scope workspace + posts.create + key).
  * A duplicate submit that finds the first still running waits briefly for its result instead of failing.
  */
-export async function submitComposeForm(db: Database, form: ComposeForm, context: { workspaceId: string; userId: string }): Promise<ComposeResult> {
+export async function submitComposeForm(db: Database, form: ComposeForm, context: { workspaceId: string; userId: string; requestId?: string }): Promise<ComposeResult> {
   let scheduledAt: string | undefined;
   if (form.when === 'later') {
     const converted = form.localDateTime ? zonedLocalToUtc(form.localDateTime, form.timeZone) : { ok: false as const, error: 'Pick a date and time' };
@@ -66,7 +67,7 @@ export async function submitComposeForm(db: Database, form: ComposeForm, context
     runIdempotent(db, { ...scope, fingerprint: fingerprint(fingerprintInput(parsed.data)) }, (tx) =>
       createPostOperation(tx, parsed.data, {
         workspaceId: context.workspaceId, source: 'form', idempotencyKey: form.idempotencyKey, actor: `user:${context.userId}`,
-        userId: context.userId, checkSoftDuplicates: !form.confirmDuplicate,
+        userId: context.userId, checkSoftDuplicates: !form.confirmDuplicate, requestId: context.requestId,
       }),
     );
 
@@ -76,6 +77,7 @@ export async function submitComposeForm(db: Database, form: ComposeForm, context
     const row = await getIdempotencyKey(db, scope);
     outcome = row?.state === 'completed' || !row ? await run() : outcome;
   }
+  if (outcome.kind === 'executed') logger.info({ requestId: context.requestId, postId: outcome.response.resourceId, workspaceId: context.workspaceId, source: 'form' }, 'post created');
   switch (outcome.kind) {
     case 'executed':
     case 'replayed':

@@ -3,6 +3,8 @@ import { readKeyedRequest } from '@/lib/api/handler';
 import { idempotentResponse } from '@/lib/api/idempotent-response';
 import type { ApiPrincipal } from '@/lib/auth/api-key';
 import { problem } from '@/lib/http/problem';
+import { requestIdOf } from '@/lib/http/request-id';
+import { logger } from '@/lib/logging/logger';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { createPostOperation, type CreatePostRejection } from './create-post';
@@ -14,14 +16,16 @@ export const CREATE_POST_OPERATION = 'posts.create';
 export async function createPost(db: Database, request: Request, principal: ApiPrincipal): Promise<Response> {
   const input = await readKeyedRequest(request, createPostRequestSchema);
   if (!input.ok) return input.response;
+  const requestId = requestIdOf(request.headers);
 
   const outcome = await runIdempotent(
     db,
     { workspaceId: principal.workspaceId, operation: CREATE_POST_OPERATION, key: input.key, fingerprint: fingerprint(fingerprintInput(input.data)) },
     (tx) => createPostOperation(tx, input.data, {
-      workspaceId: principal.workspaceId, source: 'api', idempotencyKey: input.key, actor: `api_key:${principal.apiKeyId}`, apiKeyId: principal.apiKeyId,
+      workspaceId: principal.workspaceId, source: 'api', idempotencyKey: input.key, actor: `api_key:${principal.apiKeyId}`, apiKeyId: principal.apiKeyId, requestId,
     }),
   );
+  if (outcome.kind === 'executed') logger.info({ requestId, postId: outcome.response.resourceId, workspaceId: principal.workspaceId, source: 'api' }, 'post created');
 
   return idempotentResponse(outcome, {
     location: (id) => `/api/v1/posts/${id}`,

@@ -17,6 +17,8 @@ export type CreatePostContext = {
   actor: string;
   userId?: string;
   apiKeyId?: string;
+  /** The HTTP request's X-Request-Id, kept in each delivery's `created` history row. */
+  requestId?: string;
   /** Forms ask before repeating the same text on the same account within 24 h; the API does not. */
   checkSoftDuplicates?: boolean;
   now?: Date;
@@ -73,8 +75,8 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
   };
   // A key whose record expired (and was pruned) starts a new request (DESIGN §5 retention): the earlier
   // post keeps the key, so this one is stored without it; its new key record points at it.
-  const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor }))
-    ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor }))!;
+  const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor, requestId: context.requestId }))
+    ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor, requestId: context.requestId }))!;
   const { post, deliveries } = created;
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.

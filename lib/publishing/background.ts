@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { Database } from '@/db/client';
 import { pruneExpiredIdempotencyKeys } from '@/lib/idempotency/prune';
 import { logger } from '@/lib/logging/logger';
+import { trackJob } from '@/lib/metrics/record';
 import { reconcileOptionsFromEnv } from '@/lib/reconcile/options';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 import { publishDueDeliveries } from './publish-due';
@@ -17,11 +18,11 @@ const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
 export function backgroundTasks(): SchedulerTask[] {
   const publishing = publisherOptionsFromEnv();
   const reconciling = reconcileOptionsFromEnv();
-  return [(db) => publishDueDeliveries(db, publishing), (db) => reconcileAmbiguousDeliveries(db, reconciling)];
+  return [(db) => trackJob('publish', () => publishDueDeliveries(db, publishing)), (db) => trackJob('reconcile', () => reconcileAmbiguousDeliveries(db, reconciling))];
 }
 
 /** Hourly maintenance (cron hosts call /api/cron/maintenance instead): prune expired idempotency keys. */
-export const housekeepingTasks: SchedulerTask[] = [(db) => pruneExpiredIdempotencyKeys(db)];
+export const housekeepingTasks: SchedulerTask[] = [(db) => trackJob('prune-keys', () => pruneExpiredIdempotencyKeys(db))];
 
 export type BackgroundWork = {
   wake: () => void;

@@ -4,6 +4,7 @@ import {
   type ClaimedDelivery, type DeliveryOutcome, type StartedAttempt,
 } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
+import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
 import { providerClientForAccount, type ProviderClient } from '@/lib/providers';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 
@@ -25,6 +26,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
   const actor = `worker:${options.workerId}`;
   const clients = new Map<string, ProviderClient>(); // one credentials decryption per account and pass
   const swept = await sweepExpiredClaims(db);
+  countSweptClaims(swept);
   summary.released += swept.released;
   summary.ambiguous += swept.ambiguous;
   summary.missed += await markMissedDeliveries(db);
@@ -54,6 +56,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
     const outcomes = await Promise.all(attempts.map((attempt) => publishOne(attempt, options, clients)));
     const written = new Set(await recordOutcomes(db, { outcomes, actor }));
+    observeSentLateness(attempts, outcomes, written);
     for (const o of outcomes) {
       if (!written.has(o.deliveryId)) summary.fenced++;
       else summary[o.outcome ?? 'not_sent']++;
@@ -104,6 +107,7 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
     idempotencyKey: attempt.deliveryId, // the same on every attempt of this delivery
     timeoutMs: options.callTimeoutMs,
   });
+  observePlatformCall(attempt.provider, result);
   const common = { ...base, outcome: result.outcome, reason: result.reason, httpStatus: result.httpStatus ?? null, durationMs: result.durationMs };
   const detail = { rule: result.rule, ...(result.evidence ? { evidence: result.evidence } : {}), ...(result.safeRetryUntil ? { safeRetryUntil: result.safeRetryUntil.toISOString() } : {}) };
   switch (result.outcome) {

@@ -3,6 +3,7 @@ import {
   claimAmbiguousDeliveries, getIdsOwnedByOtherDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision,
 } from '@/db/queries/reconcile';
 import { logger } from '@/lib/logging/logger';
+import { countReconcileDecision } from '@/lib/metrics/record';
 import { providerClientForAccount, ProviderReadError, type ProviderClient, type ProviderTransport, type ProviderName, type RecentPost } from '@/lib/providers';
 import { findMatchingPosts } from './match';
 
@@ -57,6 +58,7 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
     for (const decision of decisions) {
       summary.checked++;
       const written = await recordReconcileDecision(db, { ...decision, actor });
+      countReconcileDecision(written ? decision.decision : 'fenced');
       if (!written) summary.fenced++;
       else if (decision.decision === 'found') summary.found++;
       else if (decision.decision === 'released') summary.released++;

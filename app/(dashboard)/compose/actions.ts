@@ -1,8 +1,10 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
 import { getDb } from '@/db/client';
 import { workspaceAction, type ActionState } from '@/lib/auth/action';
+import { requestIdOf } from '@/lib/http/request-id';
 import { composeFormSchema, submitComposeForm, type ComposeResult } from '@/lib/posts/compose-form';
 
 export type ComposeActionState = ActionState<ComposeResult>;
@@ -17,7 +19,7 @@ const MESSAGES = {
 export const createPostAction = workspaceAction(
   { name: 'createPost', role: 'manager', schema: composeFormSchema },
   async (form, { workspace, user }): Promise<ComposeActionState> => {
-    const result = await submitComposeForm(getDb(), form, { workspaceId: workspace.id, userId: user.id });
+    const result = await submitComposeForm(getDb(), form, { workspaceId: workspace.id, userId: user.id, requestId: requestIdOf(await headers()) });
     if (result.ok) {
       revalidatePath('/queue');
       return { ok: true, data: result, message: result.replayed ? 'Already scheduled — nothing was duplicated' : 'Scheduled' };

@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { checkCronSecret } from '@/lib/cron/authorize';
 import { pruneExpiredIdempotencyKeys } from '@/lib/idempotency/prune';
+import { trackJob } from '@/lib/metrics/record';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,6 +9,6 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request) {
   const denied = checkCronSecret(request);
   if (denied) return denied;
-  const prunedIdempotencyKeys = await pruneExpiredIdempotencyKeys(getDb());
+  const prunedIdempotencyKeys = await trackJob('prune-keys', () => pruneExpiredIdempotencyKeys(getDb()));
   return Response.json({ prunedIdempotencyKeys });
 }

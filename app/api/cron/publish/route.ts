@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { checkCronSecret } from '@/lib/cron/authorize';
+import { trackJob } from '@/lib/metrics/record';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { publisherOptionsFromEnv } from '@/lib/publishing/worker';
 
@@ -13,6 +14,6 @@ export const maxDuration = 60;
 export async function POST(request: Request) {
   const denied = checkCronSecret(request);
   if (denied) return denied;
-  const summary = await publishDueDeliveries(getDb(), publisherOptionsFromEnv());
+  const summary = await trackJob('publish', () => publishDueDeliveries(getDb(), publisherOptionsFromEnv()));
   return Response.json(summary);
 }

@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { checkCronSecret } from '@/lib/cron/authorize';
+import { trackJob } from '@/lib/metrics/record';
 import { reconcileOptionsFromEnv } from '@/lib/reconcile/options';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 
@@ -10,5 +11,5 @@ export const maxDuration = 60;
 export async function POST(request: Request) {
   const denied = checkCronSecret(request);
   if (denied) return denied;
-  return Response.json(await reconcileAmbiguousDeliveries(getDb(), reconcileOptionsFromEnv()));
+  return Response.json(await trackJob('reconcile', () => reconcileAmbiguousDeliveries(getDb(), reconcileOptionsFromEnv())));
 }
