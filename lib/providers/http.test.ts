@@ -273,6 +273,16 @@ describe('sendOnce guarantees', () => {
     expect(s.connections.map((c) => c.requests)).toEqual([1]);
   });
 
+  it('a keep-alive socket reused for many requests gathers no listeners (no MaxListenersExceededWarning)', async () => {
+    const s = await server('tcp', (c, completed) => completed && c.socket.write(HTTP_OK('{"id":"1"}')));
+    const t = agents();
+    for (let i = 0; i < 25; i++) expect(await post(s.url(), t)).toMatchObject({ type: 'response', status: 200 });
+    expect(s.connections).toHaveLength(1);
+    const [socket] = Object.values(t['http:'].freeSockets).flat() as Socket[];
+    expect(socket!.listenerCount('connect')).toBe(0);
+    expect(socket!.listenerCount('secureConnect')).toBe(0);
+  });
+
   it('every shared network row was reached by a real socket in this file', () => {
     expect(NETWORK_RULES.map((r) => r.id).filter((id) => !produced.has(id))).toEqual([]);
   });

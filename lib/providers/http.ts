@@ -150,14 +150,19 @@ function watchWire(tls: boolean) {
       facts.connected = true;
       facts.secured = tls;
     }
+    // Only a socket that is still connecting will emit these; a reused keep-alive socket never does, and
+    // listeners left on it would pile up request after request (MaxListenersExceededWarning).
+    if (!s.connecting) return;
     s.once('connect', () => {
       facts.connected = true;
       sample();
     });
-    s.once('secureConnect', () => {
-      facts.secured = true;
-      sample();
-    });
+    if (tls) {
+      s.once('secureConnect', () => {
+        facts.secured = true;
+        sample();
+      });
+    }
   };
   return {
     attach: (req: ClientRequest) => {
