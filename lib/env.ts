@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { addressListIssue } from './net/address-list';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -13,6 +14,13 @@ const SECRET_HINT = {
   APP_ENCRYPTION_KEY: 'set APP_ENCRYPTION_KEY to 32 random bytes, base64 (openssl rand -base64 32)',
   CRON_SECRET: 'set CRON_SECRET to at least 16 random characters (openssl rand -base64 24)',
 };
+
+/** A comma-separated list of IPs and CIDRs (and host names when allowed); blank: none. */
+const addressList = (options: { hostNames: boolean }) =>
+  z.string().optional().superRefine((value, ctx) => {
+    const issue = addressListIssue(value, options);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue });
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -34,6 +42,8 @@ const envSchema = z.object({
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OUTBOUND_ALLOWED_HOSTS: addressList({ hostNames: true }),
+  TRUSTED_PROXIES: addressList({ hostNames: false }),
 });
 
 export type Env = z.infer<typeof envSchema> & { sandboxEnabled: boolean };

@@ -17,6 +17,7 @@ const bodyError = (status: number): RawOutcome =>
 type Case = { name: string; raw: RawOutcome; rule: string; outcome: Outcome; check?: (c: Classification) => void };
 
 const SHARED: Case[] = [
+  { name: 'refused by the outbound guard (private address)', raw: error('OUTBOUND_REFUSED', { beforeSend: true }), rule: 'outbound-refused', outcome: 'failed' },
   { name: 'canceled before the request left', raw: error('ABORTED_BEFORE_SEND', { beforeSend: true }), rule: 'canceled-before-send', outcome: 'not_sent' },
   { name: 'connection refused', raw: error('ECONNREFUSED'), rule: 'connection-not-established', outcome: 'not_sent' },
   { name: 'DNS: host not found', raw: error('ENOTFOUND'), rule: 'connection-not-established', outcome: 'not_sent' },

@@ -36,6 +36,16 @@ const evidenceOf = (raw: RawOutcome) => (raw.type === 'error' || raw.type === 'b
 /** Failures before any response: was the request provably never sent (not_sent) or possibly sent (ambiguous)? */
 export const NETWORK_RULES: readonly Rule[] = [
   {
+    // The outbound guard refused the address before any connection (lib/net/outbound-guard.ts); retrying won't help.
+    id: 'outbound-refused',
+    when: (raw) => errorOf(raw)?.code === 'OUTBOUND_REFUSED',
+    then: (raw) => ({
+      outcome: 'failed',
+      reason: 'This address is on a private or internal network, so it is not called; nothing was sent. A self-hoster can allow it with OUTBOUND_ALLOWED_HOSTS.',
+      evidence: evidenceOf(raw),
+    }),
+  },
+  {
     id: 'canceled-before-send',
     when: (raw) => errorOf(raw)?.beforeSend === true,
     then: () => ({ outcome: 'not_sent', reason: 'Canceled before the request was sent.' }),

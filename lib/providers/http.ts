@@ -1,5 +1,6 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { checkOutboundUrl, MAX_RESPONSE_BYTES, OUTBOUND_REFUSED, outboundLookup, type OutboundPolicy } from '@/lib/net/outbound-guard';
 import type { RawOutcome } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -11,13 +12,20 @@ export type HttpRequest = {
   json?: unknown;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Who may be called (lib/net/outbound-guard.ts); absent: public addresses only. */
+  outbound?: OutboundPolicy;
 };
 
 // One keep-alive pool per protocol for the whole process: a publisher makes thousands of calls to a
 // handful of hosts. node:http costs about a third of the CPU per call of the global fetch (undici with
 // web streams), which the publishing benchmark (npm run bench) showed to be the publisher's largest cost.
 // Idle sockets close before the server's Keep-Alive hint runs out, or after 4 s without one (as undici).
+// Platform sockets connect only to addresses the outbound guard vetted; the app's own origin (the sandbox) has its own pool.
 const agents = {
+  'http:': new http.Agent({ keepAlive: true, timeout: 4_000, lookup: outboundLookup }),
+  'https:': new https.Agent({ keepAlive: true, timeout: 4_000, lookup: outboundLookup }),
+};
+const trustedAgents = {
   'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
   'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
 };
@@ -40,6 +48,8 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
     const err = error as Error;
     return Promise.resolve({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut: false, beforeSend: false });
   }
+  const guard = checkOutboundUrl(url, request.outbound);
+  if (!guard.ok) return Promise.resolve({ type: 'error', code: OUTBOUND_REFUSED, name: 'OutboundRefused', message: guard.reason, timedOut: false, beforeSend: true });
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -81,10 +91,15 @@ export function sendOnce(request: HttpRequest): Promise<RawOutcome> {
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     try {
-      req = (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
+      req = (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: (guard.trusted ? trustedAgents : agents)[url.protocol as 'http:' | 'https:'] }, (res) => {
         response = res;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          // A platform's answer is small; a huge one would exhaust memory. Destroying the request drops the socket.
+          if ((received += chunk.length) > MAX_RESPONSE_BYTES) abort(Object.assign(new Error(`Response body over ${MAX_RESPONSE_BYTES} bytes`), { code: 'BODY_TOO_LARGE' }));
+        });
         res.on('end', () => {
           const bodyText = Buffer.concat(chunks).toString('utf8');
           settle({ type: 'response', status: res.statusCode ?? 0, headers: headersOf(res), body: parseJson(bodyText), bodyText: bodyText.slice(0, 2000) });

@@ -1,10 +1,11 @@
+import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
-import type { ListRecentInput, ProviderClient, PublishInput, PublishResult, RecentPost } from '../types';
+import { ProviderReadError, type ListRecentInput, type ProviderClient, type PublishInput, type PublishResult, type RecentPost } from '../types';
 import { MASTODON_RULES, classifyMastodon } from './classifier';
 
-type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string };
+type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
 
 /** Mastodon keeps an Idempotency-Key for one hour; resend with the same key only well inside that. */
 export const IDEMPOTENCY_RETENTION_MS = 60 * 60_000;
@@ -30,6 +31,7 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
       method: 'POST',
       url: `${base}/api/v1/statuses`,
       headers: { ...auth, 'idempotency-key': input.idempotencyKey },
+      outbound: account.outbound,
       json: { status, visibility: input.kind === 'dm' ? 'direct' : 'public', ...(input.kind === 'reply' ? { in_reply_to_id: input.inReplyTo } : {}) },
       timeoutMs: input.timeoutMs,
       signal: input.signal,
@@ -49,7 +51,7 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
     for (let page = 0; page < (input.maxPages ?? 10); page++) {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
       if (maxId) query.set('max_id', maxId);
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES);
       const statuses = Array.isArray(body) ? body.map(asRecord) : [];
       for (const s of statuses) {
         const createdAt = new Date(String(s.created_at));
@@ -65,9 +67,13 @@ export function createMastodonClient(account: MastodonAccount): ProviderClient {
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, ...options }, MASTODON_RULES);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, outbound: account.outbound, ...options }, MASTODON_RULES);
       const me = asRecord(body);
-      const acct = String(me.acct ?? me.username);
+      // Only a real account object: a stored base URL then receives a POST with the token on every publish.
+      if (!asString(me.id) || !asString(me.acct) || !asString(me.username)) {
+        throw new ProviderReadError('Not a Mastodon account', { outcome: 'failed', rule: 'not-an-account', reason: 'The answer is not a Mastodon account (id, acct, username).' });
+      }
+      const acct = String(me.acct);
       const handle = acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(base).host}`;
       return { id: String(me.id), handle, displayName: asString(me.display_name) ?? null };
     });
