@@ -32,13 +32,15 @@ async function startPublishing() {
   startScheduler(getDb(), getSql(), [(db) => publishDueDeliveries(db, publishing), (db) => reconcileAmbiguousDeliveries(db, reconciling)]);
 }
 
-/** Self-hosted: prune expired idempotency keys hourly (cron hosts call /api/cron/maintenance instead). */
+/** Self-hosted: prune expired idempotency keys and sign-in attempts hourly (cron hosts call /api/cron/maintenance instead). */
 function startHousekeeping() {
   const run = async () => {
     try {
       const { getDb } = await import('./client');
       const { pruneExpiredIdempotencyKeys } = await import('@/lib/idempotency/prune');
+      const { pruneExpiredLoginAttempts } = await import('@/lib/auth/throttle');
       await pruneExpiredIdempotencyKeys(getDb());
+      await pruneExpiredLoginAttempts(getDb());
     } catch (error) {
       const { logger } = await import('@/lib/logging/logger');
       logger.warn({ err: error }, 'housekeeping failed; will retry');
