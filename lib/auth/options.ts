@@ -9,6 +9,7 @@ import { parseAddressList } from '@/lib/net/address-list';
 import { clientAddress } from './client-address';
 import { authenticate } from './credentials';
 import { currentPeer } from './peer-address';
+import { redirectAfterAuth } from './redirect';
 
 /** The sign-in attempt's address: the socket's peer, or what TRUSTED_PROXIES vouch for (lib/auth/client-address.ts). */
 function signInAddress(): string {
@@ -36,6 +37,7 @@ export function getAuthOptions(): NextAuthOptions {
     pages: { signIn: '/signin' },
     providers,
     callbacks: {
+      redirect: redirectAfterAuth,
       async signIn({ user, account }) {
         if (account?.provider !== 'github') return true;
         return Boolean(user.email && (await getUserCredentialsByEmail(getDb(), { email: user.email })));
