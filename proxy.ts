@@ -1,15 +1,28 @@
 import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getEnv } from '@/lib/env';
+import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
 // Coarse gate only: pages and actions still check the session and role themselves.
 const PUBLIC = [/^\/signin/, /^\/signout/, /^\/api\//, /^\/_next\//, /^\/favicon/];
 
 export async function proxy(request: NextRequest) {
+  const https = request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const csp = contentSecurityPolicy({ nonce: newNonce(), dev: process.env.NODE_ENV === 'development', https });
+  const response = await gate(request, csp);
+  response.headers.set('Content-Security-Policy', csp);
+  for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);
+  return response;
+}
+
+async function gate(request: NextRequest, csp: string) {
   const { pathname, search } = request.nextUrl;
-  if (PUBLIC.some((p) => p.test(pathname))) return NextResponse.next();
-  const token = await getToken({ req: request, secret: getEnv().NEXTAUTH_SECRET });
-  if (token) return NextResponse.next();
+  if (PUBLIC.some((p) => p.test(pathname)) || (await getToken({ req: request, secret: getEnv().NEXTAUTH_SECRET }))) {
+    // Next reads the policy from the request to put the nonce on its own scripts.
+    const headers = new Headers(request.headers);
+    headers.set('Content-Security-Policy', csp);
+    return NextResponse.next({ request: { headers } });
+  }
   const url = request.nextUrl.clone();
   url.pathname = '/signin';
   url.search = `?callbackUrl=${encodeURIComponent(pathname + search)}`;
