@@ -17,11 +17,12 @@ const options = {
   encryptionKey: process.env.APP_ENCRYPTION_KEY!,
   rateLimits: rateLimitsFromEnv(undefined),
   reconcileDelayMs: 500,
+  origin: process.env.CHAOS_SANDBOX_ORIGIN,
 };
 const reconcile = {
   workerId: options.workerId, batchSize: 50, leaseMs: options.leaseMs, readTimeoutMs: options.callTimeoutMs,
   recheckDelayMs: Number(process.env.CHAOS_RECHECK_MS ?? 1_000), windowBeforeMs: 120_000, maxUnreadable: 3, releaseMarginMs: 5_000,
-  mastodonKeyWindowMs: 55 * 60_000, encryptionKey: options.encryptionKey,
+  mastodonKeyWindowMs: 55 * 60_000, encryptionKey: options.encryptionKey, origin: options.origin,
 };
 for (;;) {
   const summary = await publishDueDeliveries(db, { ...options, rateLimits: {} });

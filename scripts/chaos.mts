@@ -48,7 +48,7 @@ for (let i = 0; i < ACCOUNTS; i++) {
   const registered = await store.registerAccount({ platform, platformUserId, handle, token });
   sandboxIds.push(registered.id);
   const product = await upsertAccount(db, {
-    workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `${sandbox.url}/api/sandbox/${platform}`,
+    workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${platform}`,
     ...sealCredentials({ accessToken: token }, encryptionKey),
   });
   accountIds.push(product!.id);
@@ -66,7 +66,8 @@ for (let i = 0; i < N; i++) {
 }
 console.log(`chaos: ${N} deliveries on ${ACCOUNTS} sandbox accounts, due within ${WITHIN_MS / 1000} s; faults ${JSON.stringify(FAULTS)}`);
 
-const env = { ...process.env, DATABASE_URL: database.url, APP_ENCRYPTION_KEY: encryptionKey };
+// Sandbox accounts store a relative base URL; the workers resolve it against this (trusted) origin.
+const env = { ...process.env, DATABASE_URL: database.url, APP_ENCRYPTION_KEY: encryptionKey, CHAOS_SANDBOX_ORIGIN: sandbox.url };
 const spawnWorker = () => spawn(process.execPath, ['--import', 'tsx', 'scripts/chaos-worker.mts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 const workers: ChildProcess[] = [spawnWorker(), spawnWorker()];
 let kills = 0;
