@@ -41,6 +41,11 @@ describe('per IP across emails (password spraying)', () => {
     await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, ip)).rejects.toThrow(SIGN_IN_ERRORS.throttled);
     await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'manager' });
   });
+
+  it('attempts without a known address are not refused as a spraying address (that would refuse everyone)', async () => {
+    await db.insert(loginAttempts).values(Array.from({ length: MAX_FAILED_LOGINS_PER_IP }, (_, i) => ({ email: `u${i}@unknown.test`, ip: 'unknown', succeeded: false })));
+    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, 'unknown')).resolves.toMatchObject({ role: 'manager' });
+  });
 });
 
 describe('per email from everywhere: slower, never locked out', () => {
@@ -86,7 +91,8 @@ describe('which address counts (TRUSTED_PROXIES)', () => {
     ['two trusted hops', '127.0.0.1', '198.51.100.7, 10.0.0.6', proxies, '198.51.100.7'],
     ['an untrusted peer is the client even with a header', '203.0.113.9', '198.51.100.7', proxies, '203.0.113.9'],
     ['only proxies in the chain: the leftmost', '10.0.0.5', '10.0.0.9', proxies, '10.0.0.9'],
-    ['no peer known', undefined, '1.2.3.4', proxies, 'unknown'],
+    ['no peer recorded (serverless host): the nearest hop', undefined, '1.2.3.4, 198.51.100.7', proxies, '198.51.100.7'],
+    ['no peer and no header', undefined, undefined, none, 'unknown'],
   ];
   for (const [name, peer, header, trusted, expected] of rows) {
     it(name, () => expect(clientAddress(peer, header, trusted)).toBe(expected));

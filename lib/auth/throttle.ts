@@ -1,5 +1,6 @@
 import type { Executor } from '@/db/client';
 import { countRecentFailedLogins, deleteLoginAttemptsBefore } from '@/db/queries/users';
+import { UNKNOWN_ADDRESS } from './client-address';
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** Per email + IP: a guesser at one address stops here. */
@@ -28,7 +29,9 @@ export async function loginLimits(db: Executor, params: { email: string; ip: str
     countRecentFailedLogins(db, { ip: params.ip, since }),
     countRecentFailedLogins(db, { email: params.email, since }),
   ]);
-  return { refused: fromThisIp >= MAX_FAILED_LOGINS || fromThisIpAnyEmail >= MAX_FAILED_LOGINS_PER_IP, delayMs: emailDelayMs(fromAnywhere) };
+  // Attempts without a known address share one bucket: a per-IP refusal there would refuse everyone.
+  const sprayed = params.ip !== UNKNOWN_ADDRESS && fromThisIpAnyEmail >= MAX_FAILED_LOGINS_PER_IP;
+  return { refused: fromThisIp >= MAX_FAILED_LOGINS || sprayed, delayMs: emailDelayMs(fromAnywhere) };
 }
 
 /** Deletes attempts older than the window in batches (housekeeping); returns how many. */

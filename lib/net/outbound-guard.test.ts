@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/env';
 import { createProviderClient } from '@/lib/providers';
 import { verifyPlatformAccount } from '@/lib/providers/connect';
 import { sendOnce } from '@/lib/providers/http';
@@ -70,6 +72,15 @@ describe('addresses (a row per range)', () => {
     expect(addressRefusal('192.168.1.21', allow)).toContain('private');
     expect([...allow.hosts]).toEqual(['mastodon.lan']);
   });
+  it('OUTBOUND_ALLOWED_HOSTS and TRUSTED_PROXIES are validated at start; blank means none', () => {
+    const base = { NODE_ENV: 'production', NEXTAUTH_SECRET: 'p'.repeat(40), APP_ENCRYPTION_KEY: randomBytes(32).toString('base64'), CRON_SECRET: 'c'.repeat(24) } as unknown as NodeJS.ProcessEnv;
+    const blank = parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: '', TRUSTED_PROXIES: '' });
+    expect([blank.OUTBOUND_ALLOWED_HOSTS, blank.TRUSTED_PROXIES]).toEqual([undefined, undefined]);
+    expect(parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: 'mastodon.lan, 10.0.0.0/24', TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8' }).OUTBOUND_ALLOWED_HOSTS).toBe('mastodon.lan, 10.0.0.0/24');
+    expect(() => parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: 'https://mastodon.lan' })).toThrow(/OUTBOUND_ALLOWED_HOSTS: "https:\/\/mastodon.lan" is not a host name, IP or CIDR/);
+    expect(() => parseEnv({ ...base, TRUSTED_PROXIES: 'proxy.lan' })).toThrow(/TRUSTED_PROXIES: "proxy.lan" is not an IP or CIDR/);
+  });
+
   it('rejects an allow-list entry that is neither a host, an IP nor a CIDR', () => {
     expect(() => parseAllowList('10.0.0.0/99')).toThrow();
     expect(() => parseAllowList('http://x.example')).toThrow();
