@@ -1,5 +1,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // First, so sign-in limits see each request's real peer address (lib/auth/peer-address.ts).
+    const { recordPeerAddresses } = await import('./lib/auth/peer-address');
+    recordPeerAddresses();
     // First, so nothing Next.js logs afterwards (uncaught action errors) carries a query's parameters.
     const { redactConsoleErrors } = await import('./lib/logging/redact-error');
     redactConsoleErrors();

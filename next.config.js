@@ -5,6 +5,18 @@ const nextConfig = {
   poweredByHeader: false,
   // Lets parallel test runs keep separate builds (NEXT_DIST_DIR=.next-e2e-x npm run test:e2e).
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  // Static files skip proxy.ts (which sets these and the CSP on pages and routes): same headers here.
+  async headers() {
+    return [
+      {
+        source: '/_next/static/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+        ],
+      },
+    ];
+  },
 };
 
 module.exports = nextConfig;

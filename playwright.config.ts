@@ -53,6 +53,8 @@ export default defineConfig({
       CRON_SECRET: 'e2e-cron-secret-0123456789',
       DEMO_PASSWORD: 'postonce-demo',
       SANDBOX_ENABLED: 'true',
+      // The outbound guard refuses loopback; connecting a "real" account to this server's own sandbox needs it allowed by name.
+      OUTBOUND_ALLOWED_HOSTS: 'localhost',
       NEXT_TELEMETRY_DISABLED: '1',
       // Short enough that an ambiguous call and its reconciliation happen within a test.
       PUBLISH_CALL_TIMEOUT_MS: '2000',

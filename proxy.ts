@@ -2,6 +2,7 @@ import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getEnv } from '@/lib/env';
 import { REQUEST_ID_HEADER, requestIdOf } from '@/lib/http/request-id';
+import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
 // Coarse gate only: pages and actions still check the session and role themselves.
 const PUBLIC = [/^\/signin/, /^\/signout/, /^\/api\//, /^\/_next\//, /^\/favicon/];
@@ -9,18 +10,24 @@ const PUBLIC = [/^\/signin/, /^\/signout/, /^\/api\//, /^\/_next\//, /^\/favicon
 export async function proxy(request: NextRequest) {
   // One id per request, given to the handler (and through it to logs and the delivery's history) and echoed back.
   const requestId = requestIdOf(request.headers);
+  const https = request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const csp = contentSecurityPolicy({ nonce: newNonce(), dev: process.env.NODE_ENV === 'development', https });
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
-  const response = await route(request, headers);
+  // Next reads the policy from the request to put the nonce on its own scripts.
+  headers.set('Content-Security-Policy', csp);
+  const response = await gate(request, headers);
   response.headers.set(REQUEST_ID_HEADER, requestId);
+  response.headers.set('Content-Security-Policy', csp);
+  for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);
   return response;
 }
 
-async function route(request: NextRequest, headers: Headers) {
+async function gate(request: NextRequest, headers: Headers) {
   const { pathname, search } = request.nextUrl;
-  if (PUBLIC.some((p) => p.test(pathname))) return NextResponse.next({ request: { headers } });
-  const token = await getToken({ req: request, secret: getEnv().NEXTAUTH_SECRET });
-  if (token) return NextResponse.next({ request: { headers } });
+  if (PUBLIC.some((p) => p.test(pathname)) || (await getToken({ req: request, secret: getEnv().NEXTAUTH_SECRET }))) {
+    return NextResponse.next({ request: { headers } });
+  }
   const url = request.nextUrl.clone();
   url.pathname = '/signin';
   url.search = `?callbackUrl=${encodeURIComponent(pathname + search)}`;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { addressListIssue } from './net/address-list';
 
 /** Milliseconds, or JSON per provider ({"mastodon":60000,"x":60000}); see RECONCILE_ALLOWANCE_MS in .env.example. */
 const PROVIDERS = ['x', 'mastodon', 'bluesky'] as const;
@@ -60,6 +61,13 @@ const SECRET_HINT = {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A comma-separated list of IPs and CIDRs (and host names when allowed); blank: none. */
+const addressList = (options: { hostNames: boolean }) =>
+  z.string().optional().superRefine((value, ctx) => {
+    const issue = addressListIssue(value, options);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue });
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: z
@@ -84,6 +92,8 @@ const envSchema = z.object({
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  OUTBOUND_ALLOWED_HOSTS: addressList({ hostNames: true }),
+  TRUSTED_PROXIES: addressList({ hostNames: false }),
   /** npm start / npm run dev copy the server's whole output (stdout and stderr) to this file too. */
   LOG_FILE: z.string().optional(),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),

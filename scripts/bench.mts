@@ -90,7 +90,7 @@ const accountIds: string[] = [];
 for (const a of identities) {
   const row = await upsertAccount(setup.db, {
     workspaceId: workspace.id, provider: a.platform, sandbox: true, handle: `@bench_${a.suffix}`, platformUserId: a.platformUserId,
-    baseUrl: `${sandboxUrl}/api/sandbox/${a.platform}`, ...sealCredentials({ accessToken: a.token }, encryptionKey),
+    baseUrl: `/api/sandbox/${a.platform}`, ...sealCredentials({ accessToken: a.token }, encryptionKey),
   });
   accountIds.push(row!.id);
 }
@@ -104,7 +104,8 @@ const publisherOptions = (): PublisherOptions => ({
   budgetMs: 20_000,
   encryptionKey,
   rateLimits: {}, // sandbox accounts are unlimited
-  reconcileDelayMs: 2_000,
+  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000 },
+  origin: sandboxUrl, // sandbox accounts' relative base URLs resolve against this trusted origin
 });
 
 console.log(`bench: publishing on a fresh database, to the standalone sandbox network in its own process (pid ${sandboxProcess.pid}):`);

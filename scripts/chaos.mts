@@ -135,6 +135,8 @@ const secrets = { NEXTAUTH_SECRET: randomBytes(32).toString('base64'), APP_ENCRY
 const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   ...process.env, NODE_ENV: 'production', DATABASE_URL: database.url, POSTONCE_DATA_DIR: dataDir, SANDBOX_ENABLED: 'false',
   SCHEDULER_ENABLED: 'true', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'info', ...secrets, ...TUNING, ...extra,
+  // The sandbox is a "real" platform on this machine's loopback, which the outbound guard refuses unless allowed.
+  OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
 });
 const webPorts = [await freePort(), await freePort()];
 const webs = webPorts.map((port, i) => supervisor.add({

@@ -75,7 +75,7 @@ for (const [platform, profile] of PROFILES) {
     const registered = await store.registerAccount({ platform, platformUserId, handle, token });
     await store.setFaults([registered.id], { ...faults, profile });
     const account = await upsertAccount(db, {
-      workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `${sandbox.url}/api/sandbox/${platform}`,
+      workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${platform}`,
       ...sealCredentials({ accessToken: token }, encryptionKey),
     });
     const group: Group = { platform, profile, scenario, sandboxAccountId: registered.id, deliveryIds: [], texts: new Map() };
@@ -101,11 +101,11 @@ console.log(
 const allowanceMs = { x: ALLOWANCE_MS, mastodon: ALLOWANCE_MS, bluesky: ALLOWANCE_MS };
 const publisher = {
   ...DEFAULT_PUBLISHER_TUNING, workerId: `weak-${runTag}`, callTimeoutMs: CALL_TIMEOUT_MS, leaseMs: LEASE_MS, budgetMs: 20_000,
-  encryptionKey, rateLimits: {}, allowanceMs,
+  encryptionKey, rateLimits: {}, allowanceMs, origin: sandbox.url, // relative sandbox base URLs resolve against this trusted origin
 };
 const reconciler = {
   ...RECONCILE_DEFAULTS, workerId: `weak-${runTag}`, leaseMs: LEASE_MS, readTimeoutMs: CALL_TIMEOUT_MS, callTimeoutMs: CALL_TIMEOUT_MS,
-  allowanceMs, recheckDelayMs: Number(values['recheck-ms']), encryptionKey,
+  allowanceMs, recheckDelayMs: Number(values['recheck-ms']), encryptionKey, origin: sandbox.url,
 };
 const started = Date.now();
 const deadline = started + Number(values['max-seconds']) * 1000;

@@ -1,21 +1,18 @@
 import { redirect } from 'next/navigation';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { DEFAULT_AFTER_SIGN_IN, safeCallbackPath } from '@/lib/auth/redirect';
 import { getSession } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 
 export const metadata = { title: 'Sign in' };
 
-/** Only same-site paths are followed after sign-in (no open redirect). */
-function safeCallback(value: string | string[] | undefined): string {
-  const v = Array.isArray(value) ? value[0] : value;
-  return v && v.startsWith('/') && !v.startsWith('//') ? v : '/queue';
-}
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = safeCallback(params.callbackUrl);
-  if (await getSession()) redirect(callbackUrl);
   const env = getEnv();
+  // Only a same-origin path is followed after sign-in (no open redirect): lib/auth/redirect.ts.
+  const requested = Array.isArray(params.callbackUrl) ? params.callbackUrl[0] : params.callbackUrl;
+  const callbackUrl = safeCallbackPath(requested, env.NEXTAUTH_URL ?? 'http://localhost') ?? DEFAULT_AFTER_SIGN_IN;
+  if (await getSession()) redirect(callbackUrl);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200">

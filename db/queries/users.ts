@@ -1,4 +1,4 @@
-import { and, count, eq, gt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { loginAttempts, users } from '../schema';
 
@@ -46,17 +46,25 @@ export async function replacePasswordHash(db: Executor, params: { userId: string
     .where(and(eq(users.id, params.userId), eq(users.passwordHash, params.previousHash)));
 }
 
-export async function countRecentFailedLogins(db: Executor, params: { email: string; ip?: string; since: Date }) {
+/** Failures since `since` for an email, an IP, or both (per IP across emails: password spraying). */
+export async function countRecentFailedLogins(db: Executor, params: { email?: string; ip?: string; since: Date }) {
   const [row] = await db
     .select({ n: count() })
     .from(loginAttempts)
     .where(and(
-      eq(loginAttempts.email, params.email.toLowerCase()),
+      params.email === undefined ? undefined : eq(loginAttempts.email, params.email.toLowerCase()),
       params.ip === undefined ? undefined : eq(loginAttempts.ip, params.ip),
       eq(loginAttempts.succeeded, false),
       gt(loginAttempts.createdAt, params.since),
     ));
   return row?.n ?? 0;
+}
+
+/** Deletes up to `batchSize` attempts older than `before`; returns how many. */
+export async function deleteLoginAttemptsBefore(db: Executor, params: { before: Date; batchSize: number }) {
+  const expired = db.select({ id: loginAttempts.id }).from(loginAttempts).where(lt(loginAttempts.createdAt, params.before)).limit(params.batchSize);
+  const rows = await db.delete(loginAttempts).where(inArray(loginAttempts.id, expired)).returning({ id: loginAttempts.id });
+  return rows.length;
 }
 
 export async function recordLoginAttempt(db: Executor, params: { email: string; ip: string; succeeded: boolean }) {

@@ -34,7 +34,14 @@ test('an admin connects an X account by base URL, user id and token; the check r
   await signIn(page, 'admin@demo.test');
   await page.goto('/accounts');
   const form = page.getByRole('form', { name: 'X account', exact: true });
+  // An absolute URL to this server's loopback address is refused by the outbound guard, naming the class only.
   await form.getByLabel('API base URL').fill(`${baseURL}/api/sandbox/x`);
+  await form.getByLabel('User id').fill('12345');
+  await form.getByLabel('OAuth 2.0 user access token').fill(token);
+  await form.getByRole('button', { name: 'Check and connect X' }).click();
+  await expect(form.getByRole('status')).toContainText('private or internal network');
+  // The e2e server allows `localhost` by name (OUTBOUND_ALLOWED_HOSTS in playwright.config.ts), like a self-hoster's LAN instance.
+  await form.getByLabel('API base URL').fill(`${baseURL!.replace('127.0.0.1', 'localhost')}/api/sandbox/x`);
   await form.getByLabel('User id').fill('not-a-number');
   await form.getByLabel('OAuth 2.0 user access token').fill('sbx_wrong_token_123');
   await form.getByRole('button', { name: 'Check and connect X' }).click();

@@ -4,7 +4,7 @@ import { getUserCredentialsByEmail, recordLoginAttempt } from '@/db/queries/user
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
 import { upgradePasswordHash } from './rehash';
-import { isLoginThrottled } from './throttle';
+import { loginLimits } from './throttle';
 
 export const SIGN_IN_ERRORS = {
   invalid: 'InvalidCredentials',
@@ -16,14 +16,17 @@ const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().emai
 export type SignedInUser = { id: string; email: string; name: string; workspaceId: string | null; role: string | null; sessionVersion: number };
 
 /**
- * Checks email + password with one generic failure (no user enumeration) and refuses further
- * tries after too many failures for the same email and IP.
+ * Checks email + password with one generic failure (no user enumeration). Refuses further tries after too
+ * many failures for the same email and IP, or from one IP across emails; failures for an email from
+ * everywhere only slow its tries down (lib/auth/throttle.ts).
  */
 export async function authenticate(db: Executor, input: unknown, ip: string): Promise<SignedInUser> {
   const parsed = credentialsSchema.safeParse(input);
   if (!parsed.success) throw new Error(SIGN_IN_ERRORS.invalid);
   const { email, password } = parsed.data;
-  if (await isLoginThrottled(db, { email, ip })) throw new Error(SIGN_IN_ERRORS.throttled);
+  const limits = await loginLimits(db, { email, ip });
+  if (limits.refused) throw new Error(SIGN_IN_ERRORS.throttled);
+  if (limits.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, limits.delayMs));
 
   const user = await getUserCredentialsByEmail(db, { email });
   // Always run scrypt so a missing user costs the same time as a wrong password.

@@ -5,20 +5,21 @@ import { getDb } from '@/db/client';
 import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { getEnv } from '@/lib/env';
+import { parseAddressList } from '@/lib/net/address-list';
+import { clientAddress } from './client-address';
 import { authenticate, type SignedInUser } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';
+import { currentPeer } from './peer-address';
+import { redirectAfterAuth } from './redirect';
 
 /** Only GitHub's verified primary email identifies a member, never the profile's (unverified) public one. */
 const verifiedGitHubEmail = (account: { access_token?: string }) =>
   account.access_token ? verifiedPrimaryGitHubEmail(account.access_token) : Promise.resolve(null);
 
-function clientIp(headers: Record<string, unknown> | undefined): string {
-  // The last X-Forwarded-For entry is the one the nearest proxy added. Without a proxy a client can forge
-  // it, so the throttle also caps failures per email across all addresses (lib/auth/throttle.ts).
-  const forwarded = headers?.['x-forwarded-for'];
-  const last = typeof forwarded === 'string' ? forwarded.split(',').at(-1)?.trim() : undefined;
-  const real = headers?.['x-real-ip'];
-  return last || (typeof real === 'string' ? real : '') || 'unknown';
+/** The sign-in attempt's address: the socket's peer, or what TRUSTED_PROXIES vouch for (lib/auth/client-address.ts). */
+function signInAddress(): string {
+  const peer = currentPeer();
+  return clientAddress(peer?.address, peer?.forwardedFor, parseAddressList(getEnv().TRUSTED_PROXIES, { hostNames: false }));
 }
 
 export function getAuthOptions(): NextAuthOptions {
@@ -27,7 +28,7 @@ export function getAuthOptions(): NextAuthOptions {
     CredentialsProvider({
       name: 'Email and password',
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-      authorize: (credentials, req) => authenticate(getDb(), credentials, clientIp(req?.headers)),
+      authorize: (credentials) => authenticate(getDb(), credentials, signInAddress()),
     }),
   ];
   // Optional: only when configured, and only for emails that already belong to a member.
@@ -41,6 +42,7 @@ export function getAuthOptions(): NextAuthOptions {
     pages: { signIn: '/signin' },
     providers,
     callbacks: {
+      redirect: redirectAfterAuth,
       async signIn({ account }) {
         if (account?.provider !== 'github') return true;
         const email = await verifiedGitHubEmail(account);

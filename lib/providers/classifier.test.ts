@@ -26,6 +26,8 @@ const bodyError = (status: number): RawOutcome =>
 type Case = { name: string; raw: RawOutcome; rule: string; outcome: Outcome; check?: (c: Classification) => void };
 
 const SHARED: Case[] = [
+  { name: 'refused by the outbound guard (private address)', raw: error('OUTBOUND_REFUSED', { connection: NO_SOCKET }), rule: 'outbound-refused', outcome: 'failed' },
+  { name: 'refused by the outbound guard when DNS answered a private address', raw: error('OUTBOUND_REFUSED', { connection: CONNECTING }), rule: 'outbound-refused', outcome: 'failed' },
   { name: 'canceled before the request left', raw: error('ABORTED_BEFORE_SEND', { name: 'AbortError', connection: NO_SOCKET }), rule: 'canceled-before-send', outcome: 'not_sent' },
   { name: 'whole-call timeout before a socket was assigned', raw: error(null, { name: 'TimeoutError', timedOut: true, connection: NO_SOCKET }), rule: 'canceled-before-send', outcome: 'not_sent' },
   { name: 'a header refused before any socket', raw: error('ERR_INVALID_CHAR', { connection: NO_SOCKET }), rule: 'failed-before-socket', outcome: 'not_sent' },

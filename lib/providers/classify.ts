@@ -63,6 +63,16 @@ export const NETWORK_RULES: readonly Rule[] = [
     then: (raw) => ({ outcome: 'failed', reason: 'The account’s base URL is not a usable URL; fix it on the Accounts page.', evidence: evidenceOf(raw) }),
   },
   {
+    // The outbound guard refused the address before any connection (lib/net/outbound-guard.ts); retrying won't help.
+    id: 'outbound-refused',
+    when: (raw) => errorOf(raw)?.code === 'OUTBOUND_REFUSED',
+    then: (raw) => ({
+      outcome: 'failed',
+      reason: 'This address is on a private or internal network, so it is not called; nothing was sent. A self-hoster can allow it with OUTBOUND_ALLOWED_HOSTS.',
+      evidence: evidenceOf(raw),
+    }),
+  },
+  {
     id: 'canceled-before-send',
     when: (raw) => neverHadSocket(raw) && isAbort(raw),
     then: (raw) => ({ outcome: 'not_sent', reason: 'Canceled before a connection was given to the request; nothing was sent.', evidence: evidenceOf(raw) }),

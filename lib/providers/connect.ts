@@ -1,4 +1,5 @@
 import { createProviderClient } from '.';
+import { connectionCheckFailure } from './connection-check';
 
 export type VerifiedIdentity = { platformUserId: string; handle: string; displayName: string | null };
 
@@ -14,7 +15,7 @@ export async function verifyPlatformAccount(input: {
 }): Promise<{ ok: true; identity: VerifiedIdentity } | { ok: false; message: string }> {
   const client = createProviderClient({ provider: input.provider, baseUrl: input.baseUrl, platformUserId: input.platformUserId ?? '', accessToken: input.accessToken });
   const me = await client.whoAmI({ timeoutMs: 10_000 });
-  if (!me.ok) return { ok: false, message: `Connection check failed: ${me.reason}` };
+  if (!me.ok) return { ok: false, message: connectionCheckFailure(me) };
   if (input.platformUserId && me.id !== input.platformUserId) {
     return { ok: false, message: `This token belongs to user ${me.id} (${me.handle}), not ${input.platformUserId}.` };
   }

@@ -1,6 +1,7 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import { checkOutboundUrl, MAX_RESPONSE_BYTES, OUTBOUND_REFUSED, outboundLookup, type OutboundPolicy } from '@/lib/net/outbound-guard';
 import type { ConnectionFacts, RawOutcome } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -12,6 +13,8 @@ export type HttpRequest = {
   json?: unknown;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Who may be called (lib/net/outbound-guard.ts); absent: public addresses only. */
+  outbound?: OutboundPolicy;
 };
 
 /** The connection pools a request goes through: one keep-alive agent per protocol. */
@@ -34,7 +37,9 @@ export function createAgents(options: AgentOptions = {}): Agents {
   return { 'http:': new http.Agent(common), 'https:': new https.Agent({ ...common, ...(options.ca ? { ca: options.ca } : {}) }) };
 }
 
-const defaultAgents = createAgents();
+// Platform sockets connect only to addresses the outbound guard vetted; the app's own origin (the sandbox) has its own pool.
+const guardedAgents = createAgents({ lookup: outboundLookup });
+const trustedAgents = createAgents();
 
 /** Nothing reached a socket: the request never left this process. */
 export const NO_SOCKET: ConnectionFacts = Object.freeze({ socketAssigned: false, reused: false, tls: false, connected: false, secured: false, bytesWritten: 0 });
@@ -45,7 +50,8 @@ export const NO_SOCKET: ConnectionFacts = Object.freeze({ socketAssigned: false,
  * socket did (ConnectionFacts). The timeout covers the whole call (connect, send, response body);
  * redirects are never followed (a POST must not silently become a GET to another URL).
  */
-export function sendOnce(request: HttpRequest, agents: Agents = defaultAgents): Promise<RawOutcome> {
+/** `agents`: a caller's own pools (tests); otherwise the guarded pools, or the trusted ones for the app's own origin. */
+export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutcome> {
   if (request.signal?.aborted) {
     return Promise.resolve({ type: 'error', code: 'ABORTED_BEFORE_SEND', name: 'AbortError', message: 'Canceled before the request was sent', timedOut: false, connection: NO_SOCKET });
   }
@@ -58,6 +64,8 @@ export function sendOnce(request: HttpRequest, agents: Agents = defaultAgents): 
     return Promise.resolve({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut: false, connection: NO_SOCKET });
   }
   const protocol = url.protocol as keyof Agents;
+  const guard = checkOutboundUrl(url, request.outbound);
+  if (!guard.ok) return Promise.resolve({ type: 'error', code: OUTBOUND_REFUSED, name: 'OutboundRefused', message: guard.reason, timedOut: false, connection: NO_SOCKET });
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -100,10 +108,15 @@ export function sendOnce(request: HttpRequest, agents: Agents = defaultAgents): 
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     try {
-      req = (protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: agents[protocol] }, (res) => {
+      req = (protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: (agents ?? (guard.trusted ? trustedAgents : guardedAgents))[protocol] }, (res) => {
         response = res;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          // A platform's answer is small; a huge one would exhaust memory. Destroying the request drops the socket.
+          if ((received += chunk.length) > MAX_RESPONSE_BYTES) abort(Object.assign(new Error(`Response body over ${MAX_RESPONSE_BYTES} bytes`), { code: 'BODY_TOO_LARGE' }));
+        });
         res.on('end', () => {
           const bodyText = Buffer.concat(chunks).toString('utf8');
           settle({ type: 'response', status: res.statusCode ?? 0, headers: headersOf(res), body: parseJson(bodyText), bodyText: bodyText.slice(0, 2000) });

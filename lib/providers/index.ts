@@ -1,4 +1,5 @@
-import { resolveBaseUrl } from './base-url';
+import { baseUrlRefusal, type OutboundPolicy } from '@/lib/net/outbound-guard';
+import { appOrigin, resolveBaseUrl } from './base-url';
 import { openCredentials } from './credentials';
 import { createMastodonClient } from './mastodon/client';
 import type { ProviderTransport } from './transport';
@@ -10,9 +11,16 @@ export type { ProviderTransport } from './transport';
 export { ProviderReadError } from './types';
 export { appOrigin, resolveBaseUrl } from './base-url';
 
-/** A client for one account. A relative base URL (the sandbox) resolves against `origin` (default: this app). */
+/**
+ * A client for one account. A relative base URL (the sandbox) resolves against `origin` (default: this app),
+ * which is then trusted; any other base URL goes through the outbound guard, even one naming this app.
+ */
 export function createProviderClient(account: ProviderAccount, options: { origin?: string; transport?: ProviderTransport } = {}): ProviderClient {
-  const resolved = { ...account, baseUrl: resolveBaseUrl(account.baseUrl, options.origin) };
+  const sandboxPath = /^\/(?![/\\])/.test(account.baseUrl);
+  const origin = options.origin ?? appOrigin();
+  const outbound: OutboundPolicy = sandboxPath ? { trustedOrigin: origin } : { baseUrlProblem: baseUrlRefusal(account.baseUrl) ?? undefined };
+  const baseUrl = sandboxPath ? resolveBaseUrl(account.baseUrl, origin) : account.baseUrl.replace(/\/+$/, '');
+  const resolved = { ...account, baseUrl, outbound };
   switch (account.provider) {
     case 'x':
       return createXClient(resolved, options.transport);

@@ -18,8 +18,8 @@ export async function checkIdentity(read: () => Promise<{ id: string; handle: st
     return { ok: true, ...(await read()) };
   } catch (error) {
     if (!(error instanceof ProviderReadError)) throw error;
-    const { outcome, reason, httpStatus } = error.classification;
-    return { ok: false, outcome, reason, httpStatus };
+    const { outcome, rule, reason, httpStatus } = error.classification;
+    return { ok: false, outcome, rule, reason, httpStatus };
   }
 }
 

@@ -84,7 +84,7 @@ export type ListRecentInput = { since: Date; until?: Date; timeoutMs?: number; s
 
 export type WhoAmIResult =
   | { ok: true; id: string; handle: string; displayName: string | null }
-  | { ok: false; outcome: Outcome; reason: string; httpStatus?: number };
+  | { ok: false; outcome: Outcome; rule: string; reason: string; httpStatus?: number };
 
 export interface ProviderClient {
   readonly provider: ProviderName;

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import type { Database } from '@/db/client';
+import { pruneExpiredLoginAttempts } from '@/lib/auth/throttle';
 import { pruneExpiredIdempotencyKeys } from '@/lib/idempotency/prune';
 import { logger } from '@/lib/logging/logger';
 import { trackJob } from '@/lib/metrics/record';
@@ -21,8 +22,11 @@ export function backgroundTasks(): SchedulerTask[] {
   return [(db) => trackJob('publish', () => publishDueDeliveries(db, publishing)), (db) => trackJob('reconcile', () => reconcileAmbiguousDeliveries(db, reconciling))];
 }
 
-/** Hourly maintenance (cron hosts call /api/cron/maintenance instead): prune expired idempotency keys. */
-export const housekeepingTasks: SchedulerTask[] = [(db) => trackJob('prune-keys', () => pruneExpiredIdempotencyKeys(db))];
+/** Hourly maintenance (cron hosts call /api/cron/maintenance instead): prune expired idempotency keys and sign-in attempts. */
+export const housekeepingTasks: SchedulerTask[] = [
+  (db) => trackJob('prune-keys', () => pruneExpiredIdempotencyKeys(db)),
+  (db) => trackJob('prune-login-attempts', () => pruneExpiredLoginAttempts(db)),
+];
 
 export type BackgroundWork = {
   wake: () => void;

@@ -9,6 +9,8 @@ import { getEnv } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { providerClientForAccount } from '@/lib/providers';
 import { verifyPlatformAccount } from '@/lib/providers/connect';
+import { connectionCheckFailure } from '@/lib/providers/connection-check';
+import { baseUrlRefusal } from '@/lib/net/outbound-guard';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { connectSandboxAccount } from '@/lib/sandbox/connect';
 
@@ -20,7 +22,15 @@ export async function fetchAccounts() {
 }
 
 const accountId = z.object({ accountId: z.uuid('Unknown account') });
-const httpUrl = (label: string) => z.string().trim().pipe(z.url({ protocol: /^https?$/, error: `${label} must be a URL like https://example.com` }));
+const httpUrl = (label: string) =>
+  z
+    .string()
+    .trim()
+    .pipe(z.url({ protocol: /^https?$/, error: `${label} must be a URL like https://example.com` }))
+    .superRefine((value, ctx) => {
+      const refusal = baseUrlRefusal(value);
+      if (refusal) ctx.addIssue({ code: 'custom', message: `${label} ${refusal}` });
+    });
 const accessToken = z.string().trim().min(8, 'Paste the whole access token').max(2000);
 
 export const connectSandboxAccountAction = workspaceAction(
@@ -76,7 +86,7 @@ export const checkAccountConnectionAction = workspaceAction(
     if (account.provider === 'bluesky') return { ok: false, status: 422, message: 'Bluesky accounts cannot be checked yet.' };
     const client = providerClientForAccount(account, { encryptionKey: getEnv().APP_ENCRYPTION_KEY });
     const me = await client.whoAmI({ timeoutMs: 10_000 });
-    if (!me.ok) return { ok: false, message: me.reason };
+    if (!me.ok) return { ok: false, message: connectionCheckFailure(me) };
     return { ok: true, message: `Connected as ${me.handle}.` };
   },
 );

@@ -1,12 +1,13 @@
+import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
-import type { ListRecentInput, ProviderClient, PublishInput, PublishResult, RecentPost } from '../types';
 import type { ProviderTransport } from '../transport';
+import { ProviderReadError, type ListRecentInput, type ProviderClient, type PublishInput, type PublishResult, type RecentPost } from '../types';
 import { MASTODON_RULES, classifyMastodon } from './classifier';
 
-type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string };
+type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
 
 /** Mastodon keeps an Idempotency-Key for one hour; resend with the same key only well inside that. */
 export const IDEMPOTENCY_RETENTION_MS = 60 * 60_000;
@@ -32,6 +33,7 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
       method: 'POST',
       url: `${base}/api/v1/statuses`,
       headers: { ...auth, 'idempotency-key': input.idempotencyKey },
+      outbound: account.outbound,
       json: { status, visibility: input.kind === 'dm' ? 'direct' : 'public', ...(input.kind === 'reply' ? { in_reply_to_id: input.inReplyTo } : {}) },
       timeoutMs: input.timeoutMs,
       signal: input.signal,
@@ -51,7 +53,7 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
     for (let page = 0; page < (input.maxPages ?? 10); page++) {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
       if (maxId) query.set('max_id', maxId);
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES, send);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES, send);
       const statuses = Array.isArray(body) ? body.map(asRecord) : [];
       for (const s of statuses) {
         const createdAt = new Date(String(s.created_at));
@@ -67,9 +69,13 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, ...options }, MASTODON_RULES, send);
+      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, outbound: account.outbound, ...options }, MASTODON_RULES, send);
       const me = asRecord(body);
-      const acct = String(me.acct ?? me.username);
+      // Only a real account object: a stored base URL then receives a POST with the token on every publish.
+      if (!asString(me.id) || !asString(me.acct) || !asString(me.username)) {
+        throw new ProviderReadError('Not a Mastodon account', { outcome: 'failed', rule: 'not-an-account', reason: 'The answer is not a Mastodon account (id, acct, username).' });
+      }
+      const acct = String(me.acct);
       const handle = acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(base).host}`;
       return { id: String(me.id), handle, displayName: asString(me.display_name) ?? null };
     });
@@ -77,7 +83,7 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
 
   /** DELETE /api/v1/statuses/:id answers with the deleted status. */
   function deletePost(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
-    return deleteOnce({ url: `${base}/api/v1/statuses/${encodeURIComponent(id)}`, headers: auth, ...options }, () => true);
+    return deleteOnce({ url: `${base}/api/v1/statuses/${encodeURIComponent(id)}`, headers: auth, outbound: account.outbound, ...options }, () => true, send);
   }
 
   return { provider: 'mastodon', publish, listRecent, whoAmI, deletePost };

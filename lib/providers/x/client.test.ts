@@ -74,7 +74,8 @@ describe('X client against the sandbox, per fault', () => {
 
   it('connection refused → not_sent', async () => {
     const port = await closedPort();
-    const client = createProviderClient({ provider: 'x', baseUrl: `http://127.0.0.1:${port}/api/sandbox/x`, platformUserId: '1', accessToken: 't' });
+    // The sandbox path on a trusted origin whose port is closed (an absolute loopback URL is refused by the outbound guard).
+    const client = createProviderClient({ provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: '1', accessToken: 't' }, { origin: `http://127.0.0.1:${port}` });
     const result = await client.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID() });
     expect(result).toMatchObject({ outcome: 'not_sent', rule: 'connection-not-established' });
   });

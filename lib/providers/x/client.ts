@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
@@ -6,7 +7,7 @@ import { ProviderReadError, type ListRecentInput, type ProviderClient, type Publ
 import type { ProviderTransport } from '../transport';
 import { X_RULES, classifyX } from './classifier';
 
-type XAccount = { baseUrl: string; platformUserId: string; accessToken: string };
+type XAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
 
 const REAL_API_HOSTS = new Set(['api.x.com', 'api.twitter.com']);
 const PAGE_SIZE = 100;
@@ -31,7 +32,7 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
       input.kind === 'dm'
         ? { url: `${base}/2/dm_conversations/with/${encodeURIComponent(input.recipient!)}/messages`, json: { text: input.text } }
         : { url: `${base}/2/tweets`, json: { text: input.text, ...(input.kind === 'reply' ? { reply: { in_reply_to_tweet_id: input.inReplyTo } } : {}) } };
-    const raw = await send({ method: 'POST', ...request, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal });
+    const raw = await send({ method: 'POST', ...request, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal });
     const classification = classifyX(raw);
     if (classification.outcome === 'sent' && input.kind !== 'dm') classification.url = postUrl(classification.externalId!);
     return withTiming(classification, raw, startedAt);
@@ -49,7 +50,7 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
       });
       if (input.until) query.set('end_time', rfc3339(input.until, 'ceil'));
       if (token) query.set('pagination_token', token);
-      const { body } = await readJson({ url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`, headers: auth, timeoutMs: input.timeoutMs, signal: input.signal }, X_RULES, send);
+      const { body } = await readJson({ url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal }, X_RULES, send);
       const { data, meta, errors } = asRecord(body);
       if (!Array.isArray(data) && Array.isArray(errors)) throw readFailure(errors);
       for (const item of Array.isArray(data) ? data : []) {
@@ -67,7 +68,7 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/2/users/me`, headers: auth, ...options }, X_RULES, send);
+      const { body } = await readJson({ url: `${base}/2/users/me`, headers: auth, outbound: account.outbound, ...options }, X_RULES, send);
       const user = asRecord(asRecord(body).data);
       if (!asString(user.id)) throw readFailure(asRecord(body).errors);
       return { id: String(user.id), handle: `@${String(user.username ?? user.id)}`, displayName: asString(user.name) ?? null };
@@ -76,7 +77,7 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
 
   /** DELETE /2/tweets/:id answers { data: { deleted: true } }. */
   function deletePost(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
-    return deleteOnce({ url: `${base}/2/tweets/${encodeURIComponent(id)}`, headers: auth, ...options }, (body) => asRecord(asRecord(body).data).deleted === true);
+    return deleteOnce({ url: `${base}/2/tweets/${encodeURIComponent(id)}`, headers: auth, outbound: account.outbound, ...options }, (body) => asRecord(asRecord(body).data).deleted === true, send);
   }
 
   return { provider: 'x', publish, listRecent, whoAmI, deletePost };
