@@ -14,35 +14,9 @@ export async function bootServer(): Promise<void> {
   }
   await runMigrations(process.env.DATABASE_URL);
   if (env.SCHEDULER_ENABLED) {
-    startHousekeeping();
-    await startPublishing();
+    // The same task list and scheduler as `npm run worker` (lib/publishing/background.ts).
+    const { getDb, getSql } = await import('./client');
+    const { startBackgroundWork } = await import('@/lib/publishing/background');
+    startBackgroundWork(getDb(), getSql());
   }
-}
-
-/** The in-process scheduler: publishes within a second of the due time (DESIGN §6). */
-async function startPublishing() {
-  const { getDb, getSql } = await import('./client');
-  const { startScheduler } = await import('@/lib/publishing/scheduler');
-  const { publishDueDeliveries } = await import('@/lib/publishing/publish-due');
-  const { reconcileAmbiguousDeliveries } = await import('@/lib/reconcile/reconcile');
-  const { publisherOptionsFromEnv } = await import('@/lib/publishing/worker');
-  const { reconcileOptionsFromEnv } = await import('@/lib/reconcile/options');
-  const publishing = publisherOptionsFromEnv();
-  const reconciling = reconcileOptionsFromEnv();
-  startScheduler(getDb(), getSql(), [(db) => publishDueDeliveries(db, publishing), (db) => reconcileAmbiguousDeliveries(db, reconciling)]);
-}
-
-/** Self-hosted: prune expired idempotency keys hourly (cron hosts call /api/cron/maintenance instead). */
-function startHousekeeping() {
-  const run = async () => {
-    try {
-      const { getDb } = await import('./client');
-      const { pruneExpiredIdempotencyKeys } = await import('@/lib/idempotency/prune');
-      await pruneExpiredIdempotencyKeys(getDb());
-    } catch (error) {
-      const { logger } = await import('@/lib/logging/logger');
-      logger.warn({ err: error }, 'housekeeping failed; will retry');
-    }
-  };
-  setInterval(run, 60 * 60 * 1000).unref();
 }

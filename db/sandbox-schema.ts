@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, bigint, check, doublePrecision, index, integer, pgSchema, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, doublePrecision, index, integer, pgSchema, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The built-in sandbox social network (DESIGN §8). It is a separate "platform": its own Postgres schema,
@@ -27,9 +27,12 @@ export const sandboxAccounts = sandbox.table('accounts', {
 ]);
 export type SandboxAccountRow = typeof sandboxAccounts.$inferSelect;
 
-/** Everything ever published on the sandbox: tweets, statuses and DMs. Copies are counted here. */
+/**
+ * Everything ever published on the sandbox: tweets, statuses and DMs. Copies are counted here.
+ * Ids are snowflake-like (lib/sandbox/post-ids.ts): time-ordered, not guessable. Deletes are soft.
+ */
 export const sandboxPosts = sandbox.table('posts', {
-  id: bigserial({ mode: 'number' }).primaryKey(),
+  id: bigint({ mode: 'bigint' }).primaryKey(),
   accountId: uuid().notNull().references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
   kind: sandboxPostKindEnum().notNull(),
   text: text().notNull(),
@@ -37,6 +40,7 @@ export const sandboxPosts = sandbox.table('posts', {
   recipientId: text(),
   idempotencyKey: text(),
   createdAt: createdAt(),
+  deletedAt: timestamp({ withTimezone: true, precision: 3 }),
 }, (t) => [
   index('sandbox_posts_account_created_idx').on(t.accountId, t.createdAt),
   // X's duplicate-content rule looks up identical text on one account.
@@ -45,29 +49,46 @@ export const sandboxPosts = sandbox.table('posts', {
 export type SandboxPostRow = typeof sandboxPosts.$inferSelect;
 
 /**
- * Mastodon's Idempotency-Key (kept one hour): the unique constraint is the guard, so two parallel
- * requests with one key create one status; the row is written before the status in one transaction.
+ * Mastodon's Idempotency-Key as Redis holds it (`SETEX key 3600 status_id`, written after the status is
+ * created): one row per (account, key), overwritten on set. Whether a resend is absorbed depends on the
+ * profile (lib/sandbox/profiles.ts), not on this table.
  */
 export const sandboxIdempotencyKeys = sandbox.table('idempotency_keys', {
   accountId: uuid().notNull().references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
   key: text().notNull(),
-  postId: bigint({ mode: 'number' }).references(() => sandboxPosts.id, { onDelete: 'cascade' }),
+  postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
 }, (t) => [unique('sandbox_idempotency_keys_account_key_uq').on(t.accountId, t.key)]);
 
-/** Fault injection per account; rates are probabilities per write request. */
+/** Redis `SET NX PX` as a row: a named lock with an expiry (Mastodon's `with_redis_lock`). */
+export const sandboxLocks = sandbox.table('locks', {
+  name: text().primaryKey(),
+  token: text().notNull(),
+  expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+});
+
+export const SANDBOX_PROFILES = ['mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain'] as const;
+
+/** Platform profile and fault injection per account; rates are probabilities per request. */
 export const sandboxFaults = sandbox.table('faults', {
   accountId: uuid().primaryKey().references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+  profile: text({ enum: SANDBOX_PROFILES }).notNull(),
   latencyMs: integer().notNull().default(0),
   timeoutBeforeCommit: doublePrecision().notNull().default(0),
   timeoutAfterCommit: doublePrecision().notNull().default(0),
   errorAfterCommit: doublePrecision().notNull().default(0),
   resetAfterCommit: doublePrecision().notNull().default(0),
   rateLimited: doublePrecision().notNull().default(0),
+  processingMs: integer().notNull().default(0),
+  processingShare: doublePrecision().notNull().default(1),
+  readLagMs: integer().notNull().default(0),
+  listingUnavailable: doublePrecision().notNull().default(0),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
-  check('sandbox_faults_rates_ck', sql`least(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}) >= 0
-    and greatest(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}) <= 1`),
+  check('sandbox_faults_profile_ck', sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain')`),
+  check('sandbox_faults_durations_ck', sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`),
+  check('sandbox_faults_rates_ck', sql`least(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) >= 0
+    and greatest(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) <= 1`),
 ]);
 export type SandboxFaultsRow = typeof sandboxFaults.$inferSelect;

@@ -1,128 +1,359 @@
-// npm run chaos [-- --deliveries 2000 --accounts 20 --within 60]
-// A fresh database, a faulty sandbox network, two publisher processes SIGKILLed at random intervals.
-// Exits non-zero on any duplicate on the sandbox, any lost delivery or any delivery left unsettled.
-import { spawn, type ChildProcess } from 'node:child_process';
+// npm run chaos [-- --deliveries 2000 --accounts 20 --within 60 --max-seconds 900 --api-share 0.25 --seed 42]
+// Exactly once under crashes, instances and a weak platform (issue 9 §3). On its own fresh embedded Postgres
+// (restarted once mid-run) and the standalone sandbox network in this process (in memory, so copies are counted
+// on the platform's own records): two web instances (`next start`, each with its in-process scheduler) and two
+// `npm run worker` processes, SIGKILLed by process group and restarted at random. Accounts use the weak profiles,
+// with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429.
+// Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { upsertAccount } from '@/db/queries/accounts';
+import { createApiKey } from '@/db/queries/api-keys';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
+import { notifyDue } from '@/db/queries/publishing';
 import { makeWorkspace } from '@/db/testing/factories';
+import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
+import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
 import { startSandboxServer } from '@/lib/sandbox/node-server';
-import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
 import { newSandboxIdentity } from '@/lib/sandbox/tokens';
-import { resolveDatabase } from './lib/database';
+import { NO_FAULTS, type FaultsUpdate, type Platform, type Profile } from '@/lib/sandbox/types';
+import { startEmbeddedPostgres } from './lib/chaos-postgres';
+import { createSupervisor, sleep, type Managed } from './lib/chaos-processes';
+import { judge, type Copy, type DeliveryRow } from './lib/chaos-verdict';
 
 const { values } = parseArgs({
   options: {
     deliveries: { type: 'string', default: '2000' },
     accounts: { type: 'string', default: '20' },
     within: { type: 'string', default: '60' },
-    'max-seconds': { type: 'string', default: '420' },
+    'max-seconds': { type: 'string', default: '900' },
+    'api-share': { type: 'string', default: '0.25' },
+    seed: { type: 'string' },
   },
 });
-const N = Number(values.deliveries);
-const ACCOUNTS = Number(values.accounts);
-const WITHIN_MS = Number(values.within) * 1000;
-const FAULTS = { latencyMs: 0, timeoutAfterCommit: 0.2, timeoutBeforeCommit: 0.1, errorAfterCommit: 0.05, resetAfterCommit: 0.05, rateLimited: 0.05 };
-const encryptionKey = randomBytes(32).toString('base64');
+const N = positive('deliveries');
+const ACCOUNTS = positive('accounts');
+const WITHIN_MS = positive('within') * 1000;
+const MAX_MS = positive('max-seconds') * 1000;
+const API_SHARE = Math.min(1, Math.max(0, Number(values['api-share'])));
+const SEED = values.seed !== undefined ? Number(values.seed) >>> 0 : randomBytes(4).readUInt32LE();
+const random = mulberry32(SEED);
+const began = Date.now();
 
-process.env.POSTONCE_DATA_DIR ??= '.data/chaos';
-const database = await resolveDatabase({ fresh: true });
+// Short timings so a run takes minutes: call timeout < processing < timeout + allowance (proof of absence
+// waits out slow processing), read lag > what the first read can see of a slow post, recheck covers it.
+// Each of the four may be set in the environment instead (e.g. RECONCILE_ALLOWANCE_MS=0 shows the run catching duplicates).
+const TUNING: Record<string, string> = Object.fromEntries(
+  Object.entries({ PUBLISH_CALL_TIMEOUT_MS: 1_500, PUBLISH_LEASE_MS: 10_000, RECONCILE_ALLOWANCE_MS: 3_000, RECONCILE_RECHECK_MS: 2_500 })
+    .map(([name, ms]) => [name, process.env[name] || String(ms)]),
+);
+const FAULTS = {
+  ...NO_FAULTS, timeoutBeforeCommit: 0.05, timeoutAfterCommit: 0.1, errorAfterCommit: 0.05, resetAfterCommit: 0.05, rateLimited: 0.05,
+  processingMs: 2_500, processingShare: 0.1, readLagMs: 2_500, listingUnavailable: 0.02,
+};
+// The weak profiles: none of them absorbs a resend, so zero duplicates must come from our guards.
+const PROFILES: { profile: Profile; platform: Platform }[] = [
+  { profile: 'plain', platform: 'x' }, { profile: 'plain', platform: 'mastodon' }, { profile: 'mastodon-legacy', platform: 'mastodon' },
+  { profile: 'mastodon-nokey', platform: 'mastodon' }, { profile: 'x-nodedupe', platform: 'x' },
+];
+
+const dataDir = path.resolve(process.env.CHAOS_DATA_DIR ?? '.data/chaos');
+const logDir = path.join(dataDir, 'logs');
+rmSync(logDir, { recursive: true, force: true });
+mkdirSync(logDir, { recursive: true });
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+if (!existsSync(path.join(distDir, 'BUILD_ID'))) {
+  console.log(`chaos: no production build in ${distDir}: running next build first`);
+  const { spawnSync } = await import('node:child_process');
+  if (spawnSync('npx', ['next', 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('next build failed');
+}
+
+// ── Postgres: our own, fresh, restartable (DATABASE_URL is ignored on purpose) ─────────────────────────
+const pgDir = path.join(dataDir, 'postgres');
+let database = await startEmbeddedPostgres(pgDir, { fresh: true });
+const pgPort = Number(new URL(database.url).port);
+const supervisor = createSupervisor();
+process.on('exit', () => {
+  supervisor.stopAll();
+  stopPostgresNow(pgDir);
+});
+process.on('SIGINT', () => {
+  console.error('\nchaos: interrupted; stopping every child');
+  process.exit(130);
+});
+process.on('SIGTERM', () => process.exit(143));
 await runMigrations(database.url);
-const { db, close } = createDatabase(database.url, { max: 10 });
-const store = createPgSandboxStore(db);
-// The platform in this (parent) process; the publishers in their own processes, killed at random.
-const sandbox = await startSandboxServer({ deps: { store, resolveScope: async () => [], hangMs: 3_000 } });
+const { db } = createDatabase(database.url, { max: 4 });
 
-const workspace = await makeWorkspace(db, 'chaos');
-const accountIds: string[] = [];
-const sandboxIds: string[] = [];
+// ── The platform: the standalone sandbox server, in memory, in this process ───────────────────────────
+const store = createMemorySandboxStore();
+const sandbox = await startSandboxServer({ deps: { store, resolveScope: async () => [], hangMs: 5_000, random } });
+const encryptionKey = randomBytes(32).toString('base64');
+const runTag = randomUUID().slice(0, 6);
+const workspace = await makeWorkspace(db, `chaos-${runTag}`);
+const accounts: { id: string; profile: string; profileName: Profile; sandboxId: string }[] = [];
 for (let i = 0; i < ACCOUNTS; i++) {
-  const platform = i % 2 === 0 ? 'x' : 'mastodon';
+  const { profile, platform } = PROFILES[i % PROFILES.length]!;
   const { platformUserId, token, suffix } = newSandboxIdentity();
   const handle = `@chaos_${suffix}`;
   const registered = await store.registerAccount({ platform, platformUserId, handle, token });
-  sandboxIds.push(registered.id);
-  const product = await upsertAccount(db, {
+  await store.setFaults([registered.id], { ...FAULTS, profile } satisfies FaultsUpdate);
+  const row = await upsertAccount(db, {
     workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `${sandbox.url}/api/sandbox/${platform}`,
     ...sealCredentials({ accessToken: token }, encryptionKey),
   });
-  accountIds.push(product!.id);
+  accounts.push({ id: row!.id, profile: `${profile}/${platform}`, profileName: profile, sandboxId: registered.id });
 }
-await store.setFaults(sandboxIds, FAULTS);
+const apiKey = generateApiKey();
+await createApiKey(db, { workspaceId: workspace.id, name: 'chaos', prefix: apiKey.prefix, hash: apiKey.hash });
 
-const runTag = randomUUID().slice(0, 6);
-const start = Date.now();
-for (let i = 0; i < N; i++) {
-  await insertPostWithDeliveries(db, {
-    post: { workspaceId: workspace.id, text: `chaos ${runTag} #${i}`, scheduledAt: new Date(start + Math.random() * WITHIN_MS), source: 'api', idempotencyKey: randomUUID() },
-    accountIds: [accountIds[i % ACCOUNTS]!],
-    actor: 'chaos',
-  });
-}
-console.log(`chaos: ${N} deliveries on ${ACCOUNTS} sandbox accounts, due within ${WITHIN_MS / 1000} s; faults ${JSON.stringify(FAULTS)}`);
+// ── The processes: two web instances, two workers ─────────────────────────────────────────────────────
+const secrets = { NEXTAUTH_SECRET: randomBytes(32).toString('base64'), APP_ENCRYPTION_KEY: encryptionKey, CRON_SECRET: randomBytes(24).toString('base64') };
+const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env, NODE_ENV: 'production', DATABASE_URL: database.url, POSTONCE_DATA_DIR: dataDir, SANDBOX_ENABLED: 'false',
+  SCHEDULER_ENABLED: 'true', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'info', ...secrets, ...TUNING, ...extra,
+});
+const webPorts = [await freePort(), await freePort()];
+const webs = webPorts.map((port, i) => supervisor.add({
+  name: `web-${i + 1}`, role: 'web', command: process.execPath, args: ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
+  env: childEnv({ PORT: String(port), NEXTAUTH_URL: `http://127.0.0.1:${port}` }), logFile: path.join(logDir, `web-${i + 1}.log`),
+  readyUrl: `http://127.0.0.1:${port}/api/health`,
+}));
+const workers = [1, 2].map((i) => supervisor.add({
+  name: `worker-${i}`, role: 'worker', command: process.execPath, args: ['--import', 'tsx', 'scripts/worker.mts'],
+  env: childEnv({}), logFile: path.join(logDir, `worker-${i}.log`),
+}));
+await Promise.race([Promise.all(webs.map((w) => w.ready)), sleep(120_000)]);
+if (!webs.every((w) => w.up)) throw new Error(`web instances did not start within 120 s: see ${logDir}`);
 
-const env = { ...process.env, DATABASE_URL: database.url, APP_ENCRYPTION_KEY: encryptionKey };
-const spawnWorker = () => spawn(process.execPath, ['--import', 'tsx', 'scripts/chaos-worker.mts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-const workers: ChildProcess[] = [spawnWorker(), spawnWorker()];
-let kills = 0;
-let killing = true;
-const killer = (async () => {
-  while (killing) {
-    await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 4_000));
-    if (!killing) break;
-    const i = Math.floor(Math.random() * workers.length);
-    workers[i]!.kill('SIGKILL'); // no cleanup, no goodbye: leases and started attempts are left behind
-    kills++;
-    workers[i] = spawnWorker();
+const apiCount = Math.round(N * API_SHARE);
+const dbCount = N - apiCount;
+const t0 = Date.now();
+console.log(`chaos (seed ${SEED}): ${N} deliveries (${dbCount} written to the database, ${apiCount} through POST /api/v1/posts) due within ${WITHIN_MS / 1000} s`);
+console.log(`  ${ACCOUNTS} accounts on the sandbox ${sandbox.url}: ${PROFILES.map((p) => `${p.profile}/${p.platform}`).join(', ')}`);
+console.log(`  faults ${JSON.stringify(FAULTS)}`);
+console.log(`  tuning ${JSON.stringify(TUNING)}`);
+console.log(`  processes: web on ports ${webPorts.join(' and ')}, 2 workers; Postgres on port ${pgPort}; logs in ${logDir}`);
+
+// ── Deliveries: most written directly, a share through the public API of a live web instance ─────────
+const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
+const insertDirect = (async () => {
+  const order = Array.from({ length: dbCount }, (_, i) => i);
+  for (let chunk = 0; chunk < order.length; chunk += 100) {
+    await retryDb(() => db.transaction(async (tx) => {
+      for (const i of order.slice(chunk, chunk + 100)) {
+        await insertPostWithDeliveries(tx, {
+          post: { workspaceId: workspace.id, text: deliveryText(i), scheduledAt: new Date(t0 + 2_000 + random() * WITHIN_MS), source: 'api', idempotencyKey: `chaos-db-${i}` },
+          accountIds: [accounts[i % ACCOUNTS]!.id], actor: 'chaos',
+        });
+      }
+      await notifyDue(tx);
+    }));
   }
 })();
+const api = { created: 0, replayed: 0, retries: 0, gaveUp: 0, refused: [] as string[] };
+const createThroughApi = (async () => {
+  let next = 0;
+  const one = async (j: number) => {
+    await sleep(Math.max(0, t0 + (j / Math.max(1, apiCount)) * WITHIN_MS * 0.8 - Date.now()));
+    const i = dbCount + j;
+    const scheduledAt = random() < 0.25 ? undefined : new Date(Date.now() + random() * 5_000).toISOString();
+    const body = JSON.stringify({ text: deliveryText(i), accountIds: [accounts[i % ACCOUNTS]!.id], scheduledAt });
+    const key = `chaos-api-${i}`;
+    // One intent, one key, retried on any instance until an answer: the inbound guard is under test too.
+    for (let attempt = 0; Date.now() - t0 < MAX_MS; attempt++) {
+      const live = webs.filter((w) => w.up);
+      const target = live.length > 0 ? live[Math.floor(random() * live.length)]! : webs[attempt % webs.length]!;
+      try {
+        const response = await fetch(`http://127.0.0.1:${webPorts[webs.indexOf(target)]}/api/v1/posts`, {
+          method: 'POST', body, signal: AbortSignal.timeout(10_000),
+          headers: { authorization: `Bearer ${apiKey.token}`, 'idempotency-key': key, 'content-type': 'application/json' },
+        });
+        await response.body?.cancel();
+        if (response.status === 201 || response.status === 200) {
+          if (response.headers.get('idempotent-replayed') === 'true') api.replayed++;
+          api.created++;
+          return;
+        }
+        // A refusal other than "still running" (409) is a bug here: every request is valid and its key unique.
+        if (response.status !== 409 && response.status < 500) {
+          api.refused.push(`${key}: ${response.status}`);
+          return;
+        }
+      } catch {
+        /* the instance was killed mid-request, or is restarting: same key, again */
+      }
+      api.retries++;
+      await sleep(300 + random() * 700);
+    }
+    api.gaveUp++;
+  };
+  const lane = async () => {
+    while (next < apiCount) await one(next++);
+  };
+  await Promise.all(Array.from({ length: 4 }, lane));
+})();
 
-const count = async (where: ReturnType<typeof sql>) => Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from deliveries where ${where}`))][0]!.n);
-const deadline = start + Number(values['max-seconds']) * 1000;
+// ── Kills at random, and one Postgres restart ─────────────────────────────────────────────────────────
+const killPhaseEnd = t0 + WITHIN_MS + 20_000;
+let killing = true;
+const killer = (async () => {
+  const targets: Managed[] = [...webs, ...workers];
+  while (killing && Date.now() < killPhaseEnd) {
+    await sleep(1_500 + random() * 3_500);
+    if (killing) supervisor.kill(targets[Math.floor(random() * targets.length)]!);
+  }
+  // The sandbox's 429 asks for 60 s: lifting rate limits with the kills bounds the run (every other fault stays).
+  for (const account of accounts) await store.setFaults([account.sandboxId], { ...FAULTS, rateLimited: 0, profile: account.profileName });
+})();
+const pgRestart = { at: 0, downMs: 0 };
+const restarter = (async () => {
+  await sleep(WITHIN_MS * (0.35 + random() * 0.3));
+  const stoppedAt = Date.now();
+  pgRestart.at = Math.round((stoppedAt - t0) / 1000);
+  await database.stop(); // every connection of every process drops here
+  database = await startEmbeddedPostgres(pgDir, { port: pgPort });
+  pgRestart.downMs = Date.now() - stoppedAt;
+  console.log(`\n  Postgres restarted at ${pgRestart.at} s (down ${pgRestart.downMs} ms, same data dir, port ${pgPort})`);
+})();
+
+// ── Wait until everything is settled (or the time bound) ──────────────────────────────────────────────
+const countOpen = async () => Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`))][0]!.n);
+let creationDone = false;
+void Promise.all([insertDirect, createThroughApi]).then(() => (creationDone = true));
+let open = N;
+let lastPrint = 0;
 for (;;) {
-  await new Promise((r) => setTimeout(r, 1_000));
-  const open = await count(sql`status in ('scheduled', 'publishing', 'ambiguous')`);
-  process.stdout.write(`\r  ${Math.round((Date.now() - start) / 1000)} s: ${open} not settled yet, ${kills} publisher kills   `);
-  if ((open === 0 && Date.now() > start + WITHIN_MS) || Date.now() > deadline) break;
+  await sleep(1_000);
+  open = await countOpen().catch(() => open); // Postgres may be restarting
+  const kills = supervisor.all.reduce((n, m) => n + m.kills, 0);
+  const elapsed = Math.round((Date.now() - t0) / 1000);
+  const line = `  ${elapsed} s: ${open} open, ${kills} kills, api ${api.created}/${apiCount} (${api.retries} retries)`;
+  if (process.stdout.isTTY) process.stdout.write(`\r${line}   `);
+  else if (Date.now() - lastPrint >= 10_000) {
+    console.log(line);
+    lastPrint = Date.now();
+  }
+  if (creationDone && open === 0 && Date.now() > t0 + WITHIN_MS) break;
+  if (Date.now() - began > MAX_MS) {
+    console.log(`\n  time bound reached (--max-seconds ${MAX_MS / 1000}): stopping with ${open} open`);
+    break;
+  }
 }
 killing = false;
-await killer;
-for (const w of workers) w.kill('SIGTERM');
+await Promise.all([insertDirect, createThroughApi, killer, restarter]);
+supervisor.stopAll();
+await supervisor.waitAllExited();
+// A slow write still being processed on the platform lands now: wait it out before counting.
+await sleep(FAULTS.processingMs + 1_000);
+const tookS = Math.round((Date.now() - t0) / 1000);
 console.log('');
 
-const byStatus = new Map([...(await db.execute<{ status: string; n: number }>(sql`select status, count(*)::int as n from deliveries group by status`))].map((r) => [r.status, r.n]));
-const duplicates = Number([...(await db.execute<{ n: number }>(sql`select coalesce(sum(n - 1), 0)::int as n from (select count(*) as n from sandbox.posts group by account_id, text having count(*) > 1) d`))][0]!.n);
-const refusedAsDuplicate = Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from delivery_events where detail->>'rule' = 'x-duplicate-content'`))][0]!.n);
-const sentWithoutCopy = await count(sql`status = 'sent' and not exists (select 1 from sandbox.posts p where p.id::text = deliveries.external_id)`);
-const stuck = (byStatus.get('scheduled') ?? 0) + (byStatus.get('publishing') ?? 0);
-const unsettled = byStatus.get('ambiguous') ?? 0;
-const path = async (where: ReturnType<typeof sql>) => count(where);
-const paths = {
-  direct: await path(sql`status = 'sent' and not exists (select 1 from reconciliations r where r.delivery_id = deliveries.id)`),
-  foundByReconciliation: await path(sql`status = 'sent' and exists (select 1 from reconciliations r where r.delivery_id = deliveries.id and r.decision = 'found')`),
-  releasedAndRepublished: await path(sql`status = 'sent' and exists (select 1 from reconciliations r where r.delivery_id = deliveries.id and r.decision = 'released')
-    and not exists (select 1 from reconciliations r where r.delivery_id = deliveries.id and r.decision = 'found')`),
-  needsReview: byStatus.get('needs_review') ?? 0,
-};
-const lost = sentWithoutCopy + stuck;
-const copies = Number([...(await db.execute<{ n: number }>(sql`select count(*)::int as n from sandbox.posts`))][0]!.n);
+// ── Verdict: our database against the platform's own records ─────────────────────────────────────────
+const rows = [...(await db.execute<DeliveryRow>(sql`
+  select d.id, p.text, d.status, d.external_id as "externalId", d.failure_reason as "failureReason", d.attempt_count as "attemptCount",
+    a.id as "accountId", case when p.idempotency_key like 'chaos-api-%' then 'api' else 'db' end as source,
+    coalesce((select json_agg(json_build_object('decision', r.decision, 'evidence', r.evidence) order by r.checked_at, r.id) from reconciliations r where r.delivery_id = d.id), '[]') as reconciliations,
+    coalesce((select string_agg(e.to_status::text, '→' order by e.id) from delivery_events e where e.delivery_id = d.id), '') as history
+  from deliveries d join posts p on p.id = d.post_id join social_accounts a on a.id = d.account_id
+  where d.workspace_id = ${workspace.id}`))].map((r) => {
+  const account = accounts.find((a) => a.id === (r as unknown as { accountId: string }).accountId);
+  return { ...r, profile: account?.profile ?? '?' };
+});
+const copiesByText = new Map<string, Copy[]>();
+for (const account of accounts) {
+  for (const post of await store.listAllPosts(account.sandboxId)) {
+    const list = copiesByText.get(post.text) ?? [];
+    list.push({ id: post.id, text: post.text });
+    copiesByText.set(post.text, list);
+  }
+}
+const verdict = judge(rows, copiesByText);
+const logFile = path.join(dataDir, `deliveries-${runTag}.log`);
+writeFileSync(logFile, `${verdict.lines.sort().join('\n')}\n`);
 
-console.log(`deliveries                 ${N}`);
-for (const s of ['sent', 'failed', 'ambiguous', 'needs_review', 'missed', 'canceled', 'scheduled', 'publishing']) console.log(`  ${s.padEnd(25)}${byStatus.get(s) ?? 0}`);
-console.log(`paths: sent directly ${paths.direct}, found by reconciliation ${paths.foundByReconciliation}, released and republished ${paths.releasedAndRepublished}, needs_review ${paths.needsReview}`);
-console.log(`not yet settled (ambiguous) ${unsettled}`);
-console.log(`copies on the sandbox      ${copies}`);
-console.log(`publisher SIGKILLs         ${kills}`);
-console.log(`duplicates on the sandbox  ${duplicates}`);
-console.log(`re-sends refused as duplicate content ${refusedAsDuplicate}`);
-console.log(`lost                       ${lost} (sent without a copy: ${sentWithoutCopy}, stuck scheduled/publishing: ${stuck})`);
+const f = verdict.failures;
+const kills = (role: string) => supervisor.all.filter((m) => m.role === role).reduce((n, m) => n + m.kills, 0);
+const crashes = supervisor.all.flatMap((m) => m.crashes.map((c) => ({ ...c, name: m.name })));
+const restarts = supervisor.all.reduce((n, m) => n + m.starts - 1, 0);
+console.log(`deliveries ${rows.length} of ${N} intended; copies on the sandbox ${verdict.copies}`);
+console.log(`states: ${[...verdict.byStatus].sort().map(([s, n]) => `${s} ${n}`).join(', ')}`);
+console.log('paths:');
+for (const [p, n] of [...verdict.paths].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(6)}  ${p}`);
+console.log(`processes: ${kills('web')} web and ${kills('worker')} worker SIGKILLs, ${restarts} restarts, ${crashes.length} exits not caused by the run; Postgres restarted at ${pgRestart.at} s, down ${pgRestart.downMs} ms`);
+for (const c of crashes) console.log(`  ${c.name} exited by itself at ${Math.round((c.at.getTime() - t0) / 1000)} s (code ${c.code}, signal ${c.signal}): see ${path.join(logDir, `${c.name}.log`)}`);
+console.log(`api: ${api.created} created (${api.replayed} answered as replays), ${api.retries} retries, ${api.gaveUp} gave up, ${api.refused.length} refused${api.refused.length ? ` (${api.refused.slice(0, 3).join('; ')})` : ''}`);
+console.log(`per-delivery log: ${logFile}`);
+const problems: [string, string[]][] = [
+  ['duplicates (>1 copy on the platform)', f.duplicates], ['one intent, two deliveries', f.duplicateIntents], ['lost', f.lost], ['unsettled', f.unsettled],
+  ['sent but not exactly one copy', f.sentNotExactlyOne], ['sent with a link to another copy', f.sentWrongLink], ['live on the platform but not sent', f.liveButNotSent],
+  ['needs_review without evidence', f.reviewWithoutEvidence], ['needs_review with copies not listed', f.reviewCopiesNotListed],
+];
+for (const [label, ids] of problems) if (ids.length > 0) console.log(`  FAIL ${label}: ${ids.length}, e.g. ${ids.slice(0, 3).join(', ')}`);
+if (f.duplicates.length > 0) console.log(`  of the duplicates, ${verdict.duplicatesListed.length} are in needs_review with every copy listed`);
+const failed = problems.some(([, ids]) => ids.length > 0) || api.gaveUp > 0 || api.refused.length > 0 || rows.length !== N;
+console.log(`chaos ${failed ? 'FAILED' : 'passed'}: ${rows.length} deliveries, ${verdict.byStatus.get('sent') ?? 0} sent, ${verdict.byStatus.get('needs_review') ?? 0} needs_review, `
+  + `${f.duplicates.length} duplicates, ${f.lost.length} lost, ${f.unsettled.length} unsettled, ${f.sentNotExactlyOne.length} sent-not-exactly-one; `
+  + `${kills('web') + kills('worker')} kills, Postgres down ${pgRestart.downMs} ms; ${tookS} s (seed ${SEED})`);
 
 await sandbox.close();
-await close();
-await database.stop();
-process.exit(duplicates > 0 || refusedAsDuplicate > 0 || lost > 0 || unsettled > 0 ? 1 : 0);
+process.exit(failed ? 1 : 0);
+
+// ── helpers ───────────────────────────────────────────────────────────────────────────────────────────
+function positive(name: 'deliveries' | 'accounts' | 'within' | 'max-seconds'): number {
+  const n = Number(values[name]);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+  return n;
+}
+
+/** A small seeded generator: the same --seed gives the same delivery times, accounts, kill order and fault rolls. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function retryDb<T>(run: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await run();
+    } catch (error) {
+      // Postgres restarting: write the chunk again; deterministic keys make a chunk that did commit a no-op.
+      if (i >= 60) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+/** On exit, whatever happened: Postgres's own fast shutdown (SIGINT), from its pid file. */
+function stopPostgresNow(dir: string) {
+  try {
+    const pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (pid) process.kill(pid, 'SIGINT');
+  } catch {
+    /* not running */
+  }
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

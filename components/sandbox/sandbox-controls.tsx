@@ -8,6 +8,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import type { AttemptSummary } from '@/lib/sandbox/demo';
 import { FAULT_LABELS } from '@/lib/sandbox/faults';
+import { PROFILES, PROFILE_LABELS } from '@/lib/sandbox/profiles';
 import { sandboxTimelineKey, useSandboxTimeline } from './use-sandbox-timeline';
 
 const card = 'space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200';
@@ -37,6 +38,12 @@ function Attempt({ attempt, label }: { attempt: AttemptSummary; label: string })
     </li>
   );
 }
+
+const DURATIONS = [
+  { name: 'latencyMs', label: 'Latency (ms)', max: 60_000, step: 50 },
+  { name: 'processingMs', label: 'Processing time (ms; the post is created this long after the request, even if the client gave up)', max: 120_000, step: 100 },
+  { name: 'readLagMs', label: 'Read lag (ms; new posts appear in listings this much later)', max: 300_000, step: 100 },
+] as const;
 
 /** Admin controls: publish a test post, set fault knobs, run the naive-retry demo. */
 export function SandboxControls({ workspaceId }: { workspaceId: string }) {
@@ -81,8 +88,24 @@ function FaultKnobs({ workspaceId, options }: { workspaceId: string; options: Op
       <AccountSelect id="faults-account" options={options} allowAll />
       <div className="grid grid-cols-2 gap-3">
         <div className="col-span-2">
-          <label htmlFor="fault-latencyMs" className="block text-sm font-medium text-slate-900">Latency (ms)</label>
-          <input id="fault-latencyMs" name="latencyMs" type="number" min={0} max={60000} step={50} defaultValue={0} className={input} />
+          <label htmlFor="fault-profile" className="block text-sm font-medium text-slate-900">Platform profile</label>
+          <select id="fault-profile" name="profile" className={input} defaultValue="" aria-describedby="fault-profile-error">
+            <option value="">Platform default (X: x, Mastodon: mastodon-modern)</option>
+            {PROFILES.map((p) => <option key={p} value={p}>{p} — {PROFILE_LABELS[p]}</option>)}
+          </select>
+          <p id="fault-profile-error" aria-live="polite" className="text-sm text-rose-700">{state?.errors?.profile?.[0]}</p>
+        </div>
+        {DURATIONS.map(({ name, label, max, step }) => (
+          <div key={name} className="col-span-2">
+            <label htmlFor={`fault-${name}`} className="block text-sm font-medium text-slate-900">{label}</label>
+            <input id={`fault-${name}`} name={name} type="number" min={0} max={max} step={step} defaultValue={0} className={input} aria-describedby={`fault-${name}-error`} />
+            <p id={`fault-${name}-error`} aria-live="polite" className="text-sm text-rose-700">{state?.errors?.[name]?.[0]}</p>
+          </div>
+        ))}
+        <div className="col-span-2">
+          <label htmlFor="fault-processingShare" className="block text-sm font-medium text-slate-900">Share of slow writes (0 to 1)</label>
+          <input id="fault-processingShare" name="processingShare" type="number" min={0} max={1} step={0.05} defaultValue={1} className={input} aria-describedby="fault-processingShare-error" />
+          <p id="fault-processingShare-error" aria-live="polite" className="text-sm text-rose-700">{state?.errors?.processingShare?.[0]}</p>
         </div>
         {(Object.keys(FAULT_LABELS) as (keyof typeof FAULT_LABELS)[]).map((key) => (
           <div key={key} className="col-span-2">
@@ -92,7 +115,7 @@ function FaultKnobs({ workspaceId, options }: { workspaceId: string; options: Op
           </div>
         ))}
       </div>
-      <p className="text-xs text-slate-500">Probabilities from 0 to 1 per publish request. Applying replaces the account’s settings.</p>
+      <p className="text-xs text-slate-500">Probabilities from 0 to 1 per request. Applying replaces the account’s settings (a profile must fit the platform).</p>
       <Button type="submit" disabled={pending}>{pending ? 'Applying…' : 'Apply faults'}</Button>
       <p role="status" aria-live="polite" className={`text-sm ${state?.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state?.message}</p>
     </form>
@@ -107,7 +130,8 @@ function NaiveRetry({ workspaceId, options }: { workspaceId: string; options: Op
       <h2 id="naive-retry" className="text-base font-semibold">Naive retry demo</h2>
       <p className="text-sm text-slate-600">
         Publishes once with a 2 s timeout and, like a naive client, sends it again on anything but success. On Mastodon (no
-        shared Idempotency-Key) the retry is a second post; on X the identical text happens to hit X’s duplicate rule.
+        shared Idempotency-Key) the retry is a second post; on X the identical text happens to hit X’s duplicate rule
+        (with the <code>x-nodedupe</code> profile it is a second post too).
       </p>
       <AccountSelect id="naive-account" options={[...options].sort((a, b) => Number(a.provider === 'x') - Number(b.provider === 'x'))} />
       <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Running…' : 'Run naive retry demo'}</Button>

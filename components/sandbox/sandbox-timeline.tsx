@@ -4,6 +4,7 @@ import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FAULT_LABELS } from '@/lib/sandbox/faults';
+import { PROFILE_LABELS } from '@/lib/sandbox/profiles';
 import type { FaultSettings } from '@/lib/sandbox/types';
 import { useSandboxTimeline } from './use-sandbox-timeline';
 
@@ -11,8 +12,17 @@ function faultSummary(faults: FaultSettings): string {
   const parts = (Object.keys(FAULT_LABELS) as (keyof typeof FAULT_LABELS)[])
     .filter((k) => faults[k] > 0)
     .map((k) => `${FAULT_LABELS[k].split(' (')[0]} ${Math.round(faults[k] * 100)}%`);
+  if (faults.readLagMs > 0) parts.unshift(`Read lag ${faults.readLagMs} ms`);
+  if (faults.processingMs > 0 && faults.processingShare > 0) {
+    parts.unshift(`Processing ${faults.processingMs} ms${faults.processingShare < 1 ? ` (${Math.round(faults.processingShare * 100)}% of writes)` : ''}`);
+  }
   if (faults.latencyMs > 0) parts.unshift(`Latency ${faults.latencyMs} ms`);
   return parts.length ? parts.join(' · ') : 'No faults';
+}
+
+/** The sandbox's own address of a post; it opens for signed-in members of the account's workspace. */
+function postHref(provider: 'x' | 'mastodon', id: string): string {
+  return provider === 'x' ? `/api/sandbox/x/2/tweets/${id}` : `/api/sandbox/mastodon/api/v1/statuses/${id}`;
 }
 
 export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
@@ -28,6 +38,9 @@ export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
             <h3 className="text-sm font-semibold text-slate-900">{a.handle}</h3>
             <div className="flex items-center gap-2">
               <Badge tone="blue">{PROVIDER_LABEL[a.provider]}</Badge>
+              <Badge tone={a.faults.profile === 'x' || a.faults.profile === 'mastodon-modern' ? 'gray' : 'amber'}>
+                <span data-testid="profile" title={PROFILE_LABELS[a.faults.profile]}>{a.faults.profile}</span>
+              </Badge>
               {a.disconnected && <Badge>disconnected</Badge>}
               <Badge tone={a.total > 0 ? 'green' : 'gray'}>
                 <span data-testid="copy-count">{a.total}</span>&nbsp;{a.total === 1 ? 'post' : 'posts'}
@@ -40,11 +53,15 @@ export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
           ) : (
             <ol role="list" aria-label={`Posts of ${a.handle}`} className="max-h-80 space-y-2 overflow-y-auto">
               {a.posts.map((p) => (
-                <li key={p.id} className="rounded-md bg-slate-50 px-3 py-2 text-sm">
-                  <p className="whitespace-pre-wrap text-slate-900">{p.text}</p>
+                <li key={p.id} className={`rounded-md px-3 py-2 text-sm ${p.deletedAt ? 'bg-slate-100 opacity-70' : 'bg-slate-50'}`}>
+                  <p className={`whitespace-pre-wrap text-slate-900 ${p.deletedAt ? 'line-through' : ''}`}>{p.text}</p>
                   <p className="mt-1 text-xs text-slate-500">
                     #{p.id} · {p.kind}{p.inReplyToId ? ` to #${p.inReplyToId}` : ''}{p.recipientId ? ` to ${p.recipientId}` : ''} · {new Date(p.createdAt).toLocaleTimeString()}
                     {p.idempotencyKey ? ` · key ${p.idempotencyKey.slice(0, 8)}…` : ''}
+                    {p.deletedAt ? <> · <Badge tone="red">deleted {new Date(p.deletedAt).toLocaleTimeString()}</Badge></> : null}
+                    {!p.deletedAt && !(a.provider === 'x' && p.kind === 'dm') ? (
+                      <> · <a href={postHref(a.provider, p.id)} target="_blank" rel="noreferrer" className="text-indigo-700 underline">Open</a></>
+                    ) : null}
                   </p>
                 </li>
               ))}

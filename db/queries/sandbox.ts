@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { sandboxAccounts, sandboxFaults, sandboxIdempotencyKeys, sandboxPosts } from '../sandbox-schema';
+import { sandboxAccounts, sandboxFaults, sandboxIdempotencyKeys, sandboxLocks, sandboxPosts } from '../sandbox-schema';
 import { socialAccounts } from '../schema';
 
 // The sandbox network's own tables (schema `sandbox`). Only the two "workspace" queries at the end read
@@ -45,8 +45,12 @@ export async function listSandboxAccounts(db: Executor) {
   return db.select(accountColumns).from(sandboxAccounts).orderBy(asc(sandboxAccounts.handle));
 }
 
+/** The account's platform and its stored settings (null when never set): one read per request. */
 export async function getSandboxFaults(db: Executor, params: { accountId: string }) {
-  const [row] = await db.select().from(sandboxFaults).where(eq(sandboxFaults.accountId, params.accountId));
+  if (!/^[0-9a-f-]{36}$/i.test(params.accountId)) return null;
+  const [row] = await db.select({ platform: sandboxAccounts.platform, faults: sandboxFaults }).from(sandboxAccounts)
+    .leftJoin(sandboxFaults, eq(sandboxFaults.accountId, sandboxAccounts.id))
+    .where(eq(sandboxAccounts.id, params.accountId));
   return row ?? null;
 }
 
@@ -57,13 +61,19 @@ export async function listSandboxFaults(db: Executor, params: { accountIds: stri
 
 export type FaultValues = Omit<typeof sandboxFaults.$inferInsert, 'accountId' | 'updatedAt'>;
 
-export async function upsertSandboxFaults(db: Executor, params: { accountIds: string[]; faults: FaultValues }) {
-  if (params.accountIds.length === 0) return;
+/** One row per account (each may get its own profile); a full replacement of what was there. */
+export async function upsertSandboxFaults(db: Executor, params: { rows: { accountId: string; faults: FaultValues }[] }) {
+  if (params.rows.length === 0) return;
   const updatedAt = new Date();
   await db.insert(sandboxFaults)
-    .values(params.accountIds.map((accountId) => ({ accountId, ...params.faults, updatedAt })))
-    .onConflictDoUpdate({ target: sandboxFaults.accountId, set: { ...params.faults, updatedAt } });
+    .values(params.rows.map((r) => ({ accountId: r.accountId, ...r.faults, updatedAt })))
+    .onConflictDoUpdate({
+      target: sandboxFaults.accountId,
+      set: Object.fromEntries(Object.keys(params.rows[0]!.faults).map((k) => [k, sql.raw(`excluded.${snake(k)}`)]).concat([['updatedAt', sql`excluded.updated_at`]])),
+    });
 }
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Serialises writes to one account inside a transaction (X's duplicate-content check reads then inserts). */
 export async function lockSandboxAccount(db: Executor, params: { accountId: string }) {
@@ -77,18 +87,42 @@ export async function findSandboxDuplicate(db: Executor, params: { accountId: st
     eq(sandboxPosts.text, params.text),
     inArray(sandboxPosts.kind, ['post', 'reply']),
     gte(sandboxPosts.createdAt, params.since),
+    isNull(sandboxPosts.deletedAt),
   )).limit(1);
   return row ?? null;
 }
 
-export async function insertSandboxPost(db: Executor, params: { accountId: string; kind: PostKind; text: string; inReplyToId?: string | null; recipientId?: string | null; idempotencyKey?: string | null }) {
-  const [row] = await db.insert(sandboxPosts).values(params).returning();
-  return row!;
+/** Null when the id is taken (a snowflake collision: the caller draws a new one). */
+export async function insertSandboxPost(db: Executor, params: {
+  id: bigint; accountId: string; kind: PostKind; text: string; inReplyToId?: string | null; recipientId?: string | null; idempotencyKey?: string | null; createdAt: Date;
+}) {
+  const [row] = await db.insert(sandboxPosts).values(params).onConflictDoNothing({ target: sandboxPosts.id }).returning();
+  return row ?? null;
 }
 
-export async function getSandboxPost(db: Executor, params: { id: number }) {
-  const [row] = await db.select().from(sandboxPosts).where(eq(sandboxPosts.id, params.id));
+/** A live post (deleted ones only with `includeDeleted`). */
+export async function getSandboxPost(db: Executor, params: { id: bigint; includeDeleted?: boolean }) {
+  const [row] = await db.select().from(sandboxPosts)
+    .where(and(eq(sandboxPosts.id, params.id), params.includeDeleted ? undefined : isNull(sandboxPosts.deletedAt)));
   return row ?? null;
+}
+
+/** Soft delete, atomic: only the author's live post; null when nothing changed. */
+export async function softDeleteSandboxPost(db: Executor, params: { accountId: string; id: bigint }) {
+  const [row] = await db.update(sandboxPosts).set({ deletedAt: new Date() })
+    .where(and(eq(sandboxPosts.id, params.id), eq(sandboxPosts.accountId, params.accountId), isNull(sandboxPosts.deletedAt)))
+    .returning();
+  return row ?? null;
+}
+
+export async function getOwnSandboxPost(db: Executor, params: { accountId: string; id: bigint }) {
+  const [row] = await db.select().from(sandboxPosts).where(and(eq(sandboxPosts.id, params.id), eq(sandboxPosts.accountId, params.accountId)));
+  return row ?? null;
+}
+
+/** Every copy on the account, deleted ones too, oldest first. */
+export async function listAllSandboxPosts(db: Executor, params: { accountId: string }) {
+  return db.select().from(sandboxPosts).where(eq(sandboxPosts.accountId, params.accountId)).orderBy(asc(sandboxPosts.id));
 }
 
 export type SandboxPostQuery = {
@@ -97,9 +131,11 @@ export type SandboxPostQuery = {
   startTime?: Date;
   endTime?: Date;
   /** Only ids below this (paging newest → oldest). */
-  maxId?: number;
+  maxId?: bigint;
   /** Only ids above this. */
-  sinceId?: number;
+  sinceId?: bigint;
+  createdUpTo?: Date;
+  includeDeleted?: boolean;
   limit: number;
 };
 
@@ -112,6 +148,8 @@ export async function listSandboxPosts(db: Executor, params: SandboxPostQuery) {
     params.endTime ? lte(sandboxPosts.createdAt, params.endTime) : undefined,
     params.maxId !== undefined ? lt(sandboxPosts.id, params.maxId) : undefined,
     params.sinceId !== undefined ? gt(sandboxPosts.id, params.sinceId) : undefined,
+    params.createdUpTo ? lte(sandboxPosts.createdAt, params.createdUpTo) : undefined,
+    params.includeDeleted ? undefined : isNull(sandboxPosts.deletedAt),
   ];
   return db.select().from(sandboxPosts).where(and(...where)).orderBy(desc(sandboxPosts.id)).limit(params.limit);
 }
@@ -119,36 +157,39 @@ export async function listSandboxPosts(db: Executor, params: SandboxPostQuery) {
 export async function countSandboxPosts(db: Executor, params: { accountIds: string[] }) {
   if (params.accountIds.length === 0) return [];
   return db.select({ accountId: sandboxPosts.accountId, total: count() }).from(sandboxPosts)
-    .where(inArray(sandboxPosts.accountId, params.accountIds)).groupBy(sandboxPosts.accountId);
+    .where(and(inArray(sandboxPosts.accountId, params.accountIds), isNull(sandboxPosts.deletedAt))).groupBy(sandboxPosts.accountId);
 }
 
-/** Mastodon keys expire after an hour; an expired key may be used again as new. */
-export async function deleteExpiredSandboxIdempotencyKey(db: Executor, params: { accountId: string; key: string; createdBefore: Date }) {
-  await db.delete(sandboxIdempotencyKeys).where(and(
+/** Redis GET: the post a key was set to, if set at or after `setSince` (older keys have expired). */
+export async function getSandboxIdempotencyKeyPost(db: Executor, params: { accountId: string; key: string; setSince: Date }) {
+  const [row] = await db.select({ postId: sandboxIdempotencyKeys.postId }).from(sandboxIdempotencyKeys).where(and(
     eq(sandboxIdempotencyKeys.accountId, params.accountId),
     eq(sandboxIdempotencyKeys.key, params.key),
-    lt(sandboxIdempotencyKeys.createdAt, params.createdBefore),
+    gte(sandboxIdempotencyKeys.createdAt, params.setSince),
+    isNotNull(sandboxIdempotencyKeys.postId),
   ));
+  return row?.postId ?? null;
 }
 
-/**
- * Takes the key or finds it taken. A concurrent holder's uncommitted row makes this wait for its
- * commit (unique constraint), so parallel requests with one key end up with one status.
- */
-export async function claimSandboxIdempotencyKey(db: Executor, params: { accountId: string; key: string }) {
-  const [row] = await db.insert(sandboxIdempotencyKeys).values(params).onConflictDoNothing().returning({ key: sandboxIdempotencyKeys.key });
-  return Boolean(row);
+/** Redis SETEX: sets (or overwrites) the key, its hour starting now. */
+export async function setSandboxIdempotencyKeyPost(db: Executor, params: { accountId: string; key: string; postId: bigint }) {
+  const createdAt = new Date();
+  await db.insert(sandboxIdempotencyKeys).values({ ...params, createdAt })
+    .onConflictDoUpdate({ target: [sandboxIdempotencyKeys.accountId, sandboxIdempotencyKeys.key], set: { postId: params.postId, createdAt } });
 }
 
-export async function getSandboxIdempotencyKeyPost(db: Executor, params: { accountId: string; key: string }) {
-  const [row] = await db.select({ postId: sandboxIdempotencyKeys.postId }).from(sandboxIdempotencyKeys)
-    .where(and(eq(sandboxIdempotencyKeys.accountId, params.accountId), eq(sandboxIdempotencyKeys.key, params.key)));
-  return row ?? null;
+/** Redis SET NX PX: takes the lock when free or expired, in one statement; the token when taken. */
+export async function tryTakeSandboxLock(db: Executor, params: { name: string; token: string; ttlMs: number }) {
+  const expiresAt = new Date(Date.now() + params.ttlMs);
+  const [row] = await db.insert(sandboxLocks).values({ name: params.name, token: params.token, expiresAt })
+    .onConflictDoUpdate({ target: sandboxLocks.name, set: { token: params.token, expiresAt }, setWhere: lt(sandboxLocks.expiresAt, new Date()) })
+    .returning({ token: sandboxLocks.token });
+  return row?.token ?? null;
 }
 
-export async function setSandboxIdempotencyKeyPost(db: Executor, params: { accountId: string; key: string; postId: number }) {
-  await db.update(sandboxIdempotencyKeys).set({ postId: params.postId })
-    .where(and(eq(sandboxIdempotencyKeys.accountId, params.accountId), eq(sandboxIdempotencyKeys.key, params.key)));
+/** Releases the lock only if this holder still has it (an expired and re-taken lock is not ours). */
+export async function releaseSandboxLock(db: Executor, params: { name: string; token: string }) {
+  await db.delete(sandboxLocks).where(and(eq(sandboxLocks.name, params.name), eq(sandboxLocks.token, params.token)));
 }
 
 /** A workspace's sandbox accounts (product id, handle) joined to the sandbox's own account rows. */

@@ -1,21 +1,23 @@
 import { resolveBaseUrl } from './base-url';
 import { openCredentials } from './credentials';
 import { createMastodonClient } from './mastodon/client';
+import type { ProviderTransport } from './transport';
 import type { ProviderAccount, ProviderClient, ProviderName } from './types';
 import { createXClient } from './x/client';
 
 export type * from './types';
+export type { ProviderTransport } from './transport';
 export { ProviderReadError } from './types';
 export { appOrigin, resolveBaseUrl } from './base-url';
 
 /** A client for one account. A relative base URL (the sandbox) resolves against `origin` (default: this app). */
-export function createProviderClient(account: ProviderAccount, options: { origin?: string } = {}): ProviderClient {
+export function createProviderClient(account: ProviderAccount, options: { origin?: string; transport?: ProviderTransport } = {}): ProviderClient {
   const resolved = { ...account, baseUrl: resolveBaseUrl(account.baseUrl, options.origin) };
   switch (account.provider) {
     case 'x':
-      return createXClient(resolved);
+      return createXClient(resolved, options.transport);
     case 'mastodon':
-      return createMastodonClient(resolved);
+      return createMastodonClient(resolved, options.transport);
     case 'bluesky':
       throw new Error('Bluesky accounts are not supported yet');
   }
@@ -24,7 +26,7 @@ export function createProviderClient(account: ProviderAccount, options: { origin
 /** The same from a stored social_accounts row: decrypts its sealed credentials (never logged). */
 export function providerClientForAccount(
   account: { provider: ProviderName; baseUrl: string; platformUserId: string; credentialsEncrypted: string },
-  options: { encryptionKey: string; origin?: string },
+  options: { encryptionKey: string; origin?: string; transport?: ProviderTransport },
 ): ProviderClient {
   const { accessToken } = openCredentials(account.credentialsEncrypted, options.encryptionKey);
   return createProviderClient({ provider: account.provider, baseUrl: account.baseUrl, platformUserId: account.platformUserId, accessToken }, options);

@@ -1,11 +1,12 @@
 import type { Rule } from './classify';
 import { classifyWith } from './classify';
 import { sendOnce, type HttpRequest } from './http';
+import type { ProviderTransport } from './transport';
 import { ProviderReadError, type WhoAmIResult } from './types';
 
 /** A GET whose 2xx JSON body is returned; anything else throws ProviderReadError with its classification. */
-export async function readJson(request: Omit<HttpRequest, 'method'>, rules: readonly Rule[]): Promise<{ body: unknown; headers: Record<string, string> }> {
-  const raw = await sendOnce({ ...request, method: 'GET' });
+export async function readJson(request: Omit<HttpRequest, 'method'>, rules: readonly Rule[], send: ProviderTransport = sendOnce): Promise<{ body: unknown; headers: Record<string, string> }> {
+  const raw = await send({ ...request, method: 'GET' });
   if (raw.type === 'response' && raw.status >= 200 && raw.status < 300 && raw.body !== null) return { body: raw.body, headers: raw.headers };
   const classification = classifyWith(rules, raw);
   throw new ProviderReadError(`Could not read from the platform: ${classification.reason}`, classification);

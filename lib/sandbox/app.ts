@@ -4,7 +4,7 @@ import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { createPgSandboxStore } from './pg-store';
 import type { SandboxDeps } from './types';
-import { registerProductSandboxAccounts, workspaceScopeResolver } from './workspace-scope';
+import { registerProductSandboxAccounts, workspaceSandboxScope, workspaceScopeResolver } from './workspace-scope';
 
 /** The sandbox as this app serves it: on the app's database, control for admins and API keys. */
 export function getAppSandboxDeps(): SandboxDeps {
@@ -20,5 +20,12 @@ export function getAppSandboxDeps(): SandboxDeps {
         return context && { workspaceId: context.workspace.id, role: context.role };
       },
     }),
+    // "View post" links: a signed-in member sees the posts of every workspace they belong to (any role).
+    viewerScope: async () => {
+      const context = await getWorkspace();
+      if (!context) return null;
+      const scopes = await Promise.all(context.memberships.map((m) => workspaceSandboxScope(db, { workspaceId: m.id, encryptionKey })));
+      return scopes.flat();
+    },
   };
 }

@@ -82,9 +82,46 @@ describe('sandbox control endpoints', () => {
     expect((await control('/nope', { key: keyA })).status).toBe(404);
   });
 
-  it('GET /faults lists the workspace’s settings', async () => {
+  it('GET /faults lists the workspace’s settings, with each account’s platform default profile', async () => {
     const body = await (await control('/faults', { key: keyB })).json();
-    expect(body.accounts).toEqual([expect.objectContaining({ accountId: b1.productAccountId, provider: 'x', faults: expect.objectContaining({ rateLimited: 0 }) })]);
+    expect(body.accounts).toEqual([expect.objectContaining({ accountId: b1.productAccountId, provider: 'x', faults: expect.objectContaining({ rateLimited: 0, profile: 'x' }) })]);
+  });
+
+  it('PUT profile: it must fit the platform (422, nothing changed); omitted, each account gets its platform default', async () => {
+    const set = (body: object) => control('/faults', { key: keyA, method: 'PUT', body: JSON.stringify(body) });
+    const ok = await set({ accountId: a2.productAccountId, profile: 'mastodon-legacy', processingMs: 13_000, processingShare: 0.5, readLagMs: 60_000, listingUnavailable: 0.2 });
+    expect(ok.status).toBe(200);
+    expect(await sandbox.store.getFaults(a2.sandboxAccount.id)).toMatchObject({ profile: 'mastodon-legacy', processingMs: 13_000, processingShare: 0.5, readLagMs: 60_000, listingUnavailable: 0.2 });
+    for (const [accountId, profile] of [[a1.productAccountId, 'mastodon-legacy'], [a2.productAccountId, 'x-nodedupe'], [undefined, 'x']] as const) {
+      const wrong = await set({ accountId, profile, rateLimited: 1 });
+      expect(wrong.status).toBe(422);
+      expect(Object.keys((await wrong.json()).errors)).toEqual(['profile']);
+    }
+    expect(await sandbox.store.getFaults(a1.sandboxAccount.id)).toMatchObject({ profile: 'x', rateLimited: 0 });
+    expect(await sandbox.store.getFaults(a2.sandboxAccount.id)).toMatchObject({ profile: 'mastodon-legacy', rateLimited: 0 });
+    const plain = await set({ profile: 'plain' }); // fits both platforms
+    expect((await plain.json()).accounts.map((a: { faults: { profile: string } }) => a.faults.profile)).toEqual(['plain', 'plain']);
+    expect((await set({})).status).toBe(200); // full replacement: back to each platform's default
+    expect(await sandbox.store.getFaults(a1.sandboxAccount.id)).toMatchObject({ profile: 'x', processingMs: 0, processingShare: 1 });
+    expect(await sandbox.store.getFaults(a2.sandboxAccount.id)).toMatchObject({ profile: 'mastodon-modern', readLagMs: 0 });
+  });
+
+  it('PUT new faults out of range → 422 naming each field, nothing written', async () => {
+    const res = await control('/faults', { key: keyA, method: 'PUT', body: JSON.stringify({ profile: 'mastodon-4', processingMs: 120_001, processingShare: 1.1, readLagMs: -1, listingUnavailable: 2 }) });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await res.json()).errors).sort()).toEqual(['listingUnavailable', 'processingMs', 'processingShare', 'profile', 'readLagMs']);
+    expect(await sandbox.store.getFaults(a1.sandboxAccount.id)).toMatchObject({ profile: 'x', processingMs: 0 });
+  });
+
+  it('the timeline shows the profile, and deleted copies marked (not counted)', async () => {
+    const text = sandbox.uniqueText('deleted');
+    const sent = await a1.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() });
+    await fetch(`${sandbox.url}/api/sandbox/x/2/tweets/${sent.externalId}`, { method: 'DELETE', headers: { authorization: `Bearer ${a1.token}` } });
+    const body = await (await control(`/timeline?accountId=${a1.productAccountId}`, { key: keyA })).json();
+    const [x] = body.accounts;
+    expect(x.faults.profile).toBe('x');
+    expect(x.posts.find((p: { id: string }) => p.id === sent.externalId)).toMatchObject({ text, deletedAt: expect.any(String) });
+    expect(x.total).toBe(x.posts.filter((p: { deletedAt: string | null }) => !p.deletedAt).length);
   });
 });
 

@@ -1,18 +1,23 @@
 import { z } from 'zod';
 import { problem } from '@/lib/http/problem';
 import { faultsInput, json, type FaultsInput } from './faults';
-import type { FaultSettings, SandboxDeps, SandboxStore, ScopedAccount } from './types';
+import { profileFits } from './profiles';
+import type { FaultSettings, FaultsUpdate, SandboxDeps, SandboxStore, ScopedAccount } from './types';
 
 // The control side of the sandbox (fault knobs and the timeline of every copy), scoped to what one caller may see.
 
-export type TimelinePost = { id: string; kind: string; text: string; inReplyToId: string | null; recipientId: string | null; idempotencyKey: string | null; createdAt: string };
+export type TimelinePost = {
+  id: string; kind: string; text: string; inReplyToId: string | null; recipientId: string | null; idempotencyKey: string | null; createdAt: string;
+  /** Deleted copies stay on the platform's records, marked; its APIs no longer show them. */
+  deletedAt: string | null;
+};
 export type TimelineAccount = {
   accountId: string;
   provider: 'x' | 'mastodon';
   handle: string;
   platformUserId: string;
   disconnected: boolean;
-  /** Every copy ever published on this account (the posts list may be cut at `limit`). */
+  /** Live (not deleted) copies on this account (the posts list may be cut at `limit`). */
   total: number;
   faults: FaultSettings;
   posts: TimelinePost[];
@@ -24,7 +29,7 @@ export async function getTimeline(store: SandboxStore, scope: ScopedAccount[], o
   return Promise.all(chosen.map(async (s) => {
     const [faults, posts] = await Promise.all([
       store.getFaults(s.account.id),
-      store.listPosts(s.account.id, { kinds: ['post', 'reply', 'dm'], limit: options.limit }),
+      store.listPosts(s.account.id, { kinds: ['post', 'reply', 'dm'], includeDeleted: true, limit: options.limit }),
     ]);
     return {
       accountId: s.accountId,
@@ -34,19 +39,34 @@ export async function getTimeline(store: SandboxStore, scope: ScopedAccount[], o
       disconnected: s.disconnected,
       total: totals.get(s.account.id) ?? 0,
       faults,
-      posts: posts.map((p) => ({ id: p.id, kind: p.kind, text: p.text, inReplyToId: p.inReplyToId, recipientId: p.recipientId, idempotencyKey: p.idempotencyKey, createdAt: p.createdAt.toISOString() })),
+      posts: posts.map((p) => ({
+        id: p.id, kind: p.kind, text: p.text, inReplyToId: p.inReplyToId, recipientId: p.recipientId, idempotencyKey: p.idempotencyKey,
+        createdAt: p.createdAt.toISOString(), deletedAt: p.deletedAt?.toISOString() ?? null,
+      })),
     };
   }));
 }
 
-/** Applies one fault setting to the chosen account, or to every connected account in scope. Null if the account is not in scope. */
-export async function applyFaults(store: SandboxStore, scope: ScopedAccount[], input: FaultsInput): Promise<{ accountId: string; faults: FaultSettings }[] | null> {
+export type ApplyFaultsResult =
+  | { ok: true; accounts: { accountId: string; faults: FaultSettings }[] }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'profile_mismatch'; message: string };
+
+/**
+ * Applies one fault setting (a full replacement) to the chosen account, or to every connected account in
+ * scope. A profile must fit each target's platform (`mastodon-*` on Mastodon, `x*` on X, `plain` on both);
+ * without one, each account gets its platform's default. Nothing changes when any target does not fit.
+ */
+export async function applyFaults(store: SandboxStore, scope: ScopedAccount[], input: FaultsInput): Promise<ApplyFaultsResult> {
   const targets = input.accountId ? scope.filter((s) => s.accountId === input.accountId) : scope.filter((s) => !s.disconnected);
-  if (input.accountId && targets.length === 0) return null;
+  if (input.accountId && targets.length === 0) return { ok: false, reason: 'not_found' };
   const { accountId: _ignored, ...faults } = input;
   void _ignored;
-  await store.setFaults(targets.map((t) => t.account.id), faults);
-  return targets.map((t) => ({ accountId: t.accountId, faults }));
+  const misfit = faults.profile ? targets.find((t) => !profileFits(faults.profile!, t.account.platform)) : undefined;
+  if (misfit) return { ok: false, reason: 'profile_mismatch', message: `Profile ${faults.profile} does not fit ${misfit.handle} (${misfit.account.platform}).` };
+  await store.setFaults(targets.map((t) => t.account.id), faults satisfies FaultsUpdate);
+  const accounts = await Promise.all(targets.map(async (t) => ({ accountId: t.accountId, faults: await store.getFaults(t.account.id) })));
+  return { ok: true, accounts };
 }
 
 const timelineQuery = z.object({
@@ -80,8 +100,11 @@ export async function handleFaults(request: Request, deps: SandboxDeps): Promise
   const parsed = faultsInput.safeParse(body);
   if (!parsed.success) return invalid(parsed.error);
   const applied = await applyFaults(deps.store, scope, parsed.data);
-  if (!applied) return problem({ status: 404, title: 'Not Found', detail: 'No sandbox account with that id in this workspace.' });
-  return json(200, { accounts: applied });
+  if (!applied.ok && applied.reason === 'not_found') return problem({ status: 404, title: 'Not Found', detail: 'No sandbox account with that id in this workspace.' });
+  if (!applied.ok) {
+    return problem({ status: 422, title: 'Unprocessable Content', detail: 'Some fields are invalid; nothing was changed.', errors: { profile: [applied.message] } });
+  }
+  return json(200, { accounts: applied.accounts });
 }
 
 function invalid(error: z.ZodError): Response {

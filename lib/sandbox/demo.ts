@@ -54,6 +54,6 @@ export async function runNaiveRetryDemo(db: Database, params: { workspaceId: str
     if (result.outcome === 'sent') break;
   }
   const [timeline] = await getTimeline(createPgSandboxStore(db), (await workspaceSandboxScope(db, params)).filter((s) => s.accountId === params.accountId), { limit: 50 });
-  const copies = timeline?.posts.filter((p) => p.text === text).length ?? 0;
+  const copies = timeline?.posts.filter((p) => p.text === text && !p.deletedAt).length ?? 0;
   return { text, attempts, copies };
 }

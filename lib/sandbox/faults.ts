@@ -1,27 +1,39 @@
 import { z } from 'zod';
-import type { FaultSettings, Platform, SandboxDeps } from './types';
+import { PROFILES } from './profiles';
+import type { FaultSettings, Platform, Profile, SandboxDeps } from './types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
+const millis = (max: number) => z.coerce.number().int('Whole milliseconds').min(0, 'At least 0 ms').max(max, `At most ${max} ms`).default(0);
 
-/** PUT /api/sandbox/faults: a full replacement of the settings (missing rates are 0). */
+/**
+ * PUT /api/sandbox/faults: a full replacement of the settings (missing rates are 0, a missing profile is
+ * each account's platform default: X → `x`, Mastodon → `mastodon-modern`).
+ */
 export const faultsInput = z.object({
   accountId: z.string().trim().min(1).optional(),
-  latencyMs: z.coerce.number().int('Whole milliseconds').min(0).max(60_000, 'At most 60000 ms').default(0),
+  profile: z.enum(PROFILES, `One of ${PROFILES.join(', ')}`).optional(),
+  latencyMs: millis(60_000),
   timeoutBeforeCommit: rate,
   timeoutAfterCommit: rate,
   errorAfterCommit: rate,
   resetAfterCommit: rate,
   rateLimited: rate,
+  processingMs: millis(120_000),
+  processingShare: z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(1),
+  readLagMs: millis(300_000),
+  listingUnavailable: rate,
 });
 export type FaultsInput = z.output<typeof faultsInput>;
 
-export const FAULT_LABELS: Record<Exclude<keyof FaultSettings, 'latencyMs'>, string> = {
+/** The probability knobs, as the Sandbox page labels them. */
+export const FAULT_LABELS = {
   rateLimited: 'Rate limited (429, nothing stored)',
   timeoutBeforeCommit: 'Timeout before commit (nothing stored)',
   timeoutAfterCommit: 'Timeout after commit (stored, no answer)',
   errorAfterCommit: '502 after commit (stored)',
   resetAfterCommit: 'Connection reset after commit (stored)',
-};
+  listingUnavailable: 'Listing unavailable (503 on reads)',
+} as const satisfies Partial<Record<keyof FaultSettings, string>>;
 
 const DEFAULT_HANG_MS = 120_000;
 
@@ -84,27 +96,33 @@ function badGateway(platform: Platform): Response {
     : json(502, { error: 'Bad Gateway' });
 }
 
+/** What a write's commit needs to know: the account's profile and when the platform creates the post. */
+export type CommitContext = { profile: Profile; createAt: number };
+
 /**
  * Wraps one write (publish) with the account's faults. Before-commit faults never call `commit`;
  * after-commit faults apply only when `commit` stored something (a 2xx), exactly like a platform
- * that wrote the post and then lost the answer.
+ * that wrote the post and then lost the answer. A slow write (`processingMs`, for a share of writes)
+ * is created that long after the request arrived, whether or not the client still waits.
  */
 export async function withWriteFaults(
   deps: SandboxDeps,
   request: Request,
   target: { platform: Platform; accountId: string },
-  commit: () => Promise<Response>,
+  commit: (context: CommitContext) => Promise<Response>,
 ): Promise<Response> {
+  const arrivedAt = Date.now();
   const faults = await deps.store.getFaults(target.accountId);
   const roll = (p: number) => p > 0 && (deps.random ?? Math.random)() < p;
   const hangMs = deps.hangMs ?? DEFAULT_HANG_MS;
+  const slow = faults.processingMs > 0 && (faults.processingShare >= 1 || roll(faults.processingShare));
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   if (roll(faults.rateLimited)) return rateLimitedResponse(target.platform, new Date(Date.now() + 60_000));
   if (roll(faults.timeoutBeforeCommit)) {
     await hang(request.signal, hangMs);
     return json(504, target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' });
   }
-  const response = await commit();
+  const response = await commit({ profile: faults.profile, createAt: arrivedAt + (slow ? faults.processingMs : 0) });
   if (!response.ok) return response;
   if (roll(faults.timeoutAfterCommit)) {
     await hang(request.signal, hangMs);
@@ -115,9 +133,22 @@ export async function withWriteFaults(
   return response;
 }
 
-export async function withReadLatency(deps: SandboxDeps, accountId: string): Promise<void> {
-  const { latencyMs } = await deps.store.getFaults(accountId);
-  if (latencyMs > 0) await sleep(latencyMs);
+/**
+ * A listing read (X user timeline, Mastodon account statuses) with the account's read faults: latency,
+ * `listingUnavailable` (the platform's 503) and `readLagMs` (posts newer than that are not listed yet).
+ * Returns the instant up to which posts are listed, or the 503 to answer.
+ */
+export async function withListingFaults(deps: SandboxDeps, target: { platform: Platform; accountId: string }): Promise<{ createdUpTo: Date } | Response> {
+  const faults = await deps.store.getFaults(target.accountId);
+  if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+  if (faults.listingUnavailable > 0 && (deps.random ?? Math.random)() < faults.listingUnavailable) return serviceUnavailable(target.platform);
+  return { createdUpTo: new Date(Date.now() - faults.readLagMs) };
+}
+
+export function serviceUnavailable(platform: Platform): Response {
+  return platform === 'x'
+    ? json(503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 })
+    : json(503, { error: 'There was a temporary problem serving your request, please try again' });
 }
 
 export { json };

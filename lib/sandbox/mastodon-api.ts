@@ -1,16 +1,20 @@
-import { withReadLatency, withWriteFaults, json } from './faults';
+import { withListingFaults, withWriteFaults, json } from './faults';
+import { writeWithProfile } from './profiles';
 import { bearerToken, characterCount, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 
-// Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses.
+// Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses
+// (what the key does depends on the account's profile: lib/sandbox/profiles.ts).
 
-const IDEMPOTENCY_WINDOW_MS = 3_600_000;
 const MAX_CHARACTERS = 500;
 const VISIBILITIES = new Set(['public', 'unlisted', 'private', 'direct']);
 
 const error = (status: number, message: string, headers: Record<string, string> = {}) => json(status, { error: message }, headers);
 const invalidToken = () => error(401, 'The access token is invalid', { 'www-authenticate': 'Bearer realm="Doorkeeper", error="invalid_token"' });
+const authenticationRequired = () => error(401, 'This method requires an authenticated user');
 const recordNotFound = () => error(404, 'Record not found');
+/** Api::BaseController's answer to Mastodon::RaceConditionError (a lock it could not take in time). */
+const temporaryProblem = () => error(503, 'There was a temporary problem serving your request, please try again');
 
 /** `base` is this sandbox's Mastodon root (e.g. http://127.0.0.1:3000/api/sandbox/mastodon), for `url` fields. */
 export async function handleMastodon(request: Request, path: string, deps: SandboxDeps, base: string): Promise<Response> {
@@ -20,24 +24,53 @@ export async function handleMastodon(request: Request, path: string, deps: Sandb
   const method = request.method;
 
   if (path === '/api/v1/statuses' && method === 'POST') {
-    if (!viewer) return error(401, 'This method requires an authenticated user');
+    if (!viewer) return authenticationRequired();
     return createStatus(request, viewer, deps, base);
   }
   if (path === '/api/v1/accounts/verify_credentials' && method === 'GET') {
-    if (!viewer) return error(401, 'This method requires an authenticated user');
+    if (!viewer) return authenticationRequired();
     return json(200, { ...accountJson(viewer, base), source: { privacy: 'public', sensitive: false, language: 'en', note: '' } });
   }
   let match = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(path);
-  if (match && method === 'GET') return accountStatuses(request, decodeURIComponent(match[1]!), viewer, deps, base);
-  match = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path);
   if (match && method === 'GET') {
-    const post = await deps.store.getPost(decodeURIComponent(match[1]!));
-    if (!post) return recordNotFound();
-    const author = viewer?.id === post.accountId ? viewer : await findAuthor(deps, post);
-    if (!author || (post.kind === 'dm' && viewer?.id !== post.accountId)) return recordNotFound();
-    return json(200, statusJson(post, author, base));
+    // Real servers in limited-federation / authorized-fetch mode require a token; here every listing does.
+    if (!viewer) return authenticationRequired();
+    return accountStatuses(request, decodeURIComponent(match[1]!), viewer, deps, base);
+  }
+  match = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path);
+  if (match && method === 'GET') return showStatus(request, decodeURIComponent(match[1]!), viewer, deps, base);
+  if (match && method === 'DELETE') {
+    if (!viewer) return authenticationRequired();
+    return deleteStatus(decodeURIComponent(match[1]!), viewer, deps, base);
   }
   return error(404, 'Not Found');
+}
+
+/**
+ * GET /api/v1/statuses/:id: the token's own statuses only (404 for anything else, as Mastodon answers a
+ * status it will not show). Without a token, a signed-in member of the account's workspace may open it
+ * (the app's "View post" links). Not subject to read lag: Mastodon reads a status by id from its database
+ * at once; only timelines are built later.
+ */
+async function showStatus(request: Request, id: string, viewer: SandboxAccount | null, deps: SandboxDeps, base: string): Promise<Response> {
+  let readable: SandboxAccount[];
+  if (viewer) readable = [viewer];
+  else {
+    const scope = deps.viewerScope ? await deps.viewerScope(request) : null;
+    if (!scope) return authenticationRequired();
+    readable = scope.map((s) => s.account);
+  }
+  const post = await deps.store.getPost(id);
+  const author = post && readable.find((a) => a.id === post.accountId);
+  if (!post || !author) return recordNotFound();
+  return json(200, statusJson(post, author, base));
+}
+
+/** DELETE /api/v1/statuses/:id: the author only; answers the deleted status (with its source text); again → 404. */
+async function deleteStatus(id: string, viewer: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
+  const result = await deps.store.deletePost(viewer.id, id);
+  if (result.status !== 'deleted') return recordNotFound();
+  return json(200, { ...statusJson(result.post, viewer, base), text: result.post.text });
 }
 
 async function createStatus(request: Request, account: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
@@ -51,35 +84,42 @@ async function createStatus(request: Request, account: SandboxAccount, deps: San
   const inReplyToId = typeof body.in_reply_to_id === 'string' && body.in_reply_to_id !== '' ? body.in_reply_to_id : null;
   if (inReplyToId && !/^\d{1,19}$/.test(inReplyToId)) return recordNotFound();
   const key = request.headers.get('idempotency-key');
-  return withWriteFaults(deps, request, { platform: 'mastodon', accountId: account.id }, async () => {
-    const result = await deps.store.createPost({
+  return withWriteFaults(deps, request, { platform: 'mastodon', accountId: account.id }, async (context) => {
+    const result = await writeWithProfile(deps.store, {
       account,
       kind: visibility === 'direct' ? 'dm' : inReplyToId ? 'reply' : 'post',
       text,
       inReplyToId,
       recipientId: visibility === 'direct' ? (/@([\w.-]+(?:@[\w.-]+)?)/.exec(text)?.[1] ?? null) : null,
       idempotencyKey: key && key.length <= 255 ? key : null,
-      idempotencyWindowMs: IDEMPOTENCY_WINDOW_MS,
-    });
+    }, { ...context, lockWaitMs: deps.lockWaitMs });
+    if (result.status === 'busy') return temporaryProblem();
+    if (result.status === 'replayed_missing') return recordNotFound();
     if (result.status === 'duplicate') return error(422, 'Validation failed: duplicate');
     // A replay returns the original status, exactly as the first answer would have.
     return json(200, statusJson(result.post, account, base));
   });
 }
 
-/** Newest first; `limit` (max 40), `max_id`, `since_id`/`min_id`, `exclude_replies`; a Link header for the next page. */
-async function accountStatuses(request: Request, accountId: string, viewer: SandboxAccount | null, deps: SandboxDeps, base: string): Promise<Response> {
+/**
+ * Newest first; `limit` (max 40), `max_id`, `since_id`/`min_id`, `exclude_replies`; a Link header for the
+ * next page. Only the token's own account is listed here (with its DMs); another account lists nothing.
+ */
+async function accountStatuses(request: Request, accountId: string, viewer: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
   const query = new URL(request.url).searchParams;
-  const account = await deps.store.getAccount('mastodon', accountId);
-  if (!account) return recordNotFound();
+  if (accountId !== viewer.platformUserId) {
+    return (await deps.store.getAccount('mastodon', accountId)) ? json(200, []) : recordNotFound();
+  }
+  const account = viewer;
   const limit = Math.min(Math.max(Number(query.get('limit')) || 20, 1), 40);
   const excludeReplies = query.get('exclude_replies') === 'true';
-  const ownerReading = viewer?.id === account.id;
-  await withReadLatency(deps, account.id);
+  const read = await withListingFaults(deps, { platform: 'mastodon', accountId: account.id });
+  if (read instanceof Response) return read;
   const posts = await deps.store.listPosts(account.id, {
-    kinds: ['post', ...(excludeReplies ? [] : (['reply'] as const)), ...(ownerReading ? (['dm'] as const) : [])],
+    kinds: ['post', ...(excludeReplies ? [] : (['reply'] as const)), 'dm'],
     maxId: query.get('max_id') ?? undefined,
     sinceId: query.get('since_id') ?? query.get('min_id') ?? undefined,
+    createdUpTo: read.createdUpTo,
     limit,
   });
   const headers: Record<string, string> = {};
@@ -96,10 +136,6 @@ async function accountStatuses(request: Request, accountId: string, viewer: Sand
     headers.link = `<${link('max_id', posts.at(-1)!.id)}>; rel="next", <${link('min_id', posts[0]!.id)}>; rel="prev"`;
   }
   return json(200, posts.map((p) => statusJson(p, account, base)), headers);
-}
-
-function findAuthor(deps: SandboxDeps, post: SandboxPost): Promise<SandboxAccount | null> {
-  return deps.store.getAccountById(post.accountId);
 }
 
 function username(account: SandboxAccount): string {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createProviderClient } from '@/lib/providers';
 import { createMemorySandboxStore } from './memory-store';
 import { startSandboxServer } from './node-server';
+import { NO_FAULTS } from './types';
 
 // The standalone server without a database keeps the same platform rules.
 const store = createMemorySandboxStore();
@@ -33,9 +34,20 @@ describe('in-memory sandbox', () => {
 
   it('timeout after commit: ambiguous and one copy', async () => {
     const { account, client } = await connect('mastodon');
-    await store.setFaults([account.id], { latencyMs: 0, timeoutBeforeCommit: 0, timeoutAfterCommit: 1, errorAfterCommit: 0, resetAfterCommit: 0, rateLimited: 0 });
+    await store.setFaults([account.id], { ...NO_FAULTS, timeoutAfterCommit: 1 });
     const result = await client.publish({ text: 'late', kind: 'post', idempotencyKey: randomUUID(), timeoutMs: 300 });
     expect(result.outcome).toBe('ambiguous');
     expect((await store.countPosts([account.id])).get(account.id)).toBe(1);
+  });
+
+  it('X: the (indexed) duplicate check refuses identical live text among many posts, and forgets deleted ones', async () => {
+    const { account, client } = await connect('x');
+    for (let i = 0; i < 2_000; i++) await store.createPost({ account, kind: 'post', text: `bulk ${i}` });
+    for (let i = 0; i < 200; i++) expect(await store.insertPost({ account, kind: 'post', text: `bulk ${i}`, refuseDuplicateSince: new Date(0) })).toBeNull();
+    expect((await store.countPosts([account.id])).get(account.id)).toBe(2_000);
+    const [first] = await store.listAllPosts(account.id);
+    expect((await store.deletePost(account.id, first!.id)).status).toBe('deleted');
+    expect(await store.insertPost({ account, kind: 'post', text: first!.text, refuseDuplicateSince: new Date(0) })).toMatchObject({ text: first!.text });
+    expect((await client.publish({ text: 'bulk 7', kind: 'post', idempotencyKey: randomUUID() })).rule).toBe('x-duplicate-content');
   });
 });

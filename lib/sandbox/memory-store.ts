@@ -1,102 +1,160 @@
 import { randomUUID } from 'node:crypto';
+import { newPostId, parsePostId } from './post-ids';
+import { resolveProfile } from './profiles';
 import { hashSandboxToken } from './tokens';
-import { NO_FAULTS, type FaultSettings, type SandboxAccount, type SandboxPost, type SandboxStore } from './types';
+import { NO_FAULTS, type FaultSettings, type NewSandboxPost, type SandboxAccount, type SandboxPost, type SandboxStore } from './types';
 
 /**
  * The sandbox in process memory, for the standalone server without a database (benchmarks, chaos runs).
- * Each method runs without awaiting in between, so its checks and inserts are atomic on the event loop.
+ * Each method runs without awaiting in between, so its checks and writes are atomic on the event loop;
+ * the platform rules on top are the same code as on Postgres (profiles.ts).
  */
 export function createMemorySandboxStore(): SandboxStore & { listAccounts(): SandboxAccount[] } {
   const accounts = new Map<string, SandboxAccount & { tokenHash: string }>();
-  const posts: SandboxPost[] = [];
-  const keys = new Map<string, { postId: string; createdAt: number }>();
+  const byToken = new Map<string, string>();
+  const byUser = new Map<string, string>();
+  const posts = new Map<string, SandboxPost>();
+  /** Per account, ids in creation order (ids are time-ordered, so this is id order too). */
+  const timelines = new Map<string, SandboxPost[]>();
+  /** X's duplicate rule: live posts and replies by (account, text), so a check never scans every post. */
+  const byText = new Map<string, Set<SandboxPost>>();
+  const keys = new Map<string, { postId: string; setAt: number }>();
+  const locks = new Map<string, { token: string; expiresAt: number }>();
   const faults = new Map<string, FaultSettings>();
-  let nextId = 1;
 
-  const find = (test: (a: SandboxAccount & { tokenHash: string }) => boolean) => {
-    for (const a of accounts.values()) if (test(a)) return strip(a);
-    return null;
-  };
+  const strip = (a: SandboxAccount | undefined): SandboxAccount | null => (a ? { id: a.id, platform: a.platform, platformUserId: a.platformUserId, handle: a.handle, displayName: a.displayName } : null);
+  const textKey = (accountId: string, text: string) => `${accountId}\u0000${text}`;
+
+  function insert(input: NewSandboxPost): SandboxPost {
+    const createdAt = new Date();
+    let id = newPostId(createdAt);
+    while (posts.has(id)) id = newPostId(createdAt);
+    const post: SandboxPost = {
+      id, accountId: input.account.id, kind: input.kind, text: input.text, inReplyToId: input.inReplyToId ?? null,
+      recipientId: input.recipientId ?? null, idempotencyKey: input.idempotencyKey ?? null, createdAt, deletedAt: null,
+    };
+    posts.set(id, post);
+    const timeline = timelines.get(post.accountId) ?? [];
+    timelines.set(post.accountId, timeline);
+    // Ids order by time; within one millisecond the random low bits decide, so insert in place.
+    let at = timeline.length;
+    while (at > 0 && BigInt(timeline[at - 1]!.id) > BigInt(id)) at--;
+    timeline.splice(at, 0, post);
+    if (post.kind !== 'dm') {
+      const k = textKey(post.accountId, post.text);
+      byText.set(k, (byText.get(k) ?? new Set()).add(post));
+    }
+    return post;
+  }
 
   return {
-    listAccounts: () => [...accounts.values()].map(strip),
+    listAccounts: () => [...accounts.values()].map((a) => strip(a)!),
 
     async authenticate(platform, token) {
-      const tokenHash = hashSandboxToken(token);
-      return find((a) => a.platform === platform && a.tokenHash === tokenHash);
+      const account = accounts.get(byToken.get(hashSandboxToken(token)) ?? '');
+      return account?.platform === platform ? strip(account) : null;
     },
 
     async getAccount(platform, platformUserId) {
-      return find((a) => a.platform === platform && a.platformUserId === platformUserId);
+      return strip(accounts.get(byUser.get(`${platform}:${platformUserId}`) ?? ''));
     },
 
     async getAccountById(id) {
-      const account = accounts.get(id);
-      return account ? strip(account) : null;
+      return strip(accounts.get(id));
     },
 
     async registerAccount({ token, ...input }) {
-      const existing = find((a) => a.platform === input.platform && a.platformUserId === input.platformUserId);
-      if (existing) return existing;
+      const existing = accounts.get(byUser.get(`${input.platform}:${input.platformUserId}`) ?? '');
+      if (existing) return strip(existing)!;
       const account = { id: randomUUID(), displayName: null, ...input, tokenHash: hashSandboxToken(token) };
       accounts.set(account.id, account);
-      return strip(account);
+      byToken.set(account.tokenHash, account.id);
+      byUser.set(`${account.platform}:${account.platformUserId}`, account.id);
+      return strip(account)!;
+    },
+
+    async insertPost({ refuseDuplicateSince, ...input }) {
+      if (refuseDuplicateSince) {
+        const same = byText.get(textKey(input.account.id, input.text));
+        for (const p of same ?? []) if (p.createdAt >= refuseDuplicateSince) return null;
+      }
+      return insert(input);
     },
 
     async createPost(input) {
-      const accountId = input.account.id;
+      return { status: 'created', post: insert(input) };
+    },
+
+    async getIdempotentPostId(accountId, key, setSince) {
+      const held = keys.get(`${accountId}\u0000${key}`);
+      return held && held.setAt >= setSince.getTime() ? held.postId : null;
+    },
+
+    async setIdempotentPostId(accountId, key, postId) {
+      keys.set(`${accountId}\u0000${key}`, { postId, setAt: Date.now() });
+    },
+
+    async tryLock(name, ttlMs) {
       const now = Date.now();
-      const keyId = input.idempotencyKey ? `${accountId}\u0000${input.idempotencyKey}` : null;
-      if (keyId) {
-        const held = keys.get(keyId);
-        if (held && now - held.createdAt < (input.idempotencyWindowMs ?? 3_600_000)) {
-          return { status: 'replayed', post: posts.find((p) => p.id === held.postId)! };
-        }
-      }
-      if (input.duplicateWindowMs) {
-        const since = now - input.duplicateWindowMs;
-        const duplicate = posts.some((p) => p.accountId === accountId && p.kind !== 'dm' && p.text === input.text && p.createdAt.getTime() >= since);
-        if (duplicate) return { status: 'duplicate' };
-      }
-      const post: SandboxPost = {
-        id: String(nextId++), accountId, kind: input.kind, text: input.text, inReplyToId: input.inReplyToId ?? null,
-        recipientId: input.recipientId ?? null, idempotencyKey: input.idempotencyKey ?? null, createdAt: new Date(now),
-      };
-      posts.push(post);
-      if (keyId) keys.set(keyId, { postId: post.id, createdAt: now });
-      return { status: 'created', post };
+      const held = locks.get(name);
+      if (held && held.expiresAt > now) return null;
+      const token = randomUUID();
+      locks.set(name, { token, expiresAt: now + ttlMs });
+      return token;
+    },
+
+    async unlock(name, token) {
+      if (locks.get(name)?.token === token) locks.delete(name);
     },
 
     async getPost(id) {
-      return posts.find((p) => p.id === id) ?? null;
+      const post = posts.get(id);
+      return post && !post.deletedAt ? post : null;
     },
 
     async listPosts(accountId, query) {
-      const maxId = query.maxId ? Number(query.maxId) : Infinity;
-      const sinceId = query.sinceId ? Number(query.sinceId) : -Infinity;
-      return posts
-        .filter((p) => p.accountId === accountId && query.kinds.includes(p.kind) && Number(p.id) < maxId && Number(p.id) > sinceId)
-        .filter((p) => (!query.startTime || p.createdAt >= query.startTime) && (!query.endTime || p.createdAt <= query.endTime))
-        .sort((a, b) => Number(b.id) - Number(a.id))
-        .slice(0, query.limit);
+      const maxId = parsePostId(query.maxId);
+      const sinceId = parsePostId(query.sinceId);
+      const timeline = timelines.get(accountId) ?? [];
+      const found: SandboxPost[] = [];
+      for (let i = timeline.length - 1; i >= 0 && found.length < query.limit; i--) {
+        const p = timeline[i]!;
+        const id = BigInt(p.id);
+        if (sinceId !== null && id <= sinceId) break;
+        if (maxId !== null && id >= maxId) continue;
+        if ((p.deletedAt && !query.includeDeleted) || !query.kinds.includes(p.kind)) continue;
+        if ((query.createdUpTo && p.createdAt > query.createdUpTo) || (query.endTime && p.createdAt > query.endTime)) continue;
+        if (query.startTime && p.createdAt < query.startTime) break;
+        found.push(p);
+      }
+      return found;
+    },
+
+    async listAllPosts(accountId) {
+      return [...(timelines.get(accountId) ?? [])];
+    },
+
+    async deletePost(accountId, id) {
+      const post = posts.get(id);
+      if (!post || post.accountId !== accountId) return { status: 'not_found' };
+      if (post.deletedAt) return { status: 'already_deleted', post };
+      post.deletedAt = new Date();
+      if (post.kind !== 'dm') byText.get(textKey(post.accountId, post.text))?.delete(post);
+      return { status: 'deleted', post };
     },
 
     async countPosts(accountIds) {
-      const counts = new Map(accountIds.map((id) => [id, 0]));
-      for (const p of posts) if (counts.has(p.accountId)) counts.set(p.accountId, counts.get(p.accountId)! + 1);
-      return counts;
+      return new Map(accountIds.map((id) => [id, (timelines.get(id) ?? []).filter((p) => !p.deletedAt).length]));
     },
 
     async getFaults(accountId) {
-      return faults.get(accountId) ?? NO_FAULTS;
+      return faults.get(accountId) ?? { ...NO_FAULTS, profile: resolveProfile(accounts.get(accountId)?.platform ?? 'x', undefined) };
     },
 
-    async setFaults(accountIds, settings) {
-      for (const id of accountIds) faults.set(id, { ...settings });
+    async setFaults(accountIds, { profile, ...settings }) {
+      // Resolve every profile first: a mismatch throws before anything changes.
+      const resolved = accountIds.filter((id) => accounts.has(id)).map((id) => [id, resolveProfile(accounts.get(id)!.platform, profile)] as const);
+      for (const [id, p] of resolved) faults.set(id, { ...settings, profile: p });
     },
   };
-}
-
-function strip({ id, platform, platformUserId, handle, displayName }: SandboxAccount): SandboxAccount {
-  return { id, platform, platformUserId, handle, displayName };
 }

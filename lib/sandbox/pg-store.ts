@@ -1,18 +1,33 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from '@/db/client';
 import {
-  claimSandboxIdempotencyKey, countSandboxPosts, deleteExpiredSandboxIdempotencyKey, findSandboxDuplicate, getSandboxAccountById, getSandboxAccountByTokenHash,
-  getSandboxAccountByUserId, getSandboxFaults, getSandboxIdempotencyKeyPost, getSandboxPost, insertSandboxPost, listSandboxPosts,
-  lockSandboxAccount, registerSandboxAccount, setSandboxIdempotencyKeyPost, upsertSandboxFaults,
+  countSandboxPosts, findSandboxDuplicate, getOwnSandboxPost, getSandboxAccountById, getSandboxAccountByTokenHash, getSandboxAccountByUserId,
+  getSandboxFaults, getSandboxIdempotencyKeyPost, getSandboxPost, insertSandboxPost, listAllSandboxPosts, listSandboxPosts, lockSandboxAccount,
+  registerSandboxAccount, releaseSandboxLock, setSandboxIdempotencyKeyPost, softDeleteSandboxPost, tryTakeSandboxLock, upsertSandboxFaults,
 } from '@/db/queries/sandbox';
+import type { Executor } from '@/db/client';
 import type { SandboxPostRow } from '@/db/sandbox-schema';
+import { newPostId, parsePostId } from './post-ids';
+import { resolveProfile } from './profiles';
 import { hashSandboxToken } from './tokens';
-import { NO_FAULTS, type CreatePostResult, type SandboxPost, type SandboxStore } from './types';
+import { NO_FAULTS, type NewSandboxPost, type SandboxPost, type SandboxStore } from './types';
 
 /**
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product
  * sandbox accounts the sandbox has not seen yet, then the lookup is tried once more.
  */
 export function createPgSandboxStore(db: Database, options: { onUnknownToken?: () => Promise<void> } = {}): SandboxStore {
+  async function insert(tx: Executor, input: NewSandboxPost): Promise<SandboxPost> {
+    for (;;) {
+      const createdAt = new Date();
+      const row = await insertSandboxPost(tx, {
+        id: BigInt(newPostId(createdAt)), accountId: input.account.id, kind: input.kind, text: input.text, inReplyToId: input.inReplyToId ?? null,
+        recipientId: input.recipientId ?? null, idempotencyKey: input.idempotencyKey ?? null, createdAt,
+      });
+      if (row) return toPost(row); // else: the same snowflake in the same millisecond; draw again
+    }
+  }
+
   return {
     async authenticate(platform, token) {
       const tokenHash = hashSandboxToken(token);
@@ -32,36 +47,37 @@ export function createPgSandboxStore(db: Database, options: { onUnknownToken?: (
       return row;
     },
 
-    createPost(input) {
-      const accountId = input.account.id;
-      return db.transaction(async (tx): Promise<CreatePostResult> => {
-        const key = input.idempotencyKey ?? null;
-        if (key) {
-          await deleteExpiredSandboxIdempotencyKey(tx, { accountId, key, createdBefore: new Date(Date.now() - (input.idempotencyWindowMs ?? 3_600_000)) });
-          // The key row is the guard: a second request with this key waits here for the first one's commit.
-          if (!(await claimSandboxIdempotencyKey(tx, { accountId, key }))) {
-            const existing = await getSandboxIdempotencyKeyPost(tx, { accountId, key });
-            const post = existing?.postId ? await getSandboxPost(tx, { id: existing.postId }) : null;
-            if (post) return { status: 'replayed', post: toPost(post) };
-            throw new Error('Idempotency key held without a status');
-          }
-        }
-        if (input.duplicateWindowMs) {
-          await lockSandboxAccount(tx, { accountId });
-          const since = new Date(Date.now() - input.duplicateWindowMs);
-          if (await findSandboxDuplicate(tx, { accountId, text: input.text, since })) return { status: 'duplicate' };
-        }
-        const row = await insertSandboxPost(tx, {
-          accountId, kind: input.kind, text: input.text, inReplyToId: input.inReplyToId ?? null, recipientId: input.recipientId ?? null, idempotencyKey: key,
-        });
-        if (key) await setSandboxIdempotencyKeyPost(tx, { accountId, key, postId: row.id });
-        return { status: 'created', post: toPost(row) };
+    insertPost({ refuseDuplicateSince, ...input }) {
+      if (!refuseDuplicateSince) return insert(db, input);
+      return db.transaction(async (tx) => {
+        // One writer per account at a time, so the duplicate check and the insert are one atomic step.
+        await lockSandboxAccount(tx, { accountId: input.account.id });
+        if (await findSandboxDuplicate(tx, { accountId: input.account.id, text: input.text, since: refuseDuplicateSince })) return null;
+        return insert(tx, input);
       });
     },
 
+    async createPost(input) {
+      return { status: 'created', post: await insert(db, input) };
+    },
+
+    async getIdempotentPostId(accountId, key, setSince) {
+      const postId = await getSandboxIdempotencyKeyPost(db, { accountId, key, setSince });
+      return postId === null ? null : String(postId);
+    },
+
+    async setIdempotentPostId(accountId, key, postId) {
+      const id = parsePostId(postId);
+      if (id !== null) await setSandboxIdempotencyKeyPost(db, { accountId, key, postId: id });
+    },
+
+    tryLock: (name, ttlMs) => tryTakeSandboxLock(db, { name, token: randomUUID(), ttlMs }),
+
+    unlock: (name, token) => releaseSandboxLock(db, { name, token }),
+
     async getPost(id) {
-      if (!/^\d{1,18}$/.test(id)) return null;
-      const row = await getSandboxPost(db, { id: Number(id) });
+      const postId = parsePostId(id);
+      const row = postId === null ? null : await getSandboxPost(db, { id: postId });
       return row ? toPost(row) : null;
     },
 
@@ -71,11 +87,26 @@ export function createPgSandboxStore(db: Database, options: { onUnknownToken?: (
         kinds: query.kinds,
         startTime: query.startTime,
         endTime: query.endTime,
-        maxId: numericId(query.maxId),
-        sinceId: numericId(query.sinceId),
+        maxId: parsePostId(query.maxId) ?? undefined,
+        sinceId: parsePostId(query.sinceId) ?? undefined,
+        createdUpTo: query.createdUpTo,
+        includeDeleted: query.includeDeleted,
         limit: query.limit,
       });
       return rows.map(toPost);
+    },
+
+    async listAllPosts(accountId) {
+      return (await listAllSandboxPosts(db, { accountId })).map(toPost);
+    },
+
+    async deletePost(accountId, id) {
+      const postId = parsePostId(id);
+      if (postId === null) return { status: 'not_found' };
+      const deleted = await softDeleteSandboxPost(db, { accountId, id: postId });
+      if (deleted) return { status: 'deleted', post: toPost(deleted) };
+      const own = await getOwnSandboxPost(db, { accountId, id: postId });
+      return own ? { status: 'already_deleted', post: toPost(own) } : { status: 'not_found' };
     },
 
     async countPosts(accountIds) {
@@ -85,17 +116,22 @@ export function createPgSandboxStore(db: Database, options: { onUnknownToken?: (
 
     async getFaults(accountId) {
       const row = await getSandboxFaults(db, { accountId });
-      if (!row) return NO_FAULTS;
-      const { latencyMs, timeoutBeforeCommit, timeoutAfterCommit, errorAfterCommit, resetAfterCommit, rateLimited } = row;
-      return { latencyMs, timeoutBeforeCommit, timeoutAfterCommit, errorAfterCommit, resetAfterCommit, rateLimited };
+      if (!row?.faults) return { ...NO_FAULTS, profile: resolveProfile(row?.platform ?? 'x', undefined) };
+      const { accountId: _id, updatedAt: _at, ...faults } = row.faults;
+      void _id;
+      void _at;
+      return faults;
     },
 
-    setFaults: (accountIds, faults) => upsertSandboxFaults(db, { accountIds, faults }),
+    async setFaults(accountIds, { profile, ...faults }) {
+      const rows = [];
+      for (const accountId of accountIds) {
+        const account = await getSandboxAccountById(db, { id: accountId });
+        if (account) rows.push({ accountId, faults: { ...faults, profile: resolveProfile(account.platform, profile) } });
+      }
+      await upsertSandboxFaults(db, { rows });
+    },
   };
-}
-
-function numericId(id: string | undefined): number | undefined {
-  return id !== undefined && /^\d{1,18}$/.test(id) ? Number(id) : undefined;
 }
 
 function toPost(row: SandboxPostRow): SandboxPost {
@@ -108,5 +144,6 @@ function toPost(row: SandboxPostRow): SandboxPost {
     recipientId: row.recipientId,
     idempotencyKey: row.idempotencyKey,
     createdAt: row.createdAt,
+    deletedAt: row.deletedAt,
   };
 }

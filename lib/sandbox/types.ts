@@ -3,6 +3,10 @@
 export type Platform = 'x' | 'mastodon';
 export type SandboxPostKind = 'post' | 'reply' | 'dm';
 
+/** How a sandbox account's server treats a resend (lib/sandbox/profiles.ts); each reproduces a real server. */
+export const PROFILES = ['mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain'] as const;
+export type Profile = (typeof PROFILES)[number];
+
 export type SandboxAccount = { id: string; platform: Platform; platformUserId: string; handle: string; displayName: string | null };
 
 export type SandboxPost = {
@@ -14,30 +18,44 @@ export type SandboxPost = {
   recipientId: string | null;
   idempotencyKey: string | null;
   createdAt: Date;
+  /** Soft delete: the platform's records keep the copy (the control timeline shows it), its APIs do not. */
+  deletedAt: Date | null;
 };
 
 export type FaultSettings = {
+  profile: Profile;
   latencyMs: number;
   timeoutBeforeCommit: number;
   timeoutAfterCommit: number;
   errorAfterCommit: number;
   resetAfterCommit: number;
   rateLimited: number;
+  /** The post is created this long after the request arrived, whether or not the client still waits. */
+  processingMs: number;
+  /** Probability that a write is slow (takes `processingMs`). */
+  processingShare: number;
+  /** A new post appears in listings only this long after it was created. */
+  readLagMs: number;
+  /** Probability that a listing read fails with the platform's 503. */
+  listingUnavailable: number;
 };
 
-export const NO_FAULTS: FaultSettings = { latencyMs: 0, timeoutBeforeCommit: 0, timeoutAfterCommit: 0, errorAfterCommit: 0, resetAfterCommit: 0, rateLimited: 0 };
+/** Settings as written: without a profile, each account gets its platform's default (friendly) one. */
+export type FaultsUpdate = Omit<FaultSettings, 'profile'> & { profile?: Profile };
 
+export const NO_FAULTS: Omit<FaultSettings, 'profile'> = {
+  latencyMs: 0, timeoutBeforeCommit: 0, timeoutAfterCommit: 0, errorAfterCommit: 0, resetAfterCommit: 0, rateLimited: 0,
+  processingMs: 0, processingShare: 1, readLagMs: 0, listingUnavailable: 0,
+};
+
+/** A post as the platform stores it; which rule applies (key, duplicate text) is decided in profiles.ts. */
 export type NewSandboxPost = {
   account: SandboxAccount;
   kind: SandboxPostKind;
   text: string;
   inReplyToId?: string | null;
   recipientId?: string | null;
-  /** Mastodon: a key seen within `idempotencyWindowMs` returns the original post instead of a new one. */
   idempotencyKey?: string | null;
-  idempotencyWindowMs?: number;
-  /** X: identical text on the account within this window is refused. */
-  duplicateWindowMs?: number;
 };
 
 export type CreatePostResult = { status: 'created' | 'replayed'; post: SandboxPost } | { status: 'duplicate' };
@@ -48,22 +66,50 @@ export type PostQuery = {
   endTime?: Date;
   maxId?: string;
   sinceId?: string;
+  /** Read lag: only posts created at or before this instant. */
+  createdUpTo?: Date;
+  /** The control timeline lists deleted copies too (marked); the platform APIs never do. */
+  includeDeleted?: boolean;
   limit: number;
 };
 
+export type DeleteResult = { status: 'deleted'; post: SandboxPost } | { status: 'already_deleted'; post: SandboxPost } | { status: 'not_found' };
+
+/**
+ * Storage primitives, each atomic on its own. The platform rules built from them (Idempotency-Key
+ * handling, duplicate content, processing time) are written once, in profiles.ts, for both stores.
+ */
 export interface SandboxStore {
   authenticate(platform: Platform, token: string): Promise<SandboxAccount | null>;
   getAccount(platform: Platform, platformUserId: string): Promise<SandboxAccount | null>;
   getAccountById(id: string): Promise<SandboxAccount | null>;
   registerAccount(input: { platform: Platform; platformUserId: string; handle: string; displayName?: string | null; token: string }): Promise<SandboxAccount>;
-  /** Atomic per the rules in NewSandboxPost (duplicate text, idempotency key). */
+  /**
+   * Stores a new copy. With `refuseDuplicateSince`, atomically refuses (null) when a live post or reply
+   * with identical text exists on the account since then (X's duplicate-content rule).
+   */
+  insertPost(input: NewSandboxPost & { refuseDuplicateSince?: Date }): Promise<SandboxPost | null>;
+  /** Seeds a post directly, no platform rules (tests). */
   createPost(input: NewSandboxPost): Promise<CreatePostResult>;
+  /** Redis GET of an Idempotency-Key: the post id it was set to, if set after `setSince`. */
+  getIdempotentPostId(accountId: string, key: string, setSince: Date): Promise<string | null>;
+  /** Redis SETEX: (re)sets the key to this post, from now. */
+  setIdempotentPostId(accountId: string, key: string, postId: string): Promise<void>;
+  /** Redis SET NX PX: takes a named lock that expires after `ttlMs`; its token, or null when held. */
+  tryLock(name: string, ttlMs: number): Promise<string | null>;
+  unlock(name: string, token: string): Promise<void>;
+  /** A live post (deleted ones are not found). */
   getPost(id: string): Promise<SandboxPost | null>;
   /** Newest first. */
   listPosts(accountId: string, query: PostQuery): Promise<SandboxPost[]>;
+  /** Every copy ever stored on the account, deleted ones included, oldest first (tests, chaos). */
+  listAllPosts(accountId: string): Promise<SandboxPost[]>;
+  /** Soft-deletes the account's own post (atomic: one of two concurrent deletes wins). */
+  deletePost(accountId: string, id: string): Promise<DeleteResult>;
+  /** Live (not deleted) copies per account. */
   countPosts(accountIds: string[]): Promise<Map<string, number>>;
   getFaults(accountId: string): Promise<FaultSettings>;
-  setFaults(accountIds: string[], faults: FaultSettings): Promise<void>;
+  setFaults(accountIds: string[], faults: FaultsUpdate): Promise<void>;
 }
 
 /** An account as a control-endpoint caller knows it: `accountId` is the id they use (the product's account id). */
@@ -75,7 +121,14 @@ export type ScopeResolver = (request: Request) => Promise<ScopedAccount[] | Resp
 export type SandboxDeps = {
   store: SandboxStore;
   resolveScope: ScopeResolver;
+  /**
+   * Inside the app only: the sandbox accounts of the signed-in member's workspace (any role), so the
+   * "View post" links the app shows open in a browser without a bearer token. Null when not signed in.
+   */
+  viewerScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /** How long "timeout" faults hold a request that the client has not abandoned (default 120 s). */
   hangMs?: number;
+  /** mastodon-modern: how long a same-key request waits for the lock before its 503 (Mastodon: 10 s). */
+  lockWaitMs?: number;
   random?: () => number;
 };

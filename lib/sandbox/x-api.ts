@@ -1,10 +1,10 @@
-import { withReadLatency, withWriteFaults, json } from './faults';
+import { withListingFaults, withWriteFaults, json } from './faults';
+import { writeWithProfile } from './profiles';
 import { bearerToken, characterCount, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 
 // X API v2 as the sandbox serves it: the request and response shapes of the real endpoints.
 
-const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
 const MAX_CHARACTERS = 280;
 
 const unauthorized = () => json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
@@ -14,45 +14,71 @@ const invalidRequest = (message: string) =>
 const notFound = (resourceType: 'tweet' | 'user', id: string) =>
   json(200, { errors: [{ value: id, detail: `Could not find ${resourceType} with id: [${id}].`, title: 'Not Found Error', resource_type: resourceType, parameter: 'id', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' }] });
 const duplicateContent = () => json(403, { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 });
+const notYours = () => json(403, { detail: 'You are not authorized to delete this Tweet.', type: 'about:blank', title: 'Forbidden', status: 403 });
 const routeNotFound = () => json(404, { title: 'Not Found Error', type: 'about:blank', status: 404, detail: 'Sorry, that page does not exist' });
 
 export async function handleX(request: Request, path: string, deps: SandboxDeps): Promise<Response> {
   const method = request.method;
-  const authenticate = async () => {
-    const token = bearerToken(request);
-    return token ? deps.store.authenticate('x', token) : null;
-  };
+  const token = bearerToken(request);
+  const account = token ? await deps.store.authenticate('x', token) : null;
 
   if (path === '/2/tweets' && method === 'POST') {
-    const account = await authenticate();
     if (!account) return unauthorized();
     return createTweet(request, account, deps);
   }
   let match = /^\/2\/dm_conversations\/with\/([^/]+)\/messages$/.exec(path);
   if (match && method === 'POST') {
-    const account = await authenticate();
     if (!account) return unauthorized();
     return sendDirectMessage(request, account, decodeURIComponent(match[1]!), deps);
   }
   if (path === '/2/users/me' && method === 'GET') {
-    const account = await authenticate();
     if (!account) return unauthorized();
     return json(200, { data: userJson(account) });
   }
   match = /^\/2\/users\/([^/]+)\/tweets$/.exec(path);
   if (match && method === 'GET') {
-    if (!(await authenticate())) return unauthorized();
-    return userTweets(request, decodeURIComponent(match[1]!), deps);
+    if (!account) return unauthorized();
+    return userTweets(request, account, decodeURIComponent(match[1]!), deps);
   }
   match = /^\/2\/tweets\/([^/]+)$/.exec(path);
-  if (match && method === 'GET') {
-    // Public posts are readable without a token here, so the links shown in the app open in a browser.
-    const id = decodeURIComponent(match[1]!);
-    const post = await deps.store.getPost(id);
-    if (!post || post.kind === 'dm') return notFound('tweet', id);
-    return json(200, { data: tweetJson(post, new Set(['created_at', 'referenced_tweets'])) });
+  if (match && method === 'GET') return getTweet(request, account, decodeURIComponent(match[1]!), deps);
+  if (match && method === 'DELETE') {
+    if (!account) return unauthorized();
+    return deleteTweet(account, decodeURIComponent(match[1]!), deps);
   }
   return routeNotFound();
+}
+
+/**
+ * GET /2/tweets/:id needs a token (X has no anonymous reads) and shows only the token's own posts here.
+ * Without a bearer token, a signed-in member of the account's workspace may open it (the app's "View post"
+ * links). A lookup by id is not subject to read lag: X serves a new Tweet by id at once, while the user
+ * timeline (a fan-out index) may list it later.
+ */
+async function getTweet(request: Request, account: SandboxAccount | null, id: string, deps: SandboxDeps): Promise<Response> {
+  let readable: (post: SandboxPost) => boolean;
+  if (account) readable = (post) => post.accountId === account.id;
+  else if (!bearerToken(request) && deps.viewerScope) {
+    const scope = await deps.viewerScope(request);
+    if (!scope) return unauthorized();
+    const ids = new Set(scope.map((s) => s.account.id));
+    readable = (post) => ids.has(post.accountId);
+  } else return unauthorized();
+  const post = await deps.store.getPost(id);
+  if (!post || post.kind === 'dm' || !readable(post)) return notFound('tweet', id);
+  return json(200, { data: tweetJson(post, new Set(['created_at', 'referenced_tweets'])) });
+}
+
+/**
+ * DELETE /2/tweets/:id (author only). The docs promise `deleted: true` for a successful delete; the field
+ * says whether *this* request deleted it, so a second delete of the same Tweet answers `deleted: false`.
+ */
+async function deleteTweet(account: SandboxAccount, id: string, deps: SandboxDeps): Promise<Response> {
+  const result = await deps.store.deletePost(account.id, id);
+  if (result.status === 'deleted') return json(200, { data: { deleted: true } });
+  if (result.status === 'already_deleted') return json(200, { data: { deleted: false } });
+  const other = await deps.store.getPost(id);
+  return other ? notYours() : json(200, { data: { deleted: false } });
 }
 
 async function createTweet(request: Request, account: SandboxAccount, deps: SandboxDeps): Promise<Response> {
@@ -66,11 +92,9 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
   if (reply !== undefined && (typeof inReplyTo !== 'string' || !/^\d{1,19}$/.test(inReplyTo))) {
     return invalidRequest('$.reply.in_reply_to_tweet_id must be a tweet id.');
   }
-  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async () => {
-    const result = await deps.store.createPost({
-      account, kind: inReplyTo ? 'reply' : 'post', text, inReplyToId: (inReplyTo as string | undefined) ?? null, duplicateWindowMs: DUPLICATE_WINDOW_MS,
-    });
-    if (result.status === 'duplicate') return duplicateContent();
+  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async (context) => {
+    const result = await writeWithProfile(deps.store, { account, kind: inReplyTo ? 'reply' : 'post', text, inReplyToId: (inReplyTo as string | undefined) ?? null }, context);
+    if (result.status !== 'created' && result.status !== 'replayed') return duplicateContent();
     return json(201, { data: { id: result.post.id, text: result.post.text, edit_history_tweet_ids: [result.post.id] } });
   });
 }
@@ -81,19 +105,20 @@ async function sendDirectMessage(request: Request, account: SandboxAccount, part
   if (!body) return invalidRequest('Request body is not valid JSON.');
   if (typeof body.text !== 'string' || body.text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
   const text = body.text;
-  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async () => {
-    const result = await deps.store.createPost({ account, kind: 'dm', text, recipientId: participantId });
-    if (result.status === 'duplicate') return duplicateContent();
+  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async (context) => {
+    const result = await writeWithProfile(deps.store, { account, kind: 'dm', text, recipientId: participantId }, context);
+    if (result.status !== 'created' && result.status !== 'replayed') return duplicateContent();
     const pair = [account.platformUserId, participantId].sort();
     return json(201, { data: { dm_conversation_id: pair.join('-'), dm_event_id: result.post.id } });
   });
 }
 
-/** GET /2/users/:id/tweets: newest first, start_time/end_time, max_results 5–100, pagination_token. */
-async function userTweets(request: Request, userId: string, deps: SandboxDeps): Promise<Response> {
+/**
+ * GET /2/users/:id/tweets: newest first, start_time/end_time, max_results 5–100, pagination_token.
+ * Only the token's own timeline is readable here; another user's id lists nothing.
+ */
+async function userTweets(request: Request, viewer: SandboxAccount, userId: string, deps: SandboxDeps): Promise<Response> {
   const query = new URL(request.url).searchParams;
-  const account = await deps.store.getAccount('x', userId);
-  if (!account) return notFound('user', userId);
   const maxResults = query.has('max_results') ? Number(query.get('max_results')) : 10;
   if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100) return invalidRequest('The `max_results` query parameter value must be between 5 and 100.');
   const startTime = parseTime(query.get('start_time'));
@@ -106,15 +131,20 @@ async function userTweets(request: Request, userId: string, deps: SandboxDeps): 
     if (!/^\d+$/.test(decoded)) return invalidRequest('The `pagination_token` query parameter value is invalid.');
     maxId = decoded;
   }
+  if (userId !== viewer.platformUserId) {
+    return (await deps.store.getAccount('x', userId)) ? json(200, { meta: { result_count: 0 } }) : notFound('user', userId);
+  }
   const exclude = new Set((query.get('exclude') ?? '').split(',').filter(Boolean));
   const fields = new Set((query.get('tweet.fields') ?? '').split(',').filter(Boolean));
-  await withReadLatency(deps, account.id);
-  const rows = await deps.store.listPosts(account.id, {
+  const read = await withListingFaults(deps, { platform: 'x', accountId: viewer.id });
+  if (read instanceof Response) return read;
+  const rows = await deps.store.listPosts(viewer.id, {
     kinds: exclude.has('replies') ? ['post'] : ['post', 'reply'],
     startTime: startTime ?? undefined,
     endTime: endTime ?? undefined,
     maxId,
     sinceId: query.get('since_id') ?? undefined,
+    createdUpTo: read.createdUpTo,
     limit: maxResults + 1,
   });
   const page = rows.slice(0, maxResults);

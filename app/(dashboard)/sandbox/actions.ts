@@ -8,6 +8,7 @@ import { getEnv } from '@/lib/env';
 import { applyFaults } from '@/lib/sandbox/control';
 import { publishTestPost, runNaiveRetryDemo, workspaceTimeline, type AttemptSummary } from '@/lib/sandbox/demo';
 import { faultsInput } from '@/lib/sandbox/faults';
+import { PROFILES } from '@/lib/sandbox/profiles';
 import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
 import { workspaceSandboxScope } from '@/lib/sandbox/workspace-scope';
 
@@ -29,7 +30,11 @@ export const updateFaultsAction = workspaceAction(
   {
     name: 'updateSandboxFaults',
     role: 'admin',
-    schema: faultsInput.extend({ accountId: z.union([z.literal(''), z.uuid('Unknown account')]).optional().transform((v) => v || undefined) }),
+    schema: faultsInput.extend({
+      accountId: z.union([z.literal(''), z.uuid('Unknown account')]).optional().transform((v) => v || undefined),
+      // '' = each account's platform default
+      profile: z.union([z.literal(''), z.enum(PROFILES, 'Choose a profile')]).optional().transform((v) => v || undefined),
+    }),
   },
   async (input, { workspace }) => {
     const off = sandboxOff();
@@ -37,8 +42,10 @@ export const updateFaultsAction = workspaceAction(
     const db = getDb();
     const scope = await workspaceSandboxScope(db, { workspaceId: workspace.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
     const applied = await applyFaults(createPgSandboxStore(db), scope, input);
-    if (!applied) return NOT_A_SANDBOX_ACCOUNT;
-    return { ok: true, message: `Faults set on ${applied.length} account${applied.length === 1 ? '' : 's'}.` };
+    if (!applied.ok && applied.reason === 'not_found') return NOT_A_SANDBOX_ACCOUNT;
+    if (!applied.ok) return { ok: false, status: 422, message: applied.message, errors: { profile: [applied.message] } };
+    const n = applied.accounts.length;
+    return { ok: true, message: `Faults set on ${n} account${n === 1 ? '' : 's'}.` };
   },
 );
 

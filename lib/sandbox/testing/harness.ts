@@ -7,10 +7,11 @@ import { createTestDatabase } from '@/db/testing/test-database';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { createProviderClient } from '@/lib/providers';
+import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
 import { newSandboxIdentity } from '../tokens';
-import { NO_FAULTS, type FaultSettings, type Platform } from '../types';
+import { NO_FAULTS, type FaultsUpdate, type Platform } from '../types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -20,12 +21,12 @@ export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
  * (no Next needed). Accounts are connected the way the app does it: registered on the sandbox and
  * stored, sealed, as product social accounts of a workspace.
  */
-export async function startTestSandbox(options: { destroySocketOnReset?: boolean; hangMs?: number } = {}) {
+export async function startTestSandbox(options: { destroySocketOnReset?: boolean; hangMs?: number; lockWaitMs?: number } = {}) {
   const database = await createTestDatabase({ max: 40 });
   const { db } = database;
   const store = createPgSandboxStore(db, { onUnknownToken: () => registerProductSandboxAccounts(db, TEST_ENCRYPTION_KEY) });
   const server = await startSandboxServer({
-    deps: { store, resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }), hangMs: options.hangMs ?? 5_000 },
+    deps: { store, resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }), hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs },
     destroySocketOnReset: options.destroySocketOnReset,
   });
   afterAll(() => server.close());
@@ -48,13 +49,46 @@ export async function startTestSandbox(options: { destroySocketOnReset?: boolean
     url: server.url,
     store,
     connectAccount,
-    setFaults: (sandboxAccountId: string, faults: Partial<FaultSettings>) => store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
+    /** A full replacement, like PUT /api/sandbox/faults: what is not given is off (profile: the platform's default). */
+    setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) => store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
+    /** Live copies on the platform's own records (not via our database). */
     copies: async (sandboxAccountId: string) => (await store.countPosts([sandboxAccountId])).get(sandboxAccountId) ?? 0,
+    /** Live copies with exactly this text. */
+    copiesOfText: async (sandboxAccountId: string, text: string) =>
+      (await store.listAllPosts(sandboxAccountId)).filter((p) => p.text === text && !p.deletedAt).length,
+    /** Every copy ever stored, deleted ones included. */
+    allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
     apiKey: async (workspaceId: string) => {
       const key = generateApiKey();
       await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash });
       return key.token;
     },
+    uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
+  };
+}
+
+/**
+ * The same standalone server on the in-memory store (as `npm run sandbox -- --memory`, the benchmark and
+ * the chaos run use it), with the same helpers, so a test can prove both stores behave alike.
+ */
+export async function startMemoryTestSandbox(options: { hangMs?: number; lockWaitMs?: number } = {}) {
+  const store = createMemorySandboxStore();
+  const server = await startSandboxServer({ deps: { store, resolveScope: async () => [], hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs } });
+  afterAll(() => server.close());
+  return {
+    url: server.url,
+    store,
+    async connectAccount(platform: Platform) {
+      const { platformUserId, token, suffix } = newSandboxIdentity();
+      const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle: `@mem_${suffix}`, token });
+      const client = createProviderClient({ provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token }, { origin: server.url });
+      return { sandboxAccount, token, platformUserId, client };
+    },
+    setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) => store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
+    copies: async (sandboxAccountId: string) => (await store.countPosts([sandboxAccountId])).get(sandboxAccountId) ?? 0,
+    copiesOfText: async (sandboxAccountId: string, text: string) =>
+      (await store.listAllPosts(sandboxAccountId)).filter((p) => p.text === text && !p.deletedAt).length,
+    allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
     uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
   };
 }

@@ -11,4 +11,4 @@ async function handle(request: Request): Promise<Response> {
   return handleSandboxRequest(request, getAppSandboxDeps());
 }
 
-export { handle as GET, handle as POST, handle as PUT };
+export { handle as GET, handle as POST, handle as PUT, handle as DELETE };

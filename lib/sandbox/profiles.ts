@@ -1,0 +1,112 @@
+import { PROFILES, type CreatePostResult, type NewSandboxPost, type Platform, type Profile, type SandboxStore } from './types';
+
+// What each profile does with a write, written once for both stores (they only provide atomic primitives).
+// Each reproduces a real server, so the sandbox is never more forgiving than the platforms are.
+
+export { PROFILES };
+
+export const DEFAULT_PROFILE: Record<Platform, Profile> = { x: 'x', mastodon: 'mastodon-modern' };
+
+const PLATFORMS: Record<Profile, readonly Platform[]> = {
+  'mastodon-modern': ['mastodon'],
+  'mastodon-legacy': ['mastodon'],
+  'mastodon-nokey': ['mastodon'],
+  x: ['x'],
+  'x-nodedupe': ['x'],
+  plain: ['x', 'mastodon'],
+};
+
+export const PROFILE_LABELS: Record<Profile, string> = {
+  'mastodon-modern': 'Mastodon 4.x (Idempotency-Key under a lock)',
+  'mastodon-legacy': 'Older Mastodon (key checked, stored after create)',
+  'mastodon-nokey': 'Mastodon-API server ignoring Idempotency-Key',
+  x: 'X (refuses duplicate text)',
+  'x-nodedupe': 'X without duplicate refusal',
+  plain: 'Plain (no key, no dedupe)',
+};
+
+export function profileFits(profile: Profile, platform: Platform): boolean {
+  return PLATFORMS[profile].includes(platform);
+}
+
+/** The profile an account gets: the one asked for (it must fit the platform), else the platform's default. */
+export function resolveProfile(platform: Platform, profile: Profile | undefined): Profile {
+  if (!profile) return DEFAULT_PROFILE[platform];
+  if (!profileFits(profile, platform)) throw new Error(`Profile ${profile} does not fit a ${platform} account`);
+  return profile;
+}
+
+/** X refuses identical text on one account within this window (approximately; X does not document it). */
+export const X_DUPLICATE_WINDOW_MS = 24 * 3_600_000;
+/** Mastodon: `redis.setex(idempotency_key, 3_600, status.id)`, set after the status is created. */
+export const MASTODON_KEY_TTL_MS = 3_600_000;
+/** Mastodon's `with_redis_lock` default autorelease (15 minutes). */
+const MASTODON_LOCK_TTL_MS = 15 * 60_000;
+/** mario-redis-lock, as Mastodon uses it: retries every 100 ms for up to 10 s, then RaceConditionError → 503. */
+const LOCK_RETRY_MS = 100;
+export const DEFAULT_LOCK_WAIT_MS = 10_000;
+
+export type WriteOutcome =
+  | CreatePostResult
+  /** mastodon-modern: the same key's lock stayed held past the wait (Mastodon answers 503). */
+  | { status: 'busy' }
+  /** Mastodon: the key points at a status that has since been deleted (`statuses.find` → 404). */
+  | { status: 'replayed_missing' };
+
+export type WriteOptions = {
+  profile: Profile;
+  /** Epoch ms at which the platform creates the post (arrival + processing time); it does so even if the client left. */
+  createAt: number;
+  lockWaitMs?: number;
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** One write as the account's profile treats it. Not abortable: a client that times out does not stop it. */
+export async function writeWithProfile(store: SandboxStore, input: NewSandboxPost, options: WriteOptions): Promise<WriteOutcome> {
+  const key = input.idempotencyKey || null;
+  const create = async (): Promise<WriteOutcome> => {
+    await sleep(options.createAt - Date.now());
+    const dedupe = options.profile === 'x' && input.kind !== 'dm';
+    const post = await store.insertPost({ ...input, refuseDuplicateSince: dedupe ? new Date(Date.now() - X_DUPLICATE_WINDOW_MS) : undefined });
+    return post ? { status: 'created', post } : { status: 'duplicate' };
+  };
+  const replay = async (): Promise<WriteOutcome | null> => {
+    const postId = await store.getIdempotentPostId(input.account.id, key!, new Date(Date.now() - MASTODON_KEY_TTL_MS));
+    if (!postId) return null;
+    const post = await store.getPost(postId);
+    return post ? { status: 'replayed', post } : { status: 'replayed_missing' };
+  };
+  const createAndRemember = async (): Promise<WriteOutcome> => {
+    const outcome = await create();
+    if (outcome.status === 'created') await store.setIdempotentPostId(input.account.id, key!, outcome.post.id);
+    return outcome;
+  };
+
+  if (options.profile === 'mastodon-legacy' && key) {
+    // Check-then-set, no lock: a resend while the first request still runs passes the check too.
+    return (await replay()) ?? createAndRemember();
+  }
+  if (options.profile === 'mastodon-modern' && key) {
+    // PostStatusService#with_idempotency: the check and the create run under one Redis lock per (account, key).
+    const name = `idempotency:lock:status:${input.account.id}:${key}`;
+    const token = await acquire(store, name, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+    if (!token) return { status: 'busy' };
+    try {
+      return (await replay()) ?? (await createAndRemember());
+    } finally {
+      await store.unlock(name, token);
+    }
+  }
+  return create();
+}
+
+async function acquire(store: SandboxStore, name: string, waitMs: number): Promise<string | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const held = await store.tryLock(name, MASTODON_LOCK_TTL_MS);
+    if (held) return held;
+    if (Date.now() + LOCK_RETRY_MS > deadline) return null;
+    await sleep(LOCK_RETRY_MS);
+  }
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Scheduler } from 'fast-check';
+import type { Database } from '@/db/client';
+import { upsertAccount } from '@/db/queries/accounts';
+import { cancelScheduledDeliveries, insertPostWithDeliveries } from '@/db/queries/posts';
+import { workspaces } from '@/db/schema';
+import { makeWorkspace } from '@/db/testing/factories';
+import { listSimDeliveries, resetSimulationData, shiftTimestampsBack } from '@/db/testing/simulation';
+import { editScheduledPost } from '@/lib/posts/edit-post';
+import { sealCredentials } from '@/lib/providers/credentials';
+import { publishDueDeliveries } from '@/lib/publishing/publish-due';
+import { testPublisherOptions } from '@/lib/publishing/testing';
+import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
+import { testReconcileOptions } from '@/lib/reconcile/testing';
+import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { newSandboxIdentity } from '@/lib/sandbox/tokens';
+import { NO_FAULTS } from '@/lib/sandbox/types';
+import { gatedDatabase } from './gated-database';
+import type { SimulationPlan } from './plan';
+import { SIM_ORIGIN, simulatedPlatform } from './platform';
+import { Simulation, type Actor } from './scheduler';
+
+/** One time jump: longer than the lease, the call timeout plus any allowance, the recheck delay and any read lag. */
+export const JUMP_MS = 5 * 60_000;
+const MAX_DRAIN_ROUNDS = 14;
+// A reconciler pass that finds nothing is one step, a publisher's three: both poll for about as long.
+const MAX_IDLE_POLLS = { publisher: 4, reconciler: 12 };
+const TERMINAL = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review']);
+
+// Production-like timing (the defaults of lib/env.ts): time passes only by explicit jumps, so nothing
+// here waits, and a read never comes before the allowance has passed on the simulated clock.
+const TIMING = { leaseMs: 60_000, callTimeoutMs: 10_000, allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000 } };
+
+export type SimulatedDelivery = { id: string; postId: string; sandboxAccountId: string; texts: Set<string> };
+
+export type SimulationResult = {
+  sim: Simulation;
+  deliveries: SimulatedDelivery[];
+  platformPosts: { id: string; accountId: string; text: string; kind: string }[];
+  stuck: string[];
+};
+
+/** Runs one plan: set-up, the scheduled phase (fast-check orders every step), then a free drain. */
+export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan): Promise<SimulationResult> {
+  await resetSimulationData(db);
+  const sim = new Simulation(s);
+  const platform = simulatedPlatform(sim, { random: mulberry32(plan.randomSeed) });
+  const workspace = await makeWorkspace(db);
+  await db.update(workspaces).set({ latenessLimitSeconds: plan.latenessLimitSeconds }).where(eq(workspaces.id, workspace.id));
+
+  const accounts: { plan: SimulationPlan['accounts'][number]; sandboxAccountId: string; productAccountId: string }[] = [];
+  for (const a of plan.accounts) {
+    const { platformUserId, token, suffix } = newSandboxIdentity();
+    const handle = `@sim_${suffix}`;
+    const sandboxAccount = await platform.store.registerAccount({ platform: a.platform, platformUserId, handle, token });
+    await platform.store.setFaults([sandboxAccount.id], { ...NO_FAULTS, ...a.faults, profile: a.profile });
+    if (a.readLag) platform.setReadLag(sandboxAccount.id);
+    platform.setSlowShare(sandboxAccount.id, a.slowShare);
+    const product = await upsertAccount(db, {
+      workspaceId: workspace.id, provider: a.platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${a.platform}`,
+      ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
+    });
+    accounts.push({ plan: a, sandboxAccountId: sandboxAccount.id, productAccountId: product!.id });
+  }
+
+  const deliveries: SimulatedDelivery[] = [];
+  const posts: { id: string; text: string }[] = [];
+  for (const [i, targets] of plan.posts.entries()) {
+    const text = `sim post ${i} ${randomUUID().slice(0, 6)}`;
+    const created = await insertPostWithDeliveries(db, {
+      post: { workspaceId: workspace.id, text, scheduledAt: new Date(), source: 'api', idempotencyKey: randomUUID() },
+      accountIds: targets.map((t) => accounts[t]!.productAccountId),
+      actor: 'sim:setup',
+    });
+    posts.push({ id: created!.post.id, text });
+    for (const d of created!.deliveries) {
+      const account = accounts.find((a) => a.productAccountId === d.accountId)!;
+      deliveries.push({ id: d.id, postId: created!.post.id, sandboxAccountId: account.sandboxAccountId, texts: new Set([text]) });
+    }
+  }
+
+  const timeJump = async (actor: Actor) =>
+    sim.io(actor, 'time jump', async () => {
+      await shiftTimestampsBack(db, JUMP_MS);
+      platform.shiftBack(JUMP_MS);
+      sim.jump();
+    });
+  const publish = (actor: Actor, overrides: { batchSize: number; concurrency: number }) =>
+    publishDueDeliveries(gatedDatabase(db, sim, actor), testPublisherOptions(SIM_ORIGIN, {
+      workerId: actor.name, ...overrides, chunkSize: 1, budgetMs: 60_000, ...TIMING, transport: platform.transport(actor),
+    }));
+  const reconcile = (actor: Actor) =>
+    reconcileAmbiguousDeliveries(gatedDatabase(db, sim, actor), testReconcileOptions(SIM_ORIGIN, {
+      workerId: actor.name, batchSize: 2, ...TIMING, recheckDelayMs: 15_000, releaseMarginMs: 30_000, transport: platform.transport(actor),
+    }));
+
+  // The scheduled phase: every actor starts at once; fast-check decides which await point goes next.
+  for (const [i, a] of plan.actors.entries()) {
+    const actor = sim.actor(`${a.kind}#${i}`, 'crashAt' in a ? a.crashAt : null);
+    sim.run(actor, async () => {
+      switch (a.kind) {
+        // Workers poll like the scheduler does: a pass that finds nothing to do does not count, up to a limit.
+        case 'publisher':
+          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.publisher; ) {
+            const r = await publish(actor, a);
+            if (r.claimed + r.released + r.ambiguous + r.missed > 0) done++;
+            else idle++;
+          }
+          return;
+        case 'reconciler':
+          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.reconciler; ) {
+            if ((await reconcile(actor)).checked > 0) done++;
+            else idle++;
+          }
+          return;
+        case 'edit': {
+          const post = posts[a.post]!;
+          const text = `${post.text} (edited by ${actor.name})`;
+          // Known before the edit commits: a copy with either text is this delivery's.
+          for (const d of deliveries) if (d.postId === post.id) d.texts.add(text);
+          return editScheduledPost(gatedDatabase(db, sim, actor), { workspaceId: workspace.id, postId: post.id, changes: { text }, actor: `sim:${actor.name}` });
+        }
+        case 'cancel':
+          return cancelScheduledDeliveries(gatedDatabase(db, sim, actor), { workspaceId: workspace.id, postId: posts[a.post]!.id, actor: `sim:${actor.name}` });
+        case 'time-jump':
+          return timeJump(actor);
+      }
+    });
+  }
+  await sim.drive(5_000);
+  const stuck = sim.actors.filter((a) => !a.done && !a.crashed).map((a) => a.name);
+
+  // The drain: the crashed stay dead, the platform recovers (its profile stays), time passes in jumps,
+  // and one publisher and one reconciler run after each jump until every delivery has settled.
+  sim.free = true;
+  for (const a of accounts) await platform.store.setFaults([a.sandboxAccountId], { ...NO_FAULTS, profile: a.plan.profile });
+  for (let round = 0; round < MAX_DRAIN_ROUNDS; round++) {
+    const rows = await listSimDeliveries(db);
+    if (rows.every((d) => TERMINAL.has(d.status))) break;
+    await timeJump(sim.actor(`drain-jump#${round}`, null));
+    await publish(sim.actor(`drain-publisher#${round}`, null), { batchSize: 10, concurrency: 4 });
+    await reconcile(sim.actor(`drain-reconciler#${round}`, null));
+  }
+  platform.close();
+
+  return {
+    sim,
+    deliveries,
+    platformPosts: platform.allPosts().map((p) => ({ id: p.id, accountId: p.accountId, text: p.text, kind: p.kind })),
+    stuck,
+  };
+}
+
+/** A small seeded PRNG for the platform's fault dice, so a seed replays the same faults. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
