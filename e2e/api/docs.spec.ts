@@ -15,9 +15,16 @@ test('a signed-in user opens the API reference from Settings → API, served ent
   await documentLoaded;
 
   // Rendered by Scalar from the generated document, including PATCH /posts/{id}, which the hand-written one lacked.
-  await expect(page.getByRole('heading', { name: 'Semel API' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Cancel the deliveries still scheduled (idempotent)' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Semel API', level: 1 })).toBeVisible();
+  await expect(page.getByText(`${baseURL}/api/v1`, { exact: true }).first()).toBeVisible(); // the server: this origin
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar for Semel API' });
+  for (const [summary, method] of [['Create a post (idempotent)', 'POST'], ['Edit text, time or targets while nothing is claimed (idempotent)', 'PATCH'], ['Cancel the deliveries still scheduled (idempotent)', 'POST']]) {
+    await expect(sidebar.getByRole('link', { name: `${summary} HTTP Method: ${method}` })).toBeVisible();
+  }
+  await sidebar.getByRole('link', { name: /^Edit text, time or targets/ }).click();
+  const edit = page.getByRole('region', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' });
+  await expect(edit.getByRole('heading', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' })).toBeVisible();
+  await expect(edit.getByText('Idempotency-Key', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('link', { name: '← Settings · API' })).toBeVisible();
   // No CDN, fonts or telemetry: the network is closed and a CSP will allow only 'self'.
   expect(foreign).toEqual([]);

@@ -28,8 +28,8 @@ async function implementedOperations(): Promise<string[]> {
   return found.sort();
 }
 
-async function servedDocument(url = 'https://semel.example.test/api/v1/openapi.json') {
-  const response = openApiRoute.GET(new Request(url));
+async function servedDocument(url = 'https://semel.example.test/api/v1/openapi.json', headers: Record<string, string> = {}) {
+  const response = openApiRoute.GET(new Request(url, { headers }));
   expect(response.status).toBe(200);
   return (await response.json()) as { openapi: string; info: { title: string }; servers: { url: string }[]; paths: Record<string, Record<string, Operation>> };
 }
@@ -71,6 +71,8 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.info.title).toBe('Semel API');
     expect(doc.servers).toEqual([{ url: 'http://10.0.0.7:8080/api/v1' }]);
     expect((await servedDocument('https://semel.example.test/api/v1/openapi.json')).servers[0]!.url).toBe('https://semel.example.test/api/v1');
+    // Behind `next start` request.url names localhost: the Host the caller sent is what counts.
+    expect((await servedDocument('http://localhost:3000/api/v1/openapi.json', { host: '127.0.0.1:3501' })).servers[0]!.url).toBe('http://127.0.0.1:3501/api/v1');
   });
 
   it('is public itself; every other operation needs an API key with a scope, and documents 401 and 403', async () => {
