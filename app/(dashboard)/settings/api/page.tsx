@@ -47,19 +47,17 @@ export default async function ApiSettingsPage() {
           post&apos;s time plus 7 days; after that the same key starts a new request.
         </p>
         <pre className="overflow-x-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100">{EXAMPLE}</pre>
-        <ul className="mt-4 list-disc space-y-1 pl-5 text-slate-700">
-          <li><code>POST /api/v1/posts</code> — create (idempotent)</li>
-          <li><code>GET /api/v1/posts?status=&amp;account=&amp;cursor=</code> — list, newest first</li>
-          <li><code>GET /api/v1/posts/:id</code> — a post with its deliveries</li>
-          <li><code>POST /api/v1/posts/:id/cancel</code> — cancel what is still scheduled (idempotent)</li>
-          <li><code>GET /api/v1/accounts</code> — your accounts and their ids</li>
-        </ul>
         <p className="mt-3 text-slate-700">
           Each key has scopes (<code>posts:read</code>, <code>posts:write</code>, <code>accounts:read</code>); a request outside them gets
           <code> 403</code> naming the missing scope. Each key may send {getEnv().API_RATE_LIMIT_PER_MINUTE} requests a minute; beyond that the answer is
           <code> 429</code> with <code>Retry-After</code>. Every answer carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>.
         </p>
-        <p className="mt-4"><a className="text-indigo-700 underline" href="/api/v1/openapi.json">OpenAPI 3.1 document</a></p>
+        <p className="mt-4 text-slate-700">
+          Every endpoint with its parameters, answers and errors:{' '}
+          <Link className="text-indigo-700 underline" href="/docs/api">API reference</Link>
+          {' '}(generated from the same schemas the API validates with), or the{' '}
+          <a className="text-indigo-700 underline" href="/api/v1/openapi.json">OpenAPI 3.1 document</a> for your tools.
+        </p>
       </section>
     </>
   );

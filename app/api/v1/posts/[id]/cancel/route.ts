@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { cancelScheduledDeliveries, getPostWithDeliveries } from '@/db/queries/posts';
 import { apiHandler, json } from '@/lib/api/handler';
 import { problem } from '@/lib/http/problem';
 import { serializePost } from '@/lib/posts/serialize';
+import { postId } from '../contract';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,7 +14,7 @@ export const dynamic = 'force-dynamic';
 export const POST = apiHandler<{ id: string }>('posts:write', async (_request, principal, { id }) => {
   const db = getDb();
   const scope = { workspaceId: principal.workspaceId, postId: id };
-  if (!z.uuid().safeParse(id).success) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
+  if (!postId.safeParse(id).success) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
   // Scoped by workspace, so a missing or another workspace's post cancels nothing and reads as 404.
   const canceled = await cancelScheduledDeliveries(db, { ...scope, actor: `api_key:${principal.apiKeyId}` });
   const after = await getPostWithDeliveries(db, scope);

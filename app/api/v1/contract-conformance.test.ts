@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
+import { GET as listAccounts } from './accounts/route';
+import { accountsContract } from './accounts/contract';
+import { openApiContract } from './openapi.json/contract';
+import { GET as getOpenApi } from './openapi.json/route';
+import { cancelPostContract } from './posts/[id]/cancel/contract';
+import { POST as cancelPost } from './posts/[id]/cancel/route';
+import { postContract } from './posts/[id]/contract';
+import { GET as getPost, PATCH as editPost } from './posts/[id]/route';
+import { postsContract } from './posts/contract';
+import { GET as listPosts, POST as createPost } from './posts/route';
+
+const fixture = await createApiFixture();
+let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
+beforeAll(async () => {
+  tenant = await fixture.tenant();
+});
+
+/**
+ * The real answer is one the contract documents: its status is listed, its media type matches, the body
+ * parses with the documented schema without losing a field, and the documented headers are valid.
+ */
+async function expectConforms(route: RouteContract, method: HttpMethod, response: Response) {
+  const operation = route.operations[method]!;
+  const documented = allResponses(operation)[response.status];
+  expect(documented, `${method} ${route.path} answered an undocumented ${response.status}`).toBeDefined();
+  const body: unknown = await response.json();
+  expect(response.headers.get('content-type')).toBe(documented!.mediaType ?? 'application/json');
+  const parsed = documented!.schema!.safeParse(body);
+  expect(parsed.error, `${method} ${route.path} ${response.status}`).toBeUndefined();
+  // Parsing strips what the schema does not name: equality proves no field is undocumented.
+  expect(parsed.data).toEqual(body);
+  if (documented!.headers) {
+    const names = Object.keys(documented!.headers.shape);
+    const headers = Object.fromEntries(names.map((n) => [n, response.headers.get(n) ?? undefined]));
+    expect(documented!.headers.safeParse(headers).error, `${method} ${route.path} ${response.status} headers`).toBeUndefined();
+  }
+  return body as Record<string, unknown>;
+}
+
+// One time for every post: a replay must send the same request as its original.
+const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+const newPost = (key: string) =>
+  createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key, body: { text: `Contract ${key}`, accountIds: tenant.accounts.map((a) => a.id), scheduledAt: tomorrow } }), noParams);
+
+describe('real answers match the generated contract', () => {
+  it('POST /posts: 201 with Location, its replay, 400 without a key, 422 on invalid fields, 401 without an API key', async () => {
+    const key = randomUUID();
+    const created = await newPost(key);
+    expect(created.status).toBe(201);
+    await expectConforms(postsContract, 'POST', created);
+    const replay = await newPost(key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await expectConforms(postsContract, 'POST', replay);
+
+    const noKey = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, body: { text: 'x', accountIds: [] } }), noParams);
+    expect(noKey.status).toBe(400);
+    await expectConforms(postsContract, 'POST', noKey);
+    const invalid = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), body: { text: '', accountIds: [] } }), noParams);
+    expect(invalid.status).toBe(422);
+    expect(await expectConforms(postsContract, 'POST', invalid)).toHaveProperty('errors');
+    const anonymous = await createPost(apiRequest('/api/v1/posts', { method: 'POST', key: randomUUID(), body: {} }), noParams);
+    expect(anonymous.status).toBe(401);
+    await expectConforms(postsContract, 'POST', anonymous);
+  });
+
+  it('GET /posts: a page, and 422 for an invalid query', async () => {
+    await newPost(randomUUID());
+    const page = await listPosts(apiRequest('/api/v1/posts?limit=1', { token: tenant.token }), noParams);
+    expect(page.status).toBe(200);
+    const body = await expectConforms(postsContract, 'GET', page);
+    expect(body.data).toHaveLength(1);
+    const invalid = await listPosts(apiRequest('/api/v1/posts?limit=0', { token: tenant.token }), noParams);
+    expect(invalid.status).toBe(422);
+    await expectConforms(postsContract, 'GET', invalid);
+  });
+
+  it('GET and PATCH /posts/{id}: the post, the edited post, and 404 for an unknown id', async () => {
+    const { id } = (await (await newPost(randomUUID())).json()) as { id: string };
+    const found = await getPost(apiRequest(`/api/v1/posts/${id}`, { token: tenant.token }), idParams(id));
+    expect(found.status).toBe(200);
+    await expectConforms(postContract, 'GET', found);
+    const missing = await getPost(apiRequest(`/api/v1/posts/${randomUUID()}`, { token: tenant.token }), idParams(randomUUID()));
+    expect(missing.status).toBe(404);
+    await expectConforms(postContract, 'GET', missing);
+
+    const edited = await editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token: tenant.token, key: randomUUID(), body: { text: 'Edited through the contract' } }), idParams(id));
+    expect(edited.status).toBe(200);
+    expect(await expectConforms(postContract, 'PATCH', edited)).toMatchObject({ text: 'Edited through the contract' });
+  });
+
+  it('POST /posts/{id}/cancel: the canceled post', async () => {
+    const { id } = (await (await newPost(randomUUID())).json()) as { id: string };
+    const canceled = await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }), idParams(id));
+    expect(canceled.status).toBe(200);
+    expect(await expectConforms(cancelPostContract, 'POST', canceled)).toMatchObject({ status: 'canceled' });
+  });
+
+  it('GET /accounts and GET /openapi.json', async () => {
+    const accounts = await listAccounts(apiRequest('/api/v1/accounts', { token: tenant.token }), noParams);
+    expect(accounts.status).toBe(200);
+    expect((await expectConforms(accountsContract, 'GET', accounts)).data).toHaveLength(2);
+    await expectConforms(openApiContract, 'GET', getOpenApi(new Request('http://localhost/api/v1/openapi.json')));
+  });
+});

@@ -1,0 +1,9 @@
+import type { RouteContract } from '@/lib/api/contract/define';
+import { accountsContract } from './accounts/contract';
+import { openApiContract } from './openapi.json/contract';
+import { cancelPostContract } from './posts/[id]/cancel/contract';
+import { postContract } from './posts/[id]/contract';
+import { postsContract } from './posts/contract';
+
+/** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
+export const apiV1Contracts: readonly RouteContract[] = [postsContract, postContract, cancelPostContract, accountsContract, openApiContract];

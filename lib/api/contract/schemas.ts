@@ -1,0 +1,71 @@
+import { deliveryStatusEnum, postKindEnum, providerEnum } from '@/db/schema';
+import type { SerializedPost } from '@/lib/posts/serialize';
+import { z } from './zod';
+
+/** The API's shared representations: each is a named component of the OpenAPI document. */
+export const deliverySchema = z
+  .object({
+    id: z.uuid(),
+    accountId: z.uuid(),
+    status: z.enum(deliveryStatusEnum.enumValues),
+    externalId: z.string().nullable(),
+    url: z.string().nullable(),
+  })
+  .openapi('Delivery', { description: 'The post on one target account, with its own status and outcome.' });
+
+export const postSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.union([z.enum(deliveryStatusEnum.enumValues), z.literal('partial')]).openapi({ description: "The deliveries' status when they agree, else `partial`." }),
+    kind: z.enum(postKindEnum.enumValues),
+    text: z.string(),
+    inReplyTo: z.string().nullable(),
+    recipient: z.string().nullable(),
+    scheduledAt: z.iso.datetime(),
+    createdAt: z.iso.datetime(),
+    deliveries: z.array(deliverySchema),
+  })
+  .openapi('Post');
+
+// Compile-time guard: the documented Post is exactly what serializePost returns, so neither can change alone.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type PostMatchesSerializer = Same<z.output<typeof postSchema>, SerializedPost> extends true ? true : never;
+const postMatchesSerializer: PostMatchesSerializer = true;
+void postMatchesSerializer;
+
+export const postPageSchema = z
+  .object({ data: z.array(postSchema), nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }) })
+  .openapi('PostPage');
+
+export const canceledPostSchema = postSchema
+  .extend({ canceledDeliveryIds: z.array(z.uuid()).openapi({ description: 'Deliveries this request canceled (empty on a repeat).' }) })
+  .openapi('CanceledPost');
+
+export const accountSchema = z
+  .object({ id: z.uuid(), provider: z.enum(providerEnum.enumValues), sandbox: z.boolean(), handle: z.string(), displayName: z.string().nullable() })
+  .openapi('Account');
+
+export const accountListSchema = z.object({ data: z.array(accountSchema) }).openapi('AccountList');
+
+/** RFC 9457 problem details; operations add their own members (listed where they document them). */
+export const problemSchema = z
+  .looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    errors: z.record(z.string(), z.array(z.string())).optional().openapi({ description: 'Messages per invalid field (422).' }),
+  })
+  .openapi('Problem');
+
+const deliveryStateSchema = z.object({ id: z.uuid(), accountId: z.uuid(), status: z.string() });
+
+export const notEditableProblemSchema = problemSchema
+  .extend({ reason: z.enum(['already_publishing', 'already_sent', 'not_editable']), deliveries: z.array(deliveryStateSchema) })
+  .openapi('NotEditableProblem');
+
+export const notCancelableProblemSchema = problemSchema.extend({ deliveries: z.array(deliveryStateSchema) }).openapi('NotCancelableProblem');
+
+export const possibleDuplicateProblemSchema = problemSchema
+  .extend({ matches: z.array(z.object({ postId: z.uuid(), accountId: z.uuid() })) })
+  .openapi('PossibleDuplicateProblem');
