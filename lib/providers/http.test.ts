@@ -79,6 +79,15 @@ describe('not_sent: the request provably never left', () => {
     expect(s.connections).toHaveLength(0);
   });
 
+  it('a loopback address the guard refuses: no socket, nothing reaches the server → outbound-refused (failed)', async () => {
+    const s = await server('tcp');
+    const raw = wireError(await sendOnce({ method: 'POST', url: s.url(), json: BODY, timeoutMs: 2_000 }, agents()));
+    expect(raw).toMatchObject({ code: 'OUTBOUND_REFUSED', connection: NO_SOCKET });
+    expect(classified(raw)).toMatchObject({ rule: 'outbound-refused', outcome: 'failed' });
+    await lateBytes();
+    expect(s.connections).toHaveLength(0);
+  });
+
   it('an unusable base URL → invalid-base-url (failed)', async () => {
     const raw = await post('ftp://127.0.0.1/api', agents());
     expect(wireError(raw).connection).toEqual(NO_SOCKET);

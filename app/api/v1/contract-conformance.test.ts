@@ -67,14 +67,14 @@ describe('real answers match the generated contract', () => {
     await expectConforms(postsContract, 'POST', anonymous);
   });
 
-  it('GET /posts: a page, and 422 for an invalid query', async () => {
+  it('GET /posts: a page, and 400 for a limit out of range', async () => {
     await newPost(randomUUID());
     const page = await listPosts(apiRequest('/api/v1/posts?limit=1', { token: tenant.token }), noParams);
     expect(page.status).toBe(200);
     const body = await expectConforms(postsContract, 'GET', page);
     expect(body.data).toHaveLength(1);
     const invalid = await listPosts(apiRequest('/api/v1/posts?limit=0', { token: tenant.token }), noParams);
-    expect(invalid.status).toBe(422);
+    expect(invalid.status).toBe(400);
     await expectConforms(postsContract, 'GET', invalid);
   });
 
