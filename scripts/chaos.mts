@@ -27,6 +27,7 @@ import { NO_FAULTS, type FaultsUpdate, type Platform, type Profile } from '@/lib
 import { startEmbeddedPostgres } from './lib/chaos-postgres';
 import { createSupervisor, sleep, type Managed } from './lib/chaos-processes';
 import { judge, type Copy, type DeliveryRow } from './lib/chaos-verdict';
+import { seededRandom } from '@/lib/random/seeded';
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +46,7 @@ const WITHIN_MS = positive('within') * 1000;
 const MAX_MS = positive('max-seconds') * 1000;
 const API_SHARE = Math.min(1, Math.max(0, Number(values['api-share'])));
 const SEED = values.seed !== undefined ? Number(values.seed) >>> 0 : randomBytes(4).readUInt32LE();
-const random = mulberry32(SEED);
+const random = seededRandom(SEED);
 const began = Date.now();
 
 // Short timings so a run takes minutes: call timeout < processing < timeout + allowance (proof of absence
@@ -341,17 +342,6 @@ function positive(name: 'deliveries' | 'accounts' | 'within' | 'max-seconds'): n
   return n;
 }
 
-/** A small seeded generator: the same --seed gives the same delivery times, accounts, kill order and fault rolls. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function retryDb<T>(run: () => Promise<T>): Promise<T> {
   for (let i = 0; ; i++) {

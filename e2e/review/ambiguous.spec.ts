@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
+import { postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { connectSandboxAccount } from '../support/sandbox';
 
@@ -17,11 +18,7 @@ test('a post whose call times out after the platform stored it shows "Ambiguous 
   await expect(knobs.getByRole('status')).toHaveText('Faults set on 1 account.');
 
   const text = `Unknown outcome ${randomUUID()}`;
-  await page.goto('/compose');
-  await page.getByRole('checkbox', { name: new RegExp(handle) }).check();
-  await page.getByLabel('Text').fill(text);
-  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await page.getByRole('link', { name: 'View the post' }).click();
+  await postNowAndOpen(page, handle, text);
 
   const delivery = page.getByRole('region', { name: `Delivery to ${handle}` });
   await expect(delivery.getByText('Ambiguous — being verified').first()).toBeVisible({ timeout: 20_000 });

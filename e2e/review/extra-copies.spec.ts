@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
+import { postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { connectSandboxAccount } from '../support/sandbox';
 
@@ -24,11 +25,7 @@ test('two copies on a platform that forgives nothing: never "sent"; the admin de
   const earlierId = String(((BigInt(Date.now()) - SNOWFLAKE_EPOCH_MS) << 22n) | BigInt(randomInt(0, 2 ** 22)));
   await sql`insert into sandbox.posts (id, account_id, kind, text, created_at) values (${earlierId}, ${account!.sandbox_id}, 'post', ${text}, now())`;
 
-  await page.goto('/compose');
-  await page.getByRole('checkbox', { name: new RegExp(handle) }).check();
-  await page.getByLabel('Text').fill(text);
-  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await page.getByRole('link', { name: 'View the post' }).click();
+  await postNowAndOpen(page, handle, text);
   const delivery = page.getByRole('region', { name: `Delivery to ${handle}` });
   await expect(delivery.getByText('Needs review').first()).toBeVisible({ timeout: 30_000 });
   await expect(delivery.getByText('2 copies on the platform').first()).toBeVisible();

@@ -20,6 +20,7 @@ import { gatedDatabase } from './gated-database';
 import type { SimulationPlan } from './plan';
 import { SIM_ORIGIN, simulatedPlatform } from './platform';
 import { Simulation, type Actor } from './scheduler';
+import { seededRandom } from '@/lib/random/seeded';
 
 /** One time jump: longer than the lease, the call timeout plus any allowance, the recheck delay and any read lag. */
 export const JUMP_MS = 5 * 60_000;
@@ -45,7 +46,7 @@ export type SimulationResult = {
 export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan): Promise<SimulationResult> {
   await resetSimulationData(db);
   const sim = new Simulation(s);
-  const platform = simulatedPlatform(sim, { random: mulberry32(plan.randomSeed) });
+  const platform = simulatedPlatform(sim, { random: seededRandom(plan.randomSeed) });
   const workspace = await makeWorkspace(db);
   await db.update(workspaces).set({ latenessLimitSeconds: plan.latenessLimitSeconds }).where(eq(workspaces.id, workspace.id));
 
@@ -152,14 +153,3 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
   };
 }
 
-/** A small seeded PRNG for the platform's fault dice, so a seed replays the same faults. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
