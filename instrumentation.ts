@@ -7,7 +7,7 @@ export async function register() {
     const { redactConsoleErrors } = await import('./lib/logging/redact-error');
     redactConsoleErrors();
     const { exitOnInvalidEnvironment } = await import('./lib/env-exit');
-    const { bootServer } = await import('./db/boot');
+    const { bootServer } = await import('./lib/server/boot');
     try {
       await bootServer();
     } catch (error) {

@@ -1,21 +1,21 @@
-// npm run worker: publisher + reconciler (+ the hourly housekeeping) without a web server, for deployments that
-// run web and workers apart (web with SCHEDULER_ENABLED=false, or both: any number of each on one Postgres).
-// The same task list and scheduler as the web process's in-process one (lib/publishing/background.ts), the
+// npm run worker: every background job (publish, reconcile, the hourly pruning) without a web server, for deployments
+// that run web and workers apart (web with SCHEDULER_ENABLED=false, or both: any number of each on one Postgres).
+// The same job registry and scheduler as the web process's in-process one (lib/jobs/background.ts), the
 // same validated environment. Database: DATABASE_URL, or the embedded Postgres under POSTONCE_DATA_DIR
 // (shared with `npm run dev` when that is running). SIGTERM/SIGINT: finish the pass in flight, then exit.
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { getEnv } from '@/lib/env';
+import { startBackgroundJobs } from '@/lib/jobs/background';
 import { logger } from '@/lib/logging/logger';
 import { startMetricsServer } from '@/lib/metrics/server';
-import { startBackgroundWork } from '@/lib/publishing/background';
 import { resolveDatabase } from './lib/database';
 
 const env = getEnv(); // fails fast, naming the variable to set
 const database = await resolveDatabase();
 await runMigrations(database.url);
 const pool = createDatabase(database.url, { max: 10 });
-const work = startBackgroundWork(pool.db, pool.sql);
+const work = startBackgroundJobs(pool.db, pool.sql);
 if (env.METRICS_PORT) await startMetricsServer(pool.db, { port: env.METRICS_PORT, token: env.METRICS_TOKEN }); // this process's counters
 logger.info({ embeddedDatabase: database.owned, callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS, leaseMs: env.PUBLISH_LEASE_MS }, 'worker started');
 

@@ -12,7 +12,7 @@ import { schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import { POST as runMaintenance } from '../cron/maintenance/route';
+import { POST as runCronJob } from '../cron/[job]/route';
 import { POST as createPost } from '../v1/posts/route';
 import { GET } from './route';
 
@@ -111,12 +111,13 @@ describe('GET /api/metrics', () => {
 
   it('counts job runs from the cron routes and failures of a job that throws', async () => {
     const before = await scrape();
-    const response = await runMaintenance(new Request('http://localhost/api/cron/maintenance', { method: 'POST', headers: { authorization: `Bearer ${getEnv().CRON_SECRET}` } }));
+    const request = new Request('http://localhost/api/cron/maintenance', { method: 'POST', headers: { authorization: `Bearer ${getEnv().CRON_SECRET}` } });
+    const response = await runCronJob(request, { params: Promise.resolve({ job: 'maintenance' }) });
     expect(response.status).toBe(200);
     await expect(trackJob('broken', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     const after = await scrape();
-    expect(delta(before, after, 'semel_job_runs_total', { job: 'prune-keys' })).toBe(1);
-    expect(delta(before, after, 'semel_job_failures_total', { job: 'prune-keys' })).toBe(0);
+    expect(delta(before, after, 'semel_job_runs_total', { job: 'prune-idempotency-keys' })).toBe(1);
+    expect(delta(before, after, 'semel_job_failures_total', { job: 'prune-idempotency-keys' })).toBe(0);
     expect(delta(before, after, 'semel_job_runs_total', { job: 'broken' })).toBe(1);
     expect(delta(before, after, 'semel_job_failures_total', { job: 'broken' })).toBe(1);
   });

@@ -1,0 +1,31 @@
+import type { JobDefinition } from './job';
+import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
+import { pruneLoginAttemptsJob } from './prune-login-attempts';
+import { publishJob } from './publish';
+import { reconcileJob } from './reconcile';
+
+/**
+ * Every background job, in the order a scheduler pass runs the `'due'` ones (publish before reconcile, so a
+ * pass settles what it just made ambiguous once that falls due). Adding a job: its module, plus one line here.
+ */
+export const jobs = [publishJob, reconcileJob, pruneIdempotencyKeysJob, pruneLoginAttemptsJob] as const satisfies readonly JobDefinition[];
+
+export type JobName = (typeof jobs)[number]['name'];
+
+/** Cron URLs that run several jobs in one call (`/api/cron/maintenance`, older than the registry). */
+export const jobAliases = {
+  maintenance: ['prune-idempotency-keys', 'prune-login-attempts'],
+} as const satisfies Record<string, readonly JobName[]>;
+
+const byName = new Map<string, JobDefinition>(jobs.map((job) => [job.name, job]));
+const aliases = new Map<string, readonly JobName[]>(Object.entries(jobAliases));
+
+/** The job of that name, or null (a Map, so `constructor` and friends are not jobs). */
+export function findJob(name: string): JobDefinition | null {
+  return byName.get(name) ?? null;
+}
+
+/** The jobs an alias stands for, in order, or null when `name` is not an alias. */
+export function aliasedJobs(name: string): JobDefinition[] | null {
+  return aliases.get(name)?.map((aliased) => byName.get(aliased)!) ?? null;
+}
