@@ -5,7 +5,8 @@ import { REQUEST_ID_HEADER, requestIdOf } from '@/lib/http/request-id';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
 // Coarse gate only: pages and actions still check the session and role themselves.
-const PUBLIC = [/^\/signin/, /^\/signout/, /^\/api\//, /^\/_next\//, /^\/favicon/];
+// robots.txt and the manifest must answer crawlers and browsers without a session (icons skip the proxy: see matcher).
+const PUBLIC = [/^\/signin/, /^\/signout/, /^\/api\//, /^\/_next\//, /^\/favicon/, /^\/robots\.txt$/, /^\/manifest\.webmanifest$/];
 
 export async function proxy(request: NextRequest) {
   // One id per request, given to the handler (and through it to logs and the delivery's history) and echoed back.

@@ -7,6 +7,14 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Postonce', template: '%s · Postonce' },
   description: 'Social scheduling where every post takes effect once.',
+  // Files in public/ (served without a session: proxy.ts skips .ico/.png/.svg); the manifest is app/manifest.ts.
+  icons: {
+    icon: [
+      { url: '/favicon.ico', sizes: '32x32' },
+      { url: '/icon.svg', type: 'image/svg+xml' },
+    ],
+    apple: { url: '/apple-icon.png', sizes: '180x180' },
+  },
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, doublePrecision, index, integer, pgSchema, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * The built-in sandbox social network (DESIGN §8). It is a separate "platform": its own Postgres schema,
+ * The built-in sandbox social network (docs/architecture.md#sandbox). It is a separate "platform": its own Postgres schema,
  * its own users and tokens, never joined into the product's tables except to find a workspace's accounts.
  */
 export const sandbox = pgSchema('sandbox');

@@ -97,7 +97,7 @@ const envSchema = z.object({
   /** npm start / npm run dev copy the server's whole output (stdout and stderr) to this file too. */
   LOG_FILE: z.string().optional(),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
-  // Publishing and reconciling tuning (DESIGN §6–§7): blank means the default, like every variable here.
+  // Publishing and reconciling tuning (docs/architecture.md#publishing, #reconciliation): blank means the default, like every variable here.
   PUBLISH_CALL_TIMEOUT_MS: z.coerce.number().int().min(100, 'at least 100 ms').max(120_000, 'at most 120000 ms').default(10_000),
   PUBLISH_LEASE_MS: z.coerce.number().int().min(1_000, 'at least 1000 ms').max(3_600_000, 'at most one hour').default(60_000),
   RECONCILE_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(15_000),

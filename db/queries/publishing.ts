@@ -4,7 +4,7 @@ import type { DeliveryStatus } from '../schema';
 import { latenessDeadline } from './lateness';
 import { interval, jsonb, uuidList } from './sql-params';
 
-// Every guard of the publishing path is one atomic statement (DESIGN §1, §6): row locks with SKIP LOCKED
+// Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
 // pick one claimer, the claim's generation fences every later write, and status checks keep them monotonic.
 
 const rows = <T>(result: Iterable<unknown>) => [...result] as T[];
@@ -157,7 +157,7 @@ export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryO
 
 /**
  * Claims whose lease ran out (their worker died or stalled): released back to `scheduled` if the
- * attempt never started; `ambiguous` if it did, since the platform may have the post (DESIGN §3).
+ * attempt never started; `ambiguous` if it did, since the platform may have the post (docs/architecture.md#delivery-states).
  */
 export async function sweepExpiredClaims(db: Executor) {
   const result = await db.execute(sql`
@@ -191,7 +191,7 @@ export async function sweepExpiredClaims(db: Executor) {
 
 /**
  * Due deliveries that can no longer go out on time (workspace lateness limit) become `missed`. Only
- * due ones (DESIGN §3): the scan is then the due backlog, not every delivery of the coming day, which
+ * due ones (docs/architecture.md#delivery-states): the scan is then the due backlog, not every delivery of the coming day, which
  * every publisher pass would read again. One held back past its limit (backoff, rate limit) is marked
  * when it falls due, before any claim of that pass; it is never published late.
  */

@@ -2,7 +2,7 @@ import { problem } from '@/lib/http/problem';
 import type { IdempotentOutcome } from '@/lib/idempotency/run-idempotent';
 
 /**
- * The HTTP answer to a keyed write (DESIGN §5): the stored response (marked when replayed), 422 for the
+ * The HTTP answer to a keyed write (docs/architecture.md#inbound-idempotency): the stored response (marked when replayed), 422 for the
  * key reused with another request, 409 + Retry-After while the first is still running. Rejections
  * (not stored) are the operation's own to describe.
  */

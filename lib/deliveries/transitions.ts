@@ -1,7 +1,7 @@
 import type { DeliveryStatus } from '@/db/schema';
 
 /**
- * The delivery state machine (DESIGN §3) — the one place the rules live. The database enforces the
+ * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces the
  * same table with a trigger (migration 0003), and a test checks that both agree on every pair.
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {

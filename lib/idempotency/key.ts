@@ -1,4 +1,4 @@
-/** DESIGN §5: 1–255 printable ASCII characters (space to tilde). */
+/** docs/architecture.md#inbound-idempotency: 1–255 printable ASCII characters (space to tilde). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
 export type KeyCheck = { ok: true; key: string } | { ok: false; detail: string };

@@ -35,7 +35,7 @@ export function retentionUntil(requested: Date, now = new Date()): Date {
 }
 
 /**
- * Runs `operation` at most once per (workspace, operation, key) — DESIGN §5.
+ * Runs `operation` at most once per (workspace, operation, key) — docs/architecture.md#inbound-idempotency.
  * 1. The key row is taken in its own short commit (the unique constraint picks one winner), so a
  *    concurrent duplicate sees "in flight" (409) instead of running again.
  * 2. The operation's writes and the stored response commit in one transaction, fenced by the lock token.

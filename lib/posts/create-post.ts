@@ -73,7 +73,7 @@ export async function createPostOperation(tx: Transaction, request: CreatePostRe
     createdByUserId: context.userId ?? null,
     createdByApiKeyId: context.apiKeyId ?? null,
   };
-  // A key whose record expired (and was pruned) starts a new request (DESIGN §5 retention): the earlier
+  // A key whose record expired (and was pruned) starts a new request (docs/architecture.md#inbound-idempotency, retention): the earlier
   // post keeps the key, so this one is stored without it; its new key record points at it.
   const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor, requestId: context.requestId }))
     ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor, requestId: context.requestId }))!;

@@ -40,7 +40,7 @@ const evidenceOf = (raw: RawOutcome) =>
       : undefined;
 const isAbort = (raw: RawOutcome) => ['AbortError', 'TimeoutError'].includes(errorOf(raw)?.name ?? '') || errorOf(raw)?.code === 'ABORTED_BEFORE_SEND';
 
-// The only failures that prove nothing was sent (DESIGN §6). A fresh socket only: a reused one has no
+// The only failures that prove nothing was sent (docs/architecture.md#network-classification). A fresh socket only: a reused one has no
 // connect of its own, so an error there can come after the request was written.
 /** No socket was ever given to the request. */
 const neverHadSocket = (raw: RawOutcome) => errorOf(raw)?.connection.socketAssigned === false;

@@ -1,6 +1,6 @@
 /**
  * What every provider client (X, Mastodon, later Bluesky) offers the publisher and the reconciler.
- * Clients make exactly one HTTP call per method call: no retries anywhere (DESIGN §6).
+ * Clients make exactly one HTTP call per method call: no retries anywhere (docs/architecture.md#publishing).
  */
 
 export type ProviderName = 'x' | 'mastodon' | 'bluesky';
@@ -39,7 +39,7 @@ export type RawOutcome =
 
 /**
  * What the socket did during one request, observed on the wire: the facts that decide whether the
- * request may have reached the platform (DESIGN §6: not_sent only when it provably did not).
+ * request may have reached the platform (docs/architecture.md#network-classification: not_sent only when it provably did not).
  */
 export type ConnectionFacts = {
   /** A socket was handed to the request (fresh or from the keep-alive pool). */

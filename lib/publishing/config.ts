@@ -12,7 +12,7 @@ export type PublisherOptions = {
    * flight at once. Default: `concurrency` (one chunk at a time).
    */
   chunkSize?: number;
-  /** How long a claim stays ours; every call's timeout is shorter (DESIGN §6). */
+  /** How long a claim stays ours; every call's timeout is shorter (docs/architecture.md#write-order). */
   leaseMs: number;
   /** Whole-call timeout for one platform call. */
   callTimeoutMs: number;
@@ -24,7 +24,7 @@ export type PublisherOptions = {
   rateLimits: RateLimits;
   /**
    * Per provider: how long a platform may still be creating a post after our call timed out. An
-   * ambiguous delivery is first read at attempt start + call timeout + this (DESIGN §7: no read, and
+   * ambiguous delivery is first read at attempt start + call timeout + this (docs/architecture.md#proof-of-absence: no read, and
    * so no resend, while a request may still be running on the platform).
    */
   allowanceMs: Record<ProviderName, number>;

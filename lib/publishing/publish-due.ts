@@ -16,7 +16,7 @@ export type PublishSummary = {
 const emptySummary = (): PublishSummary => ({ claimed: 0, sent: 0, failed: 0, not_sent: 0, ambiguous: 0, deferred: 0, missed: 0, released: 0, fenced: 0 });
 
 /**
- * One publisher pass, safe with any number of concurrent callers (DESIGN §6): sweep lapsed leases,
+ * One publisher pass, safe with any number of concurrent callers (docs/architecture.md#write-order): sweep lapsed leases,
  * mark missed, then per batch: claim (commit) → attempt rows `started` (commit) → platform calls with a
  * timeout shorter than the lease → outcomes (commit, fenced by generation).
  */
@@ -116,7 +116,7 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
     case 'failed':
       return { ...common, status: 'failed', detail };
     case 'ambiguous':
-      // First read only once this request has certainly ended on the platform too (DESIGN §7).
+      // First read only once this request has certainly ended on the platform too (docs/architecture.md#proof-of-absence).
       return { ...common, status: 'ambiguous', dueAt: new Date(result.startedAt.getTime() + options.callTimeoutMs + options.allowanceMs[attempt.provider]), detail };
     case 'not_sent':
       return { ...common, status: 'scheduled', dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)), detail };

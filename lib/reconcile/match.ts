@@ -19,7 +19,7 @@ export type WantedPost = { text: string; kind: 'post' | 'reply' | 'dm'; inReplyT
 
 /**
  * Every platform post that may be our delivery: same normalised text within the window, and for
- * replies the same parent. More than one means copies we caused (DESIGN §7): never "sent".
+ * replies the same parent. More than one means copies we caused (docs/architecture.md#extra-copies): never "sent".
  */
 export function findMatchingPosts(candidates: RecentPost[], wanted: WantedPost): RecentPost[] {
   const text = normaliseForMatch(wanted.text);

@@ -37,7 +37,7 @@ async function ambiguousDelivery(platform: 'x' | 'mastodon', faults: Partial<Fau
   return { id: id!, account, text: `${text} #0` };
 }
 
-describe('reconciliation reads, never resends (DESIGN §7)', () => {
+describe('reconciliation reads, never resends (docs/architecture.md#reconciliation)', () => {
   it('found: an X post that landed despite the timeout is settled as sent with its id, from one stored check', async () => {
     const { id, account } = await ambiguousDelivery('x', { timeoutAfterCommit: 1 });
     const summary = await reconcile();
@@ -110,7 +110,7 @@ describe('reconciliation reads, never resends (DESIGN §7)', () => {
   });
 });
 
-describe('weak platforms: the guard is ours, not the platform\'s (DESIGN §6–§8)', () => {
+describe('weak platforms: the guard is ours, not the platform\'s (docs/architecture.md#profiles-and-faults)', () => {
   const PROCESSING_MS = 1_200; // > the 300 ms call timeout: the call times out while the post is still being made
   const ALLOWANCE = { x: 1_500, mastodon: 1_500, bluesky: 1_500 };
   const weak = [

@@ -42,7 +42,7 @@ const DECISION_MARGIN_MS = 5_000;
 const MAX_PAGES = 10;
 
 /**
- * Settles ambiguous deliveries (DESIGN §7), safe under concurrent callers: each delivery is taken by one
+ * Settles ambiguous deliveries (docs/architecture.md#reconciliation), safe under concurrent callers: each delivery is taken by one
  * reconciler at a time (claim generation bumped), and every check is stored with its evidence.
  * The reconciler only reads. Publishing again is the publisher's job after a release, and a release
  * needs a proof of absence: two reads a delay apart, both after every request that may still be

@@ -7,7 +7,7 @@ export type DeleteExtrasResult =
   | { ok: false; status: 404 | 409 | 502; message: string; deleted: string[] };
 
 /**
- * "Delete the extra copies" (DESIGN §7): keeps the oldest copy the last check found and deletes the
+ * "Delete the extra copies" (docs/architecture.md#extra-copies): keeps the oldest copy the last check found and deletes the
  * others on the platform, then marks the delivery sent with the kept copy. Safe to repeat or race: a
  * copy already gone counts as deleted, and the status change applies once (needs_review only).
  */

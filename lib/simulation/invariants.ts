@@ -8,7 +8,7 @@ const SETTLED = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review']
 const WITHOUT_COPY = new Set(['failed', 'canceled', 'missed']);
 
 /**
- * The invariants of DESIGN §4 after one run, each violation as a sentence. Copies are counted on the
+ * The invariants of docs/architecture.md#invariants after one run, each violation as a sentence. Copies are counted on the
  * platform's own records, never through our database.
  */
 export async function checkInvariants(db: Database, result: SimulationResult): Promise<string[]> {

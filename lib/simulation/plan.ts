@@ -68,7 +68,7 @@ export const simulationPlan: fc.Arbitrary<SimulationPlan> = fc
     }));
 
 /**
- * The narrow window of DESIGN §7: one slow account (writes finish after our timeout), two publishers and
+ * The narrow window of docs/architecture.md#proof-of-absence: one slow account (writes finish after our timeout), two publishers and
  * two reconcilers, no other noise. A reconciler that read before the allowance passed would "prove" an
  * absence here and the release would publish a second copy.
  */

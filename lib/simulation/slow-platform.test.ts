@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { simulationProperty, simulationRuns, timeoutFor } from './property';
 import { REGRESSIONS } from './regressions';
 
-// The window DESIGN §7 guards: a platform still creating the post after our call gave up. A reconciler that
+// The window docs/architecture.md#proof-of-absence guards: a platform still creating the post after our call gave up. A reconciler that
 // read before the allowance passed would find nothing, release, and the new attempt would make a copy.
 const property = await simulationProperty('slow');
 const runs = simulationRuns('slow');

@@ -5,7 +5,7 @@ import { listPostsRequest } from '@/lib/posts/list-posts-request';
 
 export const dynamic = 'force-dynamic';
 
-/** Create a post, exactly once per Idempotency-Key (DESIGN §5). */
+/** Create a post, exactly once per Idempotency-Key (docs/architecture.md#inbound-idempotency). */
 export const POST = apiHandler('posts:write', async (request, principal) => createPost(getDb(), request, principal));
 
 /** List posts, newest first: ?status=&account=&cursor=&limit= */
