@@ -27,3 +27,30 @@ export function transitionCaseSql(): string {
     .map(([from, to]) => `(old.status = '${from}' and new.status in (${to.map((t) => `'${t}'`).join(', ')}))`)
     .join('\n      or ');
 }
+
+/**
+ * The body of the trigger function deliveries_check_status_transition(), generated from the table. A test
+ * compares it with the live function (pg_get_functiondef), so a change to the table without a migration
+ * that installs `transitionTriggerFunctionSql()` fails.
+ */
+export function transitionFunctionBody(): string {
+  return `
+BEGIN
+  IF new.status = old.status THEN
+    RETURN new;
+  END IF;
+  IF NOT (
+      ${transitionCaseSql()}
+  ) THEN
+    RAISE EXCEPTION 'delivery % cannot move from % to %', old.id, old.status, new.status
+      USING ERRCODE = 'check_violation', CONSTRAINT = 'deliveries_status_transition_ck';
+  END IF;
+  RETURN new;
+END;
+`;
+}
+
+/** The statement a migration runs to install the table's current rules. */
+export function transitionTriggerFunctionSql(): string {
+  return `CREATE OR REPLACE FUNCTION deliveries_check_status_transition() RETURNS trigger AS $$${transitionFunctionBody()}$$ LANGUAGE plpgsql;`;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database, Transaction } from '@/db/client';
-import { addDeliveries, applyEditToDeliveries, getPostWithDeliveries, getTargetAccounts, lockDeliveriesForEdit, updatePostContent } from '@/db/queries/posts';
+import { addDeliveries, applyEditToDeliveries, lockDeliveriesForEdit } from '@/db/queries/deliveries';
+import { getPostWithDeliveries, getTargetAccounts, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { characterCount, postTextSchema, TEXT_LIMITS, withinTwoYears } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';

@@ -3,7 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { cancelScheduledDeliveries, listPosts } from '@/db/queries/posts';
+import { cancelScheduledDeliveries } from '@/db/queries/deliveries';
+import { listPosts } from '@/db/queries/posts';
 import { workspaceAction } from '@/lib/auth/action';
 import { getWorkspace } from '@/lib/auth/session';
 import { serializePost } from '@/lib/posts/serialize';

@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
-import { cancelScheduledDeliveries, getPostWithDeliveries } from '@/db/queries/posts';
+import { cancelScheduledDeliveries } from '@/db/queries/deliveries';
+import { getPostWithDeliveries } from '@/db/queries/posts';
 import { apiHandler, json } from '@/lib/api/handler';
 import { problem } from '@/lib/http/problem';
 import { serializePost } from '@/lib/posts/serialize';
