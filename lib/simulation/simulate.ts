@@ -8,7 +8,7 @@ import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { workspaces } from '@/db/schema';
 import { makeWorkspace } from '@/db/testing/factories';
 import { listSimDeliveries, resetSimulationData, shiftTimestampsBack } from '@/db/testing/simulation';
-import { editScheduledPost } from '@/lib/posts/edit-post';
+import { editScheduledPost } from '@/lib/posts/edit';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { testPublisherOptions } from '@/lib/publishing/testing';
