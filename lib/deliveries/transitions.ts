@@ -21,7 +21,7 @@ export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean
 }
 
 /** SQL for the trigger body's condition, generated from the table above. */
-export function transitionCaseSql(): string {
+function transitionCaseSql(): string {
   return Object.entries(ALLOWED_TRANSITIONS)
     .filter(([, to]) => to.length > 0)
     .map(([from, to]) => `(old.status = '${from}' and new.status in (${to.map((t) => `'${t}'`).join(', ')}))`)

@@ -40,7 +40,7 @@ export type EditPostResult =
   | { kind: 'key_reused' }
   | { kind: 'in_flight'; retryAfterSeconds: number };
 
-export const EDIT_POST_OPERATION = 'posts.update';
+const EDIT_POST_OPERATION = 'posts.update';
 const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 type EditParams = { workspaceId: string; postId: string; changes: EditPostRequest; actor: string; now?: Date };
