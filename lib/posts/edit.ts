@@ -32,11 +32,14 @@ export type EditResult =
 /** Refused without storing anything under the key. */
 type EditRejection = { kind: 'not_found' } | { kind: 'invalid'; errors: FieldErrors };
 
-/** The edit use case's answer, for the API and the post page alike. */
-export type EditPostResult =
+type EditOutcome =
   | { kind: 'ok'; post: SerializedPost; replayed: boolean }
   | EditRejection
-  | { kind: 'conflict'; reason: EditConflictReason; deliveries: DeliveryState[]; replayed: boolean }
+  | { kind: 'conflict'; reason: EditConflictReason; deliveries: DeliveryState[]; replayed: boolean };
+
+/** The edit use case's answer, for the API and the post page alike. */
+export type EditPostResult =
+  | EditOutcome
   | { kind: 'key_reused' }
   | { kind: 'in_flight'; retryAfterSeconds: number };
 
@@ -52,24 +55,28 @@ type EditParams = { workspaceId: string; postId: string; changes: EditPostReques
 export async function editPost(db: Database, params: EditParams & { idempotencyKey?: string }): Promise<EditPostResult> {
   if (!params.idempotencyKey) return fromEditResult(await editScheduledPost(db, params));
   const { idempotencyKey, ...edit } = params;
+  let executed: EditOutcome | undefined; // the typed answer of this run; only a replay reads the stored one back
   const outcome = await runIdempotent<EditRejection>(
     db,
     { workspaceId: params.workspaceId, operation: EDIT_POST_OPERATION, key: idempotencyKey, fingerprint: fingerprint({ postId: params.postId, ...params.changes }) },
     async (tx): Promise<OperationResult<EditRejection>> => {
-      const result = await editScheduledPostInTransaction(tx, edit);
-      if (!result.ok && (result.reason === 'not_found' || result.reason === 'invalid')) return { store: false, rejection: fromEditResult(result) as EditRejection };
+      const result = fromEditResult(await editScheduledPostInTransaction(tx, edit));
+      executed = result;
+      if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
       const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
-      if (result.ok) return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: params.postId, retainUntil };
+      if (result.kind === 'ok') return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: params.postId, retainUntil };
       // A refusal is stored too: a retry of this key gets the same answer even after the post changes.
       return { store: true, status: 409, body: JSON.stringify({ reason: result.reason, deliveries: result.deliveries }), resourceId: params.postId, retainUntil };
     },
   );
   switch (outcome.kind) {
     case 'executed':
+      return executed!;
     case 'replayed': {
-      const replayed = outcome.kind === 'replayed';
       const stored = JSON.parse(outcome.response.body);
-      return outcome.response.status === 200 ? { kind: 'ok', post: stored as SerializedPost, replayed } : { kind: 'conflict', ...(stored as { reason: EditConflictReason; deliveries: DeliveryState[] }), replayed };
+      return outcome.response.status === 200
+        ? { kind: 'ok', post: stored as SerializedPost, replayed: true }
+        : { kind: 'conflict', ...(stored as { reason: EditConflictReason; deliveries: DeliveryState[] }), replayed: true };
     }
     case 'rejected':
       return outcome.rejection;
@@ -80,7 +87,7 @@ export async function editPost(db: Database, params: EditParams & { idempotencyK
   }
 }
 
-function fromEditResult(result: EditResult): EditPostResult {
+function fromEditResult(result: EditResult): EditOutcome {
   if (result.ok) return { kind: 'ok', post: result.post, replayed: false };
   if (result.reason === 'not_found') return { kind: 'not_found' };
   if (result.reason === 'invalid') return { kind: 'invalid', errors: result.errors };
