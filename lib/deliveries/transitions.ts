@@ -1,8 +1,10 @@
 import type { DeliveryStatus } from '@/db/schema';
 
 /**
- * The delivery state machine (DESIGN §3) — the one place the rules live. The database enforces the
- * same table with a trigger (migration 0003), and a test checks that both agree on every pair.
+ * The delivery state machine (DESIGN §3) — the one place the rules live. The database enforces it with
+ * a trigger whose function is generated from this table (transitionTriggerFunctionSql; installed by
+ * migrations 0003 and 0005): a test checks the live function's source equals it, and every pair both ways.
+ * To change a rule: edit the table, add a migration containing transitionTriggerFunctionSql().
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
   // needs_review: held because its account was disconnected (the token is gone; an admin decides).
