@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { deliveries, deliveryEvents, posts, socialAccounts, type DeliveryStatus, type NewPost } from '../schema';
+import { deliveries, posts, socialAccounts, type DeliveryStatus, type NewPost } from '../schema';
+import { addDeliveries } from './deliveries/add';
 
 export async function getTargetAccounts(db: Executor, params: { workspaceId: string; accountIds: string[] }) {
   if (params.accountIds.length === 0) return [];
@@ -100,71 +101,8 @@ export async function findRecentSameText(db: Executor, params: { workspaceId: st
     .limit(5);
 }
 
-/**
- * Cancels the post's deliveries that are still `scheduled` and not claimed — one conditional
- * statement, so it cannot race the publisher into "canceled but published". Returns the canceled ids.
- */
-export async function cancelScheduledDeliveries(db: Executor, params: { workspaceId: string; postId: string; actor: string }) {
-  const rows = await db.execute<{ delivery_id: string }>(sql`
-    with canceled as (
-      update ${deliveries} set status = 'canceled', settled_at = now(), updated_at = now()
-      where post_id = ${params.postId} and workspace_id = ${params.workspaceId} and status = 'scheduled'
-        and not exists (select 1 from claims c where c.delivery_id = deliveries.id and c.released_at is null)
-      returning id, workspace_id
-    )
-    insert into ${deliveryEvents} (workspace_id, delivery_id, from_status, to_status, actor, reason)
-    select workspace_id, id, 'scheduled', 'canceled', ${params.actor}, 'canceled by request' from canceled
-    returning delivery_id`);
-  return [...rows].map((r) => r.delivery_id);
-}
-
-/**
- * Locks the post's deliveries (FOR UPDATE) for an edit, with whether each is claimed. The publisher
- * claims with SKIP LOCKED, so while an edit holds these rows it cannot claim them, and an edit that
- * waits for a claim sees the delivery as publishing afterwards.
- */
-export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId: string; postId: string }) {
-  const result = await db.execute<{ id: string; status: DeliveryStatus; accountId: string; claimed: boolean; mayBeLive: boolean }>(sql`
-    select d.id, d.status, d.account_id as "accountId",
-      exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed,
-      exists (select 1 from attempts a where a.delivery_id = d.id and a.outcome = 'ambiguous') as "mayBeLive"
-    from deliveries d
-    where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId}
-    order by d.id
-    for update of d`);
-  return [...result];
-}
-
 export async function updatePostContent(db: Executor, params: { workspaceId: string; postId: string; text: string; scheduledAt: Date }) {
   await db.update(posts).set({ text: params.text, scheduledAt: params.scheduledAt, updatedAt: new Date() })
     .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
 }
 
-/** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */
-export async function applyEditToDeliveries(db: Executor, params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string }) {
-  if (params.keep.length) {
-    await db.update(deliveries).set({ dueAt: params.dueAt, updatedAt: new Date() })
-      .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.keep)));
-    await db.insert(deliveryEvents).values(params.keep.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'scheduled' as const, actor: params.actor, reason: 'edited' })));
-  }
-  if (params.remove.length) {
-    await db.update(deliveries).set({ status: 'canceled', settledAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.remove)));
-    await db.insert(deliveryEvents).values(params.remove.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'canceled' as const, actor: params.actor, reason: 'account removed by an edit' })));
-  }
-}
-
-/** New deliveries (one per account) and their first history row. */
-export async function addDeliveries(
-  db: Executor,
-  params: { workspaceId: string; postId: string; accountIds: string[]; dueAt: Date; actor: string; reason: string; detail?: Record<string, unknown> },
-) {
-  if (params.accountIds.length === 0) return [];
-  const rows = await db.insert(deliveries)
-    .values(params.accountIds.map((accountId) => ({ workspaceId: params.workspaceId, postId: params.postId, accountId, dueAt: params.dueAt })))
-    .returning();
-  await db.insert(deliveryEvents).values(rows.map((r) => ({
-    workspaceId: params.workspaceId, deliveryId: r.id, fromStatus: null, toStatus: 'scheduled' as const, actor: params.actor, reason: params.reason, detail: params.detail ?? null,
-  })));
-  return rows;
-}

@@ -41,10 +41,6 @@ export async function registerSandboxAccount(db: Executor, params: { platform: P
   return getSandboxAccountByUserId(db, params);
 }
 
-export async function listSandboxAccounts(db: Executor) {
-  return db.select(accountColumns).from(sandboxAccounts).orderBy(asc(sandboxAccounts.handle));
-}
-
 /** The account's platform and its stored settings (null when never set): one read per request. */
 export async function getSandboxFaults(db: Executor, params: { accountId: string }) {
   if (!/^[0-9a-f-]{36}$/i.test(params.accountId)) return null;
@@ -52,11 +48,6 @@ export async function getSandboxFaults(db: Executor, params: { accountId: string
     .leftJoin(sandboxFaults, eq(sandboxFaults.accountId, sandboxAccounts.id))
     .where(eq(sandboxAccounts.id, params.accountId));
   return row ?? null;
-}
-
-export async function listSandboxFaults(db: Executor, params: { accountIds: string[] }) {
-  if (params.accountIds.length === 0) return [];
-  return db.select().from(sandboxFaults).where(inArray(sandboxFaults.accountId, params.accountIds));
 }
 
 export type FaultValues = Omit<typeof sandboxFaults.$inferInsert, 'accountId' | 'updatedAt'>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { memberships, users, workspaces, type NewWorkspace } from '../schema';
 
@@ -34,14 +34,6 @@ export async function getMembershipsForUser(db: Executor, params: { userId: stri
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
     .where(eq(memberships.userId, params.userId))
     .orderBy(asc(workspaces.name));
-}
-
-export async function getMembership(db: Executor, params: { userId: string; workspaceId: string }) {
-  const [row] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.userId, params.userId), eq(memberships.workspaceId, params.workspaceId)));
-  return row ?? null;
 }
 
 export async function renameWorkspace(db: Executor, params: { workspaceId: string; name: string }) {

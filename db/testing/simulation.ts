@@ -83,10 +83,3 @@ export async function listSimEvents(db: Executor): Promise<SimEventRow[]> {
     from delivery_events e left join sim_event_fences f on f.event_id = e.id order by e.id`);
   return [...rows] as SimEventRow[];
 }
-
-/** The latest reconciliation evidence per delivery (what review would show). */
-export async function latestSimEvidence(db: Executor): Promise<Map<string, Record<string, unknown>>> {
-  const rows = await db.execute(sql`
-    select distinct on (delivery_id) delivery_id as "deliveryId", evidence from reconciliations order by delivery_id, checked_at desc, id`);
-  return new Map([...rows].map((r) => [(r as { deliveryId: string }).deliveryId, (r as { evidence: Record<string, unknown> }).evidence]));
-}

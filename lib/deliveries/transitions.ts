@@ -1,8 +1,10 @@
 import type { DeliveryStatus } from '@/db/schema';
 
 /**
- * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces the
- * same table with a trigger (migration 0003), and a test checks that both agree on every pair.
+ * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces it with
+ * a trigger whose function is generated from this table (transitionTriggerFunctionSql; installed by
+ * migrations 0003 and 0005): a test checks the live function's source equals it, and every pair both ways.
+ * To change a rule: edit the table, add a migration containing transitionTriggerFunctionSql().
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
   // needs_review: held because its account was disconnected (the token is gone; an admin decides).
@@ -21,9 +23,36 @@ export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean
 }
 
 /** SQL for the trigger body's condition, generated from the table above. */
-export function transitionCaseSql(): string {
+function transitionCaseSql(): string {
   return Object.entries(ALLOWED_TRANSITIONS)
     .filter(([, to]) => to.length > 0)
     .map(([from, to]) => `(old.status = '${from}' and new.status in (${to.map((t) => `'${t}'`).join(', ')}))`)
     .join('\n      or ');
+}
+
+/**
+ * The body of the trigger function deliveries_check_status_transition(), generated from the table. A test
+ * compares it with the live function (pg_get_functiondef), so a change to the table without a migration
+ * that installs `transitionTriggerFunctionSql()` fails.
+ */
+export function transitionFunctionBody(): string {
+  return `
+BEGIN
+  IF new.status = old.status THEN
+    RETURN new;
+  END IF;
+  IF NOT (
+      ${transitionCaseSql()}
+  ) THEN
+    RAISE EXCEPTION 'delivery % cannot move from % to %', old.id, old.status, new.status
+      USING ERRCODE = 'check_violation', CONSTRAINT = 'deliveries_status_transition_ck';
+  END IF;
+  RETURN new;
+END;
+`;
+}
+
+/** The statement a migration runs to install the table's current rules. */
+export function transitionTriggerFunctionSql(): string {
+  return `CREATE OR REPLACE FUNCTION deliveries_check_status_transition() RETURNS trigger AS $$${transitionFunctionBody()}$$ LANGUAGE plpgsql;`;
 }

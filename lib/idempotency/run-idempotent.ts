@@ -7,15 +7,18 @@ import { countIdempotencyOutcome } from '@/lib/metrics/record';
 
 export type StoredResponse = { status: number; body: string; resourceId: string | null };
 
-/** What the operation decided: a response to store (and replay), or a rejection that is not stored. */
-export type OperationResult =
+/**
+ * What the operation decided: a response to store (and replay), or a typed rejection `R` that is not
+ * stored (its writes roll back and the key is released, so a corrected retry may reuse it).
+ */
+export type OperationResult<R = never> =
   | { store: true; status: number; body: string; resourceId: string | null; retainUntil: Date }
-  | { store: false; status: number; body: string };
+  | { store: false; rejection: R };
 
-export type IdempotentOutcome =
+export type IdempotentOutcome<R = never> =
   | { kind: 'executed'; response: StoredResponse }
   | { kind: 'replayed'; response: StoredResponse }
-  | { kind: 'rejected'; response: { status: number; body: string } }
+  | { kind: 'rejected'; rejection: R }
   | { kind: 'mismatch' }
   | { kind: 'in_flight'; retryAfterSeconds: number };
 
@@ -23,8 +26,8 @@ const DEFAULT_LEASE_MS = 30_000;
 const MIN_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 class LostKeyError extends Error {}
-class RejectedError extends Error {
-  constructor(readonly response: { status: number; body: string }) {
+class RejectedError<R> extends Error {
+  constructor(readonly rejection: R) {
     super('rejected');
   }
 }
@@ -40,23 +43,23 @@ export function retentionUntil(requested: Date, now = new Date()): Date {
  *    concurrent duplicate sees "in flight" (409) instead of running again.
  * 2. The operation's writes and the stored response commit in one transaction, fenced by the lock token.
  */
-export async function runIdempotent(
+export async function runIdempotent<R = never>(
   db: Database,
   scope: IdempotencyScope & { fingerprint: string },
-  operation: (tx: Transaction) => Promise<OperationResult>,
+  operation: (tx: Transaction) => Promise<OperationResult<R>>,
   options: { leaseMs?: number } = {},
-): Promise<IdempotentOutcome> {
+): Promise<IdempotentOutcome<R>> {
   const outcome = await runOnce(db, scope, operation, options);
   countIdempotencyOutcome(scope.operation, outcome.kind); // replayed, in_flight (409), mismatch (422), …
   return outcome;
 }
 
-async function runOnce(
+async function runOnce<R>(
   db: Database,
   scope: IdempotencyScope & { fingerprint: string },
-  operation: (tx: Transaction) => Promise<OperationResult>,
+  operation: (tx: Transaction) => Promise<OperationResult<R>>,
   options: { leaseMs?: number },
-): Promise<IdempotentOutcome> {
+): Promise<IdempotentOutcome<R>> {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const lockToken = randomUUID();
   let held = await insertInFlightKey(db, { ...scope, lockToken, leaseMs });
@@ -76,7 +79,7 @@ async function runOnce(
   try {
     const response = await db.transaction(async (tx) => {
       const result = await operation(tx);
-      if (!result.store) throw new RejectedError({ status: result.status, body: result.body });
+      if (!result.store) throw new RejectedError(result.rejection);
       const completed = await completeIdempotencyKey(tx, {
         id: held.id, lockToken, responseStatus: result.status, responseBody: result.body, resourceId: result.resourceId, expiresAt: retentionUntil(result.retainUntil),
       });
@@ -88,7 +91,7 @@ async function runOnce(
   } catch (error) {
     if (error instanceof LostKeyError) return { kind: 'in_flight', retryAfterSeconds: 1 };
     await releaseIdempotencyKey(db, { id: held.id, lockToken });
-    if (error instanceof RejectedError) return { kind: 'rejected', response: error.response };
+    if (error instanceof RejectedError) return { kind: 'rejected', rejection: error.rejection as R };
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome, StartedAttempt } from '@/db/queries/publishing';
+import type { DeliveryOutcome, StartedAttempt } from '@/db/queries/deliveries';
 import type { PublishResult } from '@/lib/providers/types';
 import { metrics } from './registry';
 

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { getIdempotencyKey } from '@/db/queries/idempotency';
-import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
-import { runIdempotent, type IdempotentOutcome } from '@/lib/idempotency/run-idempotent';
-import { logger } from '@/lib/logging/logger';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
-import { createPostOperation, type CreatePostRejection } from './create-post';
-import { CREATE_POST_OPERATION } from './create-post-request';
-import { createPostRequestSchema, fingerprintInput, POST_KINDS } from './post-input';
+import { createPost, CREATE_POST_OPERATION, type CreatePostResult } from './create';
+import { createPostRequestSchema, POST_KINDS } from './post-input';
 
 const optionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
 
@@ -64,33 +60,27 @@ export async function submitComposeForm(db: Database, form: ComposeForm, context
 
   const scope = { workspaceId: context.workspaceId, operation: CREATE_POST_OPERATION, key: form.idempotencyKey };
   const run = () =>
-    runIdempotent(db, { ...scope, fingerprint: fingerprint(fingerprintInput(parsed.data)) }, (tx) =>
-      createPostOperation(tx, parsed.data, {
-        workspaceId: context.workspaceId, source: 'form', idempotencyKey: form.idempotencyKey, actor: `user:${context.userId}`,
-        userId: context.userId, checkSoftDuplicates: !form.confirmDuplicate, requestId: context.requestId,
-      }),
-    );
+    createPost(db, parsed.data, {
+      workspaceId: context.workspaceId, source: 'form', idempotencyKey: form.idempotencyKey, actor: `user:${context.userId}`,
+      userId: context.userId, checkSoftDuplicates: !form.confirmDuplicate, requestId: context.requestId,
+    });
 
-  let outcome: IdempotentOutcome = await run();
-  for (let waited = 0; outcome.kind === 'in_flight' && waited < 10_000; waited += 100) {
+  let result: CreatePostResult = await run();
+  for (let waited = 0; result.kind === 'in_flight' && waited < 10_000; waited += 100) {
     await new Promise((r) => setTimeout(r, 100));
     const row = await getIdempotencyKey(db, scope);
-    outcome = row?.state === 'completed' || !row ? await run() : outcome;
+    result = row?.state === 'completed' || !row ? await run() : result;
   }
-  if (outcome.kind === 'executed') logger.info({ requestId: context.requestId, postId: outcome.response.resourceId, workspaceId: context.workspaceId, source: 'form' }, 'post created');
-  switch (outcome.kind) {
-    case 'executed':
-    case 'replayed':
-      return { ok: true, postId: outcome.response.resourceId!, replayed: outcome.kind === 'replayed' };
-    case 'mismatch':
+  switch (result.kind) {
+    case 'ok':
+      return { ok: true, postId: result.postId, replayed: result.replayed };
+    case 'key_reused':
+      return { ok: false, kind: 'mismatch' };
     case 'in_flight':
-      return { ok: false, kind: outcome.kind };
-    case 'rejected': {
-      const rejection = JSON.parse(outcome.response.body) as CreatePostRejection;
-      if (rejection.reason === 'invalid') {
-        return { ok: false, kind: 'invalid', errors: Object.fromEntries(Object.entries(rejection.errors).map(([k, v]) => [FIELD_FOR[k] ?? k, v])) };
-      }
-      return { ok: false, kind: 'possible_duplicate', matches: rejection.matches };
-    }
+      return { ok: false, kind: 'in_flight' };
+    case 'invalid':
+      return { ok: false, kind: 'invalid', errors: Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [FIELD_FOR[k] ?? k, v])) };
+    case 'possible_duplicate':
+      return { ok: false, kind: 'possible_duplicate', matches: result.matches };
   }
 }

@@ -6,7 +6,7 @@ import { deliveries } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import { editScheduledPost } from './edit-post';
+import { editScheduledPost } from './edit';
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { claimDueDeliveries, recordOutcomes, startAttempts } from '@/db/queries/publishing';
+import { claimDueDeliveries, recordOutcomes, startAttempts } from '@/db/queries/deliveries';
 import { deliveries, deliveryEvents } from '@/db/schema';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
 import { publishDueDeliveries } from './publish-due';
@@ -87,7 +87,7 @@ describe('publishing — I4: fencing', () => {
     await expireLeases();
     await db.execute(sql`select 1`);
     // The sweeper releases the lapsed claim; a second worker claims generation 2.
-    const { sweepExpiredClaims } = await import('@/db/queries/publishing');
+    const { sweepExpiredClaims } = await import('@/db/queries/deliveries');
     await sweepExpiredClaims(db);
     const [second] = (await claimDueDeliveries(db, { workerId: 'fresh', limit: 50, leaseMs: 30_000 })).filter((c) => c.deliveryId === id);
     expect(second!.generation).toBe(first!.generation + 1);

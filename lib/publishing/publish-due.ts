@@ -1,8 +1,9 @@
 import type { Database } from '@/db/client';
 import {
-  claimDueDeliveries, countRecentAttemptsByAccount, markMissedDeliveries, recordOutcomes, startAttempts, sweepExpiredClaims,
+  claimDueDeliveries, markMissedDeliveries, recordOutcomes, startAttempts, sweepExpiredClaims,
   type ClaimedDelivery, type DeliveryOutcome, type StartedAttempt,
-} from '@/db/queries/publishing';
+} from '@/db/queries/deliveries';
+import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
 import { providerClientForAccount, type ProviderClient } from '@/lib/providers';

@@ -1,8 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { disconnectAccount } from '@/db/queries/accounts';
-import { claimAmbiguousDeliveries, recordReconcileDecision } from '@/db/queries/reconcile';
-import { resolveReviewItem } from '@/db/queries/review';
+import { claimAmbiguousDeliveries, disconnectAccount, recordReconcileDecision, resolveReviewItem } from '@/db/queries/deliveries';
 import { attempts, auditLog, deliveries, reconciliations, socialAccounts } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';

@@ -1,7 +1,6 @@
 import type { Database } from '@/db/client';
-import {
-  claimAmbiguousDeliveries, getIdsOwnedByOtherDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision,
-} from '@/db/queries/reconcile';
+import { claimAmbiguousDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision } from '@/db/queries/deliveries';
+import { getIdsOwnedByOtherDeliveries } from '@/db/queries/reconcile';
 import { logger } from '@/lib/logging/logger';
 import { countReconcileDecision } from '@/lib/metrics/record';
 import { providerClientForAccount, ProviderReadError, type ProviderClient, type ProviderTransport, type ProviderName, type RecentPost } from '@/lib/providers';

@@ -1,5 +1,6 @@
 import type { Database } from '@/db/client';
-import { getCopiesUnderReview, resolveReviewItem } from '@/db/queries/review';
+import { resolveReviewItem } from '@/db/queries/deliveries';
+import { getCopiesUnderReview } from '@/db/queries/review';
 import { providerClientForAccount } from '@/lib/providers';
 
 export type DeleteExtrasResult =

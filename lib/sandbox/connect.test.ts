@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connectAccount, disconnectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
+import { connectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
+import { disconnectAccount } from '@/db/queries/deliveries';
 import { getSandboxAccountByUserId } from '@/db/queries/sandbox';
 import { makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';

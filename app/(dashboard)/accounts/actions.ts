@@ -2,7 +2,8 @@
 
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { connectAccount, disconnectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
+import { connectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
+import { disconnectAccount } from '@/db/queries/deliveries';
 import { workspaceAction } from '@/lib/auth/action';
 import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';

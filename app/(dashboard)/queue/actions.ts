@@ -3,9 +3,10 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { cancelScheduledDeliveries, listPosts } from '@/db/queries/posts';
+import { listPosts } from '@/db/queries/posts';
 import { workspaceAction } from '@/lib/auth/action';
 import { getWorkspace } from '@/lib/auth/session';
+import { cancelPost } from '@/lib/posts/cancel';
 import { serializePost } from '@/lib/posts/serialize';
 
 type Serialized = ReturnType<typeof serializePost>;
@@ -26,9 +27,10 @@ export async function fetchQueue(): Promise<QueueItem[]> {
 export const cancelPostAction = workspaceAction(
   { name: 'cancelPost', role: 'manager', schema: z.object({ postId: z.uuid() }) },
   async ({ postId }, { workspace, user }) => {
-    const canceled = await cancelScheduledDeliveries(getDb(), { workspaceId: workspace.id, postId, actor: `user:${user.id}` });
+    const result = await cancelPost(getDb(), { workspaceId: workspace.id, postId, actor: `user:${user.id}` });
     revalidatePath('/queue');
     revalidatePath(`/posts/${postId}`);
+    const canceled = result.kind === 'ok' ? result.canceledDeliveryIds : [];
     return canceled.length > 0
       ? { ok: true, message: `Canceled ${canceled.length} ${canceled.length === 1 ? 'delivery' : 'deliveries'}.` }
       : { ok: false, status: 409, message: 'Nothing to cancel: already publishing, sent or canceled.' };

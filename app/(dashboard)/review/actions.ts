@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { notifyDue } from '@/db/queries/publishing';
-import { resolveReviewItem, type ReviewResolution } from '@/db/queries/review';
+import { resolveReviewItem, type ReviewResolution } from '@/db/queries/deliveries';
 import { workspaceAction } from '@/lib/auth/action';
 import { logger } from '@/lib/logging/logger';
 import { getEnv } from '@/lib/env';

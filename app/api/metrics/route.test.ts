@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { claimDueDeliveries } from '@/db/queries/publishing';
+import { claimDueDeliveries } from '@/db/queries/deliveries';
 import { lastTestDatabaseUrl } from '@/db/testing/test-database';
 import { getEnv } from '@/lib/env';
 import { trackJob } from '@/lib/metrics/record';

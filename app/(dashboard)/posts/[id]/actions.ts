@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
-import { editScheduledPost } from '@/lib/posts/edit-post';
+import { editPost } from '@/lib/posts/edit';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 
 const REFUSED = {
@@ -35,11 +35,18 @@ export const editPostAction = workspaceAction(
     }
     if (!text.trim()) return { ok: false, status: 422, errors: { text: ['Text is required'] }, message: 'Please fix the highlighted fields.' };
     if (accountIds.length === 0) return { ok: false, status: 422, errors: { accountIds: ['Choose at least one account'] }, message: 'Please fix the highlighted fields.' };
-    const result = await editScheduledPost(getDb(), { workspaceId: workspace.id, postId, changes: { text, scheduledAt, accountIds }, actor: `user:${user.id}` });
+    const result = await editPost(getDb(), { workspaceId: workspace.id, postId, changes: { text, scheduledAt, accountIds }, actor: `user:${user.id}` });
     revalidatePath(`/posts/${postId}`);
     revalidatePath('/queue');
-    if (result.ok) return { ok: true, message: 'Saved. The new version is what will be published.' };
-    if (result.reason === 'invalid') return { ok: false, status: 422, errors: result.errors, message: 'Please fix the highlighted fields.' };
-    return { ok: false, status: 409, message: REFUSED[result.reason] };
+    switch (result.kind) {
+      case 'ok':
+        return { ok: true, message: 'Saved. The new version is what will be published.' };
+      case 'invalid':
+        return { ok: false, status: 422, errors: result.errors, message: 'Please fix the highlighted fields.' };
+      case 'conflict':
+        return { ok: false, status: 409, message: REFUSED[result.reason] };
+      default: // not_found (no key is used here, so never key_reused or in_flight)
+        return { ok: false, status: 409, message: REFUSED.not_found };
+    }
   },
 );

@@ -1,7 +1,7 @@
 import { defineRoute, idempotencyKeyHeader, jsonResponse, problemResponse, replayedHeader, retryAfterHeader } from '@/lib/api/contract/define';
 import { postPageSchema, postSchema, possibleDuplicateProblemSchema, problemSchema } from '@/lib/api/contract/schemas';
 import { named, z } from '@/lib/api/contract/zod';
-import { listPostsQuerySchema } from '@/lib/posts/list-posts-request';
+import { listPostsQuerySchema } from '@/lib/posts/list';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
 
 /** /api/v1/posts — the contract of ./route.ts, built from the schemas its handlers validate with. */

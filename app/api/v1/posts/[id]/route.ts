@@ -1,22 +1,22 @@
 import { getDb } from '@/db/client';
-import { getPostWithDeliveries } from '@/db/queries/posts';
-import { apiHandler, json } from '@/lib/api/handler';
-import { problem } from '@/lib/http/problem';
-import { editPost } from '@/lib/posts/edit-post-request';
-import { serializePost } from '@/lib/posts/serialize';
-import { postId } from './contract';
+import { apiHandler, readKeyedRequest } from '@/lib/api/handler';
+import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
+import { getPost, isPostId } from '@/lib/posts/get';
+import { editPostResponse, getPostResponse, notFound } from '../http';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = apiHandler<{ id: string }>('posts:read', async (_request, principal, { id }) => {
-  // Another workspace's post is indistinguishable from a missing one (I6).
-  const found = postId.safeParse(id).success ? await getPostWithDeliveries(getDb(), { workspaceId: principal.workspaceId, postId: id }) : null;
-  if (!found) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
-  return json(serializePost(found.post, found.deliveries));
-});
+export const GET = apiHandler<{ id: string }>('posts:read', async (_request, principal, { id }) =>
+  getPostResponse(await getPost(getDb(), { workspaceId: principal.workspaceId, postId: id })),
+);
 
-/** Edit text, time or targets while nothing is claimed yet (Idempotency-Key required). */
+/** Edit text, time or targets while nothing is claimed yet (Idempotency-Key required; the answer is stored and replayed). */
 export const PATCH = apiHandler<{ id: string }>('posts:write', async (request, principal, { id }) => {
-  if (!postId.safeParse(id).success) return problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
-  return editPost(getDb(), request, principal, id);
+  if (!isPostId(id)) return notFound();
+  const input = await readKeyedRequest(request, editPostRequestSchema);
+  if (!input.ok) return input.response;
+  const result = await editPost(getDb(), {
+    workspaceId: principal.workspaceId, postId: id, changes: input.data, actor: `api_key:${principal.apiKeyId}`, idempotencyKey: input.key,
+  });
+  return editPostResponse(result);
 });

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Executor } from '@/db/client';
 import { listPosts, type PostCursor } from '@/db/queries/posts';
 import { deliveryStatusEnum } from '@/db/schema';
-import { problem } from '@/lib/http/problem';
-import { serializePost } from './serialize';
+import { serializePost, type SerializedPost } from './serialize';
 
 const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
 
@@ -31,22 +30,25 @@ function decodeCursor(value: string): PostCursor | null {
   }
 }
 
-/** Query parameters are not a request body: a bad one is a 400 (the body's fields answer 422). */
-function queryProblem(errors: Record<string, string[]>): Response {
-  return problem({ status: 400, title: 'Bad Request', detail: 'Invalid query parameters; nothing was read.', errors });
-}
+export type ListPostsResult =
+  | { kind: 'ok'; page: { data: SerializedPost[]; nextCursor: string | null } }
+  /** A bad query parameter or cursor (nothing was read). */
+  | { kind: 'invalid'; errors: Record<string, string[]> };
 
-/** GET /api/v1/posts: keyset pagination; `nextCursor` is null on the last page. */
-export async function listPostsRequest(db: Executor, search: URLSearchParams, workspaceId: string) {
-  const parsed = listPostsQuerySchema.safeParse(Object.fromEntries(search));
-  if (!parsed.success) return queryProblem(z.flattenError(parsed.error).fieldErrors as Record<string, string[]>);
+/** A page of the workspace's posts, newest first (keyset pagination; `nextCursor` is null on the last page). */
+export async function listPostPage(db: Executor, workspaceId: string, query: Record<string, string>): Promise<ListPostsResult> {
+  const parsed = listPostsQuerySchema.safeParse(query);
+  if (!parsed.success) return { kind: 'invalid', errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
   const cursor = parsed.data.cursor !== undefined ? decodeCursor(parsed.data.cursor) : undefined;
-  if (cursor === null) return queryProblem({ cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] });
+  if (cursor === null) return { kind: 'invalid', errors: { cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] } };
   const rows = await listPosts(db, { workspaceId, status: parsed.data.status, accountId: parsed.data.account, cursor, limit: parsed.data.limit + 1 });
   const page = rows.slice(0, parsed.data.limit);
   const last = page.at(-1);
   return {
-    data: page.map((r) => serializePost(r.post, r.deliveries)),
-    nextCursor: rows.length > parsed.data.limit && last ? encodeCursor({ createdAt: last.post.createdAt, id: last.post.id }) : null,
+    kind: 'ok',
+    page: {
+      data: page.map((r) => serializePost(r.post, r.deliveries)),
+      nextCursor: rows.length > parsed.data.limit && last ? encodeCursor({ createdAt: last.post.createdAt, id: last.post.id }) : null,
+    },
   };
 }

@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../client';
+import { rows } from './rows';
+import { interval, jsonb } from '../sql-params';
+import type { ClaimedDelivery } from './claim';
+
+export type StartedAttempt = {
+  attemptId: string; deliveryId: string; generation: number; workspaceId: string; postId: string;
+  text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; recipient: string | null;
+  accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string;
+  /** The post's scheduled time as Postgres prints it (metrics: due-to-sent lateness). */
+  scheduledAt: string;
+};
+
+/**
+ * Commits an attempt row `started` for each claim still held at its generation with at least
+ * `minLeaseMs` left (the lease re-check before the platform call). Returns what to publish.
+ */
+export async function startAttempts(db: Executor, params: { claims: Pick<ClaimedDelivery, 'deliveryId' | 'generation'>[]; minLeaseMs: number }) {
+  if (params.claims.length === 0) return [];
+  const result = await db.execute(sql`
+    with input as (
+      select * from jsonb_to_recordset(${jsonb(params.claims.map((c) => ({ delivery_id: c.deliveryId, generation: c.generation })))}) as t(delivery_id uuid, generation int)
+    ), held as (
+      select i.delivery_id, i.generation from input i
+      join claims c on c.delivery_id = i.delivery_id and c.generation = i.generation
+      join deliveries d on d.id = i.delivery_id
+      where c.released_at is null and c.lease_expires_at > now() + ${interval(params.minLeaseMs)} and d.status = 'publishing'
+    ), started as (
+      insert into attempts (delivery_id, generation) select delivery_id, generation from held
+      on conflict (delivery_id, generation) do nothing
+      returning id, delivery_id, generation
+    )
+    select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
+      p.text, p.kind, p.in_reply_to as "inReplyTo", p.recipient, a.id as "accountId", a.provider, a.base_url as "baseUrl",
+      a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt"
+    from started s
+    join deliveries d on d.id = s.delivery_id
+    join posts p on p.id = d.post_id
+    join social_accounts a on a.id = d.account_id`);
+  return rows<StartedAttempt>(result);
+}

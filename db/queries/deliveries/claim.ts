@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../client';
+import { rows } from './rows';
+import { interval } from '../sql-params';
+
+// Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
+// pick one claimer, the claim's generation fences every later write, and status checks keep them monotonic.
+
+export type ClaimedDelivery = { deliveryId: string; generation: number; accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; sandbox: boolean };
+
+/** Claims up to `limit` due deliveries for `workerId`: scheduled → publishing, claim generation + 1, history row. */
+export async function claimDueDeliveries(db: Executor, params: { workerId: string; limit: number; leaseMs: number }) {
+  const result = await db.execute(sql`
+    with due as (
+      select d.id from deliveries d
+      where d.status = 'scheduled' and d.due_at <= now()
+        -- A disconnected account's token is wiped: its deliveries are held for review, never published.
+        and not exists (select 1 from social_accounts a where a.id = d.account_id and a.disconnected_at is not null)
+      order by d.due_at
+      limit ${params.limit}
+      for update skip locked
+    ), claimed as (
+      insert into claims as c (delivery_id, generation, worker_id, lease_expires_at, claimed_at, released_at)
+      select id, 1, ${params.workerId}, now() + ${interval(params.leaseMs)}, now(), null from due
+      on conflict (delivery_id) do update
+        set generation = c.generation + 1, worker_id = excluded.worker_id, lease_expires_at = excluded.lease_expires_at,
+            claimed_at = excluded.claimed_at, released_at = null
+        where c.released_at is not null
+      returning c.delivery_id, c.generation
+    ), moved as (
+      update deliveries d set status = 'publishing', attempt_count = d.attempt_count + 1, updated_at = now()
+      from claimed where d.id = claimed.delivery_id
+      returning d.id, d.workspace_id
+    ), events as (
+      insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason, detail)
+      select m.workspace_id, m.id, 'scheduled', 'publishing', ${`worker:${params.workerId}`}, 'claimed', jsonb_build_object('generation', cl.generation)
+      from moved m join claimed cl on cl.delivery_id = m.id
+    )
+    select cl.delivery_id as "deliveryId", cl.generation, d.account_id as "accountId", a.provider, a.sandbox
+    from claimed cl join moved m on m.id = cl.delivery_id
+    join deliveries d on d.id = cl.delivery_id join social_accounts a on a.id = d.account_id`);
+  return rows<ClaimedDelivery>(result);
+}

@@ -1,0 +1,34 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../client';
+import { deliveries, deliveryEvents, type DeliveryStatus } from '../../schema';
+
+/**
+ * Locks the post's deliveries (FOR UPDATE) for an edit, with whether each is claimed. The publisher
+ * claims with SKIP LOCKED, so while an edit holds these rows it cannot claim them, and an edit that
+ * waits for a claim sees the delivery as publishing afterwards.
+ */
+export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId: string; postId: string }) {
+  const result = await db.execute<{ id: string; status: DeliveryStatus; accountId: string; claimed: boolean; mayBeLive: boolean }>(sql`
+    select d.id, d.status, d.account_id as "accountId",
+      exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed,
+      exists (select 1 from attempts a where a.delivery_id = d.id and a.outcome = 'ambiguous') as "mayBeLive"
+    from deliveries d
+    where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId}
+    order by d.id
+    for update of d`);
+  return [...result];
+}
+
+/** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */
+export async function applyEditToDeliveries(db: Executor, params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string }) {
+  if (params.keep.length) {
+    await db.update(deliveries).set({ dueAt: params.dueAt, updatedAt: new Date() })
+      .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.keep)));
+    await db.insert(deliveryEvents).values(params.keep.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'scheduled' as const, actor: params.actor, reason: 'edited' })));
+  }
+  if (params.remove.length) {
+    await db.update(deliveries).set({ status: 'canceled', settledAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.remove)));
+    await db.insert(deliveryEvents).values(params.remove.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'canceled' as const, actor: params.actor, reason: 'account removed by an edit' })));
+  }
+}

@@ -1,0 +1,14 @@
+// The delivery lifecycle: every statement that changes a delivery's status (the transition table is
+// lib/deliveries/transitions.ts; the database trigger enforces it).
+export { addDeliveries } from './add';
+export { startAttempts, type StartedAttempt } from './attempts';
+export { cancelScheduledDeliveries } from './cancel';
+export { claimDueDeliveries, type ClaimedDelivery } from './claim';
+export { disconnectAccount } from './disconnect';
+export { applyEditToDeliveries, lockDeliveriesForEdit } from './edit';
+export { latenessDeadline } from './lateness';
+export { markMissedDeliveries } from './missed';
+export { recordOutcomes, type DeliveryOutcome } from './outcomes';
+export { claimAmbiguousDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision } from './reconcile';
+export { resolveReviewItem, type ReviewResolution } from './review';
+export { sweepExpiredClaims } from './sweep';

@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../client';
+import { rows } from './rows';
+import { latenessDeadline } from './lateness';
+
+/**
+ * Due deliveries that can no longer go out on time (workspace lateness limit) become `missed`. Only
+ * due ones (docs/architecture.md#delivery-states): the scan is then the due backlog, not every delivery of the coming day, which
+ * every publisher pass would read again. One held back past its limit (backoff, rate limit) is marked
+ * when it falls due, before any claim of that pass; it is never published late.
+ */
+export async function markMissedDeliveries(db: Executor) {
+  const result = await db.execute(sql`
+    with late as (
+      select d.id, d.workspace_id from deliveries d
+      join posts p on p.id = d.post_id
+      join workspaces w on w.id = d.workspace_id
+      where d.status = 'scheduled' and d.due_at <= now()
+        and ${latenessDeadline} < now()
+      for update of d skip locked
+    ), updated as (
+      update deliveries d set status = 'missed', settled_at = now(), updated_at = now() from late where d.id = late.id returning d.id
+    ), events as (
+      insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason)
+      select workspace_id, id, 'scheduled', 'missed', 'system:publisher', 'past the workspace lateness limit' from late
+    )
+    select count(*)::int as missed from updated`);
+  return rows<{ missed: number }>(result)[0]?.missed ?? 0;
+}

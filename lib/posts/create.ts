@@ -1,0 +1,109 @@
+import type { Database, Transaction } from '@/db/client';
+import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
+import { notifyDue } from '@/db/queries/publishing';
+import { fingerprint } from '@/lib/idempotency/fingerprint';
+import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { logger } from '@/lib/logging/logger';
+import { fingerprintInput, normaliseText, type CreatePostRequest } from './post-input';
+import { serializePost, type SerializedPost } from './serialize';
+import { validateTargets, type FieldErrors } from './targets';
+
+export const CREATE_POST_OPERATION = 'posts.create';
+
+const RETENTION_AFTER_SCHEDULE_MS = 7 * 24 * 60 * 60 * 1000;
+const PAST_TOLERANCE_MS = 60_000;
+const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const NOTIFY_HORIZON_MS = 25_000; // under the scheduler's 30 s maximum sleep (lib/publishing/scheduler.ts)
+
+export type CreatePostContext = {
+  workspaceId: string;
+  source: 'form' | 'api';
+  idempotencyKey: string;
+  actor: string;
+  userId?: string;
+  apiKeyId?: string;
+  /** The HTTP request's X-Request-Id, kept in each delivery's `created` history row. */
+  requestId?: string;
+  /** Forms ask before repeating the same text on the same account within 24 h; the API does not. */
+  checkSoftDuplicates?: boolean;
+  now?: Date;
+};
+
+export type DuplicateMatch = { postId: string; accountId: string };
+
+/** Refused without storing anything (the key is released: a corrected retry may reuse it). */
+export type CreatePostRejection = { kind: 'invalid'; errors: FieldErrors } | { kind: 'possible_duplicate'; matches: DuplicateMatch[] };
+
+export type CreatePostResult =
+  /** `stored` is the answer kept under the key: a replay gets exactly these bytes. */
+  | { kind: 'ok'; postId: string; replayed: boolean; stored: { status: number; body: string } }
+  | CreatePostRejection
+  | { kind: 'key_reused' }
+  | { kind: 'in_flight'; retryAfterSeconds: number };
+
+/** Creates a post exactly once per (workspace, key) — for the API and the compose form alike. */
+export async function createPost(db: Database, request: CreatePostRequest, context: CreatePostContext): Promise<CreatePostResult> {
+  const outcome = await runIdempotent<CreatePostRejection>(
+    db,
+    { workspaceId: context.workspaceId, operation: CREATE_POST_OPERATION, key: context.idempotencyKey, fingerprint: fingerprint(fingerprintInput(request)) },
+    (tx) => createPostInTransaction(tx, request, context),
+  );
+  switch (outcome.kind) {
+    case 'executed':
+    case 'replayed': {
+      const { status, body, resourceId } = outcome.response;
+      if (outcome.kind === 'executed') logger.info({ requestId: context.requestId, postId: resourceId, workspaceId: context.workspaceId, source: context.source }, 'post created');
+      return { kind: 'ok', postId: resourceId!, replayed: outcome.kind === 'replayed', stored: { status, body } };
+    }
+    case 'rejected':
+      return outcome.rejection;
+    case 'mismatch':
+      return { kind: 'key_reused' };
+    case 'in_flight':
+      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
+  }
+}
+
+/**
+ * The create itself, inside runIdempotent's transaction. Checks that need the database (accounts belong
+ * to the workspace, per-platform text limits, time not in the past) reject without storing.
+ */
+async function createPostInTransaction(tx: Transaction, request: CreatePostRequest, context: CreatePostContext): Promise<OperationResult<CreatePostRejection>> {
+  const now = context.now ?? new Date();
+  const accountIds = [...new Set(request.accountIds)];
+  const errors: FieldErrors = {};
+  await validateTargets(tx, { workspaceId: context.workspaceId, accountIds, text: request.text }, errors);
+  const scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
+  if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
+  if (Object.keys(errors).length > 0) return { store: false, rejection: { kind: 'invalid', errors } };
+
+  if (context.checkSoftDuplicates) {
+    const matches = await findRecentSameText(tx, {
+      workspaceId: context.workspaceId, accountIds, normalisedText: normaliseText(request.text), since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
+    });
+    if (matches.length > 0) return { store: false, rejection: { kind: 'possible_duplicate', matches: matches.map((m) => ({ postId: m.postId, accountId: m.accountId })) } };
+  }
+
+  const newPost = {
+    workspaceId: context.workspaceId,
+    kind: request.kind,
+    text: request.text,
+    inReplyTo: request.inReplyTo ?? null,
+    recipient: request.recipient ?? null,
+    scheduledAt,
+    source: context.source,
+    idempotencyKey: context.idempotencyKey,
+    createdByUserId: context.userId ?? null,
+    createdByApiKeyId: context.apiKeyId ?? null,
+  };
+  // A key whose record expired (and was pruned) starts a new request (docs/architecture.md#inbound-idempotency, retention): the earlier
+  // post keeps the key, so this one is stored without it; its new key record points at it.
+  const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor, requestId: context.requestId }))
+    ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor, requestId: context.requestId }))!;
+  const { post, deliveries } = created;
+  // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
+  // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.
+  if (scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
+  const body: SerializedPost = serializePost(post, deliveries);
+  return { store: true, status: 201, body: JSON.stringify(body), resourceId: post.id, retainUntil: new Date(scheduledAt.getTime() + RETENTION_AFTER_SCHEDULE_MS) };
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { Database, Transaction } from '@/db/client';
+import { addDeliveries, applyEditToDeliveries, lockDeliveriesForEdit } from '@/db/queries/deliveries';
+import { getPostWithDeliveries, updatePostContent } from '@/db/queries/posts';
+import { notifyDue } from '@/db/queries/publishing';
+import { fingerprint } from '@/lib/idempotency/fingerprint';
+import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { postTextSchema, withinTwoYears } from './post-input';
+import { serializePost, type SerializedPost } from './serialize';
+import { validateTargets, type FieldErrors } from './targets';
+
+export const editPostRequestSchema = z
+  .object({
+    text: postTextSchema.optional(),
+    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' }).refine(withinTwoYears, 'Must be within two years from now').optional(),
+    accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
+  })
+  .strict()
+  .refine((v) => v.text !== undefined || v.scheduledAt !== undefined || v.accountIds !== undefined, 'Nothing to change');
+export type EditPostRequest = z.output<typeof editPostRequestSchema>;
+
+export type EditConflictReason = 'already_publishing' | 'already_sent' | 'not_editable';
+export type DeliveryState = { id: string; accountId: string; status: string };
+
+/** The transaction's own answer (editScheduledPost). */
+export type EditResult =
+  | { ok: true; post: SerializedPost }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'invalid'; errors: FieldErrors }
+  | { ok: false; reason: EditConflictReason; deliveries: DeliveryState[] };
+
+/** Refused without storing anything under the key. */
+type EditRejection = { kind: 'not_found' } | { kind: 'invalid'; errors: FieldErrors };
+
+type EditOutcome =
+  | { kind: 'ok'; post: SerializedPost; replayed: boolean }
+  | EditRejection
+  | { kind: 'conflict'; reason: EditConflictReason; deliveries: DeliveryState[]; replayed: boolean };
+
+/** The edit use case's answer, for the API and the post page alike. */
+export type EditPostResult =
+  | EditOutcome
+  | { kind: 'key_reused' }
+  | { kind: 'in_flight'; retryAfterSeconds: number };
+
+const EDIT_POST_OPERATION = 'posts.update';
+const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+type EditParams = { workspaceId: string; postId: string; changes: EditPostRequest; actor: string; now?: Date };
+
+/**
+ * Edits a post. With an Idempotency-Key (the API) the answer — the edited post, or the conflict that
+ * refused it — is stored and replayed; without one (the post page) it is one transaction.
+ */
+export async function editPost(db: Database, params: EditParams & { idempotencyKey?: string }): Promise<EditPostResult> {
+  if (!params.idempotencyKey) return fromEditResult(await editScheduledPost(db, params));
+  const { idempotencyKey, ...edit } = params;
+  let executed: EditOutcome | undefined; // the typed answer of this run; only a replay reads the stored one back
+  const outcome = await runIdempotent<EditRejection>(
+    db,
+    { workspaceId: params.workspaceId, operation: EDIT_POST_OPERATION, key: idempotencyKey, fingerprint: fingerprint({ postId: params.postId, ...params.changes }) },
+    async (tx): Promise<OperationResult<EditRejection>> => {
+      const result = fromEditResult(await editScheduledPostInTransaction(tx, edit));
+      executed = result;
+      if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
+      const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
+      if (result.kind === 'ok') return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: params.postId, retainUntil };
+      // A refusal is stored too: a retry of this key gets the same answer even after the post changes.
+      return { store: true, status: 409, body: JSON.stringify({ reason: result.reason, deliveries: result.deliveries }), resourceId: params.postId, retainUntil };
+    },
+  );
+  switch (outcome.kind) {
+    case 'executed':
+      return executed!;
+    case 'replayed': {
+      const stored = JSON.parse(outcome.response.body);
+      return outcome.response.status === 200
+        ? { kind: 'ok', post: stored as SerializedPost, replayed: true }
+        : { kind: 'conflict', ...(stored as { reason: EditConflictReason; deliveries: DeliveryState[] }), replayed: true };
+    }
+    case 'rejected':
+      return outcome.rejection;
+    case 'mismatch':
+      return { kind: 'key_reused' };
+    case 'in_flight':
+      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
+  }
+}
+
+function fromEditResult(result: EditResult): EditOutcome {
+  if (result.ok) return { kind: 'ok', post: result.post, replayed: false };
+  if (result.reason === 'not_found') return { kind: 'not_found' };
+  if (result.reason === 'invalid') return { kind: 'invalid', errors: result.errors };
+  return { kind: 'conflict', reason: result.reason, deliveries: result.deliveries, replayed: false };
+}
+
+/**
+ * Edits a scheduled post only while none of its deliveries is claimed or settled: the deliveries are
+ * locked first, so an edit racing the publisher either lands before the claim (the new text is what
+ * gets published) or is refused after it (the old text was already claimed) — never both.
+ */
+export async function editScheduledPost(db: Database, params: EditParams): Promise<EditResult> {
+  return db.transaction((tx) => editScheduledPostInTransaction(tx, params));
+}
+
+async function editScheduledPostInTransaction(tx: Transaction, params: EditParams): Promise<EditResult> {
+  {
+    const locked = await lockDeliveriesForEdit(tx, params);
+    if (locked.length === 0) return { ok: false, reason: 'not_found' } as const;
+    const live = locked.filter((d) => d.status !== 'canceled');
+    // An earlier attempt whose outcome was unknown may still surface on the platform: reconciliation
+    // matches on the text, so the text must not change under it.
+    const blocked = live.filter((d) => d.status !== 'scheduled' || d.claimed || d.mayBeLive);
+    if (live.length === 0 || blocked.length > 0) {
+      const reason = live.length === 0 ? 'not_editable' : blocked.some((d) => d.status === 'publishing' || d.claimed || d.mayBeLive) ? 'already_publishing' : 'already_sent';
+      return { ok: false, reason, deliveries: locked.map((d) => ({ id: d.id, accountId: d.accountId, status: d.claimed && d.status === 'scheduled' ? 'publishing' : d.status })) } as const;
+    }
+    const current = (await getPostWithDeliveries(tx, params))!;
+    const text = params.changes.text ?? current.post.text;
+    const scheduledAt = params.changes.scheduledAt ? new Date(params.changes.scheduledAt) : current.post.scheduledAt;
+    const targetIds = [...new Set(params.changes.accountIds ?? live.map((d) => d.accountId))];
+
+    const errors: FieldErrors = {};
+    await validateTargets(tx, { workspaceId: params.workspaceId, accountIds: targetIds, text }, errors);
+    const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
+    if (reAdded.length) errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
+    if (params.changes.scheduledAt && scheduledAt.getTime() < (params.now ?? new Date()).getTime() - 60_000) errors.scheduledAt = ['The time is in the past'];
+    if (Object.keys(errors).length) return { ok: false, reason: 'invalid', errors } as const;
+
+    await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
+    await applyEditToDeliveries(tx, {
+      workspaceId: params.workspaceId, postId: params.postId, dueAt: scheduledAt, actor: params.actor,
+      keep: live.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
+      remove: live.filter((d) => !targetIds.includes(d.accountId)).map((d) => d.id),
+    });
+    await addDeliveries(tx, {
+      workspaceId: params.workspaceId, postId: params.postId, dueAt: scheduledAt, actor: params.actor,
+      accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)), reason: 'account added by an edit',
+    });
+    await notifyDue(tx);
+    const after = (await getPostWithDeliveries(tx, params))!;
+    return { ok: true, post: serializePost(after.post, after.deliveries) } as const;
+  }
+}

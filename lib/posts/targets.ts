@@ -1,0 +1,26 @@
+import type { Executor } from '@/db/client';
+import { getTargetAccounts } from '@/db/queries/posts';
+import { characterCount, TEXT_LIMITS } from './post-input';
+
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * The one target check for creating and editing: every account belongs to the workspace and is still
+ * connected, and the text fits each one's platform limit. Adds to `errors`; returns the usable accounts.
+ */
+export async function validateTargets(
+  db: Executor,
+  params: { workspaceId: string; accountIds: string[]; text: string },
+  errors: FieldErrors,
+) {
+  const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds: params.accountIds });
+  const usable = accounts.filter((a) => !a.disconnectedAt);
+  // Another workspace's account is reported exactly like a missing one (I6).
+  if (usable.length !== params.accountIds.length) errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
+  const length = characterCount(params.text);
+  for (const account of usable) {
+    const limit = TEXT_LIMITS[account.provider];
+    if (length > limit) (errors.text ??= []).push(`${length}/${limit} characters: too long for ${account.handle}`);
+  }
+  return usable;
+}
