@@ -10,7 +10,7 @@ import { CancelButton } from './cancel-button';
 const CHANGING = new Set(['scheduled', 'publishing', 'ambiguous', 'partial']);
 
 /** Deliveries grouped by day in the viewer's zone; polls only while a row can still change on its own. */
-export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEdit: boolean }) {
+export function QueueList({ workspaceId, canEdit, canCancel }: { workspaceId: string; canEdit: boolean; canCancel: boolean }) {
   const timeZone = useTimeZone();
   const { data = [] } = useQuery({
     queryKey: ['queue', workspaceId],
@@ -37,10 +37,10 @@ export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEd
                     <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
                     <p className="text-xs text-slate-600">{time.format(new Date(post.scheduledAt))} · {post.kind}</p>
                   </Link>
-                  {canEdit && post.deliveries.some((d) => d.status === 'scheduled') && (
+                  {(canEdit || canCancel) && post.deliveries.some((d) => d.status === 'scheduled') && (
                     <span className="flex shrink-0 items-center gap-2">
-                      <Link href={`/posts/${post.id}#edit`} className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50" aria-label="Edit post">Edit</Link>
-                      <CancelButton postId={post.id} action={cancelPostAction} />
+                      {canEdit && <Link href={`/posts/${post.id}#edit`} className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50" aria-label="Edit post">Edit</Link>}
+                      {canCancel && <CancelButton postId={post.id} action={cancelPostAction} />}
                     </span>
                   )}
                 </div>

@@ -34,7 +34,7 @@ const httpUrl = (label: string) =>
 const accessToken = z.string().trim().min(8, 'Paste the whole access token').max(2000);
 
 export const connectSandboxAccountAction = workspaceAction(
-  { name: 'connectSandboxAccount', role: 'admin', schema: z.object({ provider: z.enum(['x', 'mastodon']) }) },
+  { name: 'connectSandboxAccount', can: 'manageAccounts', schema: z.object({ provider: z.enum(['x', 'mastodon']) }) },
   async ({ provider }, { workspace, user }) => {
     const env = getEnv();
     if (!env.sandboxEnabled) return { ok: false, status: 409, message: 'The sandbox network is switched off on this server (SANDBOX_ENABLED).' };
@@ -47,7 +47,7 @@ export const connectSandboxAccountAction = workspaceAction(
 export const connectXAccountAction = workspaceAction(
   {
     name: 'connectXAccount',
-    role: 'admin',
+    can: 'manageAccounts',
     schema: z.object({
       baseUrl: httpUrl('API base URL'),
       accessToken,
@@ -65,7 +65,7 @@ export const connectXAccountAction = workspaceAction(
 );
 
 export const connectMastodonAccountAction = workspaceAction(
-  { name: 'connectMastodonAccount', role: 'admin', schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }) },
+  { name: 'connectMastodonAccount', can: 'manageAccounts', schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }) },
   async ({ instanceUrl, accessToken: token }, { workspace }) => {
     const baseUrl = instanceUrl.replace(/\/+$/, '');
     const check = await verifyPlatformAccount({ provider: 'mastodon', baseUrl, accessToken: token });
@@ -79,7 +79,7 @@ export const connectMastodonAccountAction = workspaceAction(
 
 /** The connection check for a stored account: the platform's "who am I" with its sealed token. */
 export const checkAccountConnectionAction = workspaceAction(
-  { name: 'checkAccountConnection', role: 'admin', schema: accountId },
+  { name: 'checkAccountConnection', can: 'manageAccounts', schema: accountId },
   async ({ accountId: id }, { workspace }) => {
     const account = await getAccountWithCredentials(getDb(), { workspaceId: workspace.id, accountId: id });
     if (!account) return { ok: false, status: 422, message: 'No such account in this workspace.' };
@@ -92,7 +92,7 @@ export const checkAccountConnectionAction = workspaceAction(
 );
 
 export const disconnectAccountAction = workspaceAction(
-  { name: 'disconnectAccount', role: 'admin', schema: accountId },
+  { name: 'disconnectAccount', can: 'manageAccounts', schema: accountId },
   async ({ accountId: id }, { workspace, user }) => {
     const row = await disconnectAccount(getDb(), { workspaceId: workspace.id, accountId: id, actor: `user:${user.id}` });
     if (!row) return { ok: false, status: 409, message: 'That account is already disconnected.' };

@@ -4,6 +4,7 @@ import { ConnectAccounts } from '@/components/accounts/connect-accounts';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { getServerQueryClient } from '@/lib/query/query-client';
@@ -12,7 +13,7 @@ export const metadata = { title: 'Accounts' };
 
 export default async function AccountsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const canManage = role === 'admin';
+  const canManage = can(role, 'manageAccounts');
   const queryClient = getServerQueryClient();
   await queryClient.prefetchQuery({
     queryKey: ['accounts', workspace.id, 'with-disconnected'],

@@ -24,7 +24,7 @@ export async function fetchQueue(): Promise<QueueItem[]> {
 
 /** Cancels what is still scheduled (one conditional statement: never a delivery already claimed). */
 export const cancelPostAction = workspaceAction(
-  { name: 'cancelPost', role: 'manager', schema: z.object({ postId: z.uuid() }) },
+  { name: 'cancelPost', can: 'cancel', schema: z.object({ postId: z.uuid() }) },
   async ({ postId }, { workspace, user }) => {
     const canceled = await cancelScheduledDeliveries(getDb(), { workspaceId: workspace.id, postId, actor: `user:${user.id}` });
     revalidatePath('/queue');

@@ -29,7 +29,7 @@ export async function fetchSandboxTimeline() {
 export const updateFaultsAction = workspaceAction(
   {
     name: 'updateSandboxFaults',
-    role: 'admin',
+    can: 'sandboxControl',
     schema: faultsInput.extend({
       accountId: z.union([z.literal(''), z.uuid('Unknown account')]).optional().transform((v) => v || undefined),
       // '' = each account's platform default
@@ -52,7 +52,7 @@ export const updateFaultsAction = workspaceAction(
 export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: string; text: string }>, AttemptSummary>(
   {
     name: 'publishSandboxTestPost',
-    role: 'admin',
+    can: 'sandboxControl',
     schema: z.object({ accountId: z.uuid('Choose an account'), text: z.string().trim().min(1, 'Write something').max(280, 'At most 280 characters') }),
   },
   async (input, { workspace }) => {
@@ -67,7 +67,7 @@ export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: stri
 type NaiveDemo = NonNullable<Awaited<ReturnType<typeof runNaiveRetryDemo>>>;
 
 export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveDemo>(
-  { name: 'sandboxNaiveRetryDemo', role: 'admin', schema: z.object({ accountId: z.uuid('Choose an account') }) },
+  { name: 'sandboxNaiveRetryDemo', can: 'sandboxControl', schema: z.object({ accountId: z.uuid('Choose an account') }) },
   async (input, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;

@@ -4,6 +4,7 @@ import { SandboxTimeline } from '@/components/sandbox/sandbox-timeline';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { getServerQueryClient } from '@/lib/query/query-client';
@@ -37,7 +38,7 @@ export default async function SandboxPage() {
       </aside>
       <HydrationBoundary state={dehydrate(queryClient)}>
         <div className="space-y-8">
-          {role === 'admin' && <SandboxControls workspaceId={workspace.id} />}
+          {can(role, 'sandboxControl') && <SandboxControls workspaceId={workspace.id} />}
           <section aria-labelledby="timeline">
             <h2 id="timeline" className="mb-3 text-base font-semibold">Live timeline</h2>
             <SandboxTimeline workspaceId={workspace.id} />

@@ -9,6 +9,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getPostDetail } from '@/lib/posts/post-detail';
 import { getServerQueryClient } from '@/lib/query/query-client';
@@ -25,8 +26,8 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   if (!post) notFound();
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(['post', id], post);
-  const accounts = role !== 'viewer' ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
-  const editable = role !== 'viewer' && post.deliveries.some((d) => d.status === 'scheduled') && post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
+  const accounts = can(role, 'edit') ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
+  const editable = can(role, 'edit') && post.deliveries.some((d) => d.status === 'scheduled') && post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
   return (
     <>
       <PageHeader
@@ -34,7 +35,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
         description={<>Scheduled for <LocalTime iso={post.scheduledAt} /> · created from the {post.source === 'api' ? 'API' : 'composer'}</>}
         actions={
           <span className="flex items-center gap-3">
-            {role !== 'viewer' && post.deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
+            {can(role, 'cancel') && post.deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
             <StatusBadge status={post.status} />
           </span>
         }
