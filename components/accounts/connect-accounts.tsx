@@ -1,28 +1,31 @@
 'use client';
 
-import { connectMastodonAccountAction, connectSandboxAccountAction, connectXAccountAction } from '@/app/(dashboard)/accounts/actions';
 import { Button } from '@/components/ui/button';
+import type { FormAction } from '@/lib/auth/action';
+import { queryKeys } from '@/lib/query/keys';
 import { ActionMessage } from './action-message';
 import { TextField } from './text-field';
 import { useKeptFormAction } from './use-kept-form-action';
 import { useRefreshOnSuccess } from './use-refresh-on-success';
 
+export type ConnectActions = { connectSandbox: FormAction; connectX: FormAction; connectMastodon: FormAction };
+
 const card = 'space-y-4 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200';
 
 /** Admins connect accounts here; every form is a server action that checks the role again. */
-export function ConnectAccounts({ workspaceId, sandboxEnabled }: { workspaceId: string; sandboxEnabled: boolean }) {
+export function ConnectAccounts({ workspaceId, sandboxEnabled, actions }: { workspaceId: string; sandboxEnabled: boolean; actions: ConnectActions }) {
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      {sandboxEnabled && <ConnectSandbox workspaceId={workspaceId} />}
-      <ConnectX workspaceId={workspaceId} />
-      <ConnectMastodon workspaceId={workspaceId} />
+      {sandboxEnabled && <ConnectSandbox workspaceId={workspaceId} action={actions.connectSandbox} />}
+      <ConnectX workspaceId={workspaceId} action={actions.connectX} />
+      <ConnectMastodon workspaceId={workspaceId} action={actions.connectMastodon} />
     </div>
   );
 }
 
-function ConnectSandbox({ workspaceId }: { workspaceId: string }) {
-  const [state, onSubmit, pending] = useKeptFormAction(connectSandboxAccountAction);
-  useRefreshOnSuccess(state, ['accounts', workspaceId]);
+function ConnectSandbox({ workspaceId, action }: { workspaceId: string; action: FormAction }) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-sandbox">
       <h2 id="connect-sandbox" className="text-base font-semibold">Sandbox account</h2>
@@ -36,9 +39,9 @@ function ConnectSandbox({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function ConnectX({ workspaceId }: { workspaceId: string }) {
-  const [state, onSubmit, pending] = useKeptFormAction(connectXAccountAction);
-  useRefreshOnSuccess(state, ['accounts', workspaceId]);
+function ConnectX({ workspaceId, action }: { workspaceId: string; action: FormAction }) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-x">
       <h2 id="connect-x" className="text-base font-semibold">X account</h2>
@@ -51,9 +54,9 @@ function ConnectX({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function ConnectMastodon({ workspaceId }: { workspaceId: string }) {
-  const [state, onSubmit, pending] = useKeptFormAction(connectMastodonAccountAction);
-  useRefreshOnSuccess(state, ['accounts', workspaceId]);
+function ConnectMastodon({ workspaceId, action }: { workspaceId: string; action: FormAction }) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-mastodon">
       <h2 id="connect-mastodon" className="text-base font-semibold">Mastodon account</h2>

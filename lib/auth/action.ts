@@ -13,6 +13,9 @@ export type ActionState<T = undefined> = {
   data?: T;
 };
 
+/** A server action as a component receives it (a prop): components never import from app/. */
+export type FormAction<T = undefined> = (previous: ActionState<T> | undefined, formData: FormData) => Promise<ActionState<T>>;
+
 /** FormData to a plain object; a name that appears more than once becomes an array (checkbox groups). */
 export function formDataToObject(formData: FormData): Record<string, unknown> {
   const out: Record<string, unknown> = {};

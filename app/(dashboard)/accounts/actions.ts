@@ -2,9 +2,8 @@
 
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { connectAccount, disconnectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
+import { connectAccount, disconnectAccount, getAccountWithCredentials } from '@/db/queries/accounts';
 import { workspaceAction } from '@/lib/auth/action';
-import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { providerClientForAccount } from '@/lib/providers';
@@ -13,13 +12,6 @@ import { connectionCheckFailure } from '@/lib/providers/connection-check';
 import { baseUrlRefusal } from '@/lib/net/outbound-guard';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { connectSandboxAccount } from '@/lib/sandbox/connect';
-
-/** Query function for the accounts list (React Query); scoped to the caller's active workspace, disconnected ones included. */
-export async function fetchAccounts() {
-  const context = await getWorkspace();
-  if (!context) throw new Error('Not signed in');
-  return listAccounts(getDb(), { workspaceId: context.workspace.id, includeDisconnected: true });
-}
 
 const accountId = z.object({ accountId: z.uuid('Unknown account') });
 const httpUrl = (label: string) =>

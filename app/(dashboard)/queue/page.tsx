@@ -5,15 +5,18 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { getDb } from '@/db/client';
+import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
-import { fetchQueue } from './actions';
+import { readQueue } from '@/lib/reads/queue';
+import { cancelPostAction } from './actions';
 
 export const metadata = { title: 'Queue' };
 
 export default async function QueuePage() {
   const { workspace, role } = await requirePageWorkspace();
   const queryClient = getServerQueryClient();
-  const items = await queryClient.fetchQuery({ queryKey: ['queue', workspace.id], queryFn: fetchQueue });
+  const items = await queryClient.fetchQuery({ queryKey: queryKeys.queue(workspace.id), queryFn: () => readQueue(getDb(), { workspaceId: workspace.id }) });
   return (
     <>
       <PageHeader
@@ -31,7 +34,7 @@ export default async function QueuePage() {
         </EmptyState>
       ) : (
         <HydrationBoundary state={dehydrate(queryClient)}>
-          <QueueList workspaceId={workspace.id} canEdit={can(role, 'edit')} canCancel={can(role, 'cancel')} />
+          <QueueList workspaceId={workspace.id} canEdit={can(role, 'edit')} canCancel={can(role, 'cancel')} cancelAction={cancelPostAction} />
         </HydrationBoundary>
       )}
     </>

@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
-import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { applyFaults } from '@/lib/sandbox/control';
-import { publishTestPost, runNaiveRetryDemo, workspaceTimeline, type AttemptSummary } from '@/lib/sandbox/demo';
+import { publishTestPost, runNaiveRetryDemo, type AttemptSummary, type NaiveRetryDemo } from '@/lib/sandbox/demo';
 import { faultsInput } from '@/lib/sandbox/faults';
 import { PROFILES } from '@/lib/sandbox/profiles';
 import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
@@ -16,14 +15,6 @@ const NOT_A_SANDBOX_ACCOUNT = { ok: false, status: 422, message: 'Choose a conne
 
 function sandboxOff() {
   return getEnv().sandboxEnabled ? null : ({ ok: false, status: 409, message: 'The sandbox network is switched off on this server.' } as const);
-}
-
-/** Query function for the live timeline (React Query polling); any member of the workspace may read it. */
-export async function fetchSandboxTimeline() {
-  const context = await getWorkspace();
-  if (!context) throw new Error('Not signed in');
-  if (!getEnv().sandboxEnabled) return [];
-  return workspaceTimeline(getDb(), { workspaceId: context.workspace.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
 }
 
 export const updateFaultsAction = workspaceAction(
@@ -64,9 +55,7 @@ export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: stri
   },
 );
 
-type NaiveDemo = NonNullable<Awaited<ReturnType<typeof runNaiveRetryDemo>>>;
-
-export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveDemo>(
+export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveRetryDemo>(
   { name: 'sandboxNaiveRetryDemo', can: 'sandboxControl', schema: z.object({ accountId: z.uuid('Choose an account') }) },
   async (input, { workspace }) => {
     const off = sandboxOff();

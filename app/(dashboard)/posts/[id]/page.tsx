@@ -1,6 +1,5 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
-import { z } from 'zod';
 import { DeliveryTimelines } from '@/components/posts/delivery-timeline';
 import { EditPostForm } from '@/components/posts/edit-post-form';
 import { StatusBadge } from '@/components/posts/status-badge';
@@ -11,8 +10,9 @@ import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
-import { getPostDetail } from '@/lib/posts/post-detail';
+import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
+import { readPostDetail } from '@/lib/reads/post-detail';
 import { cancelPostAction } from '../../queue/actions';
 import { editPostAction } from './actions';
 
@@ -22,10 +22,10 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   const { workspace, role } = await requirePageWorkspace();
   // Another workspace's post is a 404, like a missing one (I6).
-  const post = z.uuid().safeParse(id).success ? await getPostDetail(getDb(), { workspaceId: workspace.id, postId: id }) : null;
+  const post = await readPostDetail(getDb(), { workspaceId: workspace.id, postId: id });
   if (!post) notFound();
   const queryClient = getServerQueryClient();
-  queryClient.setQueryData(['post', id], post);
+  queryClient.setQueryData(queryKeys.post(id), post);
   const accounts = can(role, 'edit') ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
   const editable = can(role, 'edit') && post.deliveries.some((d) => d.status === 'scheduled') && post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
   return (
