@@ -5,13 +5,13 @@ import { useActionState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { FormStatus } from '@/components/ui/form-status';
+import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
 import type { FormAction } from '@/lib/auth/action';
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { getJson } from '@/lib/query/get-json';
 import { queryKeys, readUrls } from '@/lib/query/keys';
 import type { AccountListItem } from '@/lib/reads/accounts';
-import { ActionMessage } from './action-message';
-import { useRefreshOnSuccess } from './use-refresh-on-success';
 
 type Account = AccountListItem;
 export type AccountRowActions = { checkConnection: FormAction; disconnect: FormAction };
@@ -75,7 +75,7 @@ function AccountRow({ account: a, workspaceId, canManage, actions }: { account: 
           )}
         </div>
       </div>
-      <ActionMessage state={check ?? disconnect} />
+      <FormStatus state={check ?? disconnect} />
     </li>
   );
 }

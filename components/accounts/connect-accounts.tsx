@@ -1,12 +1,13 @@
 'use client';
 
 import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { FormStatus } from '@/components/ui/form-status';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
+import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
 import type { FormAction } from '@/lib/auth/action';
 import { queryKeys } from '@/lib/query/keys';
-import { ActionMessage } from './action-message';
-import { TextField } from './text-field';
-import { useKeptFormAction } from './use-kept-form-action';
-import { useRefreshOnSuccess } from './use-refresh-on-success';
 
 export type ConnectActions = { connectSandbox: FormAction; connectX: FormAction; connectMastodon: FormAction };
 
@@ -34,7 +35,7 @@ function ConnectSandbox({ workspaceId, action }: { workspaceId: string; action: 
         <Button type="submit" name="provider" value="x" disabled={pending}>Connect sandbox X account</Button>
         <Button type="submit" name="provider" value="mastodon" variant="secondary" disabled={pending}>Connect sandbox Mastodon account</Button>
       </div>
-      <ActionMessage state={state} />
+      <FormStatus state={state} />
     </form>
   );
 }
@@ -47,9 +48,9 @@ function ConnectX({ workspaceId, action }: { workspaceId: string; action: FormAc
       <h2 id="connect-x" className="text-base font-semibold">X account</h2>
       <TextField id="x-base-url" name="baseUrl" label="API base URL" defaultValue="https://api.x.com" error={state?.errors?.baseUrl?.[0]} />
       <TextField id="x-user-id" name="platformUserId" label="User id" inputMode="numeric" autoComplete="off" error={state?.errors?.platformUserId?.[0]} />
-      <TextField id="x-token" name="accessToken" label="OAuth 2.0 user access token" type="password" autoComplete="off" error={state?.errors?.accessToken?.[0]} hint="Stored encrypted; only its last four characters are ever shown." />
-      <Button type="submit" disabled={pending}>{pending ? 'Checking…' : 'Check and connect X'}</Button>
-      <ActionMessage state={state} />
+      <TextField id="x-token" name="accessToken" label="OAuth 2.0 user access token" type="password" autoComplete="off" error={state?.errors?.accessToken?.[0]} description="Stored encrypted; only its last four characters are ever shown." />
+      <SubmitButton pending={pending} pendingLabel="Checking…">Check and connect X</SubmitButton>
+      <FormStatus state={state} />
     </form>
   );
 }
@@ -61,9 +62,9 @@ function ConnectMastodon({ workspaceId, action }: { workspaceId: string; action:
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-mastodon">
       <h2 id="connect-mastodon" className="text-base font-semibold">Mastodon account</h2>
       <TextField id="mastodon-instance" name="instanceUrl" label="Instance URL" placeholder="https://mastodon.social" error={state?.errors?.instanceUrl?.[0]} />
-      <TextField id="mastodon-token" name="accessToken" label="Access token" type="password" autoComplete="off" error={state?.errors?.accessToken?.[0]} hint="Stored encrypted; only its last four characters are ever shown." />
-      <Button type="submit" disabled={pending}>{pending ? 'Checking…' : 'Check and connect Mastodon'}</Button>
-      <ActionMessage state={state} />
+      <TextField id="mastodon-token" name="accessToken" label="Access token" type="password" autoComplete="off" error={state?.errors?.accessToken?.[0]} description="Stored encrypted; only its last four characters are ever shown." />
+      <SubmitButton pending={pending} pendingLabel="Checking…">Check and connect Mastodon</SubmitButton>
+      <FormStatus state={state} />
     </form>
   );
 }

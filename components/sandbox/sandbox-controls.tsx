@@ -1,10 +1,12 @@
 'use client';
 
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
-import { useKeptFormAction } from '@/components/accounts/use-kept-form-action';
-import { useRefreshOnSuccess } from '@/components/accounts/use-refresh-on-success';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { FormStatus } from '@/components/ui/form-status';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
+import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
 import type { FormAction } from '@/lib/auth/action';
 import { queryKeys } from '@/lib/query/keys';
 import type { AttemptSummary, NaiveRetryDemo } from '@/lib/sandbox/demo';
@@ -69,12 +71,8 @@ function TestPost({ workspaceId, options, action }: { workspaceId: string; optio
     <form onSubmit={onSubmit} className={card} aria-labelledby="test-post">
       <h2 id="test-post" className="text-base font-semibold">Publish a test post</h2>
       <AccountSelect id="test-post-account" options={options} />
-      <div>
-        <label htmlFor="test-post-text" className="block text-sm font-medium text-slate-900">Text</label>
-        <input id="test-post-text" name="text" className={input} defaultValue="Hello from the sandbox" aria-describedby="test-post-text-error" />
-        <p id="test-post-text-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.text?.[0]}</p>
-      </div>
-      <Button type="submit" disabled={pending}>{pending ? 'Publishing…' : 'Publish test post'}</Button>
+      <TextField id="test-post-text" name="text" label="Text" defaultValue="Hello from the sandbox" error={state?.errors?.text?.[0]} />
+      <SubmitButton pending={pending} pendingLabel="Publishing…">Publish test post</SubmitButton>
       <div role="status" aria-live="polite" aria-label="Test post result">
         {state?.data ? <ul><Attempt attempt={state.data} label="Outcome" /></ul> : <p className="text-sm text-rose-700">{state?.message}</p>}
       </div>
@@ -119,8 +117,8 @@ function FaultKnobs({ workspaceId, options, action }: { workspaceId: string; opt
         ))}
       </div>
       <p className="text-xs text-slate-500">Probabilities from 0 to 1 per request. Applying replaces the account’s settings (a profile must fit the platform).</p>
-      <Button type="submit" disabled={pending}>{pending ? 'Applying…' : 'Apply faults'}</Button>
-      <p role="status" aria-live="polite" className={`text-sm ${state?.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state?.message}</p>
+      <SubmitButton pending={pending} pendingLabel="Applying…">Apply faults</SubmitButton>
+      <FormStatus state={state} />
     </form>
   );
 }
@@ -137,7 +135,7 @@ function NaiveRetry({ workspaceId, options, action }: { workspaceId: string; opt
         (with the <code>x-nodedupe</code> profile it is a second post too).
       </p>
       <AccountSelect id="naive-account" options={[...options].sort((a, b) => Number(a.provider === 'x') - Number(b.provider === 'x'))} />
-      <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Running…' : 'Run naive retry demo'}</Button>
+      <SubmitButton variant="secondary" pending={pending} pendingLabel="Running…">Run naive retry demo</SubmitButton>
       <div role="status" aria-live="polite" aria-label="Naive retry result">
         {state?.data ? (
           <div className="space-y-2">
