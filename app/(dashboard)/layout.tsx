@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { getDb } from '@/db/client';
 import { countUnreadNotifications, listNotifications } from '@/db/queries/notifications';
 import { countReviewItems } from '@/db/queries/review';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { markAllNotificationsRead } from './notifications-actions';
 import { switchWorkspace } from './actions';
@@ -15,7 +16,7 @@ import { switchWorkspace } from './actions';
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const { user, workspace, role, memberships } = await requirePageWorkspace();
   const db = getDb();
-  const adminOf = memberships.filter((m) => m.role === 'admin').map((m) => m.id);
+  const adminOf = memberships.filter((m) => can(m.role, 'review')).map((m) => m.id);
   const [reviewCount, unread, notifications] = await Promise.all([
     countReviewItems(db, { workspaceIds: adminOf }),
     countUnreadNotifications(db, { workspaceId: workspace.id, userId: user.id }),
@@ -23,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   ]);
   const bellItems = notifications.map((n) => ({
     id: n.id, kind: n.kind, message: n.message, unread: !n.read,
-    href: n.kind === 'needs_review' && role === 'admin' ? `/review#delivery-${n.deliveryId}` : n.postId ? `/posts/${n.postId}` : '/queue',
+    href: n.kind === 'needs_review' && can(role, 'review') ? `/review#delivery-${n.deliveryId}` : n.postId ? `/posts/${n.postId}` : '/queue',
   }));
   return (
     <div className="flex min-h-screen">

@@ -2,19 +2,22 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useActionState } from 'react';
-import { checkAccountConnectionAction, disconnectAccountAction, fetchAccounts } from '@/app/(dashboard)/accounts/actions';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ActionMessage } from './action-message';
-import { useRefreshOnSuccess } from './use-refresh-on-success';
-
+import { FormStatus } from '@/components/ui/form-status';
+import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
+import type { FormAction } from '@/lib/auth/action';
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
+import { getJson } from '@/lib/query/get-json';
+import { queryKeys, readUrls } from '@/lib/query/keys';
+import type { AccountListItem } from '@/lib/reads/accounts';
 
-type Account = Awaited<ReturnType<typeof fetchAccounts>>[number];
+type Account = AccountListItem;
+export type AccountRowActions = { checkConnection: FormAction; disconnect: FormAction };
 
-export function AccountList({ workspaceId, canManage = false }: { workspaceId: string; canManage?: boolean }) {
-  const { data: accounts = [] } = useQuery({ queryKey: ['accounts', workspaceId, 'with-disconnected'], queryFn: () => fetchAccounts() });
+export function AccountList({ workspaceId, canManage = false, actions }: { workspaceId: string; canManage?: boolean; actions: AccountRowActions }) {
+  const { data: accounts = [] } = useQuery({ queryKey: queryKeys.accountsWithDisconnected(workspaceId), queryFn: () => getJson<AccountListItem[]>(readUrls.accounts()) });
   const connected = accounts.filter((a) => !a.disconnectedAt);
   const disconnected = accounts.filter((a) => a.disconnectedAt);
   return (
@@ -23,7 +26,7 @@ export function AccountList({ workspaceId, canManage = false }: { workspaceId: s
         <EmptyState title="No accounts connected">Connect a sandbox, X or Mastodon account to start scheduling.</EmptyState>
       ) : (
         <ul role="list" aria-label="Connected accounts" className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          {connected.map((a) => <AccountRow key={a.id} account={a} workspaceId={workspaceId} canManage={canManage} />)}
+          {connected.map((a) => <AccountRow key={a.id} account={a} workspaceId={workspaceId} canManage={canManage} actions={actions} />)}
         </ul>
       )}
       {disconnected.length > 0 && (
@@ -43,10 +46,10 @@ export function AccountList({ workspaceId, canManage = false }: { workspaceId: s
   );
 }
 
-function AccountRow({ account: a, workspaceId, canManage }: { account: Account; workspaceId: string; canManage: boolean }) {
-  const [check, checkAction, checking] = useActionState(checkAccountConnectionAction, undefined);
-  const [disconnect, disconnectAction, disconnecting] = useActionState(disconnectAccountAction, undefined);
-  useRefreshOnSuccess(disconnect, ['accounts', workspaceId]);
+function AccountRow({ account: a, workspaceId, canManage, actions }: { account: Account; workspaceId: string; canManage: boolean; actions: AccountRowActions }) {
+  const [check, checkAction, checking] = useActionState(actions.checkConnection, undefined);
+  const [disconnect, disconnectAction, disconnecting] = useActionState(actions.disconnect, undefined);
+  useRefreshOnSuccess(disconnect, queryKeys.accounts(workspaceId));
   return (
     <li className="space-y-2 px-4 py-3" aria-label={a.handle}>
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -72,7 +75,7 @@ function AccountRow({ account: a, workspaceId, canManage }: { account: Account; 
           )}
         </div>
       </div>
-      <ActionMessage state={check ?? disconnect} />
+      <FormStatus state={check ?? disconnect} />
     </li>
   );
 }

@@ -1,9 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { fetchPostDetail } from '@/app/(dashboard)/posts/[id]/queries';
 import { LocalTime } from '@/components/ui/local-time';
 import type { PostDetail } from '@/lib/posts/post-detail';
+import { getJson } from '@/lib/query/get-json';
+import { queryKeys, readUrls } from '@/lib/query/keys';
 import { StatusBadge } from './status-badge';
 
 const LIVE = new Set(['publishing', 'ambiguous']);
@@ -12,8 +13,8 @@ const DOT: Record<string, string> = { event: 'bg-slate-400', attempt: 'bg-indigo
 /** Per delivery, a vertical timeline; refreshes every second while anything can still change by itself. */
 export function DeliveryTimelines({ postId }: { postId: string }) {
   const { data } = useQuery({
-    queryKey: ['post', postId],
-    queryFn: () => fetchPostDetail(postId),
+    queryKey: queryKeys.post(postId),
+    queryFn: () => getJson<PostDetail>(readUrls.post(postId)),
     refetchInterval: (query) => {
       const post = query.state.data as PostDetail | null | undefined;
       const soon = post && Date.parse(post.scheduledAt) < Date.now() + 60_000;

@@ -3,9 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import type { ActionState } from '@/lib/auth/action';
+import type { FormAction } from '@/lib/auth/action';
+import { queryKeys } from '@/lib/query/keys';
 
-type Props = { postId: string; label?: string; action: (state: ActionState | undefined, data: FormData) => Promise<ActionState> };
+type Props = { postId: string; label?: string; action: FormAction };
 
 /** Cancel with a confirmation; disabled while pending, and harmless when repeated (the server cancels only what is still scheduled). */
 export function CancelButton({ postId, label = 'Cancel', action }: Props) {
@@ -26,7 +27,7 @@ export function CancelButton({ postId, label = 'Cancel', action }: Props) {
           try {
             const result = await action(undefined, data);
             setMessage(result.message ?? null);
-            await queryClient.invalidateQueries({ queryKey: ['queue'] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.queues() });
           } catch {
             setMessage('Could not reach the server; try again.');
           } finally {

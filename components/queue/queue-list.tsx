@@ -2,19 +2,24 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { cancelPostAction, fetchQueue, type QueueItem } from '@/app/(dashboard)/queue/actions';
 import { StatusBadge } from '@/components/posts/status-badge';
 import { useTimeZone } from '@/components/ui/use-time-zone';
+import type { FormAction } from '@/lib/auth/action';
+import { getJson } from '@/lib/query/get-json';
+import { queryKeys, readUrls } from '@/lib/query/keys';
+import type { QueueItem } from '@/lib/reads/queue';
 import { CancelButton } from './cancel-button';
 
 const CHANGING = new Set(['scheduled', 'publishing', 'ambiguous', 'partial']);
 
 /** Deliveries grouped by day in the viewer's zone; polls only while a row can still change on its own. */
-export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEdit: boolean }) {
+type Props = { workspaceId: string; canEdit: boolean; canCancel: boolean; cancelAction: FormAction };
+
+export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Props) {
   const timeZone = useTimeZone();
   const { data = [] } = useQuery({
-    queryKey: ['queue', workspaceId],
-    queryFn: () => fetchQueue(),
+    queryKey: queryKeys.queue(workspaceId),
+    queryFn: () => getJson<QueueItem[]>(readUrls.queue()),
     refetchInterval: (query) => ((query.state.data ?? []).some((p) => p.deliveries.some((d) => CHANGING.has(d.status) && (d.status !== 'scheduled' || Date.parse(p.scheduledAt) < Date.now() + 60_000))) ? 1_500 : 15_000),
   });
   const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone });
@@ -37,10 +42,10 @@ export function QueueList({ workspaceId, canEdit }: { workspaceId: string; canEd
                     <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
                     <p className="text-xs text-slate-600">{time.format(new Date(post.scheduledAt))} · {post.kind}</p>
                   </Link>
-                  {canEdit && post.deliveries.some((d) => d.status === 'scheduled') && (
+                  {(canEdit || canCancel) && post.deliveries.some((d) => d.status === 'scheduled') && (
                     <span className="flex shrink-0 items-center gap-2">
-                      <Link href={`/posts/${post.id}#edit`} className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50" aria-label="Edit post">Edit</Link>
-                      <CancelButton postId={post.id} action={cancelPostAction} />
+                      {canEdit && <Link href={`/posts/${post.id}#edit`} className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50" aria-label="Edit post">Edit</Link>}
+                      {canCancel && <CancelButton postId={post.id} action={cancelAction} />}
                     </span>
                   )}
                 </div>

@@ -1,19 +1,24 @@
 'use client';
 
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
-import { naiveRetryDemoAction, publishTestPostAction, updateFaultsAction } from '@/app/(dashboard)/sandbox/actions';
-import { useKeptFormAction } from '@/components/accounts/use-kept-form-action';
-import { useRefreshOnSuccess } from '@/components/accounts/use-refresh-on-success';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import type { AttemptSummary } from '@/lib/sandbox/demo';
+import { TextField } from '@/components/ui/field';
+import { FormStatus } from '@/components/ui/form-status';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
+import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
+import type { FormAction } from '@/lib/auth/action';
+import { queryKeys } from '@/lib/query/keys';
+import type { AttemptSummary, NaiveRetryDemo } from '@/lib/sandbox/demo';
 import { FAULT_LABELS } from '@/lib/sandbox/faults';
 import { PROFILES, PROFILE_LABELS } from '@/lib/sandbox/profiles';
-import { sandboxTimelineKey, useSandboxTimeline } from './use-sandbox-timeline';
+import { useSandboxTimeline } from './use-sandbox-timeline';
 
 const card = 'space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200';
 const input = 'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm';
 const OUTCOME_TONE: Record<AttemptSummary['outcome'], BadgeTone> = { sent: 'green', failed: 'red', not_sent: 'gray', ambiguous: 'amber' };
+
+export type SandboxActions = { publishTestPost: FormAction<AttemptSummary>; updateFaults: FormAction; naiveRetryDemo: FormAction<NaiveRetryDemo> };
 
 type Option = { accountId: string; handle: string; provider: keyof typeof PROVIDER_LABEL };
 
@@ -46,32 +51,28 @@ const DURATIONS = [
 ] as const;
 
 /** Admin controls: publish a test post, set fault knobs, run the naive-retry demo. */
-export function SandboxControls({ workspaceId }: { workspaceId: string }) {
+export function SandboxControls({ workspaceId, actions }: { workspaceId: string; actions: SandboxActions }) {
   const { data: accounts = [] } = useSandboxTimeline(workspaceId);
   const options = accounts.filter((a) => !a.disconnected);
   if (options.length === 0) return null;
   return (
     <div className="grid gap-4 lg:grid-cols-3">
-      <TestPost workspaceId={workspaceId} options={options} />
-      <FaultKnobs workspaceId={workspaceId} options={options} />
-      <NaiveRetry workspaceId={workspaceId} options={options} />
+      <TestPost workspaceId={workspaceId} options={options} action={actions.publishTestPost} />
+      <FaultKnobs workspaceId={workspaceId} options={options} action={actions.updateFaults} />
+      <NaiveRetry workspaceId={workspaceId} options={options} action={actions.naiveRetryDemo} />
     </div>
   );
 }
 
-function TestPost({ workspaceId, options }: { workspaceId: string; options: Option[] }) {
-  const [state, onSubmit, pending] = useKeptFormAction(publishTestPostAction);
-  useRefreshOnSuccess(state, sandboxTimelineKey(workspaceId));
+function TestPost({ workspaceId, options, action }: { workspaceId: string; options: Option[]; action: SandboxActions['publishTestPost'] }) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.sandboxTimeline(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="test-post">
       <h2 id="test-post" className="text-base font-semibold">Publish a test post</h2>
       <AccountSelect id="test-post-account" options={options} />
-      <div>
-        <label htmlFor="test-post-text" className="block text-sm font-medium text-slate-900">Text</label>
-        <input id="test-post-text" name="text" className={input} defaultValue="Hello from the sandbox" aria-describedby="test-post-text-error" />
-        <p id="test-post-text-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.text?.[0]}</p>
-      </div>
-      <Button type="submit" disabled={pending}>{pending ? 'Publishing…' : 'Publish test post'}</Button>
+      <TextField id="test-post-text" name="text" label="Text" defaultValue="Hello from the sandbox" error={state?.errors?.text?.[0]} />
+      <SubmitButton pending={pending} pendingLabel="Publishing…">Publish test post</SubmitButton>
       <div role="status" aria-live="polite" aria-label="Test post result">
         {state?.data ? <ul><Attempt attempt={state.data} label="Outcome" /></ul> : <p className="text-sm text-rose-700">{state?.message}</p>}
       </div>
@@ -79,9 +80,9 @@ function TestPost({ workspaceId, options }: { workspaceId: string; options: Opti
   );
 }
 
-function FaultKnobs({ workspaceId, options }: { workspaceId: string; options: Option[] }) {
-  const [state, onSubmit, pending] = useKeptFormAction(updateFaultsAction);
-  useRefreshOnSuccess(state, sandboxTimelineKey(workspaceId));
+function FaultKnobs({ workspaceId, options, action }: { workspaceId: string; options: Option[]; action: SandboxActions['updateFaults'] }) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.sandboxTimeline(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="fault-knobs">
       <h2 id="fault-knobs" className="text-base font-semibold">Fault knobs</h2>
@@ -116,15 +117,15 @@ function FaultKnobs({ workspaceId, options }: { workspaceId: string; options: Op
         ))}
       </div>
       <p className="text-xs text-slate-500">Probabilities from 0 to 1 per request. Applying replaces the account’s settings (a profile must fit the platform).</p>
-      <Button type="submit" disabled={pending}>{pending ? 'Applying…' : 'Apply faults'}</Button>
-      <p role="status" aria-live="polite" className={`text-sm ${state?.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state?.message}</p>
+      <SubmitButton pending={pending} pendingLabel="Applying…">Apply faults</SubmitButton>
+      <FormStatus state={state} />
     </form>
   );
 }
 
-function NaiveRetry({ workspaceId, options }: { workspaceId: string; options: Option[] }) {
-  const [state, onSubmit, pending] = useKeptFormAction(naiveRetryDemoAction);
-  useRefreshOnSuccess(state, sandboxTimelineKey(workspaceId));
+function NaiveRetry({ workspaceId, options, action }: { workspaceId: string; options: Option[]; action: SandboxActions['naiveRetryDemo'] }) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.sandboxTimeline(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="naive-retry">
       <h2 id="naive-retry" className="text-base font-semibold">Naive retry demo</h2>
@@ -134,7 +135,7 @@ function NaiveRetry({ workspaceId, options }: { workspaceId: string; options: Op
         (with the <code>x-nodedupe</code> profile it is a second post too).
       </p>
       <AccountSelect id="naive-account" options={[...options].sort((a, b) => Number(a.provider === 'x') - Number(b.provider === 'x'))} />
-      <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Running…' : 'Run naive retry demo'}</Button>
+      <SubmitButton variant="secondary" pending={pending} pendingLabel="Running…">Run naive retry demo</SubmitButton>
       <div role="status" aria-live="polite" aria-label="Naive retry result">
         {state?.data ? (
           <div className="space-y-2">

@@ -1,11 +1,15 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { fetchSandboxTimeline } from '@/app/(dashboard)/sandbox/actions';
-
-export const sandboxTimelineKey = (workspaceId: string) => ['sandbox-timeline', workspaceId] as const;
+import { getJson } from '@/lib/query/get-json';
+import { queryKeys, readUrls } from '@/lib/query/keys';
+import type { SandboxTimelineAccount } from '@/lib/reads/sandbox-timeline';
 
 /** The live timeline: polled, because faults and the publisher change it from elsewhere. */
 export function useSandboxTimeline(workspaceId: string) {
-  return useQuery({ queryKey: sandboxTimelineKey(workspaceId), queryFn: () => fetchSandboxTimeline(), refetchInterval: 1_500 });
+  return useQuery({
+    queryKey: queryKeys.sandboxTimeline(workspaceId),
+    queryFn: () => getJson<SandboxTimelineAccount[]>(readUrls.sandboxTimeline()),
+    refetchInterval: 1_500,
+  });
 }

@@ -2,23 +2,19 @@
 
 import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
+import { FieldError, TextField } from '@/components/ui/field';
 import { LocalTime } from '@/components/ui/local-time';
+import { SubmitButton } from '@/components/ui/submit-button';
 import { SCOPE_LABELS } from '@/lib/api/scope-labels';
-import type { ActionState } from '@/lib/auth/action';
+import type { FormAction } from '@/lib/auth/action';
 
 type Key = { id: string; name: string; prefix: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
-type Action<T = undefined> = (state: ActionState<T> | undefined, data: FormData) => Promise<ActionState<T>>;
 
-export function CreateApiKeyForm({ action }: { action: Action<{ token: string }> }) {
+export function CreateApiKeyForm({ action }: { action: FormAction<{ token: string }> }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
     <form action={formAction} className="space-y-3">
-      <div>
-        <label htmlFor="key-name" className="block text-sm font-medium">Key name</label>
-        <input id="key-name" name="name" placeholder="e.g. Zapier" className="mt-1 block w-full max-w-sm rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
-          aria-describedby="key-name-error" aria-invalid={Boolean(state?.errors?.name)} />
-        <p id="key-name-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.name?.[0]}</p>
-      </div>
+      <TextField id="key-name" name="name" label="Key name" placeholder="e.g. Zapier" className="max-w-sm" error={state?.errors?.name?.[0]} />
       <fieldset aria-describedby="key-scopes-error">
         <legend className="text-sm font-medium">Scopes</legend>
         {Object.entries(SCOPE_LABELS).map(([scope, label]) => (
@@ -27,9 +23,9 @@ export function CreateApiKeyForm({ action }: { action: Action<{ token: string }>
             <code className="text-xs">{scope}</code> <span className="text-slate-600">{label}</span>
           </label>
         ))}
-        <p id="key-scopes-error" aria-live="polite" className="mt-1 text-sm text-rose-700">{state?.errors?.scopes?.[0]}</p>
+        <FieldError id="key-scopes" error={state?.errors?.scopes?.[0]} />
       </fieldset>
-      <Button type="submit" disabled={pending}>{pending ? 'Creating…' : 'Create API key'}</Button>
+      <SubmitButton pending={pending} pendingLabel="Creating…">Create API key</SubmitButton>
       {state?.ok && state.data && (
         <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
           <p className="font-semibold">{state.message}</p>
@@ -41,7 +37,7 @@ export function CreateApiKeyForm({ action }: { action: Action<{ token: string }>
   );
 }
 
-export function ApiKeyRow({ apiKey, canRevoke, revoke }: { apiKey: Key; canRevoke: boolean; revoke: Action }) {
+export function ApiKeyRow({ apiKey, canRevoke, revoke }: { apiKey: Key; canRevoke: boolean; revoke: FormAction }) {
   const [state, formAction, pending] = useActionState(revoke, undefined);
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">

@@ -1,12 +1,12 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Button } from '@/components/ui/button';
-import type { ActionState } from '@/lib/auth/action';
+import { SubmitButton } from '@/components/ui/submit-button';
+import type { FormAction } from '@/lib/auth/action';
 
 type Member = { userId: string; email: string; name: string; role: string };
 
-export function MemberRow({ member, canEdit, action }: { member: Member; canEdit: boolean; action: (s: ActionState | undefined, d: FormData) => Promise<ActionState> }) {
+export function MemberRow({ member, canEdit, action }: { member: Member; canEdit: boolean; action: FormAction }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
@@ -18,7 +18,7 @@ export function MemberRow({ member, canEdit, action }: { member: Member; canEdit
           <select id={`role-${member.userId}`} name="role" defaultValue={member.role} className="rounded-md border border-slate-300 px-2 py-1">
             <option value="admin">admin</option><option value="manager">manager</option><option value="viewer">viewer</option>
           </select>
-          <Button type="submit" variant="secondary" disabled={pending}>{pending ? 'Saving…' : 'Save'}</Button>
+          <SubmitButton variant="secondary" pending={pending} pendingLabel="Saving…">Save</SubmitButton>
         </form>
       ) : (
         <span className="text-slate-700">{member.role}</span>

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { logger } from '@/lib/logging/logger';
+import { can, requiredRole, type Capability } from './can';
 import { hasRole, type Role } from './roles';
 import { getWorkspace, type WorkspaceContext } from './session';
 
@@ -11,6 +12,9 @@ export type ActionState<T = undefined> = {
   errors?: Record<string, string[] | undefined>;
   data?: T;
 };
+
+/** A server action as a component receives it (a prop): components never import from app/. */
+export type FormAction<T = undefined> = (previous: ActionState<T> | undefined, formData: FormData) => Promise<ActionState<T>>;
 
 /** FormData to a plain object; a name that appears more than once becomes an array (checkbox groups). */
 export function formDataToObject(formData: FormData): Record<string, unknown> {
@@ -28,7 +32,7 @@ export function formDataToObject(formData: FormData): Record<string, unknown> {
  * no action can forget one. Server actions are public POST endpoints; the UI hiding a button is not a check.
  */
 export function workspaceAction<S extends z.ZodType, T = undefined>(
-  options: { role: Role; schema: S; name: string },
+  options: { schema: S; name: string } & ({ can: Capability; role?: never } | { role: Role; can?: never }),
   handler: (input: z.output<S>, context: WorkspaceContext) => Promise<ActionState<T>>,
 ) {
   return async (_previous: ActionState<T> | undefined, formData: FormData): Promise<ActionState<T>> => {
@@ -36,9 +40,11 @@ export function workspaceAction<S extends z.ZodType, T = undefined>(
     if (!context) return { ok: false, status: 401, message: 'Your session has ended. Sign in again.' };
     // A server action is a public endpoint: a caller can send any serializable argument, not only a form.
     if (!(formData instanceof FormData)) return { ok: false, status: 400, message: 'This action takes a form submission.' };
-    if (!hasRole(context.role, options.role)) {
+    const allowed = options.can ? can(context.role, options.can) : hasRole(context.role, options.role!);
+    if (!allowed) {
+      const needs = options.can ? requiredRole(options.can) : options.role;
       logger.warn({ action: options.name, userId: context.user.id, role: context.role }, 'action refused: role');
-      return { ok: false, status: 403, message: `You do not have permission to do this (needs ${options.role}).` };
+      return { ok: false, status: 403, message: `You do not have permission to do this (needs ${needs}).` };
     }
     const input = formDataToObject(formData);
     // Postgres text cannot hold U+0000: any field carrying it is refused here, before a query fails with a 500.

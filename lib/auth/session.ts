@@ -6,7 +6,8 @@ import { cache } from 'react';
 import { getDb } from '@/db/client';
 import { getMembershipsForUser, type WorkspaceMembership } from '@/db/queries/workspaces';
 import { getAuthOptions } from './options';
-import { hasRole, type Role } from './roles';
+import { can, type Capability } from './can';
+import type { Role } from './roles';
 import { resolveSessionUser } from './session-user';
 
 export const WORKSPACE_COOKIE = 'postonce-workspace';
@@ -49,9 +50,9 @@ export const getWorkspace = cache(async (): Promise<WorkspaceContext | null> => 
   return { user, workspace: { id: active.id, slug: active.slug, name: active.name }, role: active.role, memberships };
 });
 
-/** For pages: redirects to sign-in when signed out; returns the context and whether the role suffices. */
-export async function requirePageWorkspace(required: Role = 'viewer') {
+/** For pages: redirects to sign-in when signed out; returns the context and whether the role holds the capability. */
+export async function requirePageWorkspace(capability: Capability = 'read') {
   const context = await getWorkspace();
   if (!context) redirect('/signin');
-  return { ...context, allowed: hasRole(context.role, required) };
+  return { ...context, allowed: can(context.role, capability) };
 }

@@ -15,6 +15,8 @@ export type AttemptSummary = { outcome: Outcome; reason: string; rule: string; e
 const TEST_POST_TIMEOUT_MS = 3_000;
 const NAIVE_TIMEOUT_MS = 2_000;
 
+export type NaiveRetryDemo = NonNullable<Awaited<ReturnType<typeof runNaiveRetryDemo>>>;
+
 export async function workspaceTimeline(db: Database, params: { workspaceId: string; encryptionKey: string; limit?: number }): Promise<TimelineAccount[]> {
   const scope = await workspaceSandboxScope(db, params);
   return getTimeline(createPgSandboxStore(db), scope, { limit: params.limit ?? 50 });

@@ -2,7 +2,8 @@ import type { Executor } from '@/db/client';
 import { getActiveApiKeyByHash } from '@/db/queries/api-keys';
 import { listUnregisteredProductSandboxAccounts, listWorkspaceSandboxAccounts, registerSandboxAccount } from '@/db/queries/sandbox';
 import { hashApiKey } from '@/lib/auth/api-key-token';
-import { hasRole, type Role } from '@/lib/auth/roles';
+import { can } from '@/lib/auth/can';
+import type { Role } from '@/lib/auth/roles';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { openCredentials } from '@/lib/providers/credentials';
@@ -54,7 +55,7 @@ export function workspaceScopeResolver(options: {
     } else {
       const session = options.session ? await options.session() : null;
       if (!session) return problem({ status: 401, title: 'Unauthorized', detail: 'Sign in as a workspace admin or send a workspace API key.' }, { 'www-authenticate': 'Bearer' });
-      if (!hasRole(session.role, 'admin')) return problem({ status: 403, title: 'Forbidden', detail: 'Only workspace admins control the sandbox.' });
+      if (!can(session.role, 'sandboxControl')) return problem({ status: 403, title: 'Forbidden', detail: 'Only workspace admins control the sandbox.' });
       workspaceId = session.workspaceId;
     }
     return workspaceSandboxScope(options.db, { workspaceId, encryptionKey: options.encryptionKey });

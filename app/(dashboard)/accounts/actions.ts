@@ -2,10 +2,9 @@
 
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { connectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
+import { connectAccount, getAccountWithCredentials } from '@/db/queries/accounts';
 import { disconnectAccount } from '@/db/queries/deliveries';
 import { workspaceAction } from '@/lib/auth/action';
-import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { providerClientForAccount } from '@/lib/providers';
@@ -14,13 +13,6 @@ import { connectionCheckFailure } from '@/lib/providers/connection-check';
 import { baseUrlRefusal } from '@/lib/net/outbound-guard';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { connectSandboxAccount } from '@/lib/sandbox/connect';
-
-/** Query function for the accounts list (React Query); scoped to the caller's active workspace, disconnected ones included. */
-export async function fetchAccounts() {
-  const context = await getWorkspace();
-  if (!context) throw new Error('Not signed in');
-  return listAccounts(getDb(), { workspaceId: context.workspace.id, includeDisconnected: true });
-}
 
 const accountId = z.object({ accountId: z.uuid('Unknown account') });
 const httpUrl = (label: string) =>
@@ -35,7 +27,7 @@ const httpUrl = (label: string) =>
 const accessToken = z.string().trim().min(8, 'Paste the whole access token').max(2000);
 
 export const connectSandboxAccountAction = workspaceAction(
-  { name: 'connectSandboxAccount', role: 'admin', schema: z.object({ provider: z.enum(['x', 'mastodon']) }) },
+  { name: 'connectSandboxAccount', can: 'manageAccounts', schema: z.object({ provider: z.enum(['x', 'mastodon']) }) },
   async ({ provider }, { workspace, user }) => {
     const env = getEnv();
     if (!env.sandboxEnabled) return { ok: false, status: 409, message: 'The sandbox network is switched off on this server (SANDBOX_ENABLED).' };
@@ -48,7 +40,7 @@ export const connectSandboxAccountAction = workspaceAction(
 export const connectXAccountAction = workspaceAction(
   {
     name: 'connectXAccount',
-    role: 'admin',
+    can: 'manageAccounts',
     schema: z.object({
       baseUrl: httpUrl('API base URL'),
       accessToken,
@@ -66,7 +58,7 @@ export const connectXAccountAction = workspaceAction(
 );
 
 export const connectMastodonAccountAction = workspaceAction(
-  { name: 'connectMastodonAccount', role: 'admin', schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }) },
+  { name: 'connectMastodonAccount', can: 'manageAccounts', schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }) },
   async ({ instanceUrl, accessToken: token }, { workspace }) => {
     const baseUrl = instanceUrl.replace(/\/+$/, '');
     const check = await verifyPlatformAccount({ provider: 'mastodon', baseUrl, accessToken: token });
@@ -80,7 +72,7 @@ export const connectMastodonAccountAction = workspaceAction(
 
 /** The connection check for a stored account: the platform's "who am I" with its sealed token. */
 export const checkAccountConnectionAction = workspaceAction(
-  { name: 'checkAccountConnection', role: 'admin', schema: accountId },
+  { name: 'checkAccountConnection', can: 'manageAccounts', schema: accountId },
   async ({ accountId: id }, { workspace }) => {
     const account = await getAccountWithCredentials(getDb(), { workspaceId: workspace.id, accountId: id });
     if (!account) return { ok: false, status: 422, message: 'No such account in this workspace.' };
@@ -93,7 +85,7 @@ export const checkAccountConnectionAction = workspaceAction(
 );
 
 export const disconnectAccountAction = workspaceAction(
-  { name: 'disconnectAccount', role: 'admin', schema: accountId },
+  { name: 'disconnectAccount', can: 'manageAccounts', schema: accountId },
   async ({ accountId: id }, { workspace, user }) => {
     const row = await disconnectAccount(getDb(), { workspaceId: workspace.id, accountId: id, actor: `user:${user.id}` });
     if (!row) return { ok: false, status: 409, message: 'That account is already disconnected.' };

@@ -3,20 +3,29 @@ import { AccountList } from '@/components/accounts/account-list';
 import { ConnectAccounts } from '@/components/accounts/connect-accounts';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
-import { listAccounts } from '@/db/queries/accounts';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
+import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
+import { readAccounts } from '@/lib/reads/accounts';
+import {
+  checkAccountConnectionAction,
+  connectMastodonAccountAction,
+  connectSandboxAccountAction,
+  connectXAccountAction,
+  disconnectAccountAction,
+} from './actions';
 
 export const metadata = { title: 'Accounts' };
 
 export default async function AccountsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const canManage = role === 'admin';
+  const canManage = can(role, 'manageAccounts');
   const queryClient = getServerQueryClient();
   await queryClient.prefetchQuery({
-    queryKey: ['accounts', workspace.id, 'with-disconnected'],
-    queryFn: () => listAccounts(getDb(), { workspaceId: workspace.id, includeDisconnected: true }),
+    queryKey: queryKeys.accountsWithDisconnected(workspace.id),
+    queryFn: () => readAccounts(getDb(), { workspaceId: workspace.id }),
   });
   return (
     <>
@@ -26,8 +35,14 @@ export default async function AccountsPage() {
       />
       <HydrationBoundary state={dehydrate(queryClient)}>
         <div className="space-y-8">
-          <AccountList workspaceId={workspace.id} canManage={canManage} />
-          {canManage && <ConnectAccounts workspaceId={workspace.id} sandboxEnabled={getEnv().sandboxEnabled} />}
+          <AccountList workspaceId={workspace.id} canManage={canManage} actions={{ checkConnection: checkAccountConnectionAction, disconnect: disconnectAccountAction }} />
+          {canManage && (
+            <ConnectAccounts
+              workspaceId={workspace.id}
+              sandboxEnabled={getEnv().sandboxEnabled}
+              actions={{ connectSandbox: connectSandboxAccountAction, connectX: connectXAccountAction, connectMastodon: connectMastodonAccountAction }}
+            />
+          )}
         </div>
       </HydrationBoundary>
     </>

@@ -17,7 +17,7 @@ const MESSAGES = {
 } as const;
 
 export const createPostAction = workspaceAction(
-  { name: 'createPost', role: 'manager', schema: composeFormSchema },
+  { name: 'createPost', can: 'compose', schema: composeFormSchema },
   async (form, { workspace, user }): Promise<ComposeActionState> => {
     const result = await submitComposeForm(getDb(), form, { workspaceId: workspace.id, userId: user.id, requestId: requestIdOf(await headers()) });
     if (result.ok) {

@@ -9,8 +9,8 @@ import { createPostAction } from './actions';
 export const metadata = { title: 'Compose' };
 
 export default async function ComposePage() {
-  const { allowed, workspace } = await requirePageWorkspace('manager');
-  if (!allowed) return <Forbidden required="manager" />;
+  const { allowed, workspace } = await requirePageWorkspace('compose');
+  if (!allowed) return <Forbidden capability="compose" />;
   const accounts = await listAccounts(getDb(), { workspaceId: workspace.id });
   return (
     <>

@@ -3,29 +3,12 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { listPosts } from '@/db/queries/posts';
 import { workspaceAction } from '@/lib/auth/action';
-import { getWorkspace } from '@/lib/auth/session';
 import { cancelPost } from '@/lib/posts/cancel';
-import { serializePost } from '@/lib/posts/serialize';
-
-type Serialized = ReturnType<typeof serializePost>;
-export type QueueItem = Omit<Serialized, 'deliveries'> & { deliveries: (Serialized['deliveries'][number] & { handle: string; failureReason: string | null })[] };
-
-/** The queue's data (React Query polls it while something can still change). */
-export async function fetchQueue(): Promise<QueueItem[]> {
-  const context = await getWorkspace();
-  if (!context) throw new Error('Not signed in');
-  const rows = await listPosts(getDb(), { workspaceId: context.workspace.id, limit: 100 });
-  return rows.map(({ post, deliveries }) => {
-    const serialized = serializePost(post, deliveries);
-    return { ...serialized, deliveries: serialized.deliveries.map((d, i) => ({ ...d, handle: deliveries[i]!.accountHandle, failureReason: deliveries[i]!.failureReason })) };
-  });
-}
 
 /** Cancels what is still scheduled (one conditional statement: never a delivery already claimed). */
 export const cancelPostAction = workspaceAction(
-  { name: 'cancelPost', role: 'manager', schema: z.object({ postId: z.uuid() }) },
+  { name: 'cancelPost', can: 'cancel', schema: z.object({ postId: z.uuid() }) },
   async ({ postId }, { workspace, user }) => {
     const result = await cancelPost(getDb(), { workspaceId: workspace.id, postId, actor: `user:${user.id}` });
     revalidatePath('/queue');

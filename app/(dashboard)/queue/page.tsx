@@ -3,34 +3,38 @@ import Link from 'next/link';
 import { QueueList } from '@/components/queue/queue-list';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { getDb } from '@/db/client';
+import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
-import { fetchQueue } from './actions';
+import { readQueue } from '@/lib/reads/queue';
+import { cancelPostAction } from './actions';
 
 export const metadata = { title: 'Queue' };
 
 export default async function QueuePage() {
   const { workspace, role } = await requirePageWorkspace();
   const queryClient = getServerQueryClient();
-  const items = await queryClient.fetchQuery({ queryKey: ['queue', workspace.id], queryFn: fetchQueue });
+  const items = await queryClient.fetchQuery({ queryKey: queryKeys.queue(workspace.id), queryFn: () => readQueue(getDb(), { workspaceId: workspace.id }) });
   return (
     <>
       <PageHeader
         title="Queue"
         description={`Scheduled, publishing and settled posts in ${workspace.name}.`}
-        actions={role !== 'viewer' ? <Link href="/compose" className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-500">Compose</Link> : undefined}
+        actions={can(role, 'compose') ? <Link href="/compose" className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-500">Compose</Link> : undefined}
       />
       {items.length === 0 ? (
         <EmptyState
           title="Nothing scheduled yet"
-          action={role !== 'viewer' ? <Link href="/compose" className="text-sm font-semibold text-indigo-700 hover:underline">Compose a post →</Link> : undefined}
+          action={can(role, 'compose') ? <Link href="/compose" className="text-sm font-semibold text-indigo-700 hover:underline">Compose a post →</Link> : undefined}
         >
           Posts you schedule appear here grouped by day, each with its state: scheduled, publishing, sent, or
           &ldquo;ambiguous — being verified&rdquo; while Postonce checks the platform.
         </EmptyState>
       ) : (
         <HydrationBoundary state={dehydrate(queryClient)}>
-          <QueueList workspaceId={workspace.id} canEdit={role !== 'viewer'} />
+          <QueueList workspaceId={workspace.id} canEdit={can(role, 'edit')} canCancel={can(role, 'cancel')} cancelAction={cancelPostAction} />
         </HydrationBoundary>
       )}
     </>

@@ -5,6 +5,7 @@ import { getDb } from '@/db/client';
 import { notifyDue } from '@/db/queries/publishing';
 import { resolveReviewItem, type ReviewResolution } from '@/db/queries/deliveries';
 import { workspaceAction } from '@/lib/auth/action';
+import { can } from '@/lib/auth/can';
 import { logger } from '@/lib/logging/logger';
 import { getEnv } from '@/lib/env';
 import { appOrigin } from '@/lib/providers';
@@ -23,9 +24,9 @@ const schema = z.object({
  * An admin's decision on a review item. The item may belong to any workspace the user administers
  * (the review list spans them), so the role is checked against that workspace here, on the server.
  */
-export const resolveReviewAction = workspaceAction({ name: 'resolveReview', role: 'viewer', schema }, async (input, { user, memberships }) => {
+export const resolveReviewAction = workspaceAction({ name: 'resolveReview', can: 'read', schema }, async (input, { user, memberships }) => {
   const membership = memberships.find((m) => m.id === input.workspaceId);
-  if (membership?.role !== 'admin') {
+  if (!membership || !can(membership.role, 'review')) {
     logger.warn({ userId: user.id, workspaceId: input.workspaceId }, 'review action refused: not an admin there');
     return { ok: false, status: 403, message: 'You do not have permission to do this (needs admin).' };
   }

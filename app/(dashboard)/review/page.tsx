@@ -5,6 +5,7 @@ import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listReviewItems } from '@/db/queries/review';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { resolveReviewAction } from './actions';
 
@@ -21,8 +22,8 @@ const filtersSchema = z.object({
 /** Every ambiguous or needs_review delivery in the workspaces the user administers, grouped by client workspace. */
 export default async function ReviewPage({ searchParams }: { searchParams: Search }) {
   const { memberships } = await requirePageWorkspace();
-  const adminOf = memberships.filter((m) => m.role === 'admin');
-  if (adminOf.length === 0) return <Forbidden required="admin" />;
+  const adminOf = memberships.filter((m) => can(m.role, 'review'));
+  if (adminOf.length === 0) return <Forbidden capability="review" />;
   const params = await searchParams;
   // Filters come from the URL: anything malformed is ignored rather than reaching the database.
   const { state: status, account, age } = filtersSchema.parse({ state: one(params.state), account: one(params.account), age: one(params.age) });

@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
-import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { applyFaults } from '@/lib/sandbox/control';
-import { publishTestPost, runNaiveRetryDemo, workspaceTimeline, type AttemptSummary } from '@/lib/sandbox/demo';
+import { publishTestPost, runNaiveRetryDemo, type AttemptSummary, type NaiveRetryDemo } from '@/lib/sandbox/demo';
 import { faultsInput } from '@/lib/sandbox/faults';
 import { PROFILES } from '@/lib/sandbox/profiles';
 import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
@@ -18,18 +17,10 @@ function sandboxOff() {
   return getEnv().sandboxEnabled ? null : ({ ok: false, status: 409, message: 'The sandbox network is switched off on this server.' } as const);
 }
 
-/** Query function for the live timeline (React Query polling); any member of the workspace may read it. */
-export async function fetchSandboxTimeline() {
-  const context = await getWorkspace();
-  if (!context) throw new Error('Not signed in');
-  if (!getEnv().sandboxEnabled) return [];
-  return workspaceTimeline(getDb(), { workspaceId: context.workspace.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
-}
-
 export const updateFaultsAction = workspaceAction(
   {
     name: 'updateSandboxFaults',
-    role: 'admin',
+    can: 'sandboxControl',
     schema: faultsInput.extend({
       accountId: z.union([z.literal(''), z.uuid('Unknown account')]).optional().transform((v) => v || undefined),
       // '' = each account's platform default
@@ -52,7 +43,7 @@ export const updateFaultsAction = workspaceAction(
 export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: string; text: string }>, AttemptSummary>(
   {
     name: 'publishSandboxTestPost',
-    role: 'admin',
+    can: 'sandboxControl',
     schema: z.object({ accountId: z.uuid('Choose an account'), text: z.string().trim().min(1, 'Write something').max(280, 'At most 280 characters') }),
   },
   async (input, { workspace }) => {
@@ -64,10 +55,8 @@ export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: stri
   },
 );
 
-type NaiveDemo = NonNullable<Awaited<ReturnType<typeof runNaiveRetryDemo>>>;
-
-export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveDemo>(
-  { name: 'sandboxNaiveRetryDemo', role: 'admin', schema: z.object({ accountId: z.uuid('Choose an account') }) },
+export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveRetryDemo>(
+  { name: 'sandboxNaiveRetryDemo', can: 'sandboxControl', schema: z.object({ accountId: z.uuid('Choose an account') }) },
   async (input, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;

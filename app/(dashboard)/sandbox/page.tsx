@@ -4,10 +4,13 @@ import { SandboxTimeline } from '@/components/sandbox/sandbox-timeline';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
+import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
-import { workspaceTimeline } from '@/lib/sandbox/demo';
+import { readSandboxTimeline } from '@/lib/reads/sandbox-timeline';
+import { naiveRetryDemoAction, publishTestPostAction, updateFaultsAction } from './actions';
 
 export const metadata = { title: 'Sandbox' };
 
@@ -20,8 +23,8 @@ export default async function SandboxPage() {
   }
   const queryClient = getServerQueryClient();
   await queryClient.prefetchQuery({
-    queryKey: ['sandbox-timeline', workspace.id],
-    queryFn: () => workspaceTimeline(getDb(), { workspaceId: workspace.id, encryptionKey: env.APP_ENCRYPTION_KEY }),
+    queryKey: queryKeys.sandboxTimeline(workspace.id),
+    queryFn: () => readSandboxTimeline(getDb(), { workspaceId: workspace.id, encryptionKey: env.APP_ENCRYPTION_KEY, sandboxEnabled: true }),
   });
   return (
     <>
@@ -37,7 +40,7 @@ export default async function SandboxPage() {
       </aside>
       <HydrationBoundary state={dehydrate(queryClient)}>
         <div className="space-y-8">
-          {role === 'admin' && <SandboxControls workspaceId={workspace.id} />}
+          {can(role, 'sandboxControl') && <SandboxControls workspaceId={workspace.id} actions={{ publishTestPost: publishTestPostAction, updateFaults: updateFaultsAction, naiveRetryDemo: naiveRetryDemoAction }} />}
           <section aria-labelledby="timeline">
             <h2 id="timeline" className="mb-3 text-base font-semibold">Live timeline</h2>
             <SandboxTimeline workspaceId={workspace.id} />

@@ -7,7 +7,7 @@ import { changeMemberRole, renameWorkspace, setLatenessLimit } from '@/db/querie
 import { workspaceAction } from '@/lib/auth/action';
 
 export const renameWorkspaceAction = workspaceAction(
-  { name: 'renameWorkspace', role: 'admin', schema: z.object({ name: z.string().trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters') }) },
+  { name: 'renameWorkspace', can: 'manageWorkspace', schema: z.object({ name: z.string().trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters') }) },
   async ({ name }, { workspace }) => {
     await renameWorkspace(getDb(), { workspaceId: workspace.id, name });
     revalidatePath('/', 'layout');
@@ -16,7 +16,7 @@ export const renameWorkspaceAction = workspaceAction(
 );
 
 export const changeMemberRoleAction = workspaceAction(
-  { name: 'changeMemberRole', role: 'admin', schema: z.object({ userId: z.uuid(), role: z.enum(['admin', 'manager', 'viewer']) }) },
+  { name: 'changeMemberRole', can: 'manageMembers', schema: z.object({ userId: z.uuid(), role: z.enum(['admin', 'manager', 'viewer']) }) },
   async ({ userId, role }, { workspace }) => {
     const changed = await changeMemberRole(getDb(), { workspaceId: workspace.id, userId, role });
     revalidatePath('/settings');
@@ -26,7 +26,7 @@ export const changeMemberRoleAction = workspaceAction(
 
 /** How late a post may still go out; past it a due delivery becomes "missed" instead of publishing late. */
 export const setLatenessLimitAction = workspaceAction(
-  { name: 'setLatenessLimit', role: 'admin', schema: z.object({ minutes: z.coerce.number({ error: 'Enter a number of minutes' }).int('Whole minutes').min(1, 'At least 1 minute').max(10_080, 'At most 7 days (10080 minutes)') }) },
+  { name: 'setLatenessLimit', can: 'manageWorkspace', schema: z.object({ minutes: z.coerce.number({ error: 'Enter a number of minutes' }).int('Whole minutes').min(1, 'At least 1 minute').max(10_080, 'At most 7 days (10080 minutes)') }) },
   async ({ minutes }, { workspace }) => {
     await setLatenessLimit(getDb(), { workspaceId: workspace.id, seconds: minutes * 60 });
     revalidatePath('/settings');

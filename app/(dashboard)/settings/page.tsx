@@ -6,6 +6,7 @@ import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { getDb } from '@/db/client';
 import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { changeMemberRoleAction, renameWorkspaceAction, setLatenessLimitAction } from './actions';
 import { signOutEverywhereAction } from './sessions-actions';
@@ -20,14 +21,14 @@ export default async function SettingsPage() {
       <PageHeader title="Settings" description="Workspace settings, members and API keys." />
       <section aria-labelledby="general" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="general" className="mb-4 text-base font-semibold">General</h2>
-        <RenameWorkspaceForm name={workspace.name} canEdit={role === 'admin'} action={renameWorkspaceAction} />
-        <LatenessForm minutes={Math.round((settings?.latenessLimitSeconds ?? 3600) / 60)} canEdit={role === 'admin'} action={setLatenessLimitAction} />
+        <RenameWorkspaceForm name={workspace.name} canEdit={can(role, 'manageWorkspace')} action={renameWorkspaceAction} />
+        <LatenessForm minutes={Math.round((settings?.latenessLimitSeconds ?? 3600) / 60)} canEdit={can(role, 'manageWorkspace')} action={setLatenessLimitAction} />
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="members" className="mb-2 text-base font-semibold">Members</h2>
         <p className="mb-3 text-sm text-slate-600">Viewers read; managers also compose and schedule; admins also manage accounts, members and review.</p>
         <ul role="list" aria-label="Members" className="divide-y divide-slate-200 rounded-md ring-1 ring-slate-200">
-          {members.map((m) => <MemberRow key={m.userId} member={m} canEdit={role === 'admin'} action={changeMemberRoleAction} />)}
+          {members.map((m) => <MemberRow key={m.userId} member={m} canEdit={can(role, 'manageMembers')} action={changeMemberRoleAction} />)}
         </ul>
       </section>
       <section aria-labelledby="api" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">

@@ -17,7 +17,7 @@ const REFUSED = {
 export const editPostAction = workspaceAction(
   {
     name: 'editPost',
-    role: 'manager',
+    can: 'edit',
     schema: z.object({
       postId: z.uuid(),
       text: z.string(),

@@ -1,6 +1,5 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
-import { z } from 'zod';
 import { DeliveryTimelines } from '@/components/posts/delivery-timeline';
 import { EditPostForm } from '@/components/posts/edit-post-form';
 import { StatusBadge } from '@/components/posts/status-badge';
@@ -9,9 +8,11 @@ import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
-import { getPostDetail } from '@/lib/posts/post-detail';
+import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
+import { readPostDetail } from '@/lib/reads/post-detail';
 import { cancelPostAction } from '../../queue/actions';
 import { editPostAction } from './actions';
 
@@ -21,12 +22,12 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   const { workspace, role } = await requirePageWorkspace();
   // Another workspace's post is a 404, like a missing one (I6).
-  const post = z.uuid().safeParse(id).success ? await getPostDetail(getDb(), { workspaceId: workspace.id, postId: id }) : null;
+  const post = await readPostDetail(getDb(), { workspaceId: workspace.id, postId: id });
   if (!post) notFound();
   const queryClient = getServerQueryClient();
-  queryClient.setQueryData(['post', id], post);
-  const accounts = role !== 'viewer' ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
-  const editable = role !== 'viewer' && post.deliveries.some((d) => d.status === 'scheduled') && post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
+  queryClient.setQueryData(queryKeys.post(id), post);
+  const accounts = can(role, 'edit') ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
+  const editable = can(role, 'edit') && post.deliveries.some((d) => d.status === 'scheduled') && post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
   return (
     <>
       <PageHeader
@@ -34,7 +35,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
         description={<>Scheduled for <LocalTime iso={post.scheduledAt} /> · created from the {post.source === 'api' ? 'API' : 'composer'}</>}
         actions={
           <span className="flex items-center gap-3">
-            {role !== 'viewer' && post.deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
+            {can(role, 'cancel') && post.deliveries.some((d) => d.status === 'scheduled') && <CancelButton postId={post.id} action={cancelPostAction} />}
             <StatusBadge status={post.status} />
           </span>
         }

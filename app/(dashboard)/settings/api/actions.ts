@@ -12,7 +12,7 @@ import { generateApiKey } from '@/lib/auth/api-key-token';
 export const createApiKeyAction = workspaceAction(
   {
     name: 'createApiKey',
-    role: 'admin',
+    can: 'manageApiKeys',
     // An unchecked checkbox group sends nothing at all: that reads as "no scope", not as the default.
     schema: z.object({ name: z.string().trim().min(1, 'Give the key a name').max(80), scopes: z.preprocess((v) => v ?? [], scopesSchema) }),
   },
@@ -25,7 +25,7 @@ export const createApiKeyAction = workspaceAction(
 );
 
 export const revokeApiKeyAction = workspaceAction(
-  { name: 'revokeApiKey', role: 'admin', schema: z.object({ apiKeyId: z.uuid() }) },
+  { name: 'revokeApiKey', can: 'manageApiKeys', schema: z.object({ apiKeyId: z.uuid() }) },
   async ({ apiKeyId }, { workspace }) => {
     const revoked = await revokeApiKey(getDb(), { workspaceId: workspace.id, apiKeyId });
     revalidatePath('/settings/api');

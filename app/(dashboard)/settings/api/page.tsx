@@ -3,6 +3,7 @@ import { ApiKeyRow, CreateApiKeyForm } from '@/components/settings/api-keys';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listApiKeys } from '@/db/queries/api-keys';
+import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { createApiKeyAction, revokeApiKeyAction } from './actions';
@@ -17,13 +18,13 @@ const EXAMPLE = `curl -X POST http://localhost:3000/api/v1/posts \\
 
 export default async function ApiSettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const keys = role === 'admin' ? await listApiKeys(getDb(), { workspaceId: workspace.id }) : [];
+  const keys = can(role, 'manageApiKeys') ? await listApiKeys(getDb(), { workspaceId: workspace.id }) : [];
   return (
     <>
       <PageHeader title="API" description={<>Create posts from your own tools. <Link className="text-indigo-700 underline" href="/settings">← Settings</Link></>} />
       <section aria-labelledby="keys" className="mb-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="keys" className="mb-4 text-base font-semibold">API keys</h2>
-        {role === 'admin' ? (
+        {can(role, 'manageApiKeys') ? (
           <>
             <CreateApiKeyForm action={createApiKeyAction} />
             <ul role="list" aria-label="API keys" className="mt-6 divide-y divide-slate-200 rounded-md ring-1 ring-slate-200">

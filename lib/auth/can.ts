@@ -1,0 +1,30 @@
+import type { Role } from './roles';
+import { hasRole } from './roles';
+
+/**
+ * What each role may do, in one table: actions, route handlers, pages and components ask `can(role, …)`
+ * instead of comparing role names, so a capability moving to another role is a one-line change here.
+ */
+export const CAPABILITIES = {
+  read: 'viewer',
+  compose: 'manager',
+  edit: 'manager',
+  cancel: 'manager',
+  manageAccounts: 'admin',
+  manageMembers: 'admin',
+  manageWorkspace: 'admin',
+  manageApiKeys: 'admin',
+  review: 'admin',
+  sandboxControl: 'admin',
+} as const satisfies Record<string, Role>;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+/** The least role that holds a capability (for messages such as "needs admin"). */
+export function requiredRole(capability: Capability): Role {
+  return CAPABILITIES[capability];
+}
+
+export function can(role: Role, capability: Capability): boolean {
+  return hasRole(role, CAPABILITIES[capability]);
+}

@@ -1,0 +1,22 @@
+import 'server-only';
+import { can, type Capability } from '@/lib/auth/can';
+import { getWorkspace, type WorkspaceContext } from '@/lib/auth/session';
+import { problem } from './problem';
+
+type Read<P> = (context: WorkspaceContext, params: P) => Promise<unknown>;
+
+/**
+ * A GET route handler the dashboard's client reads (React Query): the session's active workspace and the
+ * capability are checked here, on the server, for every request; null from the read is a 404.
+ * Never cached: the answer depends on the caller's cookie.
+ */
+export function appRead<P = Record<string, never>>(capability: Capability, read: Read<P>) {
+  return async (_request: Request, route: { params: Promise<P> }): Promise<Response> => {
+    const context = await getWorkspace();
+    if (!context) return problem({ status: 401, title: 'Unauthorized', detail: 'Sign in first.' });
+    if (!can(context.role, capability)) return problem({ status: 403, title: 'Forbidden', detail: 'Your role in this workspace cannot read this.' });
+    const data = await read(context, await route.params);
+    if (data === null) return problem({ status: 404, title: 'Not Found' });
+    return Response.json(data, { headers: { 'cache-control': 'private, no-store' } });
+  };
+}

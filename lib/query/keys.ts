@@ -1,0 +1,22 @@
+/**
+ * Every React Query key in one place: the server prefetch, the client query and each invalidation use the
+ * same function, so a prefetched page hydrates the query the component reads.
+ */
+export const queryKeys = {
+  /** Prefix of every accounts query of a workspace (what a connect or disconnect invalidates). */
+  accounts: (workspaceId: string) => ['accounts', workspaceId] as const,
+  accountsWithDisconnected: (workspaceId: string) => ['accounts', workspaceId, 'with-disconnected'] as const,
+  /** Prefix of every workspace's queue (a cancel invalidates it wherever it was issued). */
+  queues: () => ['queue'] as const,
+  queue: (workspaceId: string) => ['queue', workspaceId] as const,
+  post: (postId: string) => ['post', postId] as const,
+  sandboxTimeline: (workspaceId: string) => ['sandbox-timeline', workspaceId] as const,
+};
+
+/** The GET route handlers the client reads (app/api/app/...): session-authenticated, workspace-scoped. */
+export const readUrls = {
+  accounts: () => '/api/app/accounts',
+  queue: () => '/api/app/queue',
+  post: (postId: string) => `/api/app/posts/${encodeURIComponent(postId)}`,
+  sandboxTimeline: () => '/api/app/sandbox/timeline',
+};
