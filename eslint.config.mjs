@@ -13,7 +13,7 @@ const config = [
       'drizzle/enforce-update-with-where': ['error', { drizzleObjectName: ['db', 'tx'] }],
     },
   },
-  { ignores: ['.next*/**', '.data/**', 'node_modules/**', 'db/migrations/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['.next*/**', '.build/**', '.data/**', 'node_modules/**', 'db/migrations/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'] },
 ];
 
 export default config;

