@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # For people who deploy with containers (see README → Production → Containers). Two images from one build:
-#   docker build --target web -t postonce-web .      Next's standalone server; migrates at boot, then serves
-#   docker build --target worker -t postonce-worker . publishing, reconciliation and housekeeping, no web server
+#   docker build --target web -t semel-web .      Next's standalone server; migrates at boot, then serves
+#   docker build --target worker -t semel-worker . publishing, reconciliation and housekeeping, no web server
 # Both run as the unprivileged `node` user. Configuration comes from the environment (see .env.example).
 ARG NODE_VERSION=24
 
@@ -35,5 +35,5 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/.build ./.build
 COPY --from=build --chown=node:node /app/db/migrations ./db/migrations
 USER node
-# Also the one-off commands: `docker run … postonce-worker node .build/scripts/apikey.mjs --workspace <slug>`.
+# Also the one-off commands: `docker run … semel-worker node .build/scripts/apikey.mjs --workspace <slug>`.
 CMD ["node", ".build/scripts/worker.mjs"]

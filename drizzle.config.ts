@@ -6,5 +6,5 @@ export default defineConfig({
   schema: ['./db/schema.ts', './db/sandbox-schema.ts'],
   out: './db/migrations',
   casing: 'snake_case',
-  dbCredentials: { url: process.env.DATABASE_URL ?? 'postgres://localhost/postonce' },
+  dbCredentials: { url: process.env.DATABASE_URL ?? 'postgres://localhost/semel' },
 });

@@ -46,12 +46,12 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       NODE_ENV: 'production',
-      POSTONCE_DATA_DIR: E2E_DATA_DIR,
+      SEMEL_DATA_DIR: E2E_DATA_DIR,
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
       NEXTAUTH_SECRET: 'e2e-only-secret-e2e-only-secret-0123456789',
       APP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
       CRON_SECRET: 'e2e-cron-secret-0123456789',
-      DEMO_PASSWORD: 'postonce-demo',
+      DEMO_PASSWORD: 'semel-demo',
       SANDBOX_ENABLED: 'true',
       // The outbound guard refuses loopback; connecting a "real" account to this server's own sandbox needs it allowed by name.
       OUTBOUND_ALLOWED_HOSTS: 'localhost',

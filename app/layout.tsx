@@ -5,7 +5,7 @@ import { Providers } from '@/components/providers';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: { default: 'Postonce', template: '%s · Postonce' },
+  title: { default: 'Semel', template: '%s · Semel' },
   description: 'Social scheduling where every post takes effect once.',
   // Files in public/ (served without a session: proxy.ts skips .ico/.png/.svg); the manifest is app/manifest.ts.
   icons: {

@@ -3,8 +3,8 @@ import type { MetadataRoute } from 'next';
 /** The web app manifest (/manifest.webmanifest): the app icons in public/, for "install" and home screens. */
 export default function manifest(): MetadataRoute.Manifest {
   return {
-    name: 'Postonce',
-    short_name: 'Postonce',
+    name: 'Semel',
+    short_name: 'Semel',
     description: 'Social scheduling where every post takes effect once.',
     start_url: '/queue',
     display: 'standalone',

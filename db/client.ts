@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import * as schema from './schema';
 
 export function createDatabase(url: string, options: { max?: number } = {}) {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'postonce' } });
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'semel' } });
   const db = drizzle(sql, { schema, casing: 'snake_case' });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
@@ -13,7 +13,7 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Queries accept either the pool or an open transaction. */
 export type Executor = Database | Transaction;
 
-type Holder = { postonceDb?: ReturnType<typeof createDatabase> };
+type Holder = { semelDb?: ReturnType<typeof createDatabase> };
 const holder = globalThis as Holder;
 
 /** The one pool per process (kept on globalThis so dev hot reloads do not open another). */
@@ -27,10 +27,10 @@ export function getSql() {
 }
 
 function getPool() {
-  if (!holder.postonceDb) {
+  if (!holder.semelDb) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm run dev` / `npm start`, which start the embedded Postgres.');
-    holder.postonceDb = createDatabase(url);
+    holder.semelDb = createDatabase(url);
   }
-  return holder.postonceDb;
+  return holder.semelDb;
 }

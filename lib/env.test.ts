@@ -10,7 +10,7 @@ const parseEnv = (source: Record<string, string | undefined>) => parseProcessEnv
 
 const dirs: string[] = [];
 function tmpDataDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'postonce-env-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'semel-env-'));
   dirs.push(dir);
   return dir;
 }
@@ -35,7 +35,7 @@ function parseError(source: Record<string, string | undefined>): string {
 
 describe('parseEnv in production', () => {
   it('requires every secret and names each missing variable', () => {
-    const message = parseError({ NODE_ENV: 'production', POSTONCE_DATA_DIR: tmpDataDir() });
+    const message = parseError({ NODE_ENV: 'production', SEMEL_DATA_DIR: tmpDataDir() });
     expect(message).toContain('.env.example');
     expect(message).toMatch(/NEXTAUTH_SECRET: set NEXTAUTH_SECRET to at least 32 random characters/);
     expect(message).toMatch(/APP_ENCRYPTION_KEY: set APP_ENCRYPTION_KEY to 32 random bytes, base64/);
@@ -56,7 +56,7 @@ describe('parseEnv in production', () => {
 
   it('does not generate secrets into the data dir', () => {
     const dir = tmpDataDir();
-    parseError({ NODE_ENV: 'production', POSTONCE_DATA_DIR: dir });
+    parseError({ NODE_ENV: 'production', SEMEL_DATA_DIR: dir });
     expect(() => statSync(path.join(dir, 'secrets.json'))).toThrow();
   });
 
@@ -68,14 +68,14 @@ describe('parseEnv in production', () => {
 
   it('accepts complete settings, with defaults for the rest', () => {
     const env = parseEnv({ NODE_ENV: 'production', ...productionSecrets });
-    expect(env).toMatchObject({ ...productionSecrets, DEMO_PASSWORD: 'postonce-demo', PORT: 3000, SCHEDULER_ENABLED: true, POSTONCE_DATA_DIR: '.data' });
+    expect(env).toMatchObject({ ...productionSecrets, DEMO_PASSWORD: 'semel-demo', PORT: 3000, SCHEDULER_ENABLED: true, SEMEL_DATA_DIR: '.data' });
   });
 });
 
 describe('parseEnv in development', () => {
   it('generates missing secrets once into the data dir and reuses them', () => {
     const dir = tmpDataDir();
-    const first = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: dir });
+    const first = parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: dir });
     expect(first.NEXTAUTH_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(Buffer.from(first.APP_ENCRYPTION_KEY, 'base64')).toHaveLength(32);
     expect(first.CRON_SECRET.length).toBeGreaterThanOrEqual(16);
@@ -88,35 +88,35 @@ describe('parseEnv in development', () => {
       CRON_SECRET: first.CRON_SECRET,
     });
 
-    const second = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: dir });
+    const second = parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: dir });
     expect(second.NEXTAUTH_SECRET).toBe(first.NEXTAUTH_SECRET);
     expect(second.APP_ENCRYPTION_KEY).toBe(first.APP_ENCRYPTION_KEY);
     expect(second.CRON_SECRET).toBe(first.CRON_SECRET);
   });
 
   it('uses NODE_ENV=development when NODE_ENV is unset', () => {
-    const env = parseEnv({ POSTONCE_DATA_DIR: tmpDataDir() });
+    const env = parseEnv({ SEMEL_DATA_DIR: tmpDataDir() });
     expect(env.NODE_ENV).toBe('development');
   });
 
   it('prefers secrets that are set over generated ones', () => {
     const dir = tmpDataDir();
-    const env = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: dir, ...productionSecrets });
+    const env = parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: dir, ...productionSecrets });
     expect(env.NEXTAUTH_SECRET).toBe(productionSecrets.NEXTAUTH_SECRET);
     expect(env.APP_ENCRYPTION_KEY).toBe(productionSecrets.APP_ENCRYPTION_KEY);
   });
 
   it('different data dirs get different secrets', () => {
-    const a = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir() });
-    const b = parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir() });
+    const a = parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: tmpDataDir() });
+    const b = parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: tmpDataDir() });
     expect(a.NEXTAUTH_SECRET).not.toBe(b.NEXTAUTH_SECRET);
   });
 });
 
 describe('sandboxEnabled', () => {
   it('is on by default in development and tests', () => {
-    expect(parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir() }).sandboxEnabled).toBe(true);
-    expect(parseEnv({ NODE_ENV: 'test', POSTONCE_DATA_DIR: tmpDataDir() }).sandboxEnabled).toBe(true);
+    expect(parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: tmpDataDir() }).sandboxEnabled).toBe(true);
+    expect(parseEnv({ NODE_ENV: 'test', SEMEL_DATA_DIR: tmpDataDir() }).sandboxEnabled).toBe(true);
   });
 
   it('is off by default in production, on only with SANDBOX_ENABLED=true', () => {
@@ -126,7 +126,7 @@ describe('sandboxEnabled', () => {
   });
 
   it('can be switched off in development', () => {
-    expect(parseEnv({ NODE_ENV: 'development', POSTONCE_DATA_DIR: tmpDataDir(), SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
+    expect(parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: tmpDataDir(), SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
   });
 });
 
@@ -162,12 +162,12 @@ describe('publishing and reconciling tuning', () => {
 
 describe('METRICS_TOKEN', () => {
   it('is off (undefined) when unset or blank, as copied from .env.example', () => {
-    expect(parseEnv({ POSTONCE_DATA_DIR: tmpDataDir() }).METRICS_TOKEN).toBeUndefined();
-    expect(parseEnv({ POSTONCE_DATA_DIR: tmpDataDir(), METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir() }).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
   });
 
   it('is kept when long enough, and named when too short', () => {
-    expect(parseEnv({ POSTONCE_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'm'.repeat(16) }).METRICS_TOKEN).toBe('m'.repeat(16));
-    expect(parseError({ POSTONCE_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN: set METRICS_TOKEN to at least 16/);
+    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'm'.repeat(16) }).METRICS_TOKEN).toBe('m'.repeat(16));
+    expect(parseError({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN: set METRICS_TOKEN to at least 16/);
   });
 });

@@ -74,7 +74,7 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
     .optional(),
-  POSTONCE_DATA_DIR: z.string().default('.data'),
+  SEMEL_DATA_DIR: z.string().default('.data'),
   NEXTAUTH_SECRET: z.string({ error: SECRET_HINT.NEXTAUTH_SECRET }).min(32, SECRET_HINT.NEXTAUTH_SECRET),
   NEXTAUTH_URL: z.url().optional(),
   APP_ENCRYPTION_KEY: z
@@ -85,7 +85,7 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'set METRICS_TOKEN to at least 16 random characters (openssl rand -base64 24), or leave it blank').optional(),
   // `npm run worker` only (no web server): where it serves /api/metrics and /api/health/*; unset: no listener.
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  DEMO_PASSWORD: z.string().min(8).default('postonce-demo'),
+  DEMO_PASSWORD: z.string().min(8).default('semel-demo'),
   SANDBOX_ENABLED: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -135,7 +135,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const raw: Record<string, string | undefined> = { ...source };
   for (const key of Object.keys(raw)) if (raw[key] === '') delete raw[key];
   if (raw.NODE_ENV !== 'production') {
-    const secrets = loadDevSecrets(raw.POSTONCE_DATA_DIR ?? '.data');
+    const secrets = loadDevSecrets(raw.SEMEL_DATA_DIR ?? '.data');
     for (const name of GENERATED) raw[name] ??= secrets[name];
   }
   const parsed = envSchema.safeParse(raw);

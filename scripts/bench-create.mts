@@ -23,7 +23,7 @@ const { values } = parseArgs({ options: { posts: { type: 'string', default: '100
 const N = Number(values.posts);
 const CLIENTS = Number(values.clients);
 
-process.env.POSTONCE_DATA_DIR ??= '.data/bench';
+process.env.SEMEL_DATA_DIR ??= '.data/bench';
 // One key sends the whole load: lift the per-key rate limit for the benchmark.
 process.env.API_RATE_LIMIT_PER_MINUTE ??= '1000000';
 const database = await resolveDatabase({ fresh: true });

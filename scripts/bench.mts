@@ -61,7 +61,7 @@ const runTag = randomUUID().slice(0, 8);
 const CLOCK_TICKS = 100; // USER_HZ on Linux (/proc CPU times)
 const TARGETS = { throughput: 2_000, latenessP99: 1_000, latenessAim: 100 };
 
-process.env.POSTONCE_DATA_DIR ??= '.data/bench-publish';
+process.env.SEMEL_DATA_DIR ??= '.data/bench-publish';
 const database = await resolveDatabase({ fresh: true });
 await runMigrations(database.url);
 // One connection for setup and measurements, so its own commits are few and known.

@@ -134,7 +134,7 @@ await createApiKey(db, { workspaceId: workspace.id, name: 'chaos', prefix: apiKe
 // ── The processes: two web instances, two workers ─────────────────────────────────────────────────────
 const secrets = { NEXTAUTH_SECRET: randomBytes(32).toString('base64'), APP_ENCRYPTION_KEY: encryptionKey, CRON_SECRET: randomBytes(24).toString('base64') };
 const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
-  ...process.env, NODE_ENV: 'production', DATABASE_URL: database.url, POSTONCE_DATA_DIR: dataDir, SANDBOX_ENABLED: 'false',
+  ...process.env, NODE_ENV: 'production', DATABASE_URL: database.url, SEMEL_DATA_DIR: dataDir, SANDBOX_ENABLED: 'false',
   SCHEDULER_ENABLED: 'true', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'info', ...secrets, ...TUNING, ...extra,
   // The sandbox is a "real" platform on this machine's loopback, which the outbound guard refuses unless allowed.
   OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',

@@ -16,7 +16,7 @@ if (existsSync('.env')) {
 const port = await freePort(3000);
 const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1' };
 // As on a newcomer's machine: no database configured, nothing else set.
-for (const name of ['DATABASE_URL', 'NEXTAUTH_URL', 'NEXT_DIST_DIR', 'POSTONCE_DATA_DIR', 'LOG_FILE']) delete env[name];
+for (const name of ['DATABASE_URL', 'NEXTAUTH_URL', 'NEXT_DIST_DIR', 'SEMEL_DATA_DIR', 'LOG_FILE']) delete env[name];
 const base = `http://localhost:${port}`;
 
 copyFileSync('.env.example', '.env');

@@ -55,7 +55,7 @@ const SCENARIOS: Record<string, Omit<FaultsUpdate, 'profile'>> = {
   lag: { ...NO_FAULTS, timeoutAfterCommit: 1, readLagMs: Number(values['read-lag-ms']) },
 };
 
-process.env.POSTONCE_DATA_DIR ??= '.data/weak-platforms';
+process.env.SEMEL_DATA_DIR ??= '.data/weak-platforms';
 const database = await resolveDatabase({ fresh: true });
 await runMigrations(database.url);
 const { db, close } = createDatabase(database.url, { max: 10 });

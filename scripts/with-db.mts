@@ -26,7 +26,7 @@ if (flags.has('--seed')) {
   await seedDemoData(db, { password: env.DEMO_PASSWORD, encryptionKey: env.APP_ENCRYPTION_KEY });
   await close();
 }
-const dataDir = path.resolve(env.POSTONCE_DATA_DIR);
+const dataDir = path.resolve(env.SEMEL_DATA_DIR);
 mkdirSync(dataDir, { recursive: true });
 // Lets tests and tools find the database this server uses.
 writeFileSync(path.join(dataDir, 'database-url'), database.url);

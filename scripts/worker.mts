@@ -1,7 +1,7 @@
 // npm run worker: every background job (publish, reconcile, the hourly pruning) without a web server, for deployments
 // that run web and workers apart (web with SCHEDULER_ENABLED=false, or both: any number of each on one Postgres).
 // The same job registry and scheduler as the web process's in-process one (lib/jobs/background.ts), the
-// same validated environment. Database: DATABASE_URL, or the embedded Postgres under POSTONCE_DATA_DIR
+// same validated environment. Database: DATABASE_URL, or the embedded Postgres under SEMEL_DATA_DIR
 // (shared with `npm run dev` when that is running). SIGTERM/SIGINT: finish the pass in flight, then exit.
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';

@@ -29,7 +29,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <div className="flex min-h-screen">
       <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white p-4 md:block">
-        <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">Postonce</Link>
+        <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">Semel</Link>
         <SidebarNav reviewCount={reviewCount} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">

@@ -14,7 +14,7 @@ import { useComposeDraft } from './use-compose-draft';
 type Props = { workspaceId: string; accounts: ComposeAccount[]; action: FormAction<ComposeResult> };
 
 export function ComposeForm({ workspaceId, accounts, action }: Props) {
-  const { draft, update, startNew } = useComposeDraft(`postonce:compose:${workspaceId}`);
+  const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
   const [pending, setPending] = useState(false);

@@ -35,7 +35,7 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
           </header>
           {d.status === 'ambiguous' && (
             <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-              The platform may or may not have this post. Postonce is checking before doing anything else — it will not be sent twice.
+              The platform may or may not have this post. Semel is checking before doing anything else — it will not be sent twice.
               {d.nextCheckAt && <> Next check: <LocalTime iso={d.nextCheckAt} seconds />.</>}
             </p>
           )}

@@ -31,5 +31,5 @@ export async function countRecentAttemptsByAccount(db: Executor, params: { accou
 
 /** Wakes every scheduler listening (delivered on commit when called inside a transaction). */
 export async function notifyDue(db: Executor) {
-  await db.execute(sql`select pg_notify('postonce_due', '')`);
+  await db.execute(sql`select pg_notify('semel_due', '')`);
 }

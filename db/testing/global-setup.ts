@@ -11,13 +11,13 @@ import { createTemplateDatabase, dropDatabase } from './admin';
  * A migrated template database is made once; each test file clones it (CREATE DATABASE … TEMPLATE).
  */
 export default async function setup(project: TestProject) {
-  const dir = process.env.DATABASE_URL ? null : mkdtempSync(path.join(os.tmpdir(), 'postonce-test-'));
+  const dir = process.env.DATABASE_URL ? null : mkdtempSync(path.join(os.tmpdir(), 'semel-test-'));
   // The embedded server runs as the OS user `postgres` when we are root: it must be able to enter the dir.
   if (dir) chmodSync(dir, 0o755);
   const server = process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL, stop: async () => {} }
     : await startEmbeddedPostgres(path.join(dir!, 'pg'));
-  const template = `postonce_template_${process.pid}`;
+  const template = `semel_template_${process.pid}`;
   const templateUrl = await createTemplateDatabase(server.url, template);
   await runMigrations(templateUrl);
   project.provide('testDatabase', { serverUrl: server.url, template });

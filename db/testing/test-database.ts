@@ -17,7 +17,7 @@ export function lastTestDatabaseUrl(): string {
  */
 export async function createTestDatabase(options: { max?: number } = {}) {
   const { serverUrl, template } = inject('testDatabase');
-  const name = `postonce_test_${randomBytes(6).toString('hex')}`;
+  const name = `semel_test_${randomBytes(6).toString('hex')}`;
   const url = await cloneDatabase(serverUrl, template, name);
   const handle = createDatabase(url, { max: options.max ?? 20 });
   lastUrl = url;

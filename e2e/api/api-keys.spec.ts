@@ -10,7 +10,7 @@ test('an admin creates an API key, schedules a post with it exactly once, and re
   await page.getByLabel('Key name').fill(name);
   await page.getByRole('button', { name: 'Create API key' }).click();
   const token = (await page.getByTestId('new-api-key').textContent())!.trim();
-  expect(token).toMatch(/^po_live_/);
+  expect(token).toMatch(/^sm_live_/);
   const [stored] = await e2eSql()<{ hash: string }[]>`select hash from api_keys where name = ${name}`;
   expect(stored!.hash).not.toContain(token); // only the hash is kept
 

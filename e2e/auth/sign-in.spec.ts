@@ -41,7 +41,7 @@ test('a signed-out visitor is sent to sign-in, then back to the page they asked 
   await page.goto('/accounts');
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Faccounts$/);
   await page.getByLabel('Email').fill('manager@demo.test');
-  await page.getByLabel('Password').fill('postonce-demo');
+  await page.getByLabel('Password').fill('semel-demo');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/accounts$/);
   await expect(page.getByRole('heading', { name: 'Accounts' })).toBeVisible();

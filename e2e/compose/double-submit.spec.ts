@@ -19,7 +19,7 @@ const APP_POOL_SIZE = 10;
 
 async function blockedKeyWrites(): Promise<number> {
   const [row] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
-    where application_name = 'postonce' and wait_event_type = 'Lock' and query ilike 'insert into "idempotency_keys"%'`;
+    where application_name = 'semel' and wait_event_type = 'Lock' and query ilike 'insert into "idempotency_keys"%'`;
   return row!.n;
 }
 

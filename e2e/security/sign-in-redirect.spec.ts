@@ -10,7 +10,7 @@ for (const callbackUrl of ['/\\evil.example', '/%09/evil.example', '//evil.examp
     });
     await page.goto(`/signin?callbackUrl=${callbackUrl}`);
     await page.getByLabel('Email').fill('manager@demo.test');
-    await page.getByLabel('Password').fill('postonce-demo');
+    await page.getByLabel('Password').fill('semel-demo');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${baseURL}/queue`);
     // Signed in, the sign-in page redirects at once (server side): same rule.

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 
-export const DEMO_PASSWORD = 'postonce-demo';
+export const DEMO_PASSWORD = 'semel-demo';
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/signin');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-const PREFIX = 'po_live_';
+const PREFIX = 'sm_live_';
 
 /** A new API key: shown once; only its SHA-256 is stored (keys are high-entropy, so no slow hash is needed). */
 export function generateApiKey(): { token: string; prefix: string; hash: string } {

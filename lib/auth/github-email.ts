@@ -13,7 +13,7 @@ export async function verifiedPrimaryGitHubEmail(
 ): Promise<string | null> {
   try {
     const response = await (options.fetch ?? fetch)(`${options.apiUrl ?? 'https://api.github.com'}/user/emails`, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'postonce' },
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'semel' },
       redirect: 'error',
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });

@@ -38,7 +38,7 @@ describe('password hashing (scrypt)', () => {
   });
 
   it('the dummy hash used for unknown users matches no password', async () => {
-    await expect(verifyPassword('postonce-demo', DUMMY_PASSWORD_HASH)).resolves.toBe(false);
+    await expect(verifyPassword('semel-demo', DUMMY_PASSWORD_HASH)).resolves.toBe(false);
     await expect(verifyPassword('', DUMMY_PASSWORD_HASH)).resolves.toBe(false);
   });
 });

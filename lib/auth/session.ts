@@ -10,7 +10,7 @@ import { can, type Capability } from './can';
 import type { Role } from './roles';
 import { resolveSessionUser } from './session-user';
 
-export const WORKSPACE_COOKIE = 'postonce-workspace';
+export const WORKSPACE_COOKIE = 'semel-workspace';
 
 /**
  * The session and its user, looked up once per request. A token whose session version is older than the

@@ -78,9 +78,9 @@ describe('log redaction by shape', () => {
 
   it('fields named like secrets or personal data are censored at the top level and one level down', () => {
     const { logger, lines } = captureLogger();
-    logger.info({ email: SECRET_EMAIL, text: SECRET_TEXT, user: { email: SECRET_EMAIL }, post: { text: SECRET_TEXT }, hash: 'abc123hash', key: 'po_live_x', token: 't0k3n', userId: 'kept' }, 'event');
+    logger.info({ email: SECRET_EMAIL, text: SECRET_TEXT, user: { email: SECRET_EMAIL }, post: { text: SECRET_TEXT }, hash: 'abc123hash', key: 'sm_live_x', token: 't0k3n', userId: 'kept' }, 'event');
     const out = lines.join('');
-    for (const secret of [SECRET_EMAIL, SECRET_TEXT, 'abc123hash', 'po_live_x', 't0k3n']) expect(out).not.toContain(secret);
+    for (const secret of [SECRET_EMAIL, SECRET_TEXT, 'abc123hash', 'sm_live_x', 't0k3n']) expect(out).not.toContain(secret);
     expect(out).toContain('kept');
   });
 

@@ -12,8 +12,8 @@ describe('base URL resolution', () => {
   });
 
   it('the origin is loopback on PORT (set by next start/dev), else NEXTAUTH_URL’s origin, else port 3000', () => {
-    expect(appOrigin({ PORT: '3202', NEXTAUTH_URL: 'https://postonce.example.com' } as unknown as NodeJS.ProcessEnv)).toBe('http://127.0.0.1:3202');
-    expect(appOrigin({ NEXTAUTH_URL: 'https://postonce.example.com/app' } as unknown as NodeJS.ProcessEnv)).toBe('https://postonce.example.com');
+    expect(appOrigin({ PORT: '3202', NEXTAUTH_URL: 'https://semel.example.com' } as unknown as NodeJS.ProcessEnv)).toBe('http://127.0.0.1:3202');
+    expect(appOrigin({ NEXTAUTH_URL: 'https://semel.example.com/app' } as unknown as NodeJS.ProcessEnv)).toBe('https://semel.example.com');
     expect(appOrigin({} as unknown as NodeJS.ProcessEnv)).toBe('http://127.0.0.1:3000');
   });
 });

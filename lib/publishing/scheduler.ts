@@ -8,7 +8,7 @@ export type SchedulerTask = (db: Database) => Promise<unknown>;
 const MAX_SLEEP_MS = 30_000;
 
 /**
- * The self-hosted trigger: runs `tasks` when a delivery falls due — woken by NOTIFY postonce_due (new or
+ * The self-hosted trigger: runs `tasks` when a delivery falls due — woken by NOTIFY semel_due (new or
  * changed posts) and by a timer set to the next due time or lease expiry — so posts go out within a
  * second of their time. Correctness never depends on it: the tasks are the same atomic, fenced code
  * the cron route runs, and several instances may run it at once.
@@ -47,7 +47,7 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
     }
   }
 
-  const listening = sql.listen('postonce_due', () => void tick()).catch((error) => logger.warn({ err: error }, 'LISTEN failed; timer only'));
+  const listening = sql.listen('semel_due', () => void tick()).catch((error) => logger.warn({ err: error }, 'LISTEN failed; timer only'));
   void tick();
   return {
     wake: () => void tick(),

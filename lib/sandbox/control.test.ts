@@ -24,7 +24,7 @@ const keyB = await sandbox.apiKey(b1.workspaceId);
 
 describe('sandbox control endpoints', () => {
   it('refuse a caller without a key or with an unknown one (401 problem+json)', async () => {
-    for (const key of [undefined, 'po_live_nope']) {
+    for (const key of [undefined, 'sm_live_nope']) {
       const res = await control('/timeline', { key });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toContain('application/problem+json');

@@ -41,7 +41,7 @@ export async function publishTestPost(db: Database, params: { workspaceId: strin
 }
 
 /**
- * What Postonce never does: on anything but success, send the same post again as a new request
+ * What Semel never does: on anything but success, send the same post again as a new request
  * (a fresh idempotency key each time, as a naive client would). Returns both attempts and how many
  * copies of the text the platform now holds.
  */

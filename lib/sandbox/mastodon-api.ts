@@ -168,7 +168,7 @@ function statusJson(post: SandboxPost, author: SandboxAccount, base: string) {
     favourites_count: 0,
     content: toHtml(post.text),
     reblog: null,
-    application: { name: 'Postonce', website: null },
+    application: { name: 'Semel', website: null },
     account: accountJson(author, base),
     media_attachments: [],
     mentions: [],

@@ -11,7 +11,7 @@ export async function bootServer(): Promise<void> {
   const env = getEnv(); // invalid configuration stops the server here, naming the variable to set
   if (!process.env.DATABASE_URL) {
     // Started without the npm scripts (e.g. `npx next dev`): bring up the embedded Postgres here.
-    const database = await startEmbeddedPostgres(path.join(env.POSTONCE_DATA_DIR, 'postgres'));
+    const database = await startEmbeddedPostgres(path.join(env.SEMEL_DATA_DIR, 'postgres'));
     process.env.DATABASE_URL = database.url;
     if (database.owned) process.once('exit', () => void database.stop());
   }

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/postonce-production-XXXXXX")"
+SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/semel-production-XXXXXX")"
 # Readable by all: as root, the embedded Postgres runs its binaries as the OS user `postgres`.
 chmod 755 "$SCRATCH"
 STARTED=$SECONDS
@@ -106,7 +106,7 @@ NEXTAUTH_SECRET="$(openssl rand -base64 32)"
 APP_ENCRYPTION_KEY="$(openssl rand -base64 32)"
 CRON_SECRET="$(openssl rand -base64 24)"
 export NEXTAUTH_SECRET APP_ENCRYPTION_KEY CRON_SECRET
-export POSTONCE_DATA_DIR="$SCRATCH/.data"
+export SEMEL_DATA_DIR="$SCRATCH/.data"
 unset DATABASE_URL NEXT_DIST_DIR LOG_FILE METRICS_PORT
 
 step "npm start (pruned, embedded Postgres, scheduler off) on ${BASE}"
@@ -115,7 +115,7 @@ start_group web.log env PORT="$PORT" NEXTAUTH_URL="$BASE" SCHEDULER_ENABLED=fals
 WEB_PID=$STARTED_PID
 wait_for 120 "npm start serves the app on ${BASE}" serves_app "$BASE"
 WEB_SECONDS=$((SECONDS - SINCE))
-DATABASE_URL="$(cat "$POSTONCE_DATA_DIR/database-url")"
+DATABASE_URL="$(cat "$SEMEL_DATA_DIR/database-url")"
 export DATABASE_URL
 
 step "seed demo data and make an API key (pruned npm run db:seed, npm run apikey)"

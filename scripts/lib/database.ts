@@ -7,7 +7,7 @@ export async function resolveDatabase(options: { fresh?: boolean } = {}): Promis
   const url = process.env.DATABASE_URL;
   if (url && options.fresh) return { url: await recreateSiblingDatabase(url, 'e2e'), stop: async () => {}, owned: false };
   if (url) return { url, stop: async () => {}, owned: false };
-  const dataDir = process.env.POSTONCE_DATA_DIR ?? '.data';
+  const dataDir = process.env.SEMEL_DATA_DIR ?? '.data';
   return startEmbeddedPostgres(path.join(dataDir, 'postgres'), options);
 }
 

@@ -30,7 +30,7 @@ export default async function QueuePage() {
           action={can(role, 'compose') ? <Link href="/compose" className="text-sm font-semibold text-indigo-700 hover:underline">Compose a post →</Link> : undefined}
         >
           Posts you schedule appear here grouped by day, each with its state: scheduled, publishing, sent, or
-          &ldquo;ambiguous — being verified&rdquo; while Postonce checks the platform.
+          &ldquo;ambiguous — being verified&rdquo; while Semel checks the platform.
         </EmptyState>
       ) : (
         <HydrationBoundary state={dehydrate(queryClient)}>

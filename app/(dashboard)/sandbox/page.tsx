@@ -33,7 +33,7 @@ export default async function SandboxPage() {
         <h2 id="why" className="font-semibold">Why “timeout after commit” matters</h2>
         <p className="mt-1">
           With it on, the platform stores the post and then never answers in time. The client only sees a timeout, which looks
-          exactly like a request that never arrived. A naive client retries and the post appears twice. Postonce marks such a
+          exactly like a request that never arrived. A naive client retries and the post appears twice. Semel marks such a
           delivery <em>ambiguous</em> and checks the platform before publishing again, so it appears once.
           Turn the knob up to 1 and run the naive retry demo to watch the copies on the timeline.
         </p>

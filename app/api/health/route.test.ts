@@ -33,7 +33,7 @@ describe('GET /api/health/ready and /api/health', () => {
 
   it('answers 503 problem+json on a fresh empty database: every migration is missing', async () => {
     const { serverUrl } = inject('testDatabase');
-    const name = `postonce_empty_${randomBytes(6).toString('hex')}`;
+    const name = `semel_empty_${randomBytes(6).toString('hex')}`;
     const empty = createDatabase(await createTemplateDatabase(serverUrl, name), { max: 1 });
     afterAll(async () => {
       await empty.close();

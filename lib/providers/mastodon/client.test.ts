@@ -75,7 +75,7 @@ describe('Mastodon client against the sandbox, per fault', () => {
   });
 
   it('DNS failure → not_sent', async () => {
-    const client = createProviderClient({ provider: 'mastodon', baseUrl: 'http://postonce-sandbox.invalid', platformUserId: '1', accessToken: 't' });
+    const client = createProviderClient({ provider: 'mastodon', baseUrl: 'http://semel-sandbox.invalid', platformUserId: '1', accessToken: 't' });
     const result = await client.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID(), timeoutMs: 5_000 });
     expect(result).toMatchObject({ outcome: 'not_sent', rule: 'connection-not-established' });
   });

@@ -11,7 +11,7 @@ import { createApiKeyAction, revokeApiKeyAction } from './actions';
 export const metadata = { title: 'API' };
 
 const EXAMPLE = `curl -X POST http://localhost:3000/api/v1/posts \\
-  -H "Authorization: Bearer $POSTONCE_API_KEY" \\
+  -H "Authorization: Bearer $SEMEL_API_KEY" \\
   -H "Idempotency-Key: $(uuidgen)" \\
   -H "Content-Type: application/json" \\
   -d '{"text":"Hello from the API","accountIds":["<account id>"]}'`;

@@ -183,7 +183,7 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
     const notJson = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), rawBody: '{nope' }), noParams);
     expect(notJson.status).toBe(400);
     expect((await createPost(apiRequest('/api/v1/posts', { method: 'POST', key: randomUUID(), body: body() }), noParams)).status).toBe(401);
-    expect((await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: 'po_live_wrong', key: randomUUID(), body: body() }), noParams)).status).toBe(401);
+    expect((await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: 'sm_live_wrong', key: randomUUID(), body: body() }), noParams)).status).toBe(401);
   });
 
   it('an in-flight key whose lease ran out is taken over by the next request, once', async () => {
