@@ -13,7 +13,18 @@ const config = [
       'drizzle/enforce-update-with-where': ['error', { drizzleObjectName: ['db', 'tx'] }],
     },
   },
-  { ignores: ['.next*/**', '.build/**', '.data/**', 'node_modules/**', 'db/migrations/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '.next*/**',
+      '.build/**',
+      '.data/**',
+      'node_modules/**',
+      'db/migrations/**',
+      'next-env.d.ts',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
 ];
 
 export default config;

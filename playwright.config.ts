@@ -29,7 +29,15 @@ export default defineConfig({
         launchOptions: existsSync(SYSTEM_CHROMIUM)
           ? {
               executablePath: SYSTEM_CHROMIUM,
-              args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+              args: [
+                '--no-sandbox',
+                '--headless',
+                '--disable-gpu',
+                '--disable-background-networking',
+                '--disable-component-update',
+                '--disable-sync',
+                '--no-first-run',
+              ],
             }
           : {},
       },

@@ -6,7 +6,15 @@ import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/sec
 
 // Coarse gate only: pages and actions still check the session and role themselves.
 // robots.txt and the manifest must answer crawlers and browsers without a session (icons skip the proxy: see matcher).
-const PUBLIC = [/^\/signin/, /^\/signout/, /^\/api\//, /^\/_next\//, /^\/favicon/, /^\/robots\.txt$/, /^\/manifest\.webmanifest$/];
+const PUBLIC = [
+  /^\/signin/,
+  /^\/signout/,
+  /^\/api\//,
+  /^\/_next\//,
+  /^\/favicon/,
+  /^\/robots\.txt$/,
+  /^\/manifest\.webmanifest$/,
+];
 
 export async function proxy(request: NextRequest) {
   // One id per request, given to the handler (and through it to logs and the delivery's history) and echoed back.

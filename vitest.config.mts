@@ -2,9 +2,20 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'db/testing/server-only.ts') } },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname),
+      'server-only': path.resolve(import.meta.dirname, 'db/testing/server-only.ts'),
+    },
+  },
   test: {
-    include: ['app/**/*.test.ts', 'components/**/*.test.ts', 'db/**/*.test.ts', 'lib/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'app/**/*.test.ts',
+      'components/**/*.test.ts',
+      'db/**/*.test.ts',
+      'lib/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     environment: 'node',
     globalSetup: ['db/testing/global-setup.ts'],
     testTimeout: 30_000,

@@ -29,7 +29,10 @@ export function getSql() {
 function getPool() {
   if (!holder.semelDb) {
     const url = process.env.DATABASE_URL;
-    if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm run dev` / `npm start`, which start the embedded Postgres.');
+    if (!url)
+      throw new Error(
+        'DATABASE_URL is not set: start the app with `npm run dev` / `npm start`, which start the embedded Postgres.',
+      );
     holder.semelDb = createDatabase(url);
   }
   return holder.semelDb;

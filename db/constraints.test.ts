@@ -12,7 +12,12 @@ const { db } = await createTestDatabase({ max: PARALLEL });
 async function race(insert: () => Promise<unknown>) {
   const results = await Promise.allSettled(Array.from({ length: PARALLEL }, insert));
   const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-  return { succeeded: results.length - failures.length, constraints: new Set(failures.map((f) => f.reason?.cause?.constraint_name ?? f.reason?.constraint_name ?? String(f.reason))) };
+  return {
+    succeeded: results.length - failures.length,
+    constraints: new Set(
+      failures.map((f) => f.reason?.cause?.constraint_name ?? f.reason?.constraint_name ?? String(f.reason)),
+    ),
+  };
 }
 
 let workspaceId: string;
@@ -26,7 +31,13 @@ describe('named guards reject duplicates under parallel inserts', () => {
   it('I3: idempotency_keys_scope_uq — one row per (workspace, operation, key)', async () => {
     const key = randomUUID();
     const outcome = await race(() =>
-      db.insert(idempotencyKeys).values({ workspaceId, operation: 'posts.create', key, fingerprint: 'f', expiresAt: new Date(Date.now() + 86_400_000) }),
+      db.insert(idempotencyKeys).values({
+        workspaceId,
+        operation: 'posts.create',
+        key,
+        fingerprint: 'f',
+        expiresAt: new Date(Date.now() + 86_400_000),
+      }),
     );
     expect(outcome.succeeded).toBe(1);
     expect([...outcome.constraints]).toEqual(['idempotency_keys_scope_uq']);
@@ -38,9 +49,15 @@ describe('named guards reject duplicates under parallel inserts', () => {
     const other = await makeWorkspace(db);
     const key = randomUUID();
     const expiresAt = new Date(Date.now() + 86_400_000);
-    await db.insert(idempotencyKeys).values({ workspaceId, operation: 'posts.create', key, fingerprint: 'f', expiresAt });
-    await db.insert(idempotencyKeys).values({ workspaceId: other.id, operation: 'posts.create', key, fingerprint: 'f', expiresAt });
-    await db.insert(idempotencyKeys).values({ workspaceId, operation: 'posts.update', key, fingerprint: 'f', expiresAt });
+    await db
+      .insert(idempotencyKeys)
+      .values({ workspaceId, operation: 'posts.create', key, fingerprint: 'f', expiresAt });
+    await db
+      .insert(idempotencyKeys)
+      .values({ workspaceId: other.id, operation: 'posts.create', key, fingerprint: 'f', expiresAt });
+    await db
+      .insert(idempotencyKeys)
+      .values({ workspaceId, operation: 'posts.update', key, fingerprint: 'f', expiresAt });
     const [row] = await db.select({ n: count() }).from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(row!.n).toBe(3);
   });
@@ -63,7 +80,9 @@ describe('named guards reject duplicates under parallel inserts', () => {
     const post = await makePost(db, workspaceId);
     const delivery = await makeDelivery(db, { workspaceId, postId: post.id, accountId });
     const outcome = await race(() =>
-      db.insert(claims).values({ deliveryId: delivery.id, workerId: randomUUID(), leaseExpiresAt: new Date(Date.now() + 30_000) }),
+      db
+        .insert(claims)
+        .values({ deliveryId: delivery.id, workerId: randomUUID(), leaseExpiresAt: new Date(Date.now() + 30_000) }),
     );
     expect(outcome.succeeded).toBe(1);
     expect([...outcome.constraints]).toEqual(['claims_delivery_uq']);
@@ -79,7 +98,10 @@ describe('named guards reject duplicates under parallel inserts', () => {
 
   it('posts without an idempotency key are not constrained by it', async () => {
     await Promise.all([makePost(db, workspaceId, null), makePost(db, workspaceId, null)]);
-    const [row] = await db.select({ n: count() }).from(posts).where(and(eq(posts.workspaceId, workspaceId)));
+    const [row] = await db
+      .select({ n: count() })
+      .from(posts)
+      .where(and(eq(posts.workspaceId, workspaceId)));
     expect(row!.n).toBeGreaterThanOrEqual(2);
   });
 

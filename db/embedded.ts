@@ -13,7 +13,10 @@ const DATABASE = 'semel';
  * that directory (another process started it), it is reused and left running; otherwise it is
  * started here and `stop()` shuts it down.
  */
-export async function startEmbeddedPostgres(dir: string, options: { fresh?: boolean; port?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  options: { fresh?: boolean; port?: number } = {},
+): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(dir);
   const running = readRunningServer(dataDir);
   if (running && !options.fresh) return { url: urlFor(running.port), stop: async () => {}, owned: false };
@@ -88,7 +91,9 @@ function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

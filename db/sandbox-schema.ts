@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, doublePrecision, index, integer, pgSchema, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgSchema,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The built-in sandbox social network (docs/architecture.md#sandbox). It is a separate "platform": its own Postgres schema,
@@ -13,39 +24,49 @@ export const sandboxPostKindEnum = sandbox.enum('post_kind', ['post', 'reply', '
 const createdAt = () => timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow();
 
 /** A user of the fake platform and the SHA-256 of its bearer token (the token itself is never stored here). */
-export const sandboxAccounts = sandbox.table('accounts', {
-  id: uuid().primaryKey().defaultRandom(),
-  platform: sandboxPlatformEnum().notNull(),
-  platformUserId: text().notNull(),
-  handle: text().notNull(),
-  displayName: text(),
-  tokenHash: text().notNull(),
-  createdAt: createdAt(),
-}, (t) => [
-  unique('sandbox_accounts_platform_user_uq').on(t.platform, t.platformUserId),
-  unique('sandbox_accounts_token_uq').on(t.tokenHash),
-]);
+export const sandboxAccounts = sandbox.table(
+  'accounts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    platform: sandboxPlatformEnum().notNull(),
+    platformUserId: text().notNull(),
+    handle: text().notNull(),
+    displayName: text(),
+    tokenHash: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('sandbox_accounts_platform_user_uq').on(t.platform, t.platformUserId),
+    unique('sandbox_accounts_token_uq').on(t.tokenHash),
+  ],
+);
 export type SandboxAccountRow = typeof sandboxAccounts.$inferSelect;
 
 /**
  * Everything ever published on the sandbox: tweets, statuses and DMs. Copies are counted here.
  * Ids are snowflake-like (lib/sandbox/post-ids.ts): time-ordered, not guessable. Deletes are soft.
  */
-export const sandboxPosts = sandbox.table('posts', {
-  id: bigint({ mode: 'bigint' }).primaryKey(),
-  accountId: uuid().notNull().references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
-  kind: sandboxPostKindEnum().notNull(),
-  text: text().notNull(),
-  inReplyToId: text(),
-  recipientId: text(),
-  idempotencyKey: text(),
-  createdAt: createdAt(),
-  deletedAt: timestamp({ withTimezone: true, precision: 3 }),
-}, (t) => [
-  index('sandbox_posts_account_created_idx').on(t.accountId, t.createdAt),
-  // X's duplicate-content rule looks up identical text on one account.
-  index('sandbox_posts_account_text_idx').on(t.accountId, sql`md5(${t.text})`),
-]);
+export const sandboxPosts = sandbox.table(
+  'posts',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    kind: sandboxPostKindEnum().notNull(),
+    text: text().notNull(),
+    inReplyToId: text(),
+    recipientId: text(),
+    idempotencyKey: text(),
+    createdAt: createdAt(),
+    deletedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('sandbox_posts_account_created_idx').on(t.accountId, t.createdAt),
+    // X's duplicate-content rule looks up identical text on one account.
+    index('sandbox_posts_account_text_idx').on(t.accountId, sql`md5(${t.text})`),
+  ],
+);
 export type SandboxPostRow = typeof sandboxPosts.$inferSelect;
 
 /**
@@ -53,12 +74,18 @@ export type SandboxPostRow = typeof sandboxPosts.$inferSelect;
  * created): one row per (account, key), overwritten on set. Whether a resend is absorbed depends on the
  * profile (lib/sandbox/profiles.ts), not on this table.
  */
-export const sandboxIdempotencyKeys = sandbox.table('idempotency_keys', {
-  accountId: uuid().notNull().references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
-  key: text().notNull(),
-  postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-}, (t) => [unique('sandbox_idempotency_keys_account_key_uq').on(t.accountId, t.key)]);
+export const sandboxIdempotencyKeys = sandbox.table(
+  'idempotency_keys',
+  {
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('sandbox_idempotency_keys_account_key_uq').on(t.accountId, t.key)],
+);
 
 /** Redis `SET NX PX` as a row: a named lock with an expiry (Mastodon's `with_redis_lock`). */
 export const sandboxLocks = sandbox.table('locks', {
@@ -67,28 +94,50 @@ export const sandboxLocks = sandbox.table('locks', {
   expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
 });
 
-export const SANDBOX_PROFILES = ['mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain'] as const;
+export const SANDBOX_PROFILES = [
+  'mastodon-modern',
+  'mastodon-legacy',
+  'mastodon-nokey',
+  'x',
+  'x-nodedupe',
+  'plain',
+] as const;
 
 /** Platform profile and fault injection per account; rates are probabilities per request. */
-export const sandboxFaults = sandbox.table('faults', {
-  accountId: uuid().primaryKey().references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
-  profile: text({ enum: SANDBOX_PROFILES }).notNull(),
-  latencyMs: integer().notNull().default(0),
-  timeoutBeforeCommit: doublePrecision().notNull().default(0),
-  timeoutAfterCommit: doublePrecision().notNull().default(0),
-  errorAfterCommit: doublePrecision().notNull().default(0),
-  resetAfterCommit: doublePrecision().notNull().default(0),
-  rateLimited: doublePrecision().notNull().default(0),
-  processingMs: integer().notNull().default(0),
-  processingShare: doublePrecision().notNull().default(1),
-  readLagMs: integer().notNull().default(0),
-  listingUnavailable: doublePrecision().notNull().default(0),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
-  check('sandbox_faults_profile_ck', sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain')`),
-  check('sandbox_faults_durations_ck', sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`),
-  check('sandbox_faults_rates_ck', sql`least(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) >= 0
-    and greatest(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) <= 1`),
-]);
+export const sandboxFaults = sandbox.table(
+  'faults',
+  {
+    accountId: uuid()
+      .primaryKey()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    profile: text({ enum: SANDBOX_PROFILES }).notNull(),
+    latencyMs: integer().notNull().default(0),
+    timeoutBeforeCommit: doublePrecision().notNull().default(0),
+    timeoutAfterCommit: doublePrecision().notNull().default(0),
+    errorAfterCommit: doublePrecision().notNull().default(0),
+    resetAfterCommit: doublePrecision().notNull().default(0),
+    rateLimited: doublePrecision().notNull().default(0),
+    processingMs: integer().notNull().default(0),
+    processingShare: doublePrecision().notNull().default(1),
+    readLagMs: integer().notNull().default(0),
+    listingUnavailable: doublePrecision().notNull().default(0),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
+    check(
+      'sandbox_faults_profile_ck',
+      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain')`,
+    ),
+    check(
+      'sandbox_faults_durations_ck',
+      sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`,
+    ),
+    check(
+      'sandbox_faults_rates_ck',
+      sql`least(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) >= 0
+    and greatest(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) <= 1`,
+    ),
+  ],
+);
 export type SandboxFaultsRow = typeof sandboxFaults.$inferSelect;

@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, unique, uuid,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 // Columns are camelCase here and snake_case in Postgres (casing: 'snake_case' in the client and drizzle-kit).
@@ -11,263 +23,384 @@ export const providerEnum = pgEnum('provider', ['x', 'mastodon', 'bluesky']);
 export const postKindEnum = pgEnum('post_kind', ['post', 'reply', 'dm']);
 export const postSourceEnum = pgEnum('post_source', ['form', 'api']);
 export const deliveryStatusEnum = pgEnum('delivery_status', [
-  'scheduled', 'publishing', 'sent', 'failed', 'ambiguous', 'needs_review', 'canceled', 'missed',
+  'scheduled',
+  'publishing',
+  'sent',
+  'failed',
+  'ambiguous',
+  'needs_review',
+  'canceled',
+  'missed',
 ]);
 export const attemptOutcomeEnum = pgEnum('attempt_outcome', ['sent', 'failed', 'not_sent', 'ambiguous']);
 export const idempotencyStateEnum = pgEnum('idempotency_state', ['in_flight', 'completed']);
-export const reconcileDecisionEnum = pgEnum('reconcile_decision', ['found', 'not_found_recheck', 'released', 'needs_review', 'unreadable', 'waiting']);
+export const reconcileDecisionEnum = pgEnum('reconcile_decision', [
+  'found',
+  'not_found_recheck',
+  'released',
+  'needs_review',
+  'unreadable',
+  'waiting',
+]);
 
-export const workspaces = pgTable('workspaces', {
-  id: uuid().primaryKey().defaultRandom(),
-  slug: text().notNull(),
-  name: text().notNull(),
-  latenessLimitSeconds: integer().notNull().default(3600),
-  createdAt: createdAt(),
-}, (t) => [unique('workspaces_slug_uq').on(t.slug)]);
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    slug: text().notNull(),
+    name: text().notNull(),
+    latenessLimitSeconds: integer().notNull().default(3600),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('workspaces_slug_uq').on(t.slug)],
+);
 export type Workspace = typeof workspaces.$inferSelect;
 export type NewWorkspace = typeof workspaces.$inferInsert;
 
-export const users = pgTable('users', {
-  id: uuid().primaryKey().defaultRandom(),
-  email: text().notNull(),
-  name: text().notNull(),
-  passwordHash: text(),
-  /** Carried in the session JWT and compared on every request: bumping it signs out every session. */
-  sessionVersion: integer().notNull().default(1),
-  createdAt: createdAt(),
-}, (t) => [
-  unique('users_email_uq').on(t.email),
-  check('users_email_lowercase_ck', sql`${t.email} = lower(${t.email})`),
-]);
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    name: text().notNull(),
+    passwordHash: text(),
+    /** Carried in the session JWT and compared on every request: bumping it signs out every session. */
+    sessionVersion: integer().notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('users_email_uq').on(t.email), check('users_email_lowercase_ck', sql`${t.email} = lower(${t.email})`)],
+);
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
-export const memberships = pgTable('memberships', {
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
-  role: roleEnum().notNull(),
-  createdAt: createdAt(),
-}, (t) => [
-  primaryKey({ name: 'memberships_pk', columns: [t.workspaceId, t.userId] }),
-  index('memberships_user_idx').on(t.userId),
-]);
+export const memberships = pgTable(
+  'memberships',
+  {
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: roleEnum().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'memberships_pk', columns: [t.workspaceId, t.userId] }),
+    index('memberships_user_idx').on(t.userId),
+  ],
+);
 export type Membership = typeof memberships.$inferSelect;
 
 /** Sign-in attempts, for throttling by email + IP (a row, so it holds across app instances). */
-export const loginAttempts = pgTable('login_attempts', {
-  id: bigserial({ mode: 'number' }).primaryKey(),
-  email: text().notNull(),
-  ip: text().notNull(),
-  succeeded: boolean().notNull(),
-  createdAt: createdAt(),
-}, (t) => [index('login_attempts_lookup_idx').on(t.email, t.ip, t.createdAt)]);
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    email: text().notNull(),
+    ip: text().notNull(),
+    succeeded: boolean().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_attempts_lookup_idx').on(t.email, t.ip, t.createdAt)],
+);
 
-export const socialAccounts = pgTable('social_accounts', {
-  id: uuid().primaryKey().defaultRandom(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  provider: providerEnum().notNull(),
-  sandbox: boolean().notNull().default(false),
-  handle: text().notNull(),
-  displayName: text(),
-  platformUserId: text().notNull(),
-  baseUrl: text().notNull(),
-  /** AES-256-GCM sealed JSON ({ accessToken, ... }); never selected for the browser. */
-  credentialsEncrypted: text().notNull(),
-  tokenLast4: text().notNull(),
-  disconnectedAt: timestamp({ withTimezone: true }),
-  createdAt: createdAt(),
-}, (t) => [
-  unique('social_accounts_workspace_platform_uq').on(t.workspaceId, t.provider, t.baseUrl, t.platformUserId),
-  index('social_accounts_workspace_idx').on(t.workspaceId),
-]);
+export const socialAccounts = pgTable(
+  'social_accounts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    provider: providerEnum().notNull(),
+    sandbox: boolean().notNull().default(false),
+    handle: text().notNull(),
+    displayName: text(),
+    platformUserId: text().notNull(),
+    baseUrl: text().notNull(),
+    /** AES-256-GCM sealed JSON ({ accessToken, ... }); never selected for the browser. */
+    credentialsEncrypted: text().notNull(),
+    tokenLast4: text().notNull(),
+    disconnectedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('social_accounts_workspace_platform_uq').on(t.workspaceId, t.provider, t.baseUrl, t.platformUserId),
+    index('social_accounts_workspace_idx').on(t.workspaceId),
+  ],
+);
 export type SocialAccount = typeof socialAccounts.$inferSelect;
 export type NewSocialAccount = typeof socialAccounts.$inferInsert;
 
-export const posts = pgTable('posts', {
-  id: uuid().primaryKey().defaultRandom(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  kind: postKindEnum().notNull().default('post'),
-  text: text().notNull(),
-  inReplyTo: text(),
-  recipient: text(),
-  scheduledAt: timestamp({ withTimezone: true }).notNull(),
-  source: postSourceEnum().notNull(),
-  idempotencyKey: text(),
-  createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
-  createdByApiKeyId: uuid(),
-  createdAt: createdAt(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  // I3: one intent, one row, even if the idempotency-key table were bypassed.
-  unique('posts_workspace_idempotency_key_uq').on(t.workspaceId, t.idempotencyKey),
-  index('posts_workspace_created_idx').on(t.workspaceId, t.createdAt),
-]);
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: postKindEnum().notNull().default('post'),
+    text: text().notNull(),
+    inReplyTo: text(),
+    recipient: text(),
+    scheduledAt: timestamp({ withTimezone: true }).notNull(),
+    source: postSourceEnum().notNull(),
+    idempotencyKey: text(),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdByApiKeyId: uuid(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // I3: one intent, one row, even if the idempotency-key table were bypassed.
+    unique('posts_workspace_idempotency_key_uq').on(t.workspaceId, t.idempotencyKey),
+    index('posts_workspace_created_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
 export type Post = typeof posts.$inferSelect;
 export type NewPost = typeof posts.$inferInsert;
 
-export const deliveries = pgTable('deliveries', {
-  id: uuid().primaryKey().defaultRandom(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  postId: uuid().notNull().references(() => posts.id, { onDelete: 'cascade' }),
-  accountId: uuid().notNull().references(() => socialAccounts.id, { onDelete: 'restrict' }),
-  status: deliveryStatusEnum().notNull().default('scheduled'),
-  /** When the delivery may next be claimed: the scheduled time, or later after a not_sent backoff. */
-  dueAt: timestamp({ withTimezone: true }).notNull(),
-  attemptCount: integer().notNull().default(0),
-  externalId: text(),
-  externalUrl: text(),
-  failureReason: text(),
-  settledAt: timestamp({ withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  unique('deliveries_post_account_uq').on(t.postId, t.accountId),
-  index('deliveries_due_idx').on(t.dueAt).where(sql`${t.status} = 'scheduled'`),
-  // For ambiguous deliveries due_at is the next reconciliation check.
-  index('deliveries_ambiguous_due_idx').on(t.dueAt).where(sql`${t.status} = 'ambiguous'`),
-  index('deliveries_workspace_status_idx').on(t.workspaceId, t.status),
-  index('deliveries_account_idx').on(t.accountId),
-]);
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'restrict' }),
+    status: deliveryStatusEnum().notNull().default('scheduled'),
+    /** When the delivery may next be claimed: the scheduled time, or later after a not_sent backoff. */
+    dueAt: timestamp({ withTimezone: true }).notNull(),
+    attemptCount: integer().notNull().default(0),
+    externalId: text(),
+    externalUrl: text(),
+    failureReason: text(),
+    settledAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('deliveries_post_account_uq').on(t.postId, t.accountId),
+    index('deliveries_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.status} = 'scheduled'`),
+    // For ambiguous deliveries due_at is the next reconciliation check.
+    index('deliveries_ambiguous_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.status} = 'ambiguous'`),
+    index('deliveries_workspace_status_idx').on(t.workspaceId, t.status),
+    index('deliveries_account_idx').on(t.accountId),
+  ],
+);
 export type Delivery = typeof deliveries.$inferSelect;
 export type NewDelivery = typeof deliveries.$inferInsert;
 export type DeliveryStatus = (typeof deliveryStatusEnum.enumValues)[number];
 
 /** The claim table: one row per delivery; each new claim bumps `generation`, the fencing token. */
-export const claims = pgTable('claims', {
-  deliveryId: uuid().notNull().references(() => deliveries.id, { onDelete: 'cascade' }),
-  generation: integer().notNull().default(1),
-  workerId: text().notNull(),
-  leaseExpiresAt: timestamp({ withTimezone: true }).notNull(),
-  claimedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  releasedAt: timestamp({ withTimezone: true }),
-}, (t) => [
-  unique('claims_delivery_uq').on(t.deliveryId),
-  index('claims_lease_idx').on(t.leaseExpiresAt).where(sql`${t.releasedAt} is null`),
-]);
+export const claims = pgTable(
+  'claims',
+  {
+    deliveryId: uuid()
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    generation: integer().notNull().default(1),
+    workerId: text().notNull(),
+    leaseExpiresAt: timestamp({ withTimezone: true }).notNull(),
+    claimedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    releasedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    unique('claims_delivery_uq').on(t.deliveryId),
+    index('claims_lease_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`${t.releasedAt} is null`),
+  ],
+);
 export type Claim = typeof claims.$inferSelect;
 
-export const attempts = pgTable('attempts', {
-  id: uuid().primaryKey().defaultRandom(),
-  deliveryId: uuid().notNull().references(() => deliveries.id, { onDelete: 'cascade' }),
-  generation: integer().notNull(),
-  startedAt: createdAt(),
-  finishedAt: timestamp({ withTimezone: true }),
-  outcome: attemptOutcomeEnum(),
-  httpStatus: integer(),
-  detail: text(),
-  durationMs: integer(),
-}, (t) => [
-  // One platform call per claim generation: a replayed job cannot start a second call.
-  unique('attempts_delivery_generation_uq').on(t.deliveryId, t.generation),
-]);
+export const attempts = pgTable(
+  'attempts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    deliveryId: uuid()
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    generation: integer().notNull(),
+    startedAt: createdAt(),
+    finishedAt: timestamp({ withTimezone: true }),
+    outcome: attemptOutcomeEnum(),
+    httpStatus: integer(),
+    detail: text(),
+    durationMs: integer(),
+  },
+  (t) => [
+    // One platform call per claim generation: a replayed job cannot start a second call.
+    unique('attempts_delivery_generation_uq').on(t.deliveryId, t.generation),
+  ],
+);
 export type Attempt = typeof attempts.$inferSelect;
 
-export const reconciliations = pgTable('reconciliations', {
-  id: uuid().primaryKey().defaultRandom(),
-  deliveryId: uuid().notNull().references(() => deliveries.id, { onDelete: 'cascade' }),
-  strategy: text().notNull(),
-  windowStart: timestamp({ withTimezone: true }),
-  windowEnd: timestamp({ withTimezone: true }),
-  readCount: integer(),
-  matchedExternalId: text(),
-  decision: reconcileDecisionEnum().notNull(),
-  evidence: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-  nextCheckAt: timestamp({ withTimezone: true }),
-  checkedAt: createdAt(),
-}, (t) => [index('reconciliations_delivery_idx').on(t.deliveryId, t.checkedAt)]);
+export const reconciliations = pgTable(
+  'reconciliations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    deliveryId: uuid()
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    strategy: text().notNull(),
+    windowStart: timestamp({ withTimezone: true }),
+    windowEnd: timestamp({ withTimezone: true }),
+    readCount: integer(),
+    matchedExternalId: text(),
+    decision: reconcileDecisionEnum().notNull(),
+    evidence: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    nextCheckAt: timestamp({ withTimezone: true }),
+    checkedAt: createdAt(),
+  },
+  (t) => [index('reconciliations_delivery_idx').on(t.deliveryId, t.checkedAt)],
+);
 export type Reconciliation = typeof reconciliations.$inferSelect;
 
 /** Status history: every transition is a row (who, what, when). */
-export const deliveryEvents = pgTable('delivery_events', {
-  id: bigserial({ mode: 'number' }).primaryKey(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  deliveryId: uuid().notNull().references(() => deliveries.id, { onDelete: 'cascade' }),
-  fromStatus: deliveryStatusEnum(),
-  toStatus: deliveryStatusEnum().notNull(),
-  actor: text().notNull(),
-  reason: text(),
-  detail: jsonb().$type<Record<string, unknown>>(),
-  createdAt: createdAt(),
-}, (t) => [index('delivery_events_delivery_idx').on(t.deliveryId, t.id)]);
+export const deliveryEvents = pgTable(
+  'delivery_events',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    deliveryId: uuid()
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    fromStatus: deliveryStatusEnum(),
+    toStatus: deliveryStatusEnum().notNull(),
+    actor: text().notNull(),
+    reason: text(),
+    detail: jsonb().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('delivery_events_delivery_idx').on(t.deliveryId, t.id)],
+);
 export type DeliveryEvent = typeof deliveryEvents.$inferSelect;
 
-export const idempotencyKeys = pgTable('idempotency_keys', {
-  id: bigserial({ mode: 'number' }).primaryKey(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  operation: text().notNull(),
-  key: text().notNull(),
-  fingerprint: text().notNull(),
-  state: idempotencyStateEnum().notNull().default('in_flight'),
-  /** While in flight: after this the first request is presumed dead and the key may be taken over. */
-  lockedUntil: timestamp({ withTimezone: true }),
-  /** Fencing token of the request that holds the key; a taken-over request cannot complete it. */
-  lockToken: uuid(),
-  responseStatus: integer(),
-  responseBody: text(),
-  resourceId: uuid(),
-  createdAt: createdAt(),
-  expiresAt: timestamp({ withTimezone: true }).notNull(),
-}, (t) => [
-  unique('idempotency_keys_scope_uq').on(t.workspaceId, t.operation, t.key),
-  index('idempotency_keys_expires_idx').on(t.expiresAt),
-]);
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    operation: text().notNull(),
+    key: text().notNull(),
+    fingerprint: text().notNull(),
+    state: idempotencyStateEnum().notNull().default('in_flight'),
+    /** While in flight: after this the first request is presumed dead and the key may be taken over. */
+    lockedUntil: timestamp({ withTimezone: true }),
+    /** Fencing token of the request that holds the key; a taken-over request cannot complete it. */
+    lockToken: uuid(),
+    responseStatus: integer(),
+    responseBody: text(),
+    resourceId: uuid(),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    unique('idempotency_keys_scope_uq').on(t.workspaceId, t.operation, t.key),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
+);
 export type IdempotencyKey = typeof idempotencyKeys.$inferSelect;
 
 export const API_KEY_SCOPES = ['posts:read', 'posts:write', 'accounts:read'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
-export const apiKeys = pgTable('api_keys', {
-  id: uuid().primaryKey().defaultRandom(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  name: text().notNull(),
-  prefix: text().notNull(),
-  /** SHA-256 of the key; the key itself is shown once and never stored. */
-  hash: text().notNull(),
-  scopes: text().array().$type<ApiKeyScope[]>().notNull().default(sql`array['posts:read','posts:write','accounts:read']::text[]`),
-  createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
-  lastUsedAt: timestamp({ withTimezone: true }),
-  /** Fixed one-minute rate window: its start and the requests counted in it (one atomic update per request). */
-  rateWindowStart: timestamp({ withTimezone: true }),
-  rateWindowCount: integer().notNull().default(0),
-  revokedAt: timestamp({ withTimezone: true }),
-  createdAt: createdAt(),
-}, (t) => [
-  unique('api_keys_hash_uq').on(t.hash),
-  index('api_keys_workspace_idx').on(t.workspaceId),
-  check('api_keys_scopes_ck', sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read']::text[]`),
-]);
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    prefix: text().notNull(),
+    /** SHA-256 of the key; the key itself is shown once and never stored. */
+    hash: text().notNull(),
+    scopes: text()
+      .array()
+      .$type<ApiKeyScope[]>()
+      .notNull()
+      .default(sql`array['posts:read','posts:write','accounts:read']::text[]`),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    /** Fixed one-minute rate window: its start and the requests counted in it (one atomic update per request). */
+    rateWindowStart: timestamp({ withTimezone: true }),
+    rateWindowCount: integer().notNull().default(0),
+    revokedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('api_keys_hash_uq').on(t.hash),
+    index('api_keys_workspace_idx').on(t.workspaceId),
+    check('api_keys_scopes_ck', sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read']::text[]`),
+  ],
+);
 export type ApiKey = typeof apiKeys.$inferSelect;
 
-export const notifications = pgTable('notifications', {
-  id: uuid().primaryKey().defaultRandom(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  deliveryId: uuid().references(() => deliveries.id, { onDelete: 'cascade' }),
-  kind: text().notNull(),
-  message: text().notNull(),
-  createdAt: createdAt(),
-}, (t) => [
-  // One notification per delivery and kind: a replayed event does not notify twice.
-  unique('notifications_delivery_kind_uq').on(t.deliveryId, t.kind),
-  index('notifications_workspace_idx').on(t.workspaceId, t.createdAt),
-]);
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    deliveryId: uuid().references(() => deliveries.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    message: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One notification per delivery and kind: a replayed event does not notify twice.
+    unique('notifications_delivery_kind_uq').on(t.deliveryId, t.kind),
+    index('notifications_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
 
 /** Read state per user: one member opening the bell never hides an alert from another. */
-export const notificationReads = pgTable('notification_reads', {
-  notificationId: uuid().notNull().references(() => notifications.id, { onDelete: 'cascade' }),
-  userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
-  readAt: createdAt(),
-}, (t) => [
-  primaryKey({ name: 'notification_reads_pk', columns: [t.notificationId, t.userId] }),
-  index('notification_reads_user_idx').on(t.userId),
-]);
+export const notificationReads = pgTable(
+  'notification_reads',
+  {
+    notificationId: uuid()
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'notification_reads_pk', columns: [t.notificationId, t.userId] }),
+    index('notification_reads_user_idx').on(t.userId),
+  ],
+);
 
-export const auditLog = pgTable('audit_log', {
-  id: bigserial({ mode: 'number' }).primaryKey(),
-  workspaceId: uuid().notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  actorUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
-  action: text().notNull(),
-  targetType: text().notNull(),
-  targetId: text().notNull(),
-  detail: jsonb().$type<Record<string, unknown>>(),
-  createdAt: createdAt(),
-}, (t) => [index('audit_log_workspace_idx').on(t.workspaceId, t.createdAt)]);
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    actorUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    action: text().notNull(),
+    targetType: text().notNull(),
+    targetId: text().notNull(),
+    detail: jsonb().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_workspace_idx').on(t.workspaceId, t.createdAt)],
+);

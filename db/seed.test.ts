@@ -37,7 +37,10 @@ const [twice, parallel, sealed, passwords] = await Promise.all([
 type Db = typeof twice.db;
 
 async function snapshot(db: Db) {
-  const ws = await db.select({ slug: workspaces.slug, name: workspaces.name }).from(workspaces).orderBy(asc(workspaces.slug));
+  const ws = await db
+    .select({ slug: workspaces.slug, name: workspaces.name })
+    .from(workspaces)
+    .orderBy(asc(workspaces.slug));
   const us = await db.select({ email: users.email }).from(users).orderBy(asc(users.email));
   const ms = await db
     .select({ slug: workspaces.slug, email: users.email, role: memberships.role })
@@ -45,7 +48,12 @@ async function snapshot(db: Db) {
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
     .innerJoin(users, eq(users.id, memberships.userId));
   const accounts = await db
-    .select({ id: socialAccounts.id, slug: workspaces.slug, provider: socialAccounts.provider, handle: socialAccounts.handle })
+    .select({
+      id: socialAccounts.id,
+      slug: workspaces.slug,
+      provider: socialAccounts.provider,
+      handle: socialAccounts.handle,
+    })
     .from(socialAccounts)
     .innerJoin(workspaces, eq(workspaces.id, socialAccounts.workspaceId));
   return {
@@ -87,7 +95,14 @@ describe('seedDemoData', () => {
     const { db } = sealed;
     await seedDemoData(db, options);
     const rows = await db
-      .select({ id: socialAccounts.id, handle: socialAccounts.handle, sealed: socialAccounts.credentialsEncrypted, last4: socialAccounts.tokenLast4, baseUrl: socialAccounts.baseUrl, sandbox: socialAccounts.sandbox })
+      .select({
+        id: socialAccounts.id,
+        handle: socialAccounts.handle,
+        sealed: socialAccounts.credentialsEncrypted,
+        last4: socialAccounts.tokenLast4,
+        baseUrl: socialAccounts.baseUrl,
+        sandbox: socialAccounts.sandbox,
+      })
       .from(socialAccounts);
     expect(rows).toHaveLength(EXPECTED_ACCOUNTS.length);
     for (const row of rows) {
@@ -104,12 +119,18 @@ describe('seedDemoData', () => {
   it('stores the demo password hashed, and a re-run with a new password updates it', async () => {
     const { db } = passwords;
     await seedDemoData(db, options);
-    const [before] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, 'viewer@demo.test'));
+    const [before] = await db
+      .select({ hash: users.passwordHash })
+      .from(users)
+      .where(eq(users.email, 'viewer@demo.test'));
     expect(before!.hash).not.toContain(options.password);
     await expect(verifyPassword(options.password, before!.hash!)).resolves.toBe(true);
 
     await seedDemoData(db, { ...options, password: 'a-changed-password' });
-    const [after] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, 'viewer@demo.test'));
+    const [after] = await db
+      .select({ hash: users.passwordHash })
+      .from(users)
+      .where(eq(users.email, 'viewer@demo.test'));
     await expect(verifyPassword('a-changed-password', after!.hash!)).resolves.toBe(true);
   });
 });

@@ -45,7 +45,9 @@ export async function seedDemoData(db: Database, options: { password: string; en
     }
     for (const account of spec.accounts) {
       // Deterministic ids keep the seed idempotent; tokens are random and sealed at rest.
-      const platformUserId = BigInt('0x' + createHash('sha256').update(`${spec.slug}:${account.handle}`).digest('hex').slice(0, 12)).toString();
+      const platformUserId = BigInt(
+        '0x' + createHash('sha256').update(`${spec.slug}:${account.handle}`).digest('hex').slice(0, 12),
+      ).toString();
       const token = `sbx_${createHash('sha256').update(`${platformUserId}:${Math.random()}`).digest('hex').slice(0, 32)}`;
       await upsertAccount(db, {
         workspaceId: workspace.id,

@@ -9,7 +9,12 @@ const SOURCE_DIRS = ['app', 'components', 'db', 'lib', 'scripts', 'e2e'];
 const SOURCE_FILE = /\.(ts|tsx|mts)$/;
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 const anchors = new Set([...doc.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
 
 function sourceFiles(): string[] {
@@ -23,7 +28,8 @@ describe('docs/architecture.md, the page code comments cite', () => {
   it('has the anchors the code cites (the walk finds citations)', () => {
     const cited = new Map<string, string>();
     for (const file of sourceFiles()) {
-      for (const m of readFileSync(path.join(root, file), 'utf8').matchAll(/docs\/architecture\.md#([a-z0-9-]+)/g)) cited.set(m[1]!, file);
+      for (const m of readFileSync(path.join(root, file), 'utf8').matchAll(/docs\/architecture\.md#([a-z0-9-]+)/g))
+        cited.set(m[1]!, file);
     }
     expect(cited.size).toBeGreaterThan(5);
     for (const [anchor, file] of cited) expect(anchors.has(anchor), `${file} cites #${anchor}`).toBe(true);
@@ -42,7 +48,9 @@ describe('docs/architecture.md, the page code comments cite', () => {
   });
 
   it('names only files and folders that exist (placeholders and globs aside)', () => {
-    const named = [...doc.matchAll(/`((?:app|components|db|lib|scripts|e2e|public|docs)\/[^`\s]*)`/g)].map((m) => m[1]!);
+    const named = [...doc.matchAll(/`((?:app|components|db|lib|scripts|e2e|public|docs)\/[^`\s]*)`/g)].map(
+      (m) => m[1]!,
+    );
     expect(named.length).toBeGreaterThan(50);
     const concrete = named.filter((p) => !/[<*]/.test(p));
     expect(concrete.filter((p) => !existsSync(path.join(root, p)))).toEqual([]);

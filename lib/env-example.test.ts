@@ -23,7 +23,10 @@ function readEnvExample(): Record<string, string> {
 /** A child process with a clean environment (no inherited NODE_ENV=test or DATABASE_URL). */
 function run(args: string[], env: Record<string, string>) {
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), ...args], {
-    cwd: root, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } as unknown as NodeJS.ProcessEnv,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } as unknown as NodeJS.ProcessEnv,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -36,12 +39,21 @@ describe('cp .env.example .env gives a working configuration', () => {
     expect(example).toHaveProperty('API_RATE_LIMIT_PER_MINUTE', '');
     for (const [name, value] of Object.entries(example)) expect(value, name).toBe('');
     const env = parseEnv({ ...example, SEMEL_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv);
-    expect(env).toMatchObject({ NODE_ENV: 'development', LOG_LEVEL: 'info', API_RATE_LIMIT_PER_MINUTE: 600, PORT: 3000, SCHEDULER_ENABLED: true });
+    expect(env).toMatchObject({
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      API_RATE_LIMIT_PER_MINUTE: 600,
+      PORT: 3000,
+      SCHEDULER_ENABLED: true,
+    });
     expect(logLevel(example)).toBe('info');
   });
 
   it('the logger loads with a blank LOG_LEVEL (it crashed the instrumentation hook before)', () => {
-    const result = run(['-e', "import('./lib/logging/logger.ts').then((m) => { (m.logger ?? m.default.logger).info('logger-ready'); })"], { LOG_LEVEL: '' });
+    const result = run(
+      ['-e', "import('./lib/logging/logger.ts').then((m) => { (m.logger ?? m.default.logger).info('logger-ready'); })"],
+      { LOG_LEVEL: '' },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('logger-ready');
@@ -53,12 +65,16 @@ describe('an invalid environment prints a short message naming each variable, th
 
   it.each([
     ['npm start / npm run dev (scripts/with-db.mts)', ['scripts/with-db.mts', '--', 'true']],
-    ['the server\'s instrumentation hook', ['-e', "import('./instrumentation.ts').then((m) => (m.register ?? m.default.register)())"]],
+    [
+      "the server's instrumentation hook",
+      ['-e', "import('./instrumentation.ts').then((m) => (m.register ?? m.default.register)())"],
+    ],
   ])('%s', (_name, args) => {
     const result = run(args, { ...invalid, NEXT_RUNTIME: 'nodejs' });
     expect(result.code).toBe(1);
     const output = result.stderr + result.stdout;
-    for (const name of ['NEXTAUTH_SECRET', 'APP_ENCRYPTION_KEY', 'CRON_SECRET', 'PORT', 'API_RATE_LIMIT_PER_MINUTE']) expect(output).toContain(name);
+    for (const name of ['NEXTAUTH_SECRET', 'APP_ENCRYPTION_KEY', 'CRON_SECRET', 'PORT', 'API_RATE_LIMIT_PER_MINUTE'])
+      expect(output).toContain(name);
     expect(output.length).toBeLessThan(1500);
     expect(output).not.toMatch(/^\s+at /m); // no stack trace
     expect(output).not.toContain('function ');

@@ -43,12 +43,22 @@ describe('parseEnv in production', () => {
   });
 
   it('treats empty values (as copied from .env.example) as missing', () => {
-    const message = parseError({ NODE_ENV: 'production', NEXTAUTH_SECRET: '', APP_ENCRYPTION_KEY: '', CRON_SECRET: '' });
+    const message = parseError({
+      NODE_ENV: 'production',
+      NEXTAUTH_SECRET: '',
+      APP_ENCRYPTION_KEY: '',
+      CRON_SECRET: '',
+    });
     expect(message).toMatch(/NEXTAUTH_SECRET/);
   });
 
   it('says what to set when a secret is too weak', () => {
-    const message = parseError({ NODE_ENV: 'production', ...productionSecrets, NEXTAUTH_SECRET: 'short', APP_ENCRYPTION_KEY: 'dG9vIHNob3J0' });
+    const message = parseError({
+      NODE_ENV: 'production',
+      ...productionSecrets,
+      NEXTAUTH_SECRET: 'short',
+      APP_ENCRYPTION_KEY: 'dG9vIHNob3J0',
+    });
     expect(message).toMatch(/NEXTAUTH_SECRET: set NEXTAUTH_SECRET to at least 32 random characters/);
     expect(message).toMatch(/APP_ENCRYPTION_KEY: set APP_ENCRYPTION_KEY to 32 random bytes, base64/);
     expect(message).not.toMatch(/CRON_SECRET/);
@@ -61,14 +71,24 @@ describe('parseEnv in production', () => {
   });
 
   it('names other invalid variables too', () => {
-    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, DATABASE_URL: 'mysql://x' })).toMatch(/DATABASE_URL: must be a postgres:\/\/ connection string/);
+    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, DATABASE_URL: 'mysql://x' })).toMatch(
+      /DATABASE_URL: must be a postgres:\/\/ connection string/,
+    );
     expect(parseError({ NODE_ENV: 'production', ...productionSecrets, PORT: 'eighty' })).toMatch(/PORT/);
-    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'yes' })).toMatch(/SANDBOX_ENABLED/);
+    expect(parseError({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'yes' })).toMatch(
+      /SANDBOX_ENABLED/,
+    );
   });
 
   it('accepts complete settings, with defaults for the rest', () => {
     const env = parseEnv({ NODE_ENV: 'production', ...productionSecrets });
-    expect(env).toMatchObject({ ...productionSecrets, DEMO_PASSWORD: 'semel-demo', PORT: 3000, SCHEDULER_ENABLED: true, SEMEL_DATA_DIR: '.data' });
+    expect(env).toMatchObject({
+      ...productionSecrets,
+      DEMO_PASSWORD: 'semel-demo',
+      PORT: 3000,
+      SCHEDULER_ENABLED: true,
+      SEMEL_DATA_DIR: '.data',
+    });
   });
 });
 
@@ -121,12 +141,18 @@ describe('sandboxEnabled', () => {
 
   it('is off by default in production, on only with SANDBOX_ENABLED=true', () => {
     expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets }).sandboxEnabled).toBe(false);
-    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'true' }).sandboxEnabled).toBe(true);
-    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
+    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'true' }).sandboxEnabled).toBe(
+      true,
+    );
+    expect(parseEnv({ NODE_ENV: 'production', ...productionSecrets, SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(
+      false,
+    );
   });
 
   it('can be switched off in development', () => {
-    expect(parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: tmpDataDir(), SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
+    expect(
+      parseEnv({ NODE_ENV: 'development', SEMEL_DATA_DIR: tmpDataDir(), SANDBOX_ENABLED: 'false' }).sandboxEnabled,
+    ).toBe(false);
   });
 });
 
@@ -134,17 +160,37 @@ describe('publishing and reconciling tuning', () => {
   const base = { NODE_ENV: 'production', ...productionSecrets };
 
   it('blank values (as copied from .env.example) mean the defaults, never 0', () => {
-    const env = parseEnv({ ...base, PUBLISH_CALL_TIMEOUT_MS: '', PUBLISH_LEASE_MS: '', RECONCILE_RECHECK_MS: '', RECONCILE_ALLOWANCE_MS: '', RATE_LIMITS: '' });
+    const env = parseEnv({
+      ...base,
+      PUBLISH_CALL_TIMEOUT_MS: '',
+      PUBLISH_LEASE_MS: '',
+      RECONCILE_RECHECK_MS: '',
+      RECONCILE_ALLOWANCE_MS: '',
+      RATE_LIMITS: '',
+    });
     expect(env).toMatchObject({
-      PUBLISH_CALL_TIMEOUT_MS: 10_000, PUBLISH_LEASE_MS: 60_000, RECONCILE_RECHECK_MS: 15_000,
-      RECONCILE_ALLOWANCE_MS: { x: 60_000, mastodon: 60_000, bluesky: 60_000 }, RATE_LIMITS: {},
+      PUBLISH_CALL_TIMEOUT_MS: 10_000,
+      PUBLISH_LEASE_MS: 60_000,
+      RECONCILE_RECHECK_MS: 15_000,
+      RECONCILE_ALLOWANCE_MS: { x: 60_000, mastodon: 60_000, bluesky: 60_000 },
+      RATE_LIMITS: {},
     });
   });
 
   it('takes the processing allowance as one number or JSON per provider', () => {
-    expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '5000' }).RECONCILE_ALLOWANCE_MS).toEqual({ x: 5_000, mastodon: 5_000, bluesky: 5_000 });
-    expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({ x: 60_000, mastodon: 90_000, bluesky: 60_000 });
-    expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(/RECONCILE_ALLOWANCE_MS: milliseconds/);
+    expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '5000' }).RECONCILE_ALLOWANCE_MS).toEqual({
+      x: 5_000,
+      mastodon: 5_000,
+      bluesky: 5_000,
+    });
+    expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({
+      x: 60_000,
+      mastodon: 90_000,
+      bluesky: 60_000,
+    });
+    expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(
+      /RECONCILE_ALLOWANCE_MS: milliseconds/,
+    );
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: 'soon' })).toMatch(/RECONCILE_ALLOWANCE_MS/);
   });
 
@@ -155,8 +201,13 @@ describe('publishing and reconciling tuning', () => {
   });
 
   it('refuses a call timeout that does not end well inside the claim lease', () => {
-    expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: '59000' })).toMatch(/PUBLISH_CALL_TIMEOUT_MS: 59000 ms plus a 2000 ms margin must be shorter than PUBLISH_LEASE_MS \(60000 ms\)/);
-    expect(parseEnv({ ...base, PUBLISH_CALL_TIMEOUT_MS: '1500', PUBLISH_LEASE_MS: '8000' })).toMatchObject({ PUBLISH_CALL_TIMEOUT_MS: 1_500, PUBLISH_LEASE_MS: 8_000 });
+    expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: '59000' })).toMatch(
+      /PUBLISH_CALL_TIMEOUT_MS: 59000 ms plus a 2000 ms margin must be shorter than PUBLISH_LEASE_MS \(60000 ms\)/,
+    );
+    expect(parseEnv({ ...base, PUBLISH_CALL_TIMEOUT_MS: '1500', PUBLISH_LEASE_MS: '8000' })).toMatchObject({
+      PUBLISH_CALL_TIMEOUT_MS: 1_500,
+      PUBLISH_LEASE_MS: 8_000,
+    });
   });
 });
 
@@ -167,7 +218,11 @@ describe('METRICS_TOKEN', () => {
   });
 
   it('is kept when long enough, and named when too short', () => {
-    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'm'.repeat(16) }).METRICS_TOKEN).toBe('m'.repeat(16));
-    expect(parseError({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN: set METRICS_TOKEN to at least 16/);
+    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'm'.repeat(16) }).METRICS_TOKEN).toBe(
+      'm'.repeat(16),
+    );
+    expect(parseError({ SEMEL_DATA_DIR: tmpDataDir(), METRICS_TOKEN: 'short' })).toMatch(
+      /METRICS_TOKEN: set METRICS_TOKEN to at least 16/,
+    );
   });
 });

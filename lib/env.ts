@@ -12,7 +12,10 @@ const allowanceSchema = z
   .string()
   .optional()
   .transform((value, ctx): Record<(typeof PROVIDERS)[number], number> => {
-    const defaults = Object.fromEntries(PROVIDERS.map((p) => [p, DEFAULT_ALLOWANCE_MS])) as Record<(typeof PROVIDERS)[number], number>;
+    const defaults = Object.fromEntries(PROVIDERS.map((p) => [p, DEFAULT_ALLOWANCE_MS])) as Record<
+      (typeof PROVIDERS)[number],
+      number
+    >;
     if (value === undefined) return defaults;
     if (/^\d+$/.test(value.trim())) {
       const ms = milliseconds.safeParse(Number(value));
@@ -21,7 +24,10 @@ const allowanceSchema = z
       const parsed = z.partialRecord(z.enum(PROVIDERS), milliseconds).safeParse(parseJson(value));
       if (parsed.success) return { ...defaults, ...parsed.data };
     }
-    ctx.addIssue({ code: 'custom', message: 'milliseconds (e.g. 60000) or JSON per provider, e.g. {"mastodon":60000,"x":60000}' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'milliseconds (e.g. 60000) or JSON per provider, e.g. {"mastodon":60000,"x":60000}',
+    });
     return z.NEVER;
   });
 const rateLimitsSchema = z
@@ -30,7 +36,10 @@ const rateLimitsSchema = z
   .transform((value, ctx) => {
     if (value === undefined) return {};
     const parsed = z
-      .partialRecord(z.enum([...PROVIDERS, 'sandbox']), z.object({ max: z.number().int().min(1), windowSeconds: z.number().int().min(1) }))
+      .partialRecord(
+        z.enum([...PROVIDERS, 'sandbox']),
+        z.object({ max: z.number().int().min(1), windowSeconds: z.number().int().min(1) }),
+      )
       .safeParse(parseJson(value));
     if (parsed.success) return parsed.data;
     ctx.addIssue({ code: 'custom', message: 'JSON per provider, e.g. {"x":{"max":50,"windowSeconds":900}}' });
@@ -48,9 +57,7 @@ function parseJson(value: string): unknown {
 /** A platform call must end, with room to record its outcome, before its claim's lease runs out. */
 export const LEASE_MARGIN_MS = 2_000;
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 // Said both when a secret is missing (production) and when it is too weak.
 const SECRET_HINT = {
@@ -63,10 +70,13 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 
 /** A comma-separated list of IPs and CIDRs (and host names when allowed); blank: none. */
 const addressList = (options: { hostNames: boolean }) =>
-  z.string().optional().superRefine((value, ctx) => {
-    const issue = addressListIssue(value, options);
-    if (issue) ctx.addIssue({ code: 'custom', message: issue });
-  });
+  z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const issue = addressListIssue(value, options);
+      if (issue) ctx.addIssue({ code: 'custom', message: issue });
+    });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -82,7 +92,10 @@ const envSchema = z.object({
     .refine((v) => Buffer.from(v, 'base64').length === 32, SECRET_HINT.APP_ENCRYPTION_KEY),
   CRON_SECRET: z.string({ error: SECRET_HINT.CRON_SECRET }).min(16, SECRET_HINT.CRON_SECRET),
   // Bearer token for GET /api/metrics; unset or blank turns the endpoint off (404).
-  METRICS_TOKEN: z.string().min(16, 'set METRICS_TOKEN to at least 16 random characters (openssl rand -base64 24), or leave it blank').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'set METRICS_TOKEN to at least 16 random characters (openssl rand -base64 24), or leave it blank')
+    .optional(),
   // `npm run worker` only (no web server): where it serves /api/metrics and /api/health/*; unset: no listener.
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   DEMO_PASSWORD: z.string().min(8).default('semel-demo'),
@@ -98,8 +111,18 @@ const envSchema = z.object({
   LOG_FILE: z.string().optional(),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   // Publishing and reconciling tuning (docs/architecture.md#publishing, #reconciliation): blank means the default, like every variable here.
-  PUBLISH_CALL_TIMEOUT_MS: z.coerce.number().int().min(100, 'at least 100 ms').max(120_000, 'at most 120000 ms').default(10_000),
-  PUBLISH_LEASE_MS: z.coerce.number().int().min(1_000, 'at least 1000 ms').max(3_600_000, 'at most one hour').default(60_000),
+  PUBLISH_CALL_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100, 'at least 100 ms')
+    .max(120_000, 'at most 120000 ms')
+    .default(10_000),
+  PUBLISH_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000, 'at least 1000 ms')
+    .max(3_600_000, 'at most one hour')
+    .default(60_000),
   RECONCILE_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(15_000),
   RECONCILE_ALLOWANCE_MS: allowanceSchema,
   RATE_LIMITS: rateLimitsSchema,
@@ -141,7 +164,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`), { name: INVALID_ENVIRONMENT });
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${lines.join('\n')}`), {
+      name: INVALID_ENVIRONMENT,
+    });
   }
   const env = parsed.data;
   if (env.PUBLISH_CALL_TIMEOUT_MS + LEASE_MARGIN_MS >= env.PUBLISH_LEASE_MS) {

@@ -19,7 +19,9 @@ import { createPostOperation } from '@/lib/posts/create-post';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
 import { resolveDatabase } from './lib/database';
 
-const { values } = parseArgs({ options: { posts: { type: 'string', default: '10000' }, clients: { type: 'string', default: '32' } } });
+const { values } = parseArgs({
+  options: { posts: { type: 'string', default: '10000' }, clients: { type: 'string', default: '32' } },
+});
 const N = Number(values.posts);
 const CLIENTS = Number(values.clients);
 
@@ -44,7 +46,12 @@ async function plainCreate(request: Request): Promise<Response> {
   const parsed = createPostRequestSchema.safeParse(await request.json());
   if (!parsed.success) return new Response('invalid', { status: 422 });
   const result = await getDb().transaction((tx) =>
-    createPostOperation(tx, parsed.data, { workspaceId: principal.workspaceId, source: 'api', idempotencyKey: randomUUID(), actor: 'bench' }),
+    createPostOperation(tx, parsed.data, {
+      workspaceId: principal.workspaceId,
+      source: 'api',
+      idempotencyKey: randomUUID(),
+      actor: 'bench',
+    }),
   );
   return new Response(result.body, { status: result.status, headers: { 'content-type': 'application/json' } });
 }
@@ -52,8 +59,13 @@ async function plainCreate(request: Request): Promise<Response> {
 const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const request = new Request(`http://bench${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
-  const response = req.url === '/plain' ? await plainCreate(request) : await createPostRoute(request, { params: Promise.resolve({}) });
+  const request = new Request(`http://bench${req.url}`, {
+    method: req.method,
+    headers: req.headers as Record<string, string>,
+    body: Buffer.concat(chunks),
+  });
+  const response =
+    req.url === '/plain' ? await plainCreate(request) : await createPostRoute(request, { params: Promise.resolve({}) });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(Buffer.from(await response.arrayBuffer()));
 });
@@ -71,11 +83,19 @@ function sender(path: string) {
     try {
       const res = await fetch(base + path, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key.token}`, 'idempotency-key': idempotencyKey, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${key.token}`,
+          'idempotency-key': idempotencyKey,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ text, accountIds: accounts.map((a) => a.id) }),
       });
       await res.arrayBuffer();
-      samples.push({ ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true' });
+      samples.push({
+        ms: performance.now() - started,
+        status: res.status,
+        replayed: res.headers.get('idempotent-replayed') === 'true',
+      });
     } catch (error) {
       samples.push({ ms: performance.now() - started, status: 0, replayed: false, error: (error as Error).message });
     }
@@ -83,18 +103,24 @@ function sender(path: string) {
 }
 
 /** `clients` workers send `jobs` (key, text) pairs as fast as they are answered. */
-async function runLoad(path: string, jobs: { key: string; text: string; retry?: boolean }[], clients = CLIENTS): Promise<Load> {
+async function runLoad(
+  path: string,
+  jobs: { key: string; text: string; retry?: boolean }[],
+  clients = CLIENTS,
+): Promise<Load> {
   const send = sender(path);
   const samples: Sample[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (next < jobs.length) {
-      const job = jobs[next++]!;
-      await send(samples, job.key, job.text);
-      if (job.retry) await send(samples, job.key, job.text); // the client "lost" the response and retries
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        await send(samples, job.key, job.text);
+        if (job.retry) await send(samples, job.key, job.text); // the client "lost" the response and retries
+      }
+    }),
+  );
   return { samples, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -103,7 +129,18 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
 };
 const fmt = (n: number) => n.toFixed(1);
-const lat = (xs: Sample[]) => `p50 ${fmt(pct(xs.map((s) => s.ms), 50))} ms, p99 ${fmt(pct(xs.map((s) => s.ms), 99))} ms`;
+const lat = (xs: Sample[]) =>
+  `p50 ${fmt(
+    pct(
+      xs.map((s) => s.ms),
+      50,
+    ),
+  )} ms, p99 ${fmt(
+    pct(
+      xs.map((s) => s.ms),
+      99,
+    ),
+  )} ms`;
 // Only expected answers are counted in the figures; every other one is an error, reported with its phase.
 const answered = (load: Load) => load.samples.filter((s) => s.status === EXPECTED_STATUS);
 const failures: string[] = [];
@@ -120,10 +157,18 @@ function errors(phase: string, load: Load) {
   return `ERRORS ${summary}`;
 }
 const jobs = (prefix: string, n: number, retryEvery = 0) =>
-  Array.from({ length: n }, (_, i) => ({ key: randomUUID(), text: `${prefix} ${i}`, retry: retryEvery > 0 && i % retryEvery === 0 }));
-const postCount = async () => (await setup.db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, workspace.id)))[0]!.n;
+  Array.from({ length: n }, (_, i) => ({
+    key: randomUUID(),
+    text: `${prefix} ${i}`,
+    retry: retryEvery > 0 && i % retryEvery === 0,
+  }));
+const postCount = async () =>
+  (await setup.db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, workspace.id)))[0]!.n;
 
-const warmUps = [await runLoad('/plain', jobs('warm-up plain', 500)), await runLoad('/api/v1/posts', jobs('warm-up idempotent', 500))];
+const warmUps = [
+  await runLoad('/plain', jobs('warm-up plain', 500)),
+  await runLoad('/api/v1/posts', jobs('warm-up idempotent', 500)),
+];
 
 const plain = await runLoad('/plain', jobs('plain', N));
 const createJobs = jobs('idempotent', N);
@@ -137,16 +182,32 @@ const createdInMixed = (await postCount()) - before;
 
 const plainRate = answered(plain).length / plain.seconds;
 const idemRate = answered(idem).length / idem.seconds;
-console.log(`bench:create — ${N} intents, ${CLIENTS} concurrent API clients over HTTP, real POST /api/v1/posts handler`);
-console.log(`warm-up               : ${errors('warm-up (plain)', warmUps[0]!)} (plain), ${errors('warm-up (idempotent)', warmUps[1]!)} (idempotent)`);
-console.log(`plain insert path     : ${fmt(plainRate)} requests/s; ${lat(answered(plain))}; ${errors('plain insert path', plain)}`);
-console.log(`idempotent creation   : ${fmt(idemRate)} requests/s; ${lat(answered(idem))}; ${errors('idempotent creation', idem)}`);
+console.log(
+  `bench:create — ${N} intents, ${CLIENTS} concurrent API clients over HTTP, real POST /api/v1/posts handler`,
+);
+console.log(
+  `warm-up               : ${errors('warm-up (plain)', warmUps[0]!)} (plain), ${errors('warm-up (idempotent)', warmUps[1]!)} (idempotent)`,
+);
+console.log(
+  `plain insert path     : ${fmt(plainRate)} requests/s; ${lat(answered(plain))}; ${errors('plain insert path', plain)}`,
+);
+console.log(
+  `idempotent creation   : ${fmt(idemRate)} requests/s; ${lat(answered(idem))}; ${errors('idempotent creation', idem)}`,
+);
 console.log(`  = ${fmt((100 * idemRate) / plainRate)}% of the plain path's throughput (target ≥ 70%)`);
-console.log(`replays under load    : ${fmt(answered(replays).length / replays.seconds)} requests/s; ${lat(answered(replays))}; all replayed: ${replays.samples.every((s) => s.replayed)}; ${errors('replays under load', replays)}`);
-console.log(`replays, one client   : ${lat(answered(idleReplays))} (target p50 < 5 ms); ${errors('replays, one client', idleReplays)}`);
-console.log(`mixed (half retried)  : ${fmt(answered(mixed).length / mixed.seconds)} requests/s; posts created vs intents: ${createdInMixed} / ${N} ${createdInMixed === N ? '(equal)' : '(MISMATCH)'}; ${errors('mixed', mixed)}`);
+console.log(
+  `replays under load    : ${fmt(answered(replays).length / replays.seconds)} requests/s; ${lat(answered(replays))}; all replayed: ${replays.samples.every((s) => s.replayed)}; ${errors('replays under load', replays)}`,
+);
+console.log(
+  `replays, one client   : ${lat(answered(idleReplays))} (target p50 < 5 ms); ${errors('replays, one client', idleReplays)}`,
+);
+console.log(
+  `mixed (half retried)  : ${fmt(answered(mixed).length / mixed.seconds)} requests/s; posts created vs intents: ${createdInMixed} / ${N} ${createdInMixed === N ? '(equal)' : '(MISMATCH)'}; ${errors('mixed', mixed)}`,
+);
 if (failures.length > 0) {
-  console.error(`bench:create FAILED: requests answered other than ${EXPECTED_STATUS} (left out of the figures above):\n  ${failures.join('\n  ')}`);
+  console.error(
+    `bench:create FAILED: requests answered other than ${EXPECTED_STATUS} (left out of the figures above):\n  ${failures.join('\n  ')}`,
+  );
 }
 
 server.close();

@@ -70,18 +70,33 @@ const q = async <T,>(query: ReturnType<typeof sql>) => [...(await setup.db.execu
 
 // ── The platform: the standalone sandbox server, in memory, in its own process ────────────────────
 const PLATFORMS = values.platforms!.split(',').map((p) => p.trim());
-if (PLATFORMS.length === 0 || PLATFORMS.some((p) => p !== 'x' && p !== 'mastodon')) throw new Error('--platforms: a comma-separated list of x and mastodon');
-const identities = Array.from({ length: ACCOUNTS }, (_, i) => ({ platform: PLATFORMS[i % PLATFORMS.length] as 'x' | 'mastodon', ...newSandboxIdentity() }));
-const sandboxProcess = spawn(process.execPath, [
-  ...(values['sandbox-cpu-prof-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['sandbox-cpu-prof-dir']] : []),
-  '--import', 'tsx', 'scripts/sandbox-server.mts', '--memory', '--port', '0',
-  ...identities.flatMap((a) => ['--account', `${a.platform}:${a.platformUserId}:${a.token}:@bench_${a.suffix}`]),
-], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+if (PLATFORMS.length === 0 || PLATFORMS.some((p) => p !== 'x' && p !== 'mastodon'))
+  throw new Error('--platforms: a comma-separated list of x and mastodon');
+const identities = Array.from({ length: ACCOUNTS }, (_, i) => ({
+  platform: PLATFORMS[i % PLATFORMS.length] as 'x' | 'mastodon',
+  ...newSandboxIdentity(),
+}));
+const sandboxProcess = spawn(
+  process.execPath,
+  [
+    ...(values['sandbox-cpu-prof-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['sandbox-cpu-prof-dir']] : []),
+    '--import',
+    'tsx',
+    'scripts/sandbox-server.mts',
+    '--memory',
+    '--port',
+    '0',
+    ...identities.flatMap((a) => ['--account', `${a.platform}:${a.platformUserId}:${a.token}:@bench_${a.suffix}`]),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
+);
 // Whatever happens here (even a crash), the sandbox process group goes with this one.
 process.on('exit', () => {
   try {
     process.kill(-sandboxProcess.pid!, 'SIGTERM');
-  } catch { /* already gone */ }
+  } catch {
+    /* already gone */
+  }
 });
 const sandboxUrl = await waitForSandbox(sandboxProcess);
 
@@ -89,8 +104,13 @@ const workspace = await makeWorkspace(setup.db, `bench-${runTag}`);
 const accountIds: string[] = [];
 for (const a of identities) {
   const row = await upsertAccount(setup.db, {
-    workspaceId: workspace.id, provider: a.platform, sandbox: true, handle: `@bench_${a.suffix}`, platformUserId: a.platformUserId,
-    baseUrl: `/api/sandbox/${a.platform}`, ...sealCredentials({ accessToken: a.token }, encryptionKey),
+    workspaceId: workspace.id,
+    provider: a.platform,
+    sandbox: true,
+    handle: `@bench_${a.suffix}`,
+    platformUserId: a.platformUserId,
+    baseUrl: `/api/sandbox/${a.platform}`,
+    ...sealCredentials({ accessToken: a.token }, encryptionKey),
   });
   accountIds.push(row!.id);
 }
@@ -108,14 +128,20 @@ const publisherOptions = (): PublisherOptions => ({
   origin: sandboxUrl, // sandbox accounts' relative base URLs resolve against this trusted origin
 });
 
-console.log(`bench: publishing on a fresh database, to the standalone sandbox network in its own process (pid ${sandboxProcess.pid}):`);
-console.log('       zero latency, no faults, in-memory store (so the platform\'s own storage is not what is measured)');
-console.log(`       ${ACCOUNTS} sandbox accounts (${PLATFORMS.join(' and ')} wire format); ${PUBLISHERS} publisher loop(s) in this process, batch ${values.batch}, concurrency ${values.concurrency} in chunks of ${values.chunk}`);
+console.log(
+  `bench: publishing on a fresh database, to the standalone sandbox network in its own process (pid ${sandboxProcess.pid}):`,
+);
+console.log("       zero latency, no faults, in-memory store (so the platform's own storage is not what is measured)");
+console.log(
+  `       ${ACCOUNTS} sandbox accounts (${PLATFORMS.join(' and ')} wire format); ${PUBLISHERS} publisher loop(s) in this process, batch ${values.batch}, concurrency ${values.concurrency} in chunks of ${values.chunk}`,
+);
 
 // ── 1. Throughput ─────────────────────────────────────────────────────────────────────────────────
 const insertStarted = performance.now();
 await insertDue({ phase: 'throughput', count: N, firstDueAt: new Date(Date.now() - 1_000), stepMs: 0 });
-console.log(`\n1. throughput: ${N} deliveries due now (inserted in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s)`);
+console.log(
+  `\n1. throughput: ${N} deliveries due now (inserted in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s)`,
+);
 await q(sql`analyze`);
 
 let statements = 0;
@@ -126,14 +152,16 @@ const postgresPid = await postmasterPid();
 const cpuBefore = cpuSnapshot(sandboxProcess.pid!, postgresPid);
 const totals = emptyTotals();
 const started = performance.now();
-await Promise.all(Array.from({ length: PUBLISHERS }, async () => {
-  const options = publisherOptions();
-  for (;;) {
-    const summary = await publishDueDeliveries(publisherDb, options);
-    addTotals(totals, summary);
-    if (summary.claimed === 0) break;
-  }
-}));
+await Promise.all(
+  Array.from({ length: PUBLISHERS }, async () => {
+    const options = publisherOptions();
+    for (;;) {
+      const summary = await publishDueDeliveries(publisherDb, options);
+      addTotals(totals, summary);
+      if (summary.claimed === 0) break;
+    }
+  }),
+);
 const seconds = (performance.now() - started) / 1000;
 const cpu = cpuSnapshot(sandboxProcess.pid!, postgresPid);
 await publisherSql.end({ timeout: 5 }); // a backend that exits flushes its statistics
@@ -142,18 +170,28 @@ const commits = (await xactCommits()) - commitsBefore;
 const throughputStates = await statusCounts('throughput');
 const throughputSent = throughputStates.get('sent') ?? 0;
 console.log(`   time                     ${seconds.toFixed(2)} s`);
-console.log(`   deliveries/s             ${fmt(throughputSent / seconds)}   (target ≥ ${TARGETS.throughput}, each with its HTTP call)`);
-console.log(`   commits per delivery     ${(commits / N).toFixed(3)}   (${commits} commits on the database while publishing, pg_stat_database.xact_commit)`);
-console.log(`   statements per delivery  ${(statements / N).toFixed(3)}   (${statements} statements sent by the publishers, each its own transaction)`);
+console.log(
+  `   deliveries/s             ${fmt(throughputSent / seconds)}   (target ≥ ${TARGETS.throughput}, each with its HTTP call)`,
+);
+console.log(
+  `   commits per delivery     ${(commits / N).toFixed(3)}   (${commits} commits on the database while publishing, pg_stat_database.xact_commit)`,
+);
+console.log(
+  `   statements per delivery  ${(statements / N).toFixed(3)}   (${statements} statements sent by the publishers, each its own transaction)`,
+);
 console.log(`   outcomes                 ${JSON.stringify(totals)}`);
 if (cpuBefore && cpu) {
   const used = (key: keyof CpuSnapshot) => (cpu[key] - cpuBefore[key]) / CLOCK_TICKS;
   const ours = used('publisher') + used('sandbox') + used('postgres');
   const perDelivery = (s: number) => `${((1000 * s) / N).toFixed(3)} ms`;
-  console.log(`   CPU per delivery         publisher ${perDelivery(used('publisher'))}, sandbox ${perDelivery(used('sandbox'))}, postgres ${perDelivery(used('postgres'))}`
-    + ` (machine busy ${used('machine').toFixed(1)} of ${cpu.cores} cores × ${seconds.toFixed(1)} s = ${(cpu.cores * seconds).toFixed(1)} CPU s; these three ${ours.toFixed(1)} s)`);
+  console.log(
+    `   CPU per delivery         publisher ${perDelivery(used('publisher'))}, sandbox ${perDelivery(used('sandbox'))}, postgres ${perDelivery(used('postgres'))}` +
+      ` (machine busy ${used('machine').toFixed(1)} of ${cpu.cores} cores × ${seconds.toFixed(1)} s = ${(cpu.cores * seconds).toFixed(1)} CPU s; these three ${ours.toFixed(1)} s)`,
+  );
 }
-console.log(`   sent / deliveries        ${throughputSent} / ${N}${throughputSent === N ? '' : `   NOT ALL SENT: ${JSON.stringify(Object.fromEntries(throughputStates))}`}`);
+console.log(
+  `   sent / deliveries        ${throughputSent} / ${N}${throughputSent === N ? '' : `   NOT ALL SENT: ${JSON.stringify(Object.fromEntries(throughputStates))}`}`,
+);
 const seen = new Map<string, { accountId: string; text: string }>();
 await collectTimeline(seen);
 
@@ -162,7 +200,9 @@ let lateness: { p50: number; p99: number; max: number; sent: number } | null = n
 if (!values['skip-lateness']) {
   const firstDueAt = new Date(Date.now() + 3_000);
   await insertDue({ phase: 'lateness', count: LATENESS_N, firstDueAt, stepMs: 1000 / RATE });
-  console.log(`\n2. lateness: ${LATENESS_N} deliveries falling due at ${RATE}/s for ${values.seconds} s, published by the in-process scheduler (LISTEN/NOTIFY + timer)`);
+  console.log(
+    `\n2. lateness: ${LATENESS_N} deliveries falling due at ${RATE}/s for ${values.seconds} s, published by the in-process scheduler (LISTEN/NOTIFY + timer)`,
+  );
   const scheduling = createDatabase(database.url, { max: 10 });
   const options = publisherOptions();
   const scheduler = startScheduler(scheduling.db, scheduling.sql, [(db) => publishDueDeliveries(db, options)]);
@@ -182,7 +222,9 @@ if (!values['skip-lateness']) {
     from (select extract(epoch from d.settled_at - p.scheduled_at) * 1000 as ms from deliveries d join posts p on p.id = d.post_id
       where p.text like ${`bench ${runTag} lateness %`} and d.status = 'sent') t`);
   lateness = { p50: Number(row!.p50), p99: Number(row!.p99), max: Number(row!.max), sent: row!.sent };
-  console.log(`   due → sent lateness      p50 ${fmt(lateness.p50)} ms, p99 ${fmt(lateness.p99)} ms, max ${fmt(lateness.max)} ms   (target p99 < ${TARGETS.latenessP99} ms, aim < ${TARGETS.latenessAim} ms)`);
+  console.log(
+    `   due → sent lateness      p50 ${fmt(lateness.p50)} ms, p99 ${fmt(lateness.p99)} ms, max ${fmt(lateness.max)} ms   (target p99 < ${TARGETS.latenessP99} ms, aim < ${TARGETS.latenessAim} ms)`,
+  );
   console.log(`   sent / deliveries        ${lateness.sent} / ${LATENESS_N}`);
   await collectTimeline(seen);
 }
@@ -192,7 +234,8 @@ const totalDeliveries = N + (lateness ? LATENESS_N : 0);
 const timeline = await fetchTimeline();
 const copiesOnSandbox = timeline.reduce((sum, a) => sum + a.total, 0);
 const copiesPerText = new Map<string, number>();
-for (const { accountId, text } of seen.values()) copiesPerText.set(`${accountId}\u0000${text}`, (copiesPerText.get(`${accountId}\u0000${text}`) ?? 0) + 1);
+for (const { accountId, text } of seen.values())
+  copiesPerText.set(`${accountId}\u0000${text}`, (copiesPerText.get(`${accountId}\u0000${text}`) ?? 0) + 1);
 const duplicates = [...copiesPerText.values()].reduce((sum, n) => sum + n - 1, 0);
 const [dbFacts] = await q<{ sent: number; unsent: number; multi: number; refused: number }>(sql`
   select count(*) filter (where d.status = 'sent')::int as sent,
@@ -207,37 +250,57 @@ const answers = await q<{ status: string; expected: boolean; n: number }>(sql`
   from attempts a group by 1, 2 order by 1`);
 const unexpected = answers.filter((a) => !a.expected);
 const unexpectedCalls = unexpected.reduce((sum, a) => sum + a.n, 0);
-const byStatus = (list: typeof answers) => list.map((a) => `${a.status}${a.expected ? '' : ' (unexpected)'} ×${a.n}`).join(', ') || 'none';
+const byStatus = (list: typeof answers) =>
+  list.map((a) => `${a.status}${a.expected ? '' : ' (unexpected)'} ×${a.n}`).join(', ') || 'none';
 console.log('\nplatform answers (both phases)');
 console.log(`   by status                ${byStatus(answers)}`);
-console.log(`   unexpected               ${unexpectedCalls}   (target 0: every call answered 2xx with the post created)`);
+console.log(
+  `   unexpected               ${unexpectedCalls}   (target 0: every call answered 2xx with the post created)`,
+);
 
 console.log('\nexactly once (both phases)');
 console.log(`   deliveries               ${totalDeliveries}`);
 console.log(`   sent (database)          ${dbFacts!.sent}`);
-console.log(`   copies on the sandbox    ${copiesOnSandbox}   (every copy listed: ${seen.size === copiesOnSandbox ? 'yes' : `NO, ${seen.size} seen`})`);
+console.log(
+  `   copies on the sandbox    ${copiesOnSandbox}   (every copy listed: ${seen.size === copiesOnSandbox ? 'yes' : `NO, ${seen.size} seen`})`,
+);
 console.log(`   duplicates on the sandbox ${duplicates}   (target 0; copies of one text on one account)`);
 console.log(`   deliveries with > 1 attempt ${dbFacts!.multi}`);
 console.log(`   re-sends refused as duplicate content ${dbFacts!.refused}`);
 console.log(`   unsent                   ${dbFacts!.unsent}`);
 
-const exactlyOnce = duplicates === 0 && dbFacts!.unsent === 0 && dbFacts!.multi === 0 && dbFacts!.refused === 0
-  && copiesOnSandbox === totalDeliveries && seen.size === copiesOnSandbox && dbFacts!.sent === totalDeliveries;
+const exactlyOnce =
+  duplicates === 0 &&
+  dbFacts!.unsent === 0 &&
+  dbFacts!.multi === 0 &&
+  dbFacts!.refused === 0 &&
+  copiesOnSandbox === totalDeliveries &&
+  seen.size === copiesOnSandbox &&
+  dbFacts!.sent === totalDeliveries;
 const ok = exactlyOnce && unexpectedCalls === 0;
 const rate = throughputSent / seconds;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 console.log('\ntargets (issue 5, this 2-core machine)');
-const row = (label: string, value: string, verdict: string) => console.log(`   ${label.padEnd(36)}${value.padEnd(16)}${verdict}`);
+const row = (label: string, value: string, verdict: string) =>
+  console.log(`   ${label.padEnd(36)}${value.padEnd(16)}${verdict}`);
 row(`throughput ≥ ${TARGETS.throughput} deliveries/s`, fmt(rate), met(rate >= TARGETS.throughput));
 if (lateness) {
-  row(`lateness p99 < ${TARGETS.latenessP99} ms at ${RATE}/s`, `${fmt(lateness.p99)} ms`, `${met(lateness.p99 < TARGETS.latenessP99)} (aim < ${TARGETS.latenessAim} ms: ${met(lateness.p99 < TARGETS.latenessAim)})`);
+  row(
+    `lateness p99 < ${TARGETS.latenessP99} ms at ${RATE}/s`,
+    `${fmt(lateness.p99)} ms`,
+    `${met(lateness.p99 < TARGETS.latenessP99)} (aim < ${TARGETS.latenessAim} ms: ${met(lateness.p99 < TARGETS.latenessAim)})`,
+  );
 }
 row('zero duplicates', String(duplicates), met(duplicates === 0 && dbFacts!.multi === 0 && dbFacts!.refused === 0));
 row('every delivery sent', `${dbFacts!.sent} / ${totalDeliveries}`, met(dbFacts!.sent === totalDeliveries));
 row('every platform call answered 2xx', `${unexpectedCalls} unexpected`, met(unexpectedCalls === 0));
-console.log(`exactly once: ${exactlyOnce ? 'OK' : 'FAILED'} (the exit code fails on a duplicate, an unsent delivery or an unexpected platform answer)`);
+console.log(
+  `exactly once: ${exactlyOnce ? 'OK' : 'FAILED'} (the exit code fails on a duplicate, an unsent delivery or an unexpected platform answer)`,
+);
 if (unexpectedCalls > 0) {
-  console.error(`bench FAILED: ${unexpectedCalls} platform call(s) answered with an unexpected status: ${byStatus(unexpected)}. These were errors, not publishing: fix them before reading the figures.`);
+  console.error(
+    `bench FAILED: ${unexpectedCalls} platform call(s) answered with an unexpected status: ${byStatus(unexpected)}. These were errors, not publishing: fix them before reading the figures.`,
+  );
 }
 
 await setup.close();
@@ -255,8 +318,14 @@ function cpuSnapshot(sandboxPid: number, postgresPid: number | null): CpuSnapsho
       const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
       return text.slice(text.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
     };
-    const own = (pid: number) => { const f = stat(pid); return Number(f[11]) + Number(f[12]); };
-    const withReaped = (pid: number) => { const f = stat(pid); return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); };
+    const own = (pid: number) => {
+      const f = stat(pid);
+      return Number(f[11]) + Number(f[12]);
+    };
+    const withReaped = (pid: number) => {
+      const f = stat(pid);
+      return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    };
     let postgresTicks = 0;
     if (postgresPid) {
       postgresTicks = withReaped(postgresPid);
@@ -264,12 +333,20 @@ function cpuSnapshot(sandboxPid: number, postgresPid: number | null): CpuSnapsho
         if (!/^\d+$/.test(entry)) continue;
         try {
           if (Number(stat(Number(entry))[1]) === postgresPid) postgresTicks += own(Number(entry));
-        } catch { /* exited meanwhile */ }
+        } catch {
+          /* exited meanwhile */
+        }
       }
     }
     const cpuLine = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     const machine = cpuLine.reduce((a, b) => a + b, 0) - cpuLine[3]! - (cpuLine[4] ?? 0); // all but idle and iowait
-    return { publisher: own(process.pid), sandbox: own(sandboxPid), postgres: postgresTicks, machine, cores: cpus().length };
+    return {
+      publisher: own(process.pid),
+      sandbox: own(sandboxPid),
+      postgres: postgresTicks,
+      machine,
+      cores: cpus().length,
+    };
   } catch {
     return null;
   }
@@ -307,7 +384,10 @@ async function insertDue(params: { phase: string; count: number; firstDueAt: Dat
 }
 
 async function statusCounts(phase: string) {
-  const rows = await q<{ status: string; n: number }>(sql`select d.status, count(*)::int as n from deliveries d join posts p on p.id = d.post_id
+  const rows = await q<{
+    status: string;
+    n: number;
+  }>(sql`select d.status, count(*)::int as n from deliveries d join posts p on p.id = d.post_id
     where p.text like ${`bench ${runTag} ${phase} %`} group by d.status`);
   return new Map(rows.map((r) => [r.status, r.n]));
 }
@@ -316,7 +396,9 @@ async function xactCommits(): Promise<number> {
   await q(sql`select pg_stat_force_next_flush()`);
   await sleep(300);
   await q(sql`select pg_stat_clear_snapshot()`);
-  const [row] = await q<{ n: string }>(sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`);
+  const [row] = await q<{ n: string }>(
+    sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`,
+  );
   return Number(row!.n);
 }
 
@@ -328,7 +410,8 @@ async function fetchTimeline(): Promise<TimelineAccount[]> {
 
 /** Every copy the sandbox lists, by its own id (a copy listed twice is still one copy). */
 async function collectTimeline(into: Map<string, { accountId: string; text: string }>) {
-  for (const account of await fetchTimeline()) for (const post of account.posts) into.set(post.id, { accountId: account.accountId, text: post.text });
+  for (const account of await fetchTimeline())
+    for (const post of account.posts) into.set(post.id, { accountId: account.accountId, text: post.text });
 }
 
 async function waitForSandbox(child: ChildProcess): Promise<string> {

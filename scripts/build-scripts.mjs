@@ -24,7 +24,11 @@ const result = await build({
 
 // A dev dependency imported here would work until the first pruned start: fail the build instead.
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const missing = new Set();
 for (const output of Object.values(result.metafile.outputs)) {
   for (const { path: specifier, external } of output.imports) {

@@ -53,17 +53,32 @@ const began = Date.now();
 // waits out slow processing), read lag > what the first read can see of a slow post, recheck covers it.
 // Each of the four may be set in the environment instead (e.g. RECONCILE_ALLOWANCE_MS=0 shows the run catching duplicates).
 const TUNING: Record<string, string> = Object.fromEntries(
-  Object.entries({ PUBLISH_CALL_TIMEOUT_MS: 1_500, PUBLISH_LEASE_MS: 10_000, RECONCILE_ALLOWANCE_MS: 3_000, RECONCILE_RECHECK_MS: 2_500 })
-    .map(([name, ms]) => [name, process.env[name] || String(ms)]),
+  Object.entries({
+    PUBLISH_CALL_TIMEOUT_MS: 1_500,
+    PUBLISH_LEASE_MS: 10_000,
+    RECONCILE_ALLOWANCE_MS: 3_000,
+    RECONCILE_RECHECK_MS: 2_500,
+  }).map(([name, ms]) => [name, process.env[name] || String(ms)]),
 );
 const FAULTS = {
-  ...NO_FAULTS, timeoutBeforeCommit: 0.05, timeoutAfterCommit: 0.1, errorAfterCommit: 0.05, resetAfterCommit: 0.05, rateLimited: 0.05,
-  processingMs: 2_500, processingShare: 0.1, readLagMs: 2_500, listingUnavailable: 0.02,
+  ...NO_FAULTS,
+  timeoutBeforeCommit: 0.05,
+  timeoutAfterCommit: 0.1,
+  errorAfterCommit: 0.05,
+  resetAfterCommit: 0.05,
+  rateLimited: 0.05,
+  processingMs: 2_500,
+  processingShare: 0.1,
+  readLagMs: 2_500,
+  listingUnavailable: 0.02,
 };
 // The weak profiles: none of them absorbs a resend, so zero duplicates must come from our guards.
 const PROFILES: { profile: Profile; platform: Platform }[] = [
-  { profile: 'plain', platform: 'x' }, { profile: 'plain', platform: 'mastodon' }, { profile: 'mastodon-legacy', platform: 'mastodon' },
-  { profile: 'mastodon-nokey', platform: 'mastodon' }, { profile: 'x-nodedupe', platform: 'x' },
+  { profile: 'plain', platform: 'x' },
+  { profile: 'plain', platform: 'mastodon' },
+  { profile: 'mastodon-legacy', platform: 'mastodon' },
+  { profile: 'mastodon-nokey', platform: 'mastodon' },
+  { profile: 'x-nodedupe', platform: 'x' },
 ];
 
 const dataDir = path.resolve(process.env.CHAOS_DATA_DIR ?? '.data/chaos');
@@ -123,7 +138,12 @@ for (let i = 0; i < ACCOUNTS; i++) {
   const registered = await store.registerAccount({ platform, platformUserId, handle, token });
   await store.setFaults([registered.id], { ...FAULTS, profile } satisfies FaultsUpdate);
   const row = await upsertAccount(db, {
-    workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `${sandbox.url}/api/sandbox/${platform}`,
+    workspaceId: workspace.id,
+    provider: platform,
+    sandbox: true,
+    handle,
+    platformUserId,
+    baseUrl: `${sandbox.url}/api/sandbox/${platform}`,
     ...sealCredentials({ accessToken: token }, encryptionKey),
   });
   accounts.push({ id: row!.id, profile: `${profile}/${platform}`, profileName: profile, sandboxId: registered.id });
@@ -132,49 +152,91 @@ const apiKey = generateApiKey();
 await createApiKey(db, { workspaceId: workspace.id, name: 'chaos', prefix: apiKey.prefix, hash: apiKey.hash });
 
 // ── The processes: two web instances, two workers ─────────────────────────────────────────────────────
-const secrets = { NEXTAUTH_SECRET: randomBytes(32).toString('base64'), APP_ENCRYPTION_KEY: encryptionKey, CRON_SECRET: randomBytes(24).toString('base64') };
+const secrets = {
+  NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
+  APP_ENCRYPTION_KEY: encryptionKey,
+  CRON_SECRET: randomBytes(24).toString('base64'),
+};
 const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
-  ...process.env, NODE_ENV: 'production', DATABASE_URL: database.url, SEMEL_DATA_DIR: dataDir, SANDBOX_ENABLED: 'false',
-  SCHEDULER_ENABLED: 'true', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'info', ...secrets, ...TUNING, ...extra,
+  ...process.env,
+  NODE_ENV: 'production',
+  DATABASE_URL: database.url,
+  SEMEL_DATA_DIR: dataDir,
+  SANDBOX_ENABLED: 'false',
+  SCHEDULER_ENABLED: 'true',
+  NEXT_TELEMETRY_DISABLED: '1',
+  LOG_LEVEL: 'info',
+  ...secrets,
+  ...TUNING,
+  ...extra,
   // The sandbox is a "real" platform on this machine's loopback, which the outbound guard refuses unless allowed.
   OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
 });
 const webPorts = [await freePort(), await freePort()];
-const webs = webPorts.map((port, i) => supervisor.add({
-  name: `web-${i + 1}`, role: 'web', command: process.execPath, args: ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
-  env: childEnv({ PORT: String(port), NEXTAUTH_URL: `http://127.0.0.1:${port}` }), logFile: path.join(logDir, `web-${i + 1}.log`),
-  readyUrl: `http://127.0.0.1:${port}/api/health`,
-}));
-const workers = [1, 2].map((i) => supervisor.add({
-  name: `worker-${i}`, role: 'worker', command: process.execPath, args: ['--import', 'tsx', 'scripts/worker.mts'],
-  env: childEnv({}), logFile: path.join(logDir, `worker-${i}.log`),
-}));
+const webs = webPorts.map((port, i) =>
+  supervisor.add({
+    name: `web-${i + 1}`,
+    role: 'web',
+    command: process.execPath,
+    args: ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
+    env: childEnv({ PORT: String(port), NEXTAUTH_URL: `http://127.0.0.1:${port}` }),
+    logFile: path.join(logDir, `web-${i + 1}.log`),
+    readyUrl: `http://127.0.0.1:${port}/api/health`,
+  }),
+);
+const workers = [1, 2].map((i) =>
+  supervisor.add({
+    name: `worker-${i}`,
+    role: 'worker',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'scripts/worker.mts'],
+    env: childEnv({}),
+    logFile: path.join(logDir, `worker-${i}.log`),
+  }),
+);
 await Promise.race([Promise.all(webs.map((w) => w.ready)), sleep(120_000)]);
 if (!webs.every((w) => w.up)) throw new Error(`web instances did not start within 120 s: see ${logDir}`);
 
 const apiCount = Math.round(N * API_SHARE);
 const dbCount = N - apiCount;
 const t0 = Date.now();
-console.log(`chaos (seed ${SEED}): ${N} deliveries (${dbCount} written to the database, ${apiCount} through POST /api/v1/posts) due within ${WITHIN_MS / 1000} s`);
-console.log(`  ${ACCOUNTS} accounts on the sandbox ${sandbox.url}: ${PROFILES.map((p) => `${p.profile}/${p.platform}`).join(', ')}`);
+console.log(
+  `chaos (seed ${SEED}): ${N} deliveries (${dbCount} written to the database, ${apiCount} through POST /api/v1/posts) due within ${WITHIN_MS / 1000} s`,
+);
+console.log(
+  `  ${ACCOUNTS} accounts on the sandbox ${sandbox.url}: ${PROFILES.map((p) => `${p.profile}/${p.platform}`).join(', ')}`,
+);
 console.log(`  faults ${JSON.stringify(FAULTS)}`);
 console.log(`  tuning ${JSON.stringify(TUNING)}`);
-console.log(`  processes: web on ports ${webPorts.join(' and ')}, 2 workers; Postgres on port ${pgPort}; logs in ${logDir}`);
+console.log(
+  `  processes: web on ports ${webPorts.join(' and ')}, 2 workers; Postgres on port ${pgPort}; logs in ${logDir}`,
+);
 
 // ── Deliveries: most written directly, a share through the public API of a live web instance ─────────
 const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
 const insertDirect = (async () => {
   const order = Array.from({ length: dbCount }, (_, i) => i);
   for (let chunk = 0; chunk < order.length; chunk += 100) {
-    await retryDb(() => withDb((db) => db.transaction(async (tx) => {
-      for (const i of order.slice(chunk, chunk + 100)) {
-        await insertPostWithDeliveries(tx, {
-          post: { workspaceId: workspace.id, text: deliveryText(i), scheduledAt: new Date(t0 + 2_000 + random() * WITHIN_MS), source: 'api', idempotencyKey: `chaos-db-${i}` },
-          accountIds: [accounts[i % ACCOUNTS]!.id], actor: 'chaos',
-        });
-      }
-      await notifyDue(tx);
-    })));
+    await retryDb(() =>
+      withDb((db) =>
+        db.transaction(async (tx) => {
+          for (const i of order.slice(chunk, chunk + 100)) {
+            await insertPostWithDeliveries(tx, {
+              post: {
+                workspaceId: workspace.id,
+                text: deliveryText(i),
+                scheduledAt: new Date(t0 + 2_000 + random() * WITHIN_MS),
+                source: 'api',
+                idempotencyKey: `chaos-db-${i}`,
+              },
+              accountIds: [accounts[i % ACCOUNTS]!.id],
+              actor: 'chaos',
+            });
+          }
+          await notifyDue(tx);
+        }),
+      ),
+    );
   }
 })();
 const api = { created: 0, replayed: 0, retries: 0, gaveUp: 0, refused: [] as string[] };
@@ -192,8 +254,14 @@ const createThroughApi = (async () => {
       const target = live.length > 0 ? live[Math.floor(random() * live.length)]! : webs[attempt % webs.length]!;
       try {
         const response = await fetch(`http://127.0.0.1:${webPorts[webs.indexOf(target)]}/api/v1/posts`, {
-          method: 'POST', body, signal: AbortSignal.timeout(10_000),
-          headers: { authorization: `Bearer ${apiKey.token}`, 'idempotency-key': key, 'content-type': 'application/json' },
+          method: 'POST',
+          body,
+          signal: AbortSignal.timeout(10_000),
+          headers: {
+            authorization: `Bearer ${apiKey.token}`,
+            'idempotency-key': key,
+            'content-type': 'application/json',
+          },
         });
         await response.body?.cancel();
         if (response.status === 201 || response.status === 200) {
@@ -230,7 +298,8 @@ const killer = (async () => {
     if (killing) supervisor.kill(targets[Math.floor(random() * targets.length)]!);
   }
   // The sandbox's 429 asks for 60 s: lifting rate limits with the kills bounds the run (every other fault stays).
-  for (const account of accounts) await store.setFaults([account.sandboxId], { ...FAULTS, rateLimited: 0, profile: account.profileName });
+  for (const account of accounts)
+    await store.setFaults([account.sandboxId], { ...FAULTS, rateLimited: 0, profile: account.profileName });
 })();
 const pgRestart = { at: 0, downMs: 0 };
 const restarter = (async () => {
@@ -246,11 +315,22 @@ const restarter = (async () => {
   pgRestart.downMs = Date.now() - stoppedAt;
   pool = createDatabase(database.url, { max: 4 });
   reopen();
-  console.log(`\n  Postgres restarted at ${pgRestart.at} s (down ${pgRestart.downMs} ms, same data dir, port ${pgPort})`);
+  console.log(
+    `\n  Postgres restarted at ${pgRestart.at} s (down ${pgRestart.downMs} ms, same data dir, port ${pgPort})`,
+  );
 })();
 
 // ── Wait until everything is settled (or the time bound) ──────────────────────────────────────────────
-const countOpen = async () => Number([...(await withDb((db) => db.execute<{ n: number }>(sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`)))][0]!.n);
+const countOpen = async () =>
+  Number(
+    [
+      ...(await withDb((db) =>
+        db.execute<{ n: number }>(
+          sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`,
+        ),
+      )),
+    ][0]!.n,
+  );
 let creationDone = false;
 void Promise.all([insertDirect, createThroughApi]).then(() => (creationDone = true));
 let open = N;
@@ -282,14 +362,18 @@ const tookS = Math.round((Date.now() - t0) / 1000);
 console.log('');
 
 // ── Verdict: our database against the platform's own records ─────────────────────────────────────────
-const rows = [...(await withDb((db) => db.execute<DeliveryRow>(sql`
+const rows = [
+  ...(await withDb((db) =>
+    db.execute<DeliveryRow>(sql`
   select d.id, p.text, d.status, d.external_id as "externalId", d.attempt_count as "attemptCount",
     coalesce(d.failure_reason, (select e.reason from delivery_events e where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1)) as "failureReason",
     a.id as "accountId", case when p.idempotency_key like 'chaos-api-%' then 'api' else 'db' end as source,
     coalesce((select json_agg(json_build_object('decision', r.decision, 'evidence', r.evidence) order by r.checked_at, r.id) from reconciliations r where r.delivery_id = d.id), '[]') as reconciliations,
     coalesce((select string_agg(e.to_status::text, '→' order by e.id) from delivery_events e where e.delivery_id = d.id), '') as history
   from deliveries d join posts p on p.id = d.post_id join social_accounts a on a.id = d.account_id
-  where d.workspace_id = ${workspace.id}`)))].map((r) => {
+  where d.workspace_id = ${workspace.id}`),
+  )),
+].map((r) => {
   const account = accounts.find((a) => a.id === (r as unknown as { accountId: string }).accountId);
   return { ...r, profile: account?.profile ?? '?' };
 });
@@ -310,27 +394,49 @@ const kills = (role: string) => supervisor.all.filter((m) => m.role === role).re
 const crashes = supervisor.all.flatMap((m) => m.crashes.map((c) => ({ ...c, name: m.name })));
 const restarts = supervisor.all.reduce((n, m) => n + m.starts - 1, 0);
 console.log(`deliveries ${rows.length} of ${N} intended; copies on the sandbox ${verdict.copies}`);
-console.log(`states: ${[...verdict.byStatus].sort().map(([s, n]) => `${s} ${n}`).join(', ')}`);
+console.log(
+  `states: ${[...verdict.byStatus]
+    .sort()
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ')}`,
+);
 console.log('paths:');
 for (const [p, n] of [...verdict.paths].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(6)}  ${p}`);
-console.log(`processes: ${kills('web')} web and ${kills('worker')} worker SIGKILLs, ${restarts} restarts, ${crashes.length} exits not caused by the run; Postgres restarted at ${pgRestart.at} s, down ${pgRestart.downMs} ms`);
+console.log(
+  `processes: ${kills('web')} web and ${kills('worker')} worker SIGKILLs, ${restarts} restarts, ${crashes.length} exits not caused by the run; Postgres restarted at ${pgRestart.at} s, down ${pgRestart.downMs} ms`,
+);
 for (const c of crashes) {
   const log = path.join(logDir, `${c.name}.log`);
-  console.log(`  ${c.name} exited by itself at ${Math.round((c.at.getTime() - t0) / 1000)} s (code ${c.code}, signal ${c.signal}): ${lastError(log, c.at)} (${log})`);
+  console.log(
+    `  ${c.name} exited by itself at ${Math.round((c.at.getTime() - t0) / 1000)} s (code ${c.code}, signal ${c.signal}): ${lastError(log, c.at)} (${log})`,
+  );
 }
-console.log(`api: ${api.created} created (${api.replayed} answered as replays), ${api.retries} retries, ${api.gaveUp} gave up, ${api.refused.length} refused${api.refused.length ? ` (${api.refused.slice(0, 3).join('; ')})` : ''}`);
+console.log(
+  `api: ${api.created} created (${api.replayed} answered as replays), ${api.retries} retries, ${api.gaveUp} gave up, ${api.refused.length} refused${api.refused.length ? ` (${api.refused.slice(0, 3).join('; ')})` : ''}`,
+);
 console.log(`per-delivery log: ${logFile}`);
 const problems: [string, string[]][] = [
-  ['duplicates (>1 copy on the platform)', f.duplicates], ['one intent, two deliveries', f.duplicateIntents], ['lost', f.lost], ['unsettled', f.unsettled],
-  ['sent but not exactly one copy', f.sentNotExactlyOne], ['sent with a link to another copy', f.sentWrongLink], ['live on the platform but not sent', f.liveButNotSent],
-  ['needs_review without evidence', f.reviewWithoutEvidence], ['needs_review with copies not listed', f.reviewCopiesNotListed],
+  ['duplicates (>1 copy on the platform)', f.duplicates],
+  ['one intent, two deliveries', f.duplicateIntents],
+  ['lost', f.lost],
+  ['unsettled', f.unsettled],
+  ['sent but not exactly one copy', f.sentNotExactlyOne],
+  ['sent with a link to another copy', f.sentWrongLink],
+  ['live on the platform but not sent', f.liveButNotSent],
+  ['needs_review without evidence', f.reviewWithoutEvidence],
+  ['needs_review with copies not listed', f.reviewCopiesNotListed],
 ];
-for (const [label, ids] of problems) if (ids.length > 0) console.log(`  FAIL ${label}: ${ids.length}, e.g. ${ids.slice(0, 3).join(', ')}`);
-if (f.duplicates.length > 0) console.log(`  of the duplicates, ${verdict.duplicatesListed.length} are in needs_review with every copy listed`);
-const failed = problems.some(([, ids]) => ids.length > 0) || api.gaveUp > 0 || api.refused.length > 0 || rows.length !== N;
-console.log(`chaos ${failed ? 'FAILED' : 'passed'}: ${rows.length} deliveries, ${verdict.byStatus.get('sent') ?? 0} sent, ${verdict.byStatus.get('needs_review') ?? 0} needs_review, `
-  + `${f.duplicates.length} duplicates, ${f.lost.length} lost, ${f.unsettled.length} unsettled, ${f.sentNotExactlyOne.length} sent-not-exactly-one; `
-  + `${kills('web') + kills('worker')} kills, Postgres down ${pgRestart.downMs} ms; ${tookS} s (seed ${SEED})`);
+for (const [label, ids] of problems)
+  if (ids.length > 0) console.log(`  FAIL ${label}: ${ids.length}, e.g. ${ids.slice(0, 3).join(', ')}`);
+if (f.duplicates.length > 0)
+  console.log(`  of the duplicates, ${verdict.duplicatesListed.length} are in needs_review with every copy listed`);
+const failed =
+  problems.some(([, ids]) => ids.length > 0) || api.gaveUp > 0 || api.refused.length > 0 || rows.length !== N;
+console.log(
+  `chaos ${failed ? 'FAILED' : 'passed'}: ${rows.length} deliveries, ${verdict.byStatus.get('sent') ?? 0} sent, ${verdict.byStatus.get('needs_review') ?? 0} needs_review, ` +
+    `${f.duplicates.length} duplicates, ${f.lost.length} lost, ${f.unsettled.length} unsettled, ${f.sentNotExactlyOne.length} sent-not-exactly-one; ` +
+    `${kills('web') + kills('worker')} kills, Postgres down ${pgRestart.downMs} ms; ${tookS} s (seed ${SEED})`,
+);
 
 await sandbox.close();
 process.exit(failed ? 1 : 0);
@@ -341,7 +447,6 @@ function positive(name: 'deliveries' | 'accounts' | 'within' | 'max-seconds'): n
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
   return n;
 }
-
 
 async function retryDb<T>(run: () => Promise<T>): Promise<T> {
   for (let i = 0; ; i++) {
@@ -358,9 +463,15 @@ async function retryDb<T>(run: () => Promise<T>): Promise<T> {
 /** The error line a process printed before the exit marker the supervisor wrote at `at`. */
 function lastError(logFile: string, at: Date): string {
   const lines = readFileSync(logFile, 'utf8').split('\n');
-  const marker = lines.findIndex((l) => l.startsWith('---') && l.includes('exited by itself') && l.endsWith(at.toISOString()));
+  const marker = lines.findIndex(
+    (l) => l.startsWith('---') && l.includes('exited by itself') && l.endsWith(at.toISOString()),
+  );
   const before = lines.slice(0, marker === -1 ? lines.length : marker).reverse();
-  return (before.find((l) => /^\w*Error\b/.test(l)) ?? before.find((l) => /"level":[56]0/.test(l)) ?? 'no error printed').slice(0, 200);
+  return (
+    before.find((l) => /^\w*Error\b/.test(l)) ??
+    before.find((l) => /"level":[56]0/.test(l)) ??
+    'no error printed'
+  ).slice(0, 200);
 }
 
 /** On exit, whatever happened: Postgres's own fast shutdown (SIGINT), from its pid file. */
@@ -380,7 +491,9 @@ async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

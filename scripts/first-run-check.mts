@@ -14,7 +14,12 @@ if (existsSync('.env')) {
 }
 
 const port = await freePort(3000);
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: String(port),
+  NODE_ENV: 'development',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
 // As on a newcomer's machine: no database configured, nothing else set.
 for (const name of ['DATABASE_URL', 'NEXTAUTH_URL', 'NEXT_DIST_DIR', 'SEMEL_DATA_DIR', 'LOG_FILE']) delete env[name];
 const base = `http://localhost:${port}`;
@@ -37,12 +42,18 @@ try {
   if (!signin.ok || !(await signin.text()).includes('Sign in')) throw new Error(`/signin answered ${signin.status}`);
   console.log(`first-run check: the dashboard answers on ${base} (${Math.round((Date.now() - started) / 1000)} s)`);
 
-  const apikey = spawnSync('npx', ['tsx', 'scripts/apikey.mts', '--workspace', 'demo', '--name', 'first-run check'], { env, encoding: 'utf8' });
+  const apikey = spawnSync('npx', ['tsx', 'scripts/apikey.mts', '--workspace', 'demo', '--name', 'first-run check'], {
+    env,
+    encoding: 'utf8',
+  });
   const token = apikey.stdout.trim().split('\n').at(-1);
   if (apikey.status !== 0 || !token) throw new Error(`npm run apikey failed: ${apikey.stderr}`);
   const auth = { authorization: `Bearer ${token}` };
-  const accounts = (await (await fetch(`${base}/api/v1/accounts`, { headers: auth })).json()) as { data: { id: string; provider: string; sandbox: boolean; handle: string }[] };
-  const account = accounts.data.find((a) => a.sandbox && a.provider === 'mastodon') ?? accounts.data.find((a) => a.sandbox);
+  const accounts = (await (await fetch(`${base}/api/v1/accounts`, { headers: auth })).json()) as {
+    data: { id: string; provider: string; sandbox: boolean; handle: string }[];
+  };
+  const account =
+    accounts.data.find((a) => a.sandbox && a.provider === 'mastodon') ?? accounts.data.find((a) => a.sandbox);
   if (!account) throw new Error('no seeded sandbox account');
   const created = await fetch(`${base}/api/v1/posts`, {
     method: 'POST',
@@ -52,12 +63,17 @@ try {
   if (created.status !== 201) throw new Error(`POST /api/v1/posts answered ${created.status}: ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   await until(`the post to ${account.handle} is sent`, async () => {
-    const post = (await (await fetch(`${base}/api/v1/posts/${id}`, { headers: auth })).json()) as { deliveries: { status: string }[] };
+    const post = (await (await fetch(`${base}/api/v1/posts/${id}`, { headers: auth })).json()) as {
+      deliveries: { status: string }[];
+    };
     const statuses = post.deliveries.map((d) => d.status);
-    if (statuses.some((s) => ['failed', 'missed', 'needs_review', 'canceled'].includes(s))) throw new Error(`delivery ended ${statuses.join(', ')}`);
+    if (statuses.some((s) => ['failed', 'missed', 'needs_review', 'canceled'].includes(s)))
+      throw new Error(`delivery ended ${statuses.join(', ')}`);
     return statuses.every((s) => s === 'sent');
   });
-  console.log(`first-run check: a sandbox post went out through the scheduler (${Math.round((Date.now() - started) / 1000)} s)`);
+  console.log(
+    `first-run check: a sandbox post went out through the scheduler (${Math.round((Date.now() - started) / 1000)} s)`,
+  );
 } catch (error) {
   failure = (error as Error).message;
 } finally {
@@ -65,7 +81,9 @@ try {
   rmSync('.env', { force: true });
 }
 if (failure) {
-  console.error(`first-run check FAILED: ${failure}\n--- npm run dev output (last 4000 characters) ---\n${output.slice(-4000)}`);
+  console.error(
+    `first-run check FAILED: ${failure}\n--- npm run dev output (last 4000 characters) ---\n${output.slice(-4000)}`,
+  );
   process.exit(1);
 }
 console.log('first-run check: passed');

@@ -27,14 +27,23 @@ let deps: SandboxDeps;
 let stopDatabase = async () => {};
 if (values.memory) {
   const store = createMemorySandboxStore();
-  const specs = values.account!.length > 0 ? values.account! : ['x', 'mastodon'].map((p) => {
-    const { platformUserId, token, suffix } = newSandboxIdentity();
-    return `${p}:${platformUserId}:${token}:@sandbox_${suffix}`;
-  });
+  const specs =
+    values.account!.length > 0
+      ? values.account!
+      : ['x', 'mastodon'].map((p) => {
+          const { platformUserId, token, suffix } = newSandboxIdentity();
+          return `${p}:${platformUserId}:${token}:@sandbox_${suffix}`;
+        });
   for (const spec of specs) {
     const [platform, platformUserId, token, handle] = spec.split(':');
-    if ((platform !== 'x' && platform !== 'mastodon') || !platformUserId || !token) throw new Error(`--account ${spec}: expected x|mastodon:<userId>:<token>[:<handle>]`);
-    await store.registerAccount({ platform: platform as Platform, platformUserId, token, handle: handle ?? `@user_${platformUserId}` });
+    if ((platform !== 'x' && platform !== 'mastodon') || !platformUserId || !token)
+      throw new Error(`--account ${spec}: expected x|mastodon:<userId>:<token>[:<handle>]`);
+    await store.registerAccount({
+      platform: platform as Platform,
+      platformUserId,
+      token,
+      handle: handle ?? `@user_${platformUserId}`,
+    });
     console.log(`account ${platform} ${platformUserId} token ${token}`);
   }
   const controlToken = values['control-token'];
@@ -43,9 +52,14 @@ if (values.memory) {
     // In memory there are no workspaces: the control token (when set) guards every account.
     resolveScope: async (request) => {
       if (controlToken && request.headers.get('authorization') !== `Bearer ${controlToken}`) {
-        return new Response(JSON.stringify({ title: 'Unauthorized', status: 401 }), { status: 401, headers: { 'content-type': 'application/problem+json' } });
+        return new Response(JSON.stringify({ title: 'Unauthorized', status: 401 }), {
+          status: 401,
+          headers: { 'content-type': 'application/problem+json' },
+        });
       }
-      return store.listAccounts().map((account) => ({ accountId: account.id, handle: account.handle, disconnected: false, account }));
+      return store
+        .listAccounts()
+        .map((account) => ({ accountId: account.id, handle: account.handle, disconnected: false, account }));
     },
   };
 } else {
@@ -57,13 +71,17 @@ if (values.memory) {
     await database.stop();
   };
   deps = {
-    store: createPgSandboxStore(db, { onUnknownToken: () => registerProductSandboxAccounts(db, env.APP_ENCRYPTION_KEY) }),
+    store: createPgSandboxStore(db, {
+      onUnknownToken: () => registerProductSandboxAccounts(db, env.APP_ENCRYPTION_KEY),
+    }),
     resolveScope: workspaceScopeResolver({ db, encryptionKey: env.APP_ENCRYPTION_KEY }),
   };
 }
 
 const server = await startSandboxServer({ deps, port: Number(values.port), host: values.host });
-console.log(`sandbox network (${values.memory ? 'in memory' : 'on the database'}) listening on ${server.url}/api/sandbox`);
+console.log(
+  `sandbox network (${values.memory ? 'in memory' : 'on the database'}) listening on ${server.url}/api/sandbox`,
+);
 const stop = async () => {
   await server.close();
   await stopDatabase();

@@ -12,10 +12,16 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 
 const started = Date.now();
-const vitest = await startVitest('test', ['lib/simulation/'], { run: true, watch: false, provide: { simulationRuns: runs } });
+const vitest = await startVitest('test', ['lib/simulation/'], {
+  run: true,
+  watch: false,
+  provide: { simulationRuns: runs },
+});
 const failed = vitest.state.getCountOfFailedTests();
 await vitest.close();
 const seconds = (Date.now() - started) / 1000;
 const total = runs + Math.ceil(runs * 0.6);
-console.log(`simulate: ${total} runs (${runs} general, ${Math.ceil(runs * 0.6)} slow-platform) in ${seconds.toFixed(0)} s${failed ? `, ${failed} failed` : ''}`);
+console.log(
+  `simulate: ${total} runs (${runs} general, ${Math.ceil(runs * 0.6)} slow-platform) in ${seconds.toFixed(0)} s${failed ? `, ${failed} failed` : ''}`,
+);
 process.exit(failed > 0 || vitest.state.getUnhandledErrors().length > 0 ? 1 : 0);

@@ -65,7 +65,14 @@ const sandbox = await startSandboxServer({ deps: { store, resolveScope: async ()
 const encryptionKey = randomBytes(32).toString('base64');
 const workspace = await makeWorkspace(db, `weak-${randomUUID().slice(0, 6)}`);
 
-type Group = { platform: Platform; profile: Profile; scenario: string; sandboxAccountId: string; deliveryIds: string[]; texts: Map<string, string> };
+type Group = {
+  platform: Platform;
+  profile: Profile;
+  scenario: string;
+  sandboxAccountId: string;
+  deliveryIds: string[];
+  texts: Map<string, string>;
+};
 const groups: Group[] = [];
 const runTag = randomUUID().slice(0, 6);
 for (const [platform, profile] of PROFILES) {
@@ -75,10 +82,22 @@ for (const [platform, profile] of PROFILES) {
     const registered = await store.registerAccount({ platform, platformUserId, handle, token });
     await store.setFaults([registered.id], { ...faults, profile });
     const account = await upsertAccount(db, {
-      workspaceId: workspace.id, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${platform}`,
+      workspaceId: workspace.id,
+      provider: platform,
+      sandbox: true,
+      handle,
+      platformUserId,
+      baseUrl: `/api/sandbox/${platform}`,
       ...sealCredentials({ accessToken: token }, encryptionKey),
     });
-    const group: Group = { platform, profile, scenario, sandboxAccountId: registered.id, deliveryIds: [], texts: new Map() };
+    const group: Group = {
+      platform,
+      profile,
+      scenario,
+      sandboxAccountId: registered.id,
+      deliveryIds: [],
+      texts: new Map(),
+    };
     for (let i = 0; i < N; i++) {
       const text = `weak ${runTag} ${profile}/${platform} ${scenario} #${i}`;
       const created = await insertPostWithDeliveries(db, {
@@ -100,17 +119,39 @@ console.log(
 
 const allowanceMs = { x: ALLOWANCE_MS, mastodon: ALLOWANCE_MS, bluesky: ALLOWANCE_MS };
 const publisher = {
-  ...DEFAULT_PUBLISHER_TUNING, workerId: `weak-${runTag}`, callTimeoutMs: CALL_TIMEOUT_MS, leaseMs: LEASE_MS, budgetMs: 20_000,
-  encryptionKey, rateLimits: {}, allowanceMs, origin: sandbox.url, // relative sandbox base URLs resolve against this trusted origin
+  ...DEFAULT_PUBLISHER_TUNING,
+  workerId: `weak-${runTag}`,
+  callTimeoutMs: CALL_TIMEOUT_MS,
+  leaseMs: LEASE_MS,
+  budgetMs: 20_000,
+  encryptionKey,
+  rateLimits: {},
+  allowanceMs,
+  origin: sandbox.url, // relative sandbox base URLs resolve against this trusted origin
 };
 const reconciler = {
-  ...RECONCILE_DEFAULTS, workerId: `weak-${runTag}`, leaseMs: LEASE_MS, readTimeoutMs: CALL_TIMEOUT_MS, callTimeoutMs: CALL_TIMEOUT_MS,
-  allowanceMs, recheckDelayMs: Number(values['recheck-ms']), encryptionKey, origin: sandbox.url,
+  ...RECONCILE_DEFAULTS,
+  workerId: `weak-${runTag}`,
+  leaseMs: LEASE_MS,
+  readTimeoutMs: CALL_TIMEOUT_MS,
+  callTimeoutMs: CALL_TIMEOUT_MS,
+  allowanceMs,
+  recheckDelayMs: Number(values['recheck-ms']),
+  encryptionKey,
+  origin: sandbox.url,
 };
 const started = Date.now();
 const deadline = started + Number(values['max-seconds']) * 1000;
 const unsettled = async () =>
-  Number(([...(await db.execute(sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`))][0] as { n: number }).n);
+  Number(
+    (
+      [
+        ...(await db.execute(
+          sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`,
+        )),
+      ][0] as { n: number }
+    ).n,
+  );
 // Two loops, as two processes would run them: a slow platform call must not hold up the reconciler.
 let stop = false;
 const loop = async (pass: () => Promise<unknown>) => {
@@ -120,7 +161,10 @@ const loop = async (pass: () => Promise<unknown>) => {
     await new Promise((r) => setTimeout(r, next ? Math.min(Math.max(next.getTime() - Date.now(), 50), 1_000) : 1_000));
   }
 };
-const loops = [loop(() => publishDueDeliveries(db, publisher)), loop(() => reconcileAmbiguousDeliveries(db, reconciler))];
+const loops = [
+  loop(() => publishDueDeliveries(db, publisher)),
+  loop(() => reconcileAmbiguousDeliveries(db, reconciler)),
+];
 let left = await unsettled();
 while (left > 0 && Date.now() < deadline) {
   await new Promise((r) => setTimeout(r, 2_000));
@@ -136,34 +180,53 @@ const finalRows = await db.execute(sql`
   from deliveries d`);
 const rows = new Map([...finalRows].map((r) => [(r as Row).id, r as Row]));
 const problems: string[] = [];
-const table: string[] = ['| profile | wire format | scenario | sent (1 copy) | needs review | of which with copies listed | other | max copies of one post |', '|---|---|---|---|---|---|---|---|'];
+const table: string[] = [
+  '| profile | wire format | scenario | sent (1 copy) | needs review | of which with copies listed | other | max copies of one post |',
+  '|---|---|---|---|---|---|---|---|',
+];
 for (const group of groups) {
-  const posts = await store.listPosts(group.sandboxAccountId, { kinds: ['post', 'reply', 'dm'], includeDeleted: true, limit: 10_000 });
+  const posts = await store.listPosts(group.sandboxAccountId, {
+    kinds: ['post', 'reply', 'dm'],
+    includeDeleted: true,
+    limit: 10_000,
+  });
   const copiesOf = (text: string) => posts.filter((p) => p.text === text).length;
-  let sent = 0, review = 0, reviewWithCopies = 0, other = 0, maxCopies = 0;
+  let sent = 0,
+    review = 0,
+    reviewWithCopies = 0,
+    other = 0,
+    maxCopies = 0;
   for (const id of group.deliveryIds) {
     const row = rows.get(id)!;
     const copies = copiesOf(group.texts.get(id)!);
     maxCopies = Math.max(maxCopies, copies);
     if (row.status === 'sent') {
       sent++;
-      if (copies !== 1) problems.push(`${id} (${group.profile} ${group.scenario}) is sent with ${copies} copies on the platform`);
+      if (copies !== 1)
+        problems.push(`${id} (${group.profile} ${group.scenario}) is sent with ${copies} copies on the platform`);
     } else if (row.status === 'needs_review') {
       review++;
       const listed = row.evidence?.copies?.length ?? 0;
       if (copies > 1) {
         if (listed === copies) reviewWithCopies++;
-        else problems.push(`${id} (${group.profile} ${group.scenario}) is in review with ${copies} copies but ${listed} listed`);
+        else
+          problems.push(
+            `${id} (${group.profile} ${group.scenario}) is in review with ${copies} copies but ${listed} listed`,
+          );
       }
     } else {
       other++;
       problems.push(`${id} (${group.profile} ${group.scenario}) ended ${row.status}`);
     }
   }
-  table.push(`| ${group.profile} | ${group.platform} | ${group.scenario} | ${sent} | ${review} | ${reviewWithCopies} | ${other} | ${maxCopies} |`);
+  table.push(
+    `| ${group.profile} | ${group.platform} | ${group.scenario} | ${sent} | ${review} | ${reviewWithCopies} | ${other} | ${maxCopies} |`,
+  );
 }
 console.log(`\n${table.join('\n')}\n`);
-console.log(`weak-platforms: settled in ${seconds} s; ${problems.length === 0 ? 'every post: exactly one copy, or in review with its copies listed' : `${problems.length} problems`}`);
+console.log(
+  `weak-platforms: settled in ${seconds} s; ${problems.length === 0 ? 'every post: exactly one copy, or in review with its copies listed' : `${problems.length} problems`}`,
+);
 for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
 
 await sandbox.close();

@@ -34,13 +34,23 @@ writeFileSync(path.join(dataDir, 'database-url'), database.url);
 const logFile = env.LOG_FILE ? path.resolve(env.LOG_FILE) : undefined;
 const child = spawn(command[0]!, command.slice(1), {
   stdio: logFile ? ['inherit', 'pipe', 'pipe'] : 'inherit',
-  env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${env.PORT}` },
+  env: {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${env.PORT}`,
+  },
 });
 if (logFile) {
   // Everything the server prints, Next.js' own error output included, also goes to LOG_FILE (appended).
   mkdirSync(path.dirname(logFile), { recursive: true });
-  child.stdout?.on('data', (chunk: Buffer) => { process.stdout.write(chunk); appendFileSync(logFile, chunk); });
-  child.stderr?.on('data', (chunk: Buffer) => { process.stderr.write(chunk); appendFileSync(logFile, chunk); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    appendFileSync(logFile, chunk);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    appendFileSync(logFile, chunk);
+  });
 }
 let stopping = false;
 const shutdown = (signal: NodeJS.Signals) => {

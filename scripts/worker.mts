@@ -17,7 +17,10 @@ await runMigrations(database.url);
 const pool = createDatabase(database.url, { max: 10 });
 const work = startBackgroundJobs(pool.db, pool.sql);
 if (env.METRICS_PORT) await startMetricsServer(pool.db, { port: env.METRICS_PORT, token: env.METRICS_TOKEN }); // this process's counters
-logger.info({ embeddedDatabase: database.owned, callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS, leaseMs: env.PUBLISH_LEASE_MS }, 'worker started');
+logger.info(
+  { embeddedDatabase: database.owned, callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS, leaseMs: env.PUBLISH_LEASE_MS },
+  'worker started',
+);
 
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals) {

@@ -14,14 +14,20 @@ beforeAll(async () => {
 
 const running: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 function startWorker() {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.mts'], {
     env: {
-      ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: lastTestDatabaseUrl(), APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      NEXTAUTH_SECRET: 'worker-test-secret-'.padEnd(40, 'x'), CRON_SECRET: 'worker-test-cron-secret',
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: lastTestDatabaseUrl(),
+      APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      NEXTAUTH_SECRET: 'worker-test-secret-'.padEnd(40, 'x'),
+      CRON_SECRET: 'worker-test-cron-secret',
       // Sandbox accounts have relative base URLs: they resolve against this origin.
       PORT: new URL(sandbox.url).port,
     },
@@ -46,14 +52,17 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 
 async function schedule(productAccountId: string, workspaceId: string, text: string, inMs = 0) {
   const created = await insertPostWithDeliveries(sandbox.db, {
-    post: { workspaceId, text, scheduledAt: new Date(Date.now() + inMs), source: 'api', idempotencyKey: text }, accountIds: [productAccountId], actor: 'test',
+    post: { workspaceId, text, scheduledAt: new Date(Date.now() + inMs), source: 'api', idempotencyKey: text },
+    accountIds: [productAccountId],
+    actor: 'test',
   });
   await notifyDue(sandbox.db);
   return created!.deliveries[0]!.id;
 }
 
 const statusOf = async (deliveryId: string) =>
-  [...(await sandbox.db.execute<{ status: string }>(sql`select status from deliveries where id = ${deliveryId}`))][0]!.status;
+  [...(await sandbox.db.execute<{ status: string }>(sql`select status from deliveries where id = ${deliveryId}`))][0]!
+    .status;
 
 describe('npm run worker', () => {
   it('publishes a post due now and one falling due while it runs, once each, then stops on SIGTERM', async () => {
@@ -62,11 +71,21 @@ describe('npm run worker', () => {
     const firstId = await schedule(account.productAccountId, account.workspaceId, first);
     const worker = startWorker();
 
-    expect(await waitFor(() => statusOf(firstId), (s) => s === 'sent')).toBe('sent');
+    expect(
+      await waitFor(
+        () => statusOf(firstId),
+        (s) => s === 'sent',
+      ),
+    ).toBe('sent');
     // Due in a second, announced by NOTIFY: the worker's scheduler wakes for it like the web process's does.
     const second = sandbox.uniqueText('worker due soon');
     const secondId = await schedule(account.productAccountId, account.workspaceId, second, 1_000);
-    expect(await waitFor(() => statusOf(secondId), (s) => s === 'sent')).toBe('sent');
+    expect(
+      await waitFor(
+        () => statusOf(secondId),
+        (s) => s === 'sent',
+      ),
+    ).toBe('sent');
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, first)).toBe(1);
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, second)).toBe(1);
 
@@ -84,7 +103,12 @@ describe('npm run worker', () => {
 
     // The attempt row is written just before the call: from here the call is in flight for ~2 s.
     const started = await waitFor(
-      async () => [...(await sandbox.db.execute<{ n: number }>(sql`select count(*)::int as n from attempts where delivery_id = ${deliveryId} and finished_at is null`))][0]!.n,
+      async () =>
+        [
+          ...(await sandbox.db.execute<{ n: number }>(
+            sql`select count(*)::int as n from attempts where delivery_id = ${deliveryId} and finished_at is null`,
+          )),
+        ][0]!.n,
       (n) => n > 0,
     );
     expect(started).toBe(1);

@@ -8,6 +8,11 @@ import { getWorkspace, WORKSPACE_COOKIE } from '@/lib/auth/session';
 export async function switchWorkspace(slug: string): Promise<void> {
   const context = await getWorkspace();
   if (!context || !context.memberships.some((m) => m.slug === slug)) return;
-  (await cookies()).set(WORKSPACE_COOKIE, slug, { httpOnly: true, sameSite: 'lax', path: '/', secure: process.env.NODE_ENV === 'production' && process.env.NEXTAUTH_URL?.startsWith('https') });
+  (await cookies()).set(WORKSPACE_COOKIE, slug, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: process.env.NODE_ENV === 'production' && process.env.NEXTAUTH_URL?.startsWith('https'),
+  });
   revalidatePath('/', 'layout');
 }

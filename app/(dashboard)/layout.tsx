@@ -23,13 +23,23 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     listNotifications(db, { workspaceId: workspace.id, userId: user.id }),
   ]);
   const bellItems = notifications.map((n) => ({
-    id: n.id, kind: n.kind, message: n.message, unread: !n.read,
-    href: n.kind === 'needs_review' && can(role, 'review') ? `/review#delivery-${n.deliveryId}` : n.postId ? `/posts/${n.postId}` : '/queue',
+    id: n.id,
+    kind: n.kind,
+    message: n.message,
+    unread: !n.read,
+    href:
+      n.kind === 'needs_review' && can(role, 'review')
+        ? `/review#delivery-${n.deliveryId}`
+        : n.postId
+          ? `/posts/${n.postId}`
+          : '/queue',
   }));
   return (
     <div className="flex min-h-screen">
       <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white p-4 md:block">
-        <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">Semel</Link>
+        <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">
+          Semel
+        </Link>
         <SidebarNav reviewCount={reviewCount} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
@@ -44,11 +54,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
           <div className="flex items-center gap-3">
             <NotificationBell unread={unread} items={bellItems} markRead={markAllNotificationsRead} />
-            <span className="text-sm text-slate-700" data-testid="current-user">{user.name} · {user.email}</span>
+            <span className="text-sm text-slate-700" data-testid="current-user">
+              {user.name} · {user.email}
+            </span>
             <SignOutButton />
           </div>
         </header>
-        <div className="border-b border-slate-200 bg-white px-4 py-2 md:hidden"><SidebarNav reviewCount={reviewCount} /></div>
+        <div className="border-b border-slate-200 bg-white px-4 py-2 md:hidden">
+          <SidebarNav reviewCount={reviewCount} />
+        </div>
         <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">{children}</main>
       </div>
     </div>

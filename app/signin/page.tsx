@@ -6,7 +6,11 @@ import { getEnv } from '@/lib/env';
 
 export const metadata = { title: 'Sign in' };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const env = getEnv();
   // Only a same-origin path is followed after sign-in (no open redirect): lib/auth/redirect.ts.
@@ -18,7 +22,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="w-full max-w-sm rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
         <h1 className="text-2xl font-bold tracking-tight text-indigo-700">Semel</h1>
         <p className="mb-6 mt-1 text-sm text-slate-600">Sign in to your workspace.</p>
-        {params.signedOut && <p role="status" className="mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">You are signed out.</p>}
+        {params.signedOut && (
+          <p role="status" className="mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+            You are signed out.
+          </p>
+        )}
         <SignInForm callbackUrl={callbackUrl} github={Boolean(env.GITHUB_ID && env.GITHUB_SECRET)} />
       </div>
     </main>

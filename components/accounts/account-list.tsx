@@ -16,26 +16,53 @@ import type { AccountListItem } from '@/lib/reads/accounts';
 type Account = AccountListItem;
 export type AccountRowActions = { checkConnection: FormAction; disconnect: FormAction };
 
-export function AccountList({ workspaceId, canManage = false, actions }: { workspaceId: string; canManage?: boolean; actions: AccountRowActions }) {
-  const { data: accounts = [] } = useQuery({ queryKey: queryKeys.accountsWithDisconnected(workspaceId), queryFn: () => getJson<AccountListItem[]>(readUrls.accounts()) });
+export function AccountList({
+  workspaceId,
+  canManage = false,
+  actions,
+}: {
+  workspaceId: string;
+  canManage?: boolean;
+  actions: AccountRowActions;
+}) {
+  const { data: accounts = [] } = useQuery({
+    queryKey: queryKeys.accountsWithDisconnected(workspaceId),
+    queryFn: () => getJson<AccountListItem[]>(readUrls.accounts()),
+  });
   const connected = accounts.filter((a) => !a.disconnectedAt);
   const disconnected = accounts.filter((a) => a.disconnectedAt);
   return (
     <div className="space-y-6">
       {connected.length === 0 ? (
-        <EmptyState title="No accounts connected">Connect a sandbox, X or Mastodon account to start scheduling.</EmptyState>
+        <EmptyState title="No accounts connected">
+          Connect a sandbox, X or Mastodon account to start scheduling.
+        </EmptyState>
       ) : (
-        <ul role="list" aria-label="Connected accounts" className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          {connected.map((a) => <AccountRow key={a.id} account={a} workspaceId={workspaceId} canManage={canManage} actions={actions} />)}
+        <ul
+          role="list"
+          aria-label="Connected accounts"
+          className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200"
+        >
+          {connected.map((a) => (
+            <AccountRow key={a.id} account={a} workspaceId={workspaceId} canManage={canManage} actions={actions} />
+          ))}
         </ul>
       )}
       {disconnected.length > 0 && (
         <section aria-labelledby="disconnected-accounts">
-          <h2 id="disconnected-accounts" className="mb-2 text-sm font-semibold text-slate-700">Disconnected (history kept)</h2>
-          <ul role="list" aria-label="Disconnected accounts" className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-slate-50 ring-1 ring-slate-200">
+          <h2 id="disconnected-accounts" className="mb-2 text-sm font-semibold text-slate-700">
+            Disconnected (history kept)
+          </h2>
+          <ul
+            role="list"
+            aria-label="Disconnected accounts"
+            className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-slate-50 ring-1 ring-slate-200"
+          >
             {disconnected.map((a) => (
               <li key={a.id} className="flex items-center justify-between gap-4 px-4 py-3 text-sm text-slate-600">
-                <span>{a.displayName ?? a.handle} · {a.handle}</span>
+                <span>
+                  {a.displayName ?? a.handle} · {a.handle}
+                </span>
                 <span>disconnected {new Date(a.disconnectedAt!).toLocaleString()}</span>
               </li>
             ))}
@@ -46,7 +73,17 @@ export function AccountList({ workspaceId, canManage = false, actions }: { works
   );
 }
 
-function AccountRow({ account: a, workspaceId, canManage, actions }: { account: Account; workspaceId: string; canManage: boolean; actions: AccountRowActions }) {
+function AccountRow({
+  account: a,
+  workspaceId,
+  canManage,
+  actions,
+}: {
+  account: Account;
+  workspaceId: string;
+  canManage: boolean;
+  actions: AccountRowActions;
+}) {
   const [check, checkAction, checking] = useActionState(actions.checkConnection, undefined);
   const [disconnect, disconnectAction, disconnecting] = useActionState(actions.disconnect, undefined);
   useRefreshOnSuccess(disconnect, queryKeys.accounts(workspaceId));
@@ -60,16 +97,27 @@ function AccountRow({ account: a, workspaceId, canManage, actions }: { account: 
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone="blue">{PROVIDER_LABEL[a.provider]}</Badge>
           {a.sandbox && <Badge tone="violet">sandbox</Badge>}
-          <span className="text-xs text-slate-500" title="Only the last four characters of the token are ever shown">token …{a.tokenLast4}</span>
+          <span className="text-xs text-slate-500" title="Only the last four characters of the token are ever shown">
+            token …{a.tokenLast4}
+          </span>
           {canManage && (
             <>
               <form action={checkAction}>
                 <input type="hidden" name="accountId" value={a.id} />
-                <Button type="submit" variant="secondary" disabled={checking} aria-label={`Check connection of ${a.handle}`}>{checking ? 'Checking…' : 'Check connection'}</Button>
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  disabled={checking}
+                  aria-label={`Check connection of ${a.handle}`}
+                >
+                  {checking ? 'Checking…' : 'Check connection'}
+                </Button>
               </form>
               <form action={disconnectAction}>
                 <input type="hidden" name="accountId" value={a.id} />
-                <Button type="submit" variant="danger" disabled={disconnecting} aria-label={`Disconnect ${a.handle}`}>Disconnect</Button>
+                <Button type="submit" variant="danger" disabled={disconnecting} aria-label={`Disconnect ${a.handle}`}>
+                  Disconnect
+                </Button>
               </form>
             </>
           )}

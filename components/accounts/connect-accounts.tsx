@@ -14,7 +14,15 @@ export type ConnectActions = { connectSandbox: FormAction; connectX: FormAction;
 const card = 'space-y-4 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200';
 
 /** Admins connect accounts here; every form is a server action that checks the role again. */
-export function ConnectAccounts({ workspaceId, sandboxEnabled, actions }: { workspaceId: string; sandboxEnabled: boolean; actions: ConnectActions }) {
+export function ConnectAccounts({
+  workspaceId,
+  sandboxEnabled,
+  actions,
+}: {
+  workspaceId: string;
+  sandboxEnabled: boolean;
+  actions: ConnectActions;
+}) {
   return (
     <div className="grid gap-6 lg:grid-cols-3">
       {sandboxEnabled && <ConnectSandbox workspaceId={workspaceId} action={actions.connectSandbox} />}
@@ -29,11 +37,19 @@ function ConnectSandbox({ workspaceId, action }: { workspaceId: string; action: 
   useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-sandbox">
-      <h2 id="connect-sandbox" className="text-base font-semibold">Sandbox account</h2>
-      <p className="text-sm text-slate-600">A demo account on the built-in sandbox network, with its own token. One click, no platform sign-up.</p>
+      <h2 id="connect-sandbox" className="text-base font-semibold">
+        Sandbox account
+      </h2>
+      <p className="text-sm text-slate-600">
+        A demo account on the built-in sandbox network, with its own token. One click, no platform sign-up.
+      </p>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" name="provider" value="x" disabled={pending}>Connect sandbox X account</Button>
-        <Button type="submit" name="provider" value="mastodon" variant="secondary" disabled={pending}>Connect sandbox Mastodon account</Button>
+        <Button type="submit" name="provider" value="x" disabled={pending}>
+          Connect sandbox X account
+        </Button>
+        <Button type="submit" name="provider" value="mastodon" variant="secondary" disabled={pending}>
+          Connect sandbox Mastodon account
+        </Button>
       </div>
       <FormStatus state={state} />
     </form>
@@ -45,11 +61,36 @@ function ConnectX({ workspaceId, action }: { workspaceId: string; action: FormAc
   useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-x">
-      <h2 id="connect-x" className="text-base font-semibold">X account</h2>
-      <TextField id="x-base-url" name="baseUrl" label="API base URL" defaultValue="https://api.x.com" error={state?.errors?.baseUrl?.[0]} />
-      <TextField id="x-user-id" name="platformUserId" label="User id" inputMode="numeric" autoComplete="off" error={state?.errors?.platformUserId?.[0]} />
-      <TextField id="x-token" name="accessToken" label="OAuth 2.0 user access token" type="password" autoComplete="off" error={state?.errors?.accessToken?.[0]} description="Stored encrypted; only its last four characters are ever shown." />
-      <SubmitButton pending={pending} pendingLabel="Checking…">Check and connect X</SubmitButton>
+      <h2 id="connect-x" className="text-base font-semibold">
+        X account
+      </h2>
+      <TextField
+        id="x-base-url"
+        name="baseUrl"
+        label="API base URL"
+        defaultValue="https://api.x.com"
+        error={state?.errors?.baseUrl?.[0]}
+      />
+      <TextField
+        id="x-user-id"
+        name="platformUserId"
+        label="User id"
+        inputMode="numeric"
+        autoComplete="off"
+        error={state?.errors?.platformUserId?.[0]}
+      />
+      <TextField
+        id="x-token"
+        name="accessToken"
+        label="OAuth 2.0 user access token"
+        type="password"
+        autoComplete="off"
+        error={state?.errors?.accessToken?.[0]}
+        description="Stored encrypted; only its last four characters are ever shown."
+      />
+      <SubmitButton pending={pending} pendingLabel="Checking…">
+        Check and connect X
+      </SubmitButton>
       <FormStatus state={state} />
     </form>
   );
@@ -60,10 +101,28 @@ function ConnectMastodon({ workspaceId, action }: { workspaceId: string; action:
   useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
   return (
     <form onSubmit={onSubmit} className={card} aria-labelledby="connect-mastodon">
-      <h2 id="connect-mastodon" className="text-base font-semibold">Mastodon account</h2>
-      <TextField id="mastodon-instance" name="instanceUrl" label="Instance URL" placeholder="https://mastodon.social" error={state?.errors?.instanceUrl?.[0]} />
-      <TextField id="mastodon-token" name="accessToken" label="Access token" type="password" autoComplete="off" error={state?.errors?.accessToken?.[0]} description="Stored encrypted; only its last four characters are ever shown." />
-      <SubmitButton pending={pending} pendingLabel="Checking…">Check and connect Mastodon</SubmitButton>
+      <h2 id="connect-mastodon" className="text-base font-semibold">
+        Mastodon account
+      </h2>
+      <TextField
+        id="mastodon-instance"
+        name="instanceUrl"
+        label="Instance URL"
+        placeholder="https://mastodon.social"
+        error={state?.errors?.instanceUrl?.[0]}
+      />
+      <TextField
+        id="mastodon-token"
+        name="accessToken"
+        label="Access token"
+        type="password"
+        autoComplete="off"
+        error={state?.errors?.accessToken?.[0]}
+        description="Stored encrypted; only its last four characters are ever shown."
+      />
+      <SubmitButton pending={pending} pendingLabel="Checking…">
+        Check and connect Mastodon
+      </SubmitButton>
       <FormStatus state={state} />
     </form>
   );

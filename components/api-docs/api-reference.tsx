@@ -8,7 +8,11 @@ import { useMemo } from 'react';
 // Scalar mounts a Vue app on a DOM node: browser-only, so it is not server-rendered.
 const ApiReferenceReact = dynamic(() => import('@scalar/api-reference-react').then((m) => m.ApiReferenceReact), {
   ssr: false,
-  loading: () => <p role="status" className="p-6 text-sm text-slate-600">Loading the API reference…</p>,
+  loading: () => (
+    <p role="status" className="p-6 text-sm text-slate-600">
+      Loading the API reference…
+    </p>
+  ),
 });
 
 /**

@@ -21,7 +21,11 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
     setPending(true);
     setError(null);
     const data = new FormData(event.currentTarget);
-    const result = await signIn('credentials', { redirect: false, email: data.get('email'), password: data.get('password') });
+    const result = await signIn('credentials', {
+      redirect: false,
+      email: data.get('email'),
+      password: data.get('password'),
+    });
     if (!result || result.error) {
       setError(MESSAGES[result?.error ?? ''] ?? GENERIC);
       setPending(false);
@@ -34,17 +38,44 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
       <div>
-        <label htmlFor="email" className="block text-sm font-medium">Email</label>
-        <input id="email" name="email" type="email" autoComplete="email" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm" />
+        <label htmlFor="email" className="block text-sm font-medium">
+          Email
+        </label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
+        />
       </div>
       <div>
-        <label htmlFor="password" className="block text-sm font-medium">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm" />
+        <label htmlFor="password" className="block text-sm font-medium">
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
+        />
       </div>
-      <div role="alert" aria-live="assertive" className="min-h-5 text-sm text-rose-700">{error}</div>
-      <Button type="submit" className="w-full" disabled={pending}>{pending ? 'Signing in…' : 'Sign in'}</Button>
+      <div role="alert" aria-live="assertive" className="min-h-5 text-sm text-rose-700">
+        {error}
+      </div>
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? 'Signing in…' : 'Sign in'}
+      </Button>
       {github && (
-        <Button type="button" variant="secondary" className="w-full" onClick={() => void signIn('github', { callbackUrl })}>
+        <Button
+          type="button"
+          variant="secondary"
+          className="w-full"
+          onClick={() => void signIn('github', { callbackUrl })}
+        >
           Sign in with GitHub
         </Button>
       )}

@@ -19,7 +19,9 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
   const [networkError, setNetworkError] = useState(false);
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false); // a second click before React re-renders the disabled button is ignored
-  const [timeZone] = useState(() => (typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC'));
+  const [timeZone] = useState(() =>
+    typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC',
+  );
 
   if (!draft) return <p className="text-sm text-slate-600">Loading the composer…</p>;
 
@@ -46,18 +48,52 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
   }
 
   return (
-    <form onSubmit={(e: FormEvent<HTMLFormElement>) => { e.preventDefault(); void submit(e.currentTarget); }} className="space-y-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200" noValidate aria-busy={pending}>
+    <form
+      onSubmit={(e: FormEvent<HTMLFormElement>) => {
+        e.preventDefault();
+        void submit(e.currentTarget);
+      }}
+      className="space-y-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200"
+      noValidate
+      aria-busy={pending}
+    >
       <input type="hidden" name="idempotencyKey" value={draft.key} />
       <input type="hidden" name="timeZone" value={timeZone} />
-      <ComposeOutcome state={state} networkError={networkError} pending={pending}
-        onConfirmDuplicate={(form) => void submit(form, true)} onStartNew={() => { startNew(); setState(undefined); }} />
-      <AccountsPicker accounts={accounts} selectedIds={draft.accountIds} error={fieldError('accountIds')} onChange={(accountIds) => update({ accountIds })} />
-      <KindPicker draft={draft} errors={{ inReplyTo: fieldError('inReplyTo'), recipient: fieldError('recipient') }} update={update} />
-      <TextWithCounts text={draft.text} selected={accounts.filter((a) => draft.accountIds.includes(a.id))} error={fieldError('text')} onChange={(text) => update({ text })} />
+      <ComposeOutcome
+        state={state}
+        networkError={networkError}
+        pending={pending}
+        onConfirmDuplicate={(form) => void submit(form, true)}
+        onStartNew={() => {
+          startNew();
+          setState(undefined);
+        }}
+      />
+      <AccountsPicker
+        accounts={accounts}
+        selectedIds={draft.accountIds}
+        error={fieldError('accountIds')}
+        onChange={(accountIds) => update({ accountIds })}
+      />
+      <KindPicker
+        draft={draft}
+        errors={{ inReplyTo: fieldError('inReplyTo'), recipient: fieldError('recipient') }}
+        update={update}
+      />
+      <TextWithCounts
+        text={draft.text}
+        selected={accounts.filter((a) => draft.accountIds.includes(a.id))}
+        error={fieldError('text')}
+        onChange={(text) => update({ text })}
+      />
       <SchedulePicker draft={draft} timeZone={timeZone} error={fieldError('localDateTime')} update={update} />
       <div className="flex items-center gap-3">
-        <SubmitButton pending={pending} pendingLabel="Scheduling…">Schedule</SubmitButton>
-        <span className="text-xs text-slate-500">Safe to retry: this post is sent with its own key, so it can only be scheduled once.</span>
+        <SubmitButton pending={pending} pendingLabel="Scheduling…">
+          Schedule
+        </SubmitButton>
+        <span className="text-xs text-slate-500">
+          Safe to retry: this post is sent with its own key, so it can only be scheduled once.
+        </span>
       </div>
     </form>
   );

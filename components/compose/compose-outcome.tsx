@@ -21,7 +21,9 @@ export function ComposeOutcome({ state, networkError, pending, onConfirmDuplicat
       {state?.ok && result?.ok && (
         <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
           <p className="font-semibold">{state.message}</p>
-          <Link href={`/posts/${result.postId}`} className="font-medium underline">View the post</Link>
+          <Link href={`/posts/${result.postId}`} className="font-medium underline">
+            View the post
+          </Link>
         </div>
       )}
       {networkError && (
@@ -33,12 +35,20 @@ export function ComposeOutcome({ state, networkError, pending, onConfirmDuplicat
         <div role="alert" className="rounded-md bg-rose-50 p-4 text-sm text-rose-900 ring-1 ring-rose-200">
           <p>{state.message}</p>
           {result && !result.ok && result.kind === 'possible_duplicate' && (
-            <Button type="button" variant="secondary" className="mt-3" disabled={pending} onClick={(e) => onConfirmDuplicate(e.currentTarget.form!)}>
+            <Button
+              type="button"
+              variant="secondary"
+              className="mt-3"
+              disabled={pending}
+              onClick={(e) => onConfirmDuplicate(e.currentTarget.form!)}
+            >
               Schedule anyway
             </Button>
           )}
           {result && !result.ok && result.kind === 'mismatch' && (
-            <Button type="button" variant="secondary" className="mt-3" onClick={onStartNew}>Start a new post</Button>
+            <Button type="button" variant="secondary" className="mt-3" onClick={onStartNew}>
+              Start a new post
+            </Button>
           )}
         </div>
       )}

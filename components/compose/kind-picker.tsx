@@ -18,19 +18,37 @@ export function KindPicker({ draft, errors, update }: Props) {
         <div className="mt-2 flex gap-4 text-sm">
           {(['post', 'reply', 'dm'] as const).map((k) => (
             <label key={k} className="flex items-center gap-2">
-              <input type="radio" name="kind" value={k} checked={draft.kind === k} onChange={() => update({ kind: k })} />
+              <input
+                type="radio"
+                name="kind"
+                value={k}
+                checked={draft.kind === k}
+                onChange={() => update({ kind: k })}
+              />
               {KIND_LABEL[k]}
             </label>
           ))}
         </div>
       </fieldset>
       {draft.kind === 'reply' && (
-        <TextField id="inReplyTo" name="inReplyTo" label="Replying to (post id or link)" value={draft.inReplyTo} error={errors.inReplyTo}
-          onChange={(e) => update({ inReplyTo: e.target.value })} />
+        <TextField
+          id="inReplyTo"
+          name="inReplyTo"
+          label="Replying to (post id or link)"
+          value={draft.inReplyTo}
+          error={errors.inReplyTo}
+          onChange={(e) => update({ inReplyTo: e.target.value })}
+        />
       )}
       {draft.kind === 'dm' && (
-        <TextField id="recipient" name="recipient" label="Recipient handle" value={draft.recipient} error={errors.recipient}
-          onChange={(e) => update({ recipient: e.target.value })} />
+        <TextField
+          id="recipient"
+          name="recipient"
+          label="Recipient handle"
+          value={draft.recipient}
+          error={errors.recipient}
+          onChange={(e) => update({ recipient: e.target.value })}
+        />
       )}
     </>
   );

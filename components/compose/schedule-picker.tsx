@@ -14,12 +14,39 @@ export function SchedulePicker({ draft, timeZone, error, update }: Props) {
     <fieldset>
       <legend className="text-sm font-medium text-slate-900">When</legend>
       <div className="mt-2 flex gap-4 text-sm">
-        <label className="flex items-center gap-2"><input type="radio" name="when" value="now" checked={draft.when === 'now'} onChange={() => update({ when: 'now' })} />Post now</label>
-        <label className="flex items-center gap-2"><input type="radio" name="when" value="later" checked={draft.when === 'later'} onChange={() => update({ when: 'later' })} />Schedule</label>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="when"
+            value="now"
+            checked={draft.when === 'now'}
+            onChange={() => update({ when: 'now' })}
+          />
+          Post now
+        </label>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="when"
+            value="later"
+            checked={draft.when === 'later'}
+            onChange={() => update({ when: 'later' })}
+          />
+          Schedule
+        </label>
       </div>
       {draft.when === 'later' && (
-        <TextField id="localDateTime" name="localDateTime" type="datetime-local" label={`Date and time (${timeZone})`} fieldClassName="mt-3" className="max-w-xs"
-          value={draft.localDateTime} error={error} onChange={(e) => update({ localDateTime: e.target.value })} />
+        <TextField
+          id="localDateTime"
+          name="localDateTime"
+          type="datetime-local"
+          label={`Date and time (${timeZone})`}
+          fieldClassName="mt-3"
+          className="max-w-xs"
+          value={draft.localDateTime}
+          error={error}
+          onChange={(e) => update({ localDateTime: e.target.value })}
+        />
       )}
     </fieldset>
   );

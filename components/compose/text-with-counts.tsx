@@ -11,7 +11,14 @@ export function TextWithCounts({ text, selected, error, onChange }: Props) {
   const providers = selected.length ? [...new Set(selected.map((a) => a.provider))] : (['x', 'mastodon'] as const);
   return (
     <Field id="text" label="Text" error={error}>
-      <textarea {...fieldAria('text', { error, extra: ['text-count'] })} name="text" rows={5} value={text} onChange={(e) => onChange(e.target.value)} className={inputClass} />
+      <textarea
+        {...fieldAria('text', { error, extra: ['text-count'] })}
+        name="text"
+        rows={5}
+        value={text}
+        onChange={(e) => onChange(e.target.value)}
+        className={inputClass}
+      />
       <p id="text-count" className="mt-1 flex flex-wrap gap-3 text-xs text-slate-600" aria-live="polite">
         {providers.map((p) => (
           <span key={p} className={count > TEXT_LIMITS[p] ? 'font-semibold text-rose-700' : ''}>

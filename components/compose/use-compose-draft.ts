@@ -14,7 +14,14 @@ export type ComposeDraft = {
 };
 
 const emptyDraft = (): ComposeDraft => ({
-  key: crypto.randomUUID(), text: '', kind: 'post', inReplyTo: '', recipient: '', accountIds: [], when: 'now', localDateTime: '',
+  key: crypto.randomUUID(),
+  text: '',
+  kind: 'post',
+  inReplyTo: '',
+  recipient: '',
+  accountIds: [],
+  when: 'now',
+  localDateTime: '',
 });
 
 /**
@@ -37,14 +44,17 @@ export function useComposeDraft(storageKey: string) {
     setDraft(initial);
   }, [storageKey]);
 
-  const update = useCallback((change: Partial<Omit<ComposeDraft, 'key'>>) => {
-    setDraft((current) => {
-      if (!current) return current;
-      const next = { ...current, ...change };
-      sessionStorage.setItem(storageKey, JSON.stringify(next));
-      return next;
-    });
-  }, [storageKey]);
+  const update = useCallback(
+    (change: Partial<Omit<ComposeDraft, 'key'>>) => {
+      setDraft((current) => {
+        if (!current) return current;
+        const next = { ...current, ...change };
+        sessionStorage.setItem(storageKey, JSON.stringify(next));
+        return next;
+      });
+    },
+    [storageKey],
+  );
 
   const startNew = useCallback(() => {
     const next = emptyDraft();

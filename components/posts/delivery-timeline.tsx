@@ -25,26 +25,49 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
   return (
     <div className="space-y-6">
       {data.deliveries.map((d) => (
-        <section key={d.id} aria-label={`Delivery to ${d.handle}`} data-testid="delivery" className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
+        <section
+          key={d.id}
+          aria-label={`Delivery to ${d.handle}`}
+          data-testid="delivery"
+          className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200"
+        >
           <header className="mb-4 flex flex-wrap items-center justify-between gap-3">
             <h3 className="text-sm font-semibold">{d.handle}</h3>
             <span className="flex items-center gap-3">
-              {d.url && <a href={d.url} className="text-sm text-indigo-700 underline" target="_blank" rel="noreferrer">View on platform</a>}
+              {d.url && (
+                <a href={d.url} className="text-sm text-indigo-700 underline" target="_blank" rel="noreferrer">
+                  View on platform
+                </a>
+              )}
               <StatusBadge status={d.status} />
             </span>
           </header>
           {d.status === 'ambiguous' && (
-            <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-              The platform may or may not have this post. Semel is checking before doing anything else — it will not be sent twice.
-              {d.nextCheckAt && <> Next check: <LocalTime iso={d.nextCheckAt} seconds />.</>}
+            <p
+              role="status"
+              className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
+            >
+              The platform may or may not have this post. Semel is checking before doing anything else — it will not be
+              sent twice.
+              {d.nextCheckAt && (
+                <>
+                  {' '}
+                  Next check: <LocalTime iso={d.nextCheckAt} seconds />.
+                </>
+              )}
             </p>
           )}
           {d.failureReason && d.status === 'failed' && <p className="mb-4 text-sm text-rose-700">{d.failureReason}</p>}
           <ol className="relative ml-2 border-l border-slate-200" aria-label={`History of the delivery to ${d.handle}`}>
             {d.timeline.map((entry, i) => (
               <li key={i} className="mb-4 ml-4">
-                <span className={`absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full ring-4 ring-white ${DOT[entry.kind]}`} aria-hidden />
-                <p className="text-xs text-slate-500"><LocalTime iso={entry.at} seconds /></p>
+                <span
+                  className={`absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full ring-4 ring-white ${DOT[entry.kind]}`}
+                  aria-hidden
+                />
+                <p className="text-xs text-slate-500">
+                  <LocalTime iso={entry.at} seconds />
+                </p>
                 <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
                   {entry.title}
                   {entry.kind === 'event' && entry.status && <StatusBadge status={entry.status} />}
@@ -53,7 +76,9 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
                 {entry.evidence && Object.keys(entry.evidence).length > 0 && (
                   <details className="mt-1 text-xs text-slate-600">
                     <summary className="cursor-pointer">Evidence</summary>
-                    <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2">{JSON.stringify(entry.evidence, null, 2)}</pre>
+                    <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2">
+                      {JSON.stringify(entry.evidence, null, 2)}
+                    </pre>
                   </details>
                 )}
               </li>

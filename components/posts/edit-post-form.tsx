@@ -17,22 +17,42 @@ export function EditPostForm({ postId, text, accounts, targets, action }: Props)
       <h2 className="text-base font-semibold">Edit before it goes out</h2>
       <input type="hidden" name="postId" value={postId} />
       <input type="hidden" name="timeZone" value={timeZone} />
-      <TextAreaField id="edit-text" name="text" label="Text" rows={4} defaultValue={text} error={state?.errors?.text?.[0]} />
+      <TextAreaField
+        id="edit-text"
+        name="text"
+        label="Text"
+        rows={4}
+        defaultValue={text}
+        error={state?.errors?.text?.[0]}
+      />
       <fieldset aria-describedby="edit-accounts-error">
         <legend className="text-sm font-medium">Accounts</legend>
         <div className="mt-1 flex flex-wrap gap-3 text-sm">
           {accounts.map((a) => (
             <label key={a.id} className="flex items-center gap-1.5">
-              <input type="checkbox" name="accountIds" value={a.id} defaultChecked={targets.includes(a.id)} />{a.handle}
+              <input type="checkbox" name="accountIds" value={a.id} defaultChecked={targets.includes(a.id)} />
+              {a.handle}
             </label>
           ))}
         </div>
         <FieldError id="edit-accounts" error={state?.errors?.accountIds?.[0]} />
       </fieldset>
-      <TextField id="edit-time" name="localDateTime" type="datetime-local" label={`New date and time (${timeZone}) — leave empty to keep`} className="max-w-xs"
-        error={state?.errors?.localDateTime?.[0] ?? state?.errors?.scheduledAt?.[0]} />
-      <SubmitButton pending={pending} pendingLabel="Saving…">Save changes</SubmitButton>
-      {state?.message && <p role="status" className={`text-sm ${state.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state.message}</p>}
+      <TextField
+        id="edit-time"
+        name="localDateTime"
+        type="datetime-local"
+        label={`New date and time (${timeZone}) — leave empty to keep`}
+        className="max-w-xs"
+        error={state?.errors?.localDateTime?.[0] ?? state?.errors?.scheduledAt?.[0]}
+      />
+      <SubmitButton pending={pending} pendingLabel="Saving…">
+        Save changes
+      </SubmitButton>
+      {state?.message && (
+        <p role="status" className={`text-sm ${state.ok ? 'text-emerald-700' : 'text-rose-700'}`}>
+          {state.message}
+        </p>
+      )}
     </form>
   );
 }

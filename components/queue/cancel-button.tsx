@@ -37,7 +37,11 @@ export function CancelButton({ postId, label = 'Cancel', action }: Props) {
       >
         {pending ? 'Canceling…' : label}
       </Button>
-      {message && <span role="status" className="text-xs text-slate-600">{message}</span>}
+      {message && (
+        <span role="status" className="text-xs text-slate-600">
+          {message}
+        </span>
+      )}
     </span>
   );
 }

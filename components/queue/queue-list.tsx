@@ -20,10 +20,29 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
   const { data = [] } = useQuery({
     queryKey: queryKeys.queue(workspaceId),
     queryFn: () => getJson<QueueItem[]>(readUrls.queue()),
-    refetchInterval: (query) => ((query.state.data ?? []).some((p) => p.deliveries.some((d) => CHANGING.has(d.status) && (d.status !== 'scheduled' || Date.parse(p.scheduledAt) < Date.now() + 60_000))) ? 1_500 : 15_000),
+    refetchInterval: (query) =>
+      (query.state.data ?? []).some((p) =>
+        p.deliveries.some(
+          (d) =>
+            CHANGING.has(d.status) && (d.status !== 'scheduled' || Date.parse(p.scheduledAt) < Date.now() + 60_000),
+        ),
+      )
+        ? 1_500
+        : 15_000,
   });
-  const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone });
-  const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' });
+  const day = new Intl.DateTimeFormat(undefined, {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone,
+  });
+  const time = new Intl.DateTimeFormat(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  });
   const groups = new Map<string, QueueItem[]>();
   for (const post of [...data].sort((a, b) => Date.parse(b.scheduledAt) - Date.parse(a.scheduledAt))) {
     const key = day.format(new Date(post.scheduledAt));
@@ -34,17 +53,31 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
       {[...groups].map(([label, posts]) => (
         <section key={label} aria-label={label}>
           <h2 className="mb-2 text-sm font-semibold text-slate-600">{label}</h2>
-          <ul role="list" aria-label="Posts" className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+          <ul
+            role="list"
+            aria-label="Posts"
+            className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200"
+          >
             {posts.map((post) => (
               <li key={post.id} className="px-4 py-3" data-testid="queue-row">
                 <div className="flex items-start justify-between gap-4">
                   <Link href={`/posts/${post.id}`} className="min-w-0 hover:underline">
                     <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
-                    <p className="text-xs text-slate-600">{time.format(new Date(post.scheduledAt))} · {post.kind}</p>
+                    <p className="text-xs text-slate-600">
+                      {time.format(new Date(post.scheduledAt))} · {post.kind}
+                    </p>
                   </Link>
                   {(canEdit || canCancel) && post.deliveries.some((d) => d.status === 'scheduled') && (
                     <span className="flex shrink-0 items-center gap-2">
-                      {canEdit && <Link href={`/posts/${post.id}#edit`} className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50" aria-label="Edit post">Edit</Link>}
+                      {canEdit && (
+                        <Link
+                          href={`/posts/${post.id}#edit`}
+                          className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+                          aria-label="Edit post"
+                        >
+                          Edit
+                        </Link>
+                      )}
                       {canCancel && <CancelButton postId={post.id} action={cancelAction} />}
                     </span>
                   )}
@@ -54,8 +87,14 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                     <li key={d.id} className="flex items-center gap-1.5 text-xs text-slate-700">
                       <span>{d.handle}</span>
                       <StatusBadge status={d.status} />
-                      {d.url && <a href={d.url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">View</a>}
-                      {d.status === 'failed' && d.failureReason && <span className="text-rose-700">{d.failureReason}</span>}
+                      {d.url && (
+                        <a href={d.url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">
+                          View
+                        </a>
+                      )}
+                      {d.status === 'failed' && d.failureReason && (
+                        <span className="text-rose-700">{d.failureReason}</span>
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -8,8 +8,18 @@ import { LocalTime } from '@/components/ui/local-time';
 import type { ActionState } from '@/lib/auth/action';
 
 type Item = {
-  deliveryId: string; postId: string; workspaceId: string; status: string; text: string; handle: string; provider: string;
-  updatedAt: string; nextCheckAt: string | null; reason: string | null; evidence: Record<string, unknown> | null; checks: number;
+  deliveryId: string;
+  postId: string;
+  workspaceId: string;
+  status: string;
+  text: string;
+  handle: string;
+  provider: string;
+  updatedAt: string;
+  nextCheckAt: string | null;
+  reason: string | null;
+  evidence: Record<string, unknown> | null;
+  checks: number;
 };
 type Action = (state: ActionState | undefined, data: FormData) => Promise<ActionState>;
 
@@ -30,13 +40,25 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
   const [choice, setChoice] = useState<keyof typeof CONFIRM>(hasExtras ? 'delete_extras' : 'live');
   const resolved = state?.ok;
   return (
-    <li id={`delivery-${item.deliveryId}`} className="px-4 py-4" aria-label={`Review ${item.handle}: ${item.text.slice(0, 40)}`}>
+    <li
+      id={`delivery-${item.deliveryId}`}
+      className="px-4 py-4"
+      aria-label={`Review ${item.handle}: ${item.text.slice(0, 40)}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <Link href={`/posts/${item.postId}`} className="text-sm font-medium text-slate-900 hover:underline">{item.text}</Link>
+          <Link href={`/posts/${item.postId}`} className="text-sm font-medium text-slate-900 hover:underline">
+            {item.text}
+          </Link>
           <p className="text-xs text-slate-600">
-            {item.handle} · {item.provider} · since <LocalTime iso={item.updatedAt} /> · {item.checks} {item.checks === 1 ? 'check' : 'checks'}
-            {item.nextCheckAt && <> · next check <LocalTime iso={item.nextCheckAt} seconds /></>}
+            {item.handle} · {item.provider} · since <LocalTime iso={item.updatedAt} /> · {item.checks}{' '}
+            {item.checks === 1 ? 'check' : 'checks'}
+            {item.nextCheckAt && (
+              <>
+                {' '}
+                · next check <LocalTime iso={item.nextCheckAt} seconds />
+              </>
+            )}
           </p>
           {item.reason && <p className="mt-1 text-sm text-slate-700">{item.reason}</p>}
         </div>
@@ -48,7 +70,14 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
           <ol className="ml-5 list-decimal">
             {copies.map((c, i) => (
               <li key={c.id}>
-                {c.url ? <a href={c.url} className="underline" target="_blank" rel="noreferrer">{c.id}</a> : c.id} · <LocalTime iso={c.createdAt} seconds />
+                {c.url ? (
+                  <a href={c.url} className="underline" target="_blank" rel="noreferrer">
+                    {c.id}
+                  </a>
+                ) : (
+                  c.id
+                )}{' '}
+                · <LocalTime iso={c.createdAt} seconds />
                 {i === 0 ? ' (oldest: kept)' : ''}
               </li>
             ))}
@@ -64,7 +93,9 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
       {!resolved && (
         <form
           action={formAction}
-          onSubmit={(e) => { if (!window.confirm(CONFIRM[choice])) e.preventDefault(); }}
+          onSubmit={(e) => {
+            if (!window.confirm(CONFIRM[choice])) e.preventDefault();
+          }}
           className="mt-3 flex flex-wrap items-end gap-3 rounded-md bg-slate-50 p-3"
         >
           <input type="hidden" name="workspaceId" value={item.workspaceId} />
@@ -73,30 +104,71 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
           <fieldset className="flex flex-wrap gap-3 text-sm">
             <legend className="sr-only">Decision</legend>
             {hasExtras && (
-              <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'delete_extras'} onChange={() => setChoice('delete_extras')} />Delete the extra copies</label>
+              <label className="flex items-center gap-1">
+                <input
+                  type="radio"
+                  name="choice"
+                  checked={choice === 'delete_extras'}
+                  onChange={() => setChoice('delete_extras')}
+                />
+                Delete the extra copies
+              </label>
             )}
-            <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'live'} onChange={() => setChoice('live')} />It is live</label>
+            <label className="flex items-center gap-1">
+              <input type="radio" name="choice" checked={choice === 'live'} onChange={() => setChoice('live')} />
+              It is live
+            </label>
             {item.status === 'needs_review' && (
               <>
-                <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'publish'} onChange={() => setChoice('publish')} />It is not live — publish now</label>
-                <label className="flex items-center gap-1"><input type="radio" name="choice" checked={choice === 'cancel'} onChange={() => setChoice('cancel')} />Cancel</label>
+                <label className="flex items-center gap-1">
+                  <input
+                    type="radio"
+                    name="choice"
+                    checked={choice === 'publish'}
+                    onChange={() => setChoice('publish')}
+                  />
+                  It is not live — publish now
+                </label>
+                <label className="flex items-center gap-1">
+                  <input
+                    type="radio"
+                    name="choice"
+                    checked={choice === 'cancel'}
+                    onChange={() => setChoice('cancel')}
+                  />
+                  Cancel
+                </label>
               </>
             )}
           </fieldset>
           {choice === 'live' && (
             <label className="text-sm">
               <span className="block font-medium">Link or id of the live post</span>
-              <input name="link" className="mt-1 w-72 rounded-md border border-slate-300 px-2 py-1 text-sm" aria-describedby={`link-error-${item.deliveryId}`} />
+              <input
+                name="link"
+                className="mt-1 w-72 rounded-md border border-slate-300 px-2 py-1 text-sm"
+                aria-describedby={`link-error-${item.deliveryId}`}
+              />
             </label>
           )}
           {choice === 'publish' && (
-            <label className="flex items-center gap-2 text-sm"><input type="checkbox" name="checked" />I checked the account</label>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="checked" />I checked the account
+            </label>
           )}
-          <Button type="submit" disabled={pending} variant={choice === 'cancel' ? 'danger' : 'primary'}>{pending ? 'Saving…' : 'Confirm'}</Button>
-          <p id={`link-error-${item.deliveryId}`} aria-live="polite" className="w-full text-sm text-rose-700">{state && !state.ok ? state.message : null}</p>
+          <Button type="submit" disabled={pending} variant={choice === 'cancel' ? 'danger' : 'primary'}>
+            {pending ? 'Saving…' : 'Confirm'}
+          </Button>
+          <p id={`link-error-${item.deliveryId}`} aria-live="polite" className="w-full text-sm text-rose-700">
+            {state && !state.ok ? state.message : null}
+          </p>
         </form>
       )}
-      {resolved && <p role="status" className="mt-3 text-sm text-emerald-800">{state?.message}</p>}
+      {resolved && (
+        <p role="status" className="mt-3 text-sm text-emerald-800">
+          {state?.message}
+        </p>
+      )}
     </li>
   );
 }

@@ -8,13 +8,28 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { SCOPE_LABELS } from '@/lib/api/scope-labels';
 import type { FormAction } from '@/lib/auth/action';
 
-type Key = { id: string; name: string; prefix: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+type Key = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
 
 export function CreateApiKeyForm({ action }: { action: FormAction<{ token: string }> }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
     <form action={formAction} className="space-y-3">
-      <TextField id="key-name" name="name" label="Key name" placeholder="e.g. Zapier" className="max-w-sm" error={state?.errors?.name?.[0]} />
+      <TextField
+        id="key-name"
+        name="name"
+        label="Key name"
+        placeholder="e.g. Zapier"
+        className="max-w-sm"
+        error={state?.errors?.name?.[0]}
+      />
       <fieldset aria-describedby="key-scopes-error">
         <legend className="text-sm font-medium">Scopes</legend>
         {Object.entries(SCOPE_LABELS).map(([scope, label]) => (
@@ -25,14 +40,22 @@ export function CreateApiKeyForm({ action }: { action: FormAction<{ token: strin
         ))}
         <FieldError id="key-scopes" error={state?.errors?.scopes?.[0]} />
       </fieldset>
-      <SubmitButton pending={pending} pendingLabel="Creating…">Create API key</SubmitButton>
+      <SubmitButton pending={pending} pendingLabel="Creating…">
+        Create API key
+      </SubmitButton>
       {state?.ok && state.data && (
         <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
           <p className="font-semibold">{state.message}</p>
-          <code className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="new-api-key">{state.data.token}</code>
+          <code className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="new-api-key">
+            {state.data.token}
+          </code>
         </div>
       )}
-      {state && !state.ok && <p role="alert" className="text-sm text-rose-700">{state.message}</p>}
+      {state && !state.ok && (
+        <p role="alert" className="text-sm text-rose-700">
+          {state.message}
+        </p>
+      )}
     </form>
   );
 }
@@ -42,20 +65,37 @@ export function ApiKeyRow({ apiKey, canRevoke, revoke }: { apiKey: Key; canRevok
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
       <div>
-        <p className="font-medium">{apiKey.name} <code className="ml-1 text-xs text-slate-500">{apiKey.prefix}…</code></p>
-        <p className="text-xs text-slate-600" aria-label="Scopes">{apiKey.scopes.join(' · ')}</p>
+        <p className="font-medium">
+          {apiKey.name} <code className="ml-1 text-xs text-slate-500">{apiKey.prefix}…</code>
+        </p>
+        <p className="text-xs text-slate-600" aria-label="Scopes">
+          {apiKey.scopes.join(' · ')}
+        </p>
         <p className="text-xs text-slate-600">
-          Created {apiKey.createdAt.slice(0, 10)} · {apiKey.lastUsedAt ? <>last used <LocalTime iso={apiKey.lastUsedAt} /></> : 'never used'}
+          Created {apiKey.createdAt.slice(0, 10)} ·{' '}
+          {apiKey.lastUsedAt ? (
+            <>
+              last used <LocalTime iso={apiKey.lastUsedAt} />
+            </>
+          ) : (
+            'never used'
+          )}
           {apiKey.revokedAt && ` · revoked ${apiKey.revokedAt.slice(0, 10)}`}
         </p>
       </div>
       {!apiKey.revokedAt && canRevoke && (
         <form action={formAction}>
           <input type="hidden" name="apiKeyId" value={apiKey.id} />
-          <Button type="submit" variant="danger" disabled={pending} aria-label={`Revoke ${apiKey.name}`}>{pending ? 'Revoking…' : 'Revoke'}</Button>
+          <Button type="submit" variant="danger" disabled={pending} aria-label={`Revoke ${apiKey.name}`}>
+            {pending ? 'Revoking…' : 'Revoke'}
+          </Button>
         </form>
       )}
-      {state?.message && <p role="status" className="w-full text-xs text-slate-600">{state.message}</p>}
+      {state?.message && (
+        <p role="status" className="w-full text-xs text-slate-600">
+          {state.message}
+        </p>
+      )}
     </li>
   );
 }

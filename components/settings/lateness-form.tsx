@@ -20,9 +20,19 @@ export function LatenessForm({ minutes, canEdit, action }: Props) {
         description="A post that cannot go out within this time after its scheduled time (e.g. the server was down) is marked missed instead of being published late."
       >
         <div className="flex items-center gap-3">
-          <input {...fieldAria('lateness', { error, description: true })} name="minutes" type="number" min={1} max={10080} defaultValue={minutes} disabled={!canEdit}
-            className={`${inputClass} w-32!`} />
-          <SubmitButton pending={pending} pendingLabel="Saving…" disabled={!canEdit}>Save limit</SubmitButton>
+          <input
+            {...fieldAria('lateness', { error, description: true })}
+            name="minutes"
+            type="number"
+            min={1}
+            max={10080}
+            defaultValue={minutes}
+            disabled={!canEdit}
+            className={`${inputClass} w-32!`}
+          />
+          <SubmitButton pending={pending} pendingLabel="Saving…" disabled={!canEdit}>
+            Save limit
+          </SubmitButton>
         </div>
       </Field>
       <FormStatus state={state} successOnly />

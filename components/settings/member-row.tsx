@@ -10,20 +10,37 @@ export function MemberRow({ member, canEdit, action }: { member: Member; canEdit
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
-      <span><span className="font-medium">{member.name}</span> <span className="text-slate-600">{member.email}</span></span>
+      <span>
+        <span className="font-medium">{member.name}</span> <span className="text-slate-600">{member.email}</span>
+      </span>
       {canEdit ? (
         <form action={formAction} className="flex items-center gap-2">
           <input type="hidden" name="userId" value={member.userId} />
-          <label className="sr-only" htmlFor={`role-${member.userId}`}>Role of {member.email}</label>
-          <select id={`role-${member.userId}`} name="role" defaultValue={member.role} className="rounded-md border border-slate-300 px-2 py-1">
-            <option value="admin">admin</option><option value="manager">manager</option><option value="viewer">viewer</option>
+          <label className="sr-only" htmlFor={`role-${member.userId}`}>
+            Role of {member.email}
+          </label>
+          <select
+            id={`role-${member.userId}`}
+            name="role"
+            defaultValue={member.role}
+            className="rounded-md border border-slate-300 px-2 py-1"
+          >
+            <option value="admin">admin</option>
+            <option value="manager">manager</option>
+            <option value="viewer">viewer</option>
           </select>
-          <SubmitButton variant="secondary" pending={pending} pendingLabel="Saving…">Save</SubmitButton>
+          <SubmitButton variant="secondary" pending={pending} pendingLabel="Saving…">
+            Save
+          </SubmitButton>
         </form>
       ) : (
         <span className="text-slate-700">{member.role}</span>
       )}
-      {state?.message && <p role="status" className={`w-full text-xs ${state.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{state.message}</p>}
+      {state?.message && (
+        <p role="status" className={`w-full text-xs ${state.ok ? 'text-emerald-700' : 'text-rose-700'}`}>
+          {state.message}
+        </p>
+      )}
     </li>
   );
 }

@@ -12,8 +12,18 @@ export function RenameWorkspaceForm({ name, canEdit, action }: Props) {
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
     <form action={formAction} className="space-y-3">
-      <TextField id="workspace-name" name="name" label="Workspace name" defaultValue={name} disabled={!canEdit} className="max-w-sm" error={state?.errors?.name?.[0]} />
-      <SubmitButton pending={pending} pendingLabel="Saving…" disabled={!canEdit}>Save</SubmitButton>
+      <TextField
+        id="workspace-name"
+        name="name"
+        label="Workspace name"
+        defaultValue={name}
+        disabled={!canEdit}
+        className="max-w-sm"
+        error={state?.errors?.name?.[0]}
+      />
+      <SubmitButton pending={pending} pendingLabel="Saving…" disabled={!canEdit}>
+        Save
+      </SubmitButton>
       <FormStatus state={state} />
       {!canEdit && <p className="text-sm text-slate-600">Only admins can rename the workspace.</p>}
     </form>

@@ -27,7 +27,11 @@ export function SignOutEverywhere({ action }: { action: () => Promise<ActionStat
       >
         {pending ? 'Signing out everywhere…' : 'Sign out everywhere'}
       </Button>
-      {error && <p role="alert" className="mt-2 text-sm text-rose-700">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-rose-700">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

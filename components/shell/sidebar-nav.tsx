@@ -28,7 +28,12 @@ export function SidebarNav({ reviewCount = 0 }: { reviewCount?: number }) {
             <span className="flex items-center justify-between">
               {item.label}
               {item.href === '/review' && reviewCount > 0 && (
-                <span className="rounded-full bg-amber-100 px-2 text-xs font-semibold text-amber-900" aria-label={`${reviewCount} to review`}>{reviewCount}</span>
+                <span
+                  className="rounded-full bg-amber-100 px-2 text-xs font-semibold text-amber-900"
+                  aria-label={`${reviewCount} to review`}
+                >
+                  {reviewCount}
+                </span>
               )}
             </span>
           </Link>

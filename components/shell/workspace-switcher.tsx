@@ -4,7 +4,15 @@ import { useTransition } from 'react';
 
 type Option = { slug: string; name: string; role: string };
 
-export function WorkspaceSwitcher({ current, options, switchTo }: { current: string; options: Option[]; switchTo: (slug: string) => Promise<void> }) {
+export function WorkspaceSwitcher({
+  current,
+  options,
+  switchTo,
+}: {
+  current: string;
+  options: Option[];
+  switchTo: (slug: string) => Promise<void>;
+}) {
   const [pending, startTransition] = useTransition();
   if (options.length < 2) return <span className="text-sm font-medium text-slate-900">{options[0]?.name}</span>;
   return (
@@ -17,7 +25,9 @@ export function WorkspaceSwitcher({ current, options, switchTo }: { current: str
         onChange={(e) => startTransition(() => switchTo(e.target.value))}
       >
         {options.map((o) => (
-          <option key={o.slug} value={o.slug}>{o.name} ({o.role})</option>
+          <option key={o.slug} value={o.slug}>
+            {o.name} ({o.role})
+          </option>
         ))}
       </select>
     </label>

@@ -21,10 +21,12 @@ export async function listAccounts(db: Executor, params: { workspaceId: string; 
   return db
     .select(publicAccountColumns)
     .from(socialAccounts)
-    .where(and(
-      eq(socialAccounts.workspaceId, params.workspaceId),
-      params.includeDisconnected ? undefined : isNull(socialAccounts.disconnectedAt),
-    ))
+    .where(
+      and(
+        eq(socialAccounts.workspaceId, params.workspaceId),
+        params.includeDisconnected ? undefined : isNull(socialAccounts.disconnectedAt),
+      ),
+    )
     .orderBy(asc(socialAccounts.handle));
 }
 
@@ -32,7 +34,14 @@ export async function upsertAccount(db: Executor, params: NewSocialAccount) {
   const [row] = await db
     .insert(socialAccounts)
     .values(params)
-    .onConflictDoNothing({ target: [socialAccounts.workspaceId, socialAccounts.provider, socialAccounts.baseUrl, socialAccounts.platformUserId] })
+    .onConflictDoNothing({
+      target: [
+        socialAccounts.workspaceId,
+        socialAccounts.provider,
+        socialAccounts.baseUrl,
+        socialAccounts.platformUserId,
+      ],
+    })
     .returning(publicAccountColumns);
   return row ?? null;
 }
@@ -46,14 +55,26 @@ export async function connectAccount(
   params: Omit<NewSocialAccount, 'id' | 'credentialsEncrypted' | 'tokenLast4'>,
   seal: (accountId: string) => { credentialsEncrypted: string; tokenLast4: string },
 ) {
-  const identity = [socialAccounts.workspaceId, socialAccounts.provider, socialAccounts.baseUrl, socialAccounts.platformUserId] as const;
+  const identity = [
+    socialAccounts.workspaceId,
+    socialAccounts.provider,
+    socialAccounts.baseUrl,
+    socialAccounts.platformUserId,
+  ] as const;
   // Credentials are sealed for the row's id, so the id must be known first: the existing row's, or a new one.
   // The update only applies when the row is the one sealed for (a row created in between makes us retry).
   for (let attempt = 0; attempt < 3; attempt++) {
     const [existing] = await db
       .select({ id: socialAccounts.id })
       .from(socialAccounts)
-      .where(and(eq(socialAccounts.workspaceId, params.workspaceId), eq(socialAccounts.provider, params.provider), eq(socialAccounts.baseUrl, params.baseUrl), eq(socialAccounts.platformUserId, params.platformUserId)));
+      .where(
+        and(
+          eq(socialAccounts.workspaceId, params.workspaceId),
+          eq(socialAccounts.provider, params.provider),
+          eq(socialAccounts.baseUrl, params.baseUrl),
+          eq(socialAccounts.platformUserId, params.platformUserId),
+        ),
+      );
     const id = existing?.id ?? randomUUID();
     const sealed = seal(id);
     const [row] = await db
@@ -61,7 +82,13 @@ export async function connectAccount(
       .values({ ...params, id, ...sealed })
       .onConflictDoUpdate({
         target: [...identity],
-        set: { handle: params.handle, displayName: params.displayName ?? null, credentialsEncrypted: sealed.credentialsEncrypted, tokenLast4: sealed.tokenLast4, disconnectedAt: null },
+        set: {
+          handle: params.handle,
+          displayName: params.displayName ?? null,
+          credentialsEncrypted: sealed.credentialsEncrypted,
+          tokenLast4: sealed.tokenLast4,
+          disconnectedAt: null,
+        },
         setWhere: eq(socialAccounts.id, id),
       })
       .returning(publicAccountColumns);
@@ -79,7 +106,10 @@ export async function listLegacySealedAccounts(db: Executor) {
 }
 
 /** Replaces sealed credentials only if they are still the ones read (a reconnect meanwhile wins). */
-export async function replaceSealedCredentials(db: Executor, params: { accountId: string; previous: string; next: string }) {
+export async function replaceSealedCredentials(
+  db: Executor,
+  params: { accountId: string; previous: string; next: string },
+) {
   const [row] = await db
     .update(socialAccounts)
     .set({ credentialsEncrypted: params.next })
@@ -91,7 +121,11 @@ export async function replaceSealedCredentials(db: Executor, params: { accountId
 /** Server-side only (publishing, connection checks): includes the sealed credentials. Never send this row to a browser. */
 export async function getAccountWithCredentials(db: Executor, params: { workspaceId: string; accountId: string }) {
   const [row] = await db
-    .select({ ...publicAccountColumns, workspaceId: socialAccounts.workspaceId, credentialsEncrypted: socialAccounts.credentialsEncrypted })
+    .select({
+      ...publicAccountColumns,
+      workspaceId: socialAccounts.workspaceId,
+      credentialsEncrypted: socialAccounts.credentialsEncrypted,
+    })
     .from(socialAccounts)
     .where(and(eq(socialAccounts.id, params.accountId), eq(socialAccounts.workspaceId, params.workspaceId)));
   return row ?? null;

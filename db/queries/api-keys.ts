@@ -2,15 +2,33 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { apiKeys, workspaces, type ApiKeyScope } from '../schema';
 
-export async function createApiKey(db: Executor, params: { workspaceId: string; name: string; prefix: string; hash: string; scopes?: ApiKeyScope[]; createdByUserId?: string }) {
-  const [row] = await db.insert(apiKeys).values(params).returning({ id: apiKeys.id, prefix: apiKeys.prefix, name: apiKeys.name, scopes: apiKeys.scopes });
+export async function createApiKey(
+  db: Executor,
+  params: {
+    workspaceId: string;
+    name: string;
+    prefix: string;
+    hash: string;
+    scopes?: ApiKeyScope[];
+    createdByUserId?: string;
+  },
+) {
+  const [row] = await db
+    .insert(apiKeys)
+    .values(params)
+    .returning({ id: apiKeys.id, prefix: apiKeys.prefix, name: apiKeys.name, scopes: apiKeys.scopes });
   return row!;
 }
 
 /** Resolves a presented key (by hash) to its workspace without counting a use; revoked keys resolve to nothing. */
 export async function getActiveApiKeyByHash(db: Executor, params: { hash: string }) {
   const [row] = await db
-    .select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, workspaceSlug: workspaces.slug, scopes: apiKeys.scopes })
+    .select({
+      id: apiKeys.id,
+      workspaceId: apiKeys.workspaceId,
+      workspaceSlug: workspaces.slug,
+      scopes: apiKeys.scopes,
+    })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .where(and(eq(apiKeys.hash, params.hash), isNull(apiKeys.revokedAt)));
@@ -35,7 +53,14 @@ export type ApiKeyUse = {
  * Revoked and unknown keys resolve to nothing and count nothing.
  */
 export async function recordApiKeyUse(db: Executor, params: { hash: string }): Promise<ApiKeyUse | null> {
-  const rows = await db.execute<{ id: string; workspace_id: string; slug: string; scopes: ApiKeyScope[]; rate_window_count: number; window_reset_at: string }>(sql`
+  const rows = await db.execute<{
+    id: string;
+    workspace_id: string;
+    slug: string;
+    scopes: ApiKeyScope[];
+    rate_window_count: number;
+    window_reset_at: string;
+  }>(sql`
     update api_keys k set
       rate_window_count = case when k.rate_window_start = date_trunc('minute', now()) then k.rate_window_count + 1 else 1 end,
       rate_window_start = date_trunc('minute', now()),
@@ -47,14 +72,26 @@ export async function recordApiKeyUse(db: Executor, params: { hash: string }): P
   const row = rows[0];
   if (!row) return null;
   return {
-    id: row.id, workspaceId: row.workspace_id, workspaceSlug: row.slug, scopes: row.scopes,
-    windowCount: Number(row.rate_window_count), windowResetAt: new Date(row.window_reset_at),
+    id: row.id,
+    workspaceId: row.workspace_id,
+    workspaceSlug: row.slug,
+    scopes: row.scopes,
+    windowCount: Number(row.rate_window_count),
+    windowResetAt: new Date(row.window_reset_at),
   };
 }
 
 export async function listApiKeys(db: Executor, params: { workspaceId: string }) {
   return db
-    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, scopes: apiKeys.scopes, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      scopes: apiKeys.scopes,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
     .from(apiKeys)
     .where(eq(apiKeys.workspaceId, params.workspaceId))
     .orderBy(desc(apiKeys.createdAt));

@@ -6,10 +6,17 @@ import { idempotencyKeys } from '../schema';
 export type IdempotencyScope = { workspaceId: string; operation: string; key: string };
 
 const scopeWhere = (s: IdempotencyScope) =>
-  and(eq(idempotencyKeys.workspaceId, s.workspaceId), eq(idempotencyKeys.operation, s.operation), eq(idempotencyKeys.key, s.key));
+  and(
+    eq(idempotencyKeys.workspaceId, s.workspaceId),
+    eq(idempotencyKeys.operation, s.operation),
+    eq(idempotencyKeys.key, s.key),
+  );
 
 /** Takes the key if nobody holds it (the unique constraint decides); null when it already exists. */
-export async function insertInFlightKey(db: Executor, params: IdempotencyScope & { fingerprint: string; lockToken: string; leaseMs: number }) {
+export async function insertInFlightKey(
+  db: Executor,
+  params: IdempotencyScope & { fingerprint: string; lockToken: string; leaseMs: number },
+) {
   const [row] = await db
     .insert(idempotencyKeys)
     .values({
@@ -44,16 +51,21 @@ export async function getIdempotencyKey(db: Executor, scope: IdempotencyScope) {
 }
 
 /** An in-flight key whose lease ran out (its request died) may be taken over, by one request only. */
-export async function takeOverAbandonedKey(db: Executor, params: { id: number; fingerprint: string; lockToken: string; leaseMs: number }) {
+export async function takeOverAbandonedKey(
+  db: Executor,
+  params: { id: number; fingerprint: string; lockToken: string; leaseMs: number },
+) {
   const [row] = await db
     .update(idempotencyKeys)
     .set({ lockToken: params.lockToken, lockedUntil: sql`now() + ${interval(params.leaseMs)}` })
-    .where(and(
-      eq(idempotencyKeys.id, params.id),
-      eq(idempotencyKeys.state, 'in_flight'),
-      eq(idempotencyKeys.fingerprint, params.fingerprint),
-      lt(idempotencyKeys.lockedUntil, sql`now()`),
-    ))
+    .where(
+      and(
+        eq(idempotencyKeys.id, params.id),
+        eq(idempotencyKeys.state, 'in_flight'),
+        eq(idempotencyKeys.fingerprint, params.fingerprint),
+        lt(idempotencyKeys.lockedUntil, sql`now()`),
+      ),
+    )
     .returning({ id: idempotencyKeys.id });
   return row ?? null;
 }
@@ -61,7 +73,14 @@ export async function takeOverAbandonedKey(db: Executor, params: { id: number; f
 /** Stores the response; fenced by the lock token, so a request that lost its key writes nothing. */
 export async function completeIdempotencyKey(
   db: Executor,
-  params: { id: number; lockToken: string; responseStatus: number; responseBody: string; resourceId: string | null; expiresAt: Date },
+  params: {
+    id: number;
+    lockToken: string;
+    responseStatus: number;
+    responseBody: string;
+    resourceId: string | null;
+    expiresAt: Date;
+  },
 ) {
   const rows = await db
     .update(idempotencyKeys)
@@ -73,7 +92,13 @@ export async function completeIdempotencyKey(
       resourceId: params.resourceId,
       expiresAt: params.expiresAt,
     })
-    .where(and(eq(idempotencyKeys.id, params.id), eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.lockToken, params.lockToken)))
+    .where(
+      and(
+        eq(idempotencyKeys.id, params.id),
+        eq(idempotencyKeys.state, 'in_flight'),
+        eq(idempotencyKeys.lockToken, params.lockToken),
+      ),
+    )
     .returning({ id: idempotencyKeys.id });
   return rows.length === 1;
 }
@@ -82,7 +107,13 @@ export async function completeIdempotencyKey(
 export async function releaseIdempotencyKey(db: Executor, params: { id: number; lockToken: string }) {
   await db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.id, params.id), eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.lockToken, params.lockToken)));
+    .where(
+      and(
+        eq(idempotencyKeys.id, params.id),
+        eq(idempotencyKeys.state, 'in_flight'),
+        eq(idempotencyKeys.lockToken, params.lockToken),
+      ),
+    );
 }
 
 /** Deletes up to `batchSize` expired keys; call until it returns less than the batch. */
@@ -92,6 +123,9 @@ export async function deleteExpiredIdempotencyKeys(db: Executor, params: { batch
     .from(idempotencyKeys)
     .where(lt(idempotencyKeys.expiresAt, sql`now()`))
     .limit(params.batchSize);
-  const rows = await db.delete(idempotencyKeys).where(inArray(idempotencyKeys.id, expired)).returning({ id: idempotencyKeys.id });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(inArray(idempotencyKeys.id, expired))
+    .returning({ id: idempotencyKeys.id });
   return rows.length;
 }

@@ -8,7 +8,15 @@ const readByUser = (userId: string) =>
 
 export async function listNotifications(db: Executor, params: { workspaceId: string; userId: string; limit?: number }) {
   return db
-    .select({ id: notifications.id, kind: notifications.kind, message: notifications.message, read: readByUser(params.userId), createdAt: notifications.createdAt, deliveryId: notifications.deliveryId, postId: deliveries.postId })
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      message: notifications.message,
+      read: readByUser(params.userId),
+      createdAt: notifications.createdAt,
+      deliveryId: notifications.deliveryId,
+      postId: deliveries.postId,
+    })
     .from(notifications)
     .leftJoin(deliveries, eq(deliveries.id, notifications.deliveryId))
     .where(eq(notifications.workspaceId, params.workspaceId))

@@ -6,21 +6,40 @@ import { addDeliveries } from './deliveries/add';
 export async function getTargetAccounts(db: Executor, params: { workspaceId: string; accountIds: string[] }) {
   if (params.accountIds.length === 0) return [];
   return db
-    .select({ id: socialAccounts.id, provider: socialAccounts.provider, handle: socialAccounts.handle, disconnectedAt: socialAccounts.disconnectedAt })
+    .select({
+      id: socialAccounts.id,
+      provider: socialAccounts.provider,
+      handle: socialAccounts.handle,
+      disconnectedAt: socialAccounts.disconnectedAt,
+    })
     .from(socialAccounts)
     .where(and(eq(socialAccounts.workspaceId, params.workspaceId), inArray(socialAccounts.id, params.accountIds)));
 }
 
 /** The post, one delivery per account, and each delivery's first history row — in the caller's transaction. */
-export async function insertPostWithDeliveries(db: Executor, params: { post: NewPost; accountIds: string[]; actor: string; requestId?: string }) {
-  const [post] = await db.insert(posts).values(params.post)
+export async function insertPostWithDeliveries(
+  db: Executor,
+  params: { post: NewPost; accountIds: string[]; actor: string; requestId?: string },
+) {
+  const [post] = await db
+    .insert(posts)
+    .values(params.post)
     .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
     .returning();
   // The key already named a post (its idempotency record expired and was pruned): nothing is written.
   if (!post) return null;
   const rows = await addDeliveries(db, {
-    workspaceId: post.workspaceId, postId: post.id, accountIds: params.accountIds, dueAt: post.scheduledAt, actor: params.actor,
-    reason: 'created', detail: { source: post.source, idempotencyKey: post.idempotencyKey, ...(params.requestId ? { requestId: params.requestId } : {}) },
+    workspaceId: post.workspaceId,
+    postId: post.id,
+    accountIds: params.accountIds,
+    dueAt: post.scheduledAt,
+    actor: params.actor,
+    reason: 'created',
+    detail: {
+      source: post.source,
+      idempotencyKey: post.idempotencyKey,
+      ...(params.requestId ? { requestId: params.requestId } : {}),
+    },
   });
   return { post, deliveries: rows };
 }
@@ -39,7 +58,10 @@ const deliveryColumns = {
 };
 
 export async function getPostWithDeliveries(db: Executor, params: { workspaceId: string; postId: string }) {
-  const [post] = await db.select().from(posts).where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
+  const [post] = await db
+    .select()
+    .from(posts)
+    .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
   if (!post) return null;
   const rows = await db
     .select(deliveryColumns)
@@ -59,21 +81,24 @@ export async function listPosts(
   db: Executor,
   params: { workspaceId: string; status?: DeliveryStatus; accountId?: string; cursor?: PostCursor; limit: number },
 ) {
-  const deliveryFilter = params.status || params.accountId
-    ? sql`exists (select 1 from ${deliveries} d where d.post_id = ${posts.id}
+  const deliveryFilter =
+    params.status || params.accountId
+      ? sql`exists (select 1 from ${deliveries} d where d.post_id = ${posts.id}
         ${params.status ? sql`and d.status = ${params.status}` : sql``}
         ${params.accountId ? sql`and d.account_id = ${params.accountId}` : sql``})`
-    : undefined;
+      : undefined;
   const page = await db
     .select()
     .from(posts)
-    .where(and(
-      eq(posts.workspaceId, params.workspaceId),
-      deliveryFilter,
-      params.cursor
-        ? sql`(${createdMs}, ${posts.id}) < (${params.cursor.createdAt.toISOString()}::timestamptz, ${params.cursor.id}::uuid)`
-        : undefined,
-    ))
+    .where(
+      and(
+        eq(posts.workspaceId, params.workspaceId),
+        deliveryFilter,
+        params.cursor
+          ? sql`(${createdMs}, ${posts.id}) < (${params.cursor.createdAt.toISOString()}::timestamptz, ${params.cursor.id}::uuid)`
+          : undefined,
+      ),
+    )
     .orderBy(desc(createdMs), desc(posts.id))
     .limit(params.limit);
   if (page.length === 0) return [];
@@ -81,28 +106,45 @@ export async function listPosts(
     .select(deliveryColumns)
     .from(deliveries)
     .innerJoin(socialAccounts, eq(socialAccounts.id, deliveries.accountId))
-    .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.postId, page.map((p) => p.id))));
+    .where(
+      and(
+        eq(deliveries.workspaceId, params.workspaceId),
+        inArray(
+          deliveries.postId,
+          page.map((p) => p.id),
+        ),
+      ),
+    );
   return page.map((post) => ({ post, deliveries: rows.filter((d) => d.postId === post.id) }));
 }
 
 /** Soft duplicate check: the same normalised text already going to one of these accounts since `since`. */
-export async function findRecentSameText(db: Executor, params: { workspaceId: string; accountIds: string[]; normalisedText: string; since: Date }) {
+export async function findRecentSameText(
+  db: Executor,
+  params: { workspaceId: string; accountIds: string[]; normalisedText: string; since: Date },
+) {
   return db
     .select({ postId: posts.id, accountId: deliveries.accountId, scheduledAt: posts.scheduledAt })
     .from(posts)
     .innerJoin(deliveries, eq(deliveries.postId, posts.id))
-    .where(and(
-      eq(posts.workspaceId, params.workspaceId),
-      inArray(deliveries.accountId, params.accountIds),
-      gt(posts.createdAt, params.since),
-      sql`${deliveries.status} <> 'canceled'`,
-      sql`btrim(regexp_replace(normalize(${posts.text}, NFC), '\\s+', ' ', 'g')) = ${params.normalisedText}`,
-    ))
+    .where(
+      and(
+        eq(posts.workspaceId, params.workspaceId),
+        inArray(deliveries.accountId, params.accountIds),
+        gt(posts.createdAt, params.since),
+        sql`${deliveries.status} <> 'canceled'`,
+        sql`btrim(regexp_replace(normalize(${posts.text}, NFC), '\\s+', ' ', 'g')) = ${params.normalisedText}`,
+      ),
+    )
     .limit(5);
 }
 
-export async function updatePostContent(db: Executor, params: { workspaceId: string; postId: string; text: string; scheduledAt: Date }) {
-  await db.update(posts).set({ text: params.text, scheduledAt: params.scheduledAt, updatedAt: new Date() })
+export async function updatePostContent(
+  db: Executor,
+  params: { workspaceId: string; postId: string; text: string; scheduledAt: Date },
+) {
+  await db
+    .update(posts)
+    .set({ text: params.text, scheduledAt: params.scheduledAt, updatedAt: new Date() })
     .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
 }
-

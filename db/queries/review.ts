@@ -3,15 +3,31 @@ import type { Executor } from '../client';
 import { uuidList } from './sql-params';
 
 export type ReviewItem = {
-  deliveryId: string; postId: string; workspaceId: string; workspaceName: string; status: 'ambiguous' | 'needs_review';
-  text: string; accountId: string; handle: string; provider: string; updatedAt: Date; nextCheckAt: Date | null;
-  reason: string | null; evidence: Record<string, unknown> | null; checks: number;
+  deliveryId: string;
+  postId: string;
+  workspaceId: string;
+  workspaceName: string;
+  status: 'ambiguous' | 'needs_review';
+  text: string;
+  accountId: string;
+  handle: string;
+  provider: string;
+  updatedAt: Date;
+  nextCheckAt: Date | null;
+  reason: string | null;
+  evidence: Record<string, unknown> | null;
+  checks: number;
 };
 
 /** Ambiguous and needs_review deliveries in the given workspaces (the admin's own), oldest first. */
 export async function listReviewItems(
   db: Executor,
-  params: { workspaceIds: string[]; accountId?: string; status?: 'ambiguous' | 'needs_review'; olderThanMinutes?: number },
+  params: {
+    workspaceIds: string[];
+    accountId?: string;
+    status?: 'ambiguous' | 'needs_review';
+    olderThanMinutes?: number;
+  },
 ): Promise<ReviewItem[]> {
   if (params.workspaceIds.length === 0) return [];
   const result = await db.execute(sql`
@@ -34,7 +50,11 @@ export async function listReviewItems(
     limit 500`);
   return [...result].map((r) => {
     const row = r as Record<string, unknown>;
-    return { ...row, updatedAt: new Date(row.updatedAt as string), nextCheckAt: row.nextCheckAt ? new Date(row.nextCheckAt as string) : null } as ReviewItem;
+    return {
+      ...row,
+      updatedAt: new Date(row.updatedAt as string),
+      nextCheckAt: row.nextCheckAt ? new Date(row.nextCheckAt as string) : null,
+    } as ReviewItem;
   });
 }
 
@@ -47,13 +67,22 @@ export async function countReviewItems(db: Executor, params: { workspaceIds: str
 }
 
 export type CopiesUnderReview = {
-  status: string; accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string; accountDisconnected: boolean;
+  status: string;
+  accountId: string;
+  provider: 'x' | 'mastodon' | 'bluesky';
+  baseUrl: string;
+  platformUserId: string;
+  credentialsEncrypted: string;
+  accountDisconnected: boolean;
   /** The copies the latest reconciliation found, oldest first (only ever our own text, in our attempts' window). */
   copies: { id: string; url: string | null; createdAt: string }[];
 };
 
 /** Server side only (holds sealed credentials): a delivery in the workspace with the copies its last check listed. */
-export async function getCopiesUnderReview(db: Executor, params: { workspaceId: string; deliveryId: string }): Promise<CopiesUnderReview | null> {
+export async function getCopiesUnderReview(
+  db: Executor,
+  params: { workspaceId: string; deliveryId: string },
+): Promise<CopiesUnderReview | null> {
   const result = await db.execute(sql`
     select d.status, a.id as "accountId", a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
       a.disconnected_at is not null as "accountDisconnected",

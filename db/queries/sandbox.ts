@@ -18,7 +18,9 @@ const accountColumns = {
 };
 
 export async function getSandboxAccountByTokenHash(db: Executor, params: { platform: Platform; tokenHash: string }) {
-  const [row] = await db.select(accountColumns).from(sandboxAccounts)
+  const [row] = await db
+    .select(accountColumns)
+    .from(sandboxAccounts)
     .where(and(eq(sandboxAccounts.platform, params.platform), eq(sandboxAccounts.tokenHash, params.tokenHash)));
   return row ?? null;
 }
@@ -30,13 +32,26 @@ export async function getSandboxAccountById(db: Executor, params: { id: string }
 }
 
 export async function getSandboxAccountByUserId(db: Executor, params: { platform: Platform; platformUserId: string }) {
-  const [row] = await db.select(accountColumns).from(sandboxAccounts)
-    .where(and(eq(sandboxAccounts.platform, params.platform), eq(sandboxAccounts.platformUserId, params.platformUserId)));
+  const [row] = await db
+    .select(accountColumns)
+    .from(sandboxAccounts)
+    .where(
+      and(eq(sandboxAccounts.platform, params.platform), eq(sandboxAccounts.platformUserId, params.platformUserId)),
+    );
   return row ?? null;
 }
 
 /** Registers a platform user; an existing (platform, user id) keeps its token. Returns the stored account. */
-export async function registerSandboxAccount(db: Executor, params: { platform: Platform; platformUserId: string; handle: string; displayName?: string | null; tokenHash: string }) {
+export async function registerSandboxAccount(
+  db: Executor,
+  params: {
+    platform: Platform;
+    platformUserId: string;
+    handle: string;
+    displayName?: string | null;
+    tokenHash: string;
+  },
+) {
   await db.insert(sandboxAccounts).values(params).onConflictDoNothing();
   return getSandboxAccountByUserId(db, params);
 }
@@ -44,7 +59,9 @@ export async function registerSandboxAccount(db: Executor, params: { platform: P
 /** The account's platform and its stored settings (null when never set): one read per request. */
 export async function getSandboxFaults(db: Executor, params: { accountId: string }) {
   if (!/^[0-9a-f-]{36}$/i.test(params.accountId)) return null;
-  const [row] = await db.select({ platform: sandboxAccounts.platform, faults: sandboxFaults }).from(sandboxAccounts)
+  const [row] = await db
+    .select({ platform: sandboxAccounts.platform, faults: sandboxFaults })
+    .from(sandboxAccounts)
     .leftJoin(sandboxFaults, eq(sandboxFaults.accountId, sandboxAccounts.id))
     .where(eq(sandboxAccounts.id, params.accountId));
   return row ?? null;
@@ -53,14 +70,22 @@ export async function getSandboxFaults(db: Executor, params: { accountId: string
 export type FaultValues = Omit<typeof sandboxFaults.$inferInsert, 'accountId' | 'updatedAt'>;
 
 /** One row per account (each may get its own profile); a full replacement of what was there. */
-export async function upsertSandboxFaults(db: Executor, params: { rows: { accountId: string; faults: FaultValues }[] }) {
+export async function upsertSandboxFaults(
+  db: Executor,
+  params: { rows: { accountId: string; faults: FaultValues }[] },
+) {
   if (params.rows.length === 0) return;
   const updatedAt = new Date();
-  await db.insert(sandboxFaults)
+  await db
+    .insert(sandboxFaults)
     .values(params.rows.map((r) => ({ accountId: r.accountId, ...r.faults, updatedAt })))
     .onConflictDoUpdate({
       target: sandboxFaults.accountId,
-      set: Object.fromEntries(Object.keys(params.rows[0]!.faults).map((k) => [k, sql.raw(`excluded.${snake(k)}`)]).concat([['updatedAt', sql`excluded.updated_at`]])),
+      set: Object.fromEntries(
+        Object.keys(params.rows[0]!.faults)
+          .map((k) => [k, sql.raw(`excluded.${snake(k)}`)])
+          .concat([['updatedAt', sql`excluded.updated_at`]]),
+      ),
     });
 }
 
@@ -72,48 +97,81 @@ export async function lockSandboxAccount(db: Executor, params: { accountId: stri
 }
 
 export async function findSandboxDuplicate(db: Executor, params: { accountId: string; text: string; since: Date }) {
-  const [row] = await db.select({ id: sandboxPosts.id }).from(sandboxPosts).where(and(
-    eq(sandboxPosts.accountId, params.accountId),
-    sql`md5(${sandboxPosts.text}) = md5(${params.text})`,
-    eq(sandboxPosts.text, params.text),
-    inArray(sandboxPosts.kind, ['post', 'reply']),
-    gte(sandboxPosts.createdAt, params.since),
-    isNull(sandboxPosts.deletedAt),
-  )).limit(1);
+  const [row] = await db
+    .select({ id: sandboxPosts.id })
+    .from(sandboxPosts)
+    .where(
+      and(
+        eq(sandboxPosts.accountId, params.accountId),
+        sql`md5(${sandboxPosts.text}) = md5(${params.text})`,
+        eq(sandboxPosts.text, params.text),
+        inArray(sandboxPosts.kind, ['post', 'reply']),
+        gte(sandboxPosts.createdAt, params.since),
+        isNull(sandboxPosts.deletedAt),
+      ),
+    )
+    .limit(1);
   return row ?? null;
 }
 
 /** Null when the id is taken (a snowflake collision: the caller draws a new one). */
-export async function insertSandboxPost(db: Executor, params: {
-  id: bigint; accountId: string; kind: PostKind; text: string; inReplyToId?: string | null; recipientId?: string | null; idempotencyKey?: string | null; createdAt: Date;
-}) {
-  const [row] = await db.insert(sandboxPosts).values(params).onConflictDoNothing({ target: sandboxPosts.id }).returning();
+export async function insertSandboxPost(
+  db: Executor,
+  params: {
+    id: bigint;
+    accountId: string;
+    kind: PostKind;
+    text: string;
+    inReplyToId?: string | null;
+    recipientId?: string | null;
+    idempotencyKey?: string | null;
+    createdAt: Date;
+  },
+) {
+  const [row] = await db
+    .insert(sandboxPosts)
+    .values(params)
+    .onConflictDoNothing({ target: sandboxPosts.id })
+    .returning();
   return row ?? null;
 }
 
 /** A live post (deleted ones only with `includeDeleted`). */
 export async function getSandboxPost(db: Executor, params: { id: bigint; includeDeleted?: boolean }) {
-  const [row] = await db.select().from(sandboxPosts)
+  const [row] = await db
+    .select()
+    .from(sandboxPosts)
     .where(and(eq(sandboxPosts.id, params.id), params.includeDeleted ? undefined : isNull(sandboxPosts.deletedAt)));
   return row ?? null;
 }
 
 /** Soft delete, atomic: only the author's live post; null when nothing changed. */
 export async function softDeleteSandboxPost(db: Executor, params: { accountId: string; id: bigint }) {
-  const [row] = await db.update(sandboxPosts).set({ deletedAt: new Date() })
-    .where(and(eq(sandboxPosts.id, params.id), eq(sandboxPosts.accountId, params.accountId), isNull(sandboxPosts.deletedAt)))
+  const [row] = await db
+    .update(sandboxPosts)
+    .set({ deletedAt: new Date() })
+    .where(
+      and(eq(sandboxPosts.id, params.id), eq(sandboxPosts.accountId, params.accountId), isNull(sandboxPosts.deletedAt)),
+    )
     .returning();
   return row ?? null;
 }
 
 export async function getOwnSandboxPost(db: Executor, params: { accountId: string; id: bigint }) {
-  const [row] = await db.select().from(sandboxPosts).where(and(eq(sandboxPosts.id, params.id), eq(sandboxPosts.accountId, params.accountId)));
+  const [row] = await db
+    .select()
+    .from(sandboxPosts)
+    .where(and(eq(sandboxPosts.id, params.id), eq(sandboxPosts.accountId, params.accountId)));
   return row ?? null;
 }
 
 /** Every copy on the account, deleted ones too, oldest first. */
 export async function listAllSandboxPosts(db: Executor, params: { accountId: string }) {
-  return db.select().from(sandboxPosts).where(eq(sandboxPosts.accountId, params.accountId)).orderBy(asc(sandboxPosts.id));
+  return db
+    .select()
+    .from(sandboxPosts)
+    .where(eq(sandboxPosts.accountId, params.accountId))
+    .orderBy(asc(sandboxPosts.id));
 }
 
 export type SandboxPostQuery = {
@@ -142,38 +200,68 @@ export async function listSandboxPosts(db: Executor, params: SandboxPostQuery) {
     params.createdUpTo ? lte(sandboxPosts.createdAt, params.createdUpTo) : undefined,
     params.includeDeleted ? undefined : isNull(sandboxPosts.deletedAt),
   ];
-  return db.select().from(sandboxPosts).where(and(...where)).orderBy(desc(sandboxPosts.id)).limit(params.limit);
+  return db
+    .select()
+    .from(sandboxPosts)
+    .where(and(...where))
+    .orderBy(desc(sandboxPosts.id))
+    .limit(params.limit);
 }
 
 export async function countSandboxPosts(db: Executor, params: { accountIds: string[] }) {
   if (params.accountIds.length === 0) return [];
-  return db.select({ accountId: sandboxPosts.accountId, total: count() }).from(sandboxPosts)
-    .where(and(inArray(sandboxPosts.accountId, params.accountIds), isNull(sandboxPosts.deletedAt))).groupBy(sandboxPosts.accountId);
+  return db
+    .select({ accountId: sandboxPosts.accountId, total: count() })
+    .from(sandboxPosts)
+    .where(and(inArray(sandboxPosts.accountId, params.accountIds), isNull(sandboxPosts.deletedAt)))
+    .groupBy(sandboxPosts.accountId);
 }
 
 /** Redis GET: the post a key was set to, if set at or after `setSince` (older keys have expired). */
-export async function getSandboxIdempotencyKeyPost(db: Executor, params: { accountId: string; key: string; setSince: Date }) {
-  const [row] = await db.select({ postId: sandboxIdempotencyKeys.postId }).from(sandboxIdempotencyKeys).where(and(
-    eq(sandboxIdempotencyKeys.accountId, params.accountId),
-    eq(sandboxIdempotencyKeys.key, params.key),
-    gte(sandboxIdempotencyKeys.createdAt, params.setSince),
-    isNotNull(sandboxIdempotencyKeys.postId),
-  ));
+export async function getSandboxIdempotencyKeyPost(
+  db: Executor,
+  params: { accountId: string; key: string; setSince: Date },
+) {
+  const [row] = await db
+    .select({ postId: sandboxIdempotencyKeys.postId })
+    .from(sandboxIdempotencyKeys)
+    .where(
+      and(
+        eq(sandboxIdempotencyKeys.accountId, params.accountId),
+        eq(sandboxIdempotencyKeys.key, params.key),
+        gte(sandboxIdempotencyKeys.createdAt, params.setSince),
+        isNotNull(sandboxIdempotencyKeys.postId),
+      ),
+    );
   return row?.postId ?? null;
 }
 
 /** Redis SETEX: sets (or overwrites) the key, its hour starting now. */
-export async function setSandboxIdempotencyKeyPost(db: Executor, params: { accountId: string; key: string; postId: bigint }) {
+export async function setSandboxIdempotencyKeyPost(
+  db: Executor,
+  params: { accountId: string; key: string; postId: bigint },
+) {
   const createdAt = new Date();
-  await db.insert(sandboxIdempotencyKeys).values({ ...params, createdAt })
-    .onConflictDoUpdate({ target: [sandboxIdempotencyKeys.accountId, sandboxIdempotencyKeys.key], set: { postId: params.postId, createdAt } });
+  await db
+    .insert(sandboxIdempotencyKeys)
+    .values({ ...params, createdAt })
+    .onConflictDoUpdate({
+      target: [sandboxIdempotencyKeys.accountId, sandboxIdempotencyKeys.key],
+      set: { postId: params.postId, createdAt },
+    });
 }
 
 /** Redis SET NX PX: takes the lock when free or expired, in one statement; the token when taken. */
 export async function tryTakeSandboxLock(db: Executor, params: { name: string; token: string; ttlMs: number }) {
   const expiresAt = new Date(Date.now() + params.ttlMs);
-  const [row] = await db.insert(sandboxLocks).values({ name: params.name, token: params.token, expiresAt })
-    .onConflictDoUpdate({ target: sandboxLocks.name, set: { token: params.token, expiresAt }, setWhere: lt(sandboxLocks.expiresAt, new Date()) })
+  const [row] = await db
+    .insert(sandboxLocks)
+    .values({ name: params.name, token: params.token, expiresAt })
+    .onConflictDoUpdate({
+      target: sandboxLocks.name,
+      set: { token: params.token, expiresAt },
+      setWhere: lt(sandboxLocks.expiresAt, new Date()),
+    })
     .returning({ token: sandboxLocks.token });
   return row?.token ?? null;
 }
@@ -193,10 +281,13 @@ export async function listWorkspaceSandboxAccounts(db: Executor, params: { works
       sandboxAccount: accountColumns,
     })
     .from(socialAccounts)
-    .innerJoin(sandboxAccounts, and(
-      sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
-      eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
-    ))
+    .innerJoin(
+      sandboxAccounts,
+      and(
+        sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
+        eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
+      ),
+    )
     .where(and(eq(socialAccounts.workspaceId, params.workspaceId), eq(socialAccounts.sandbox, true)))
     .orderBy(asc(socialAccounts.handle));
 }
@@ -216,9 +307,18 @@ export async function listUnregisteredProductSandboxAccounts(db: Executor) {
       credentialsEncrypted: socialAccounts.credentialsEncrypted,
     })
     .from(socialAccounts)
-    .leftJoin(sandboxAccounts, and(
-      sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
-      eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
-    ))
-    .where(and(eq(socialAccounts.sandbox, true), inArray(socialAccounts.provider, ['x', 'mastodon']), isNull(sandboxAccounts.id)));
+    .leftJoin(
+      sandboxAccounts,
+      and(
+        sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
+        eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
+      ),
+    )
+    .where(
+      and(
+        eq(socialAccounts.sandbox, true),
+        inArray(socialAccounts.provider, ['x', 'mastodon']),
+        isNull(sandboxAccounts.id),
+      ),
+    );
 }

@@ -56,7 +56,10 @@ describe('I6 — tenancy: queries for one workspace never reach another', () => 
     await expect(revokeApiKey(db, { workspaceId: a.id, apiKeyId: keyOfB.id })).resolves.toBeNull();
     const [row] = await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyOfB.id));
     expect(row!.revokedAt).toBeNull();
-    await expect(getActiveApiKeyByHash(db, { hash: keyOfB.hash })).resolves.toMatchObject({ id: keyOfB.id, workspaceId: b.id });
+    await expect(getActiveApiKeyByHash(db, { hash: keyOfB.hash })).resolves.toMatchObject({
+      id: keyOfB.id,
+      workspaceId: b.id,
+    });
   });
 
   it('I6 — tenancy: revokeApiKey revokes the workspace’s own key, and only it', async () => {
@@ -70,14 +73,23 @@ describe('I6 — tenancy: queries for one workspace never reach another', () => 
   });
 
   it('I6 — tenancy: a key resolves to its own workspace only', async () => {
-    await expect(getActiveApiKeyByHash(db, { hash: keyOfA.hash })).resolves.toMatchObject({ id: keyOfA.id, workspaceId: a.id });
+    await expect(getActiveApiKeyByHash(db, { hash: keyOfA.hash })).resolves.toMatchObject({
+      id: keyOfA.id,
+      workspaceId: a.id,
+    });
     await expect(getActiveApiKeyByHash(db, { hash: generateApiKey().hash })).resolves.toBeNull();
   });
 
   it('I6 — tenancy: B’s rows are unchanged after all of A’s operations', async () => {
-    const accounts = await db.select({ id: socialAccounts.id }).from(socialAccounts).where(eq(socialAccounts.workspaceId, b.id));
+    const accounts = await db
+      .select({ id: socialAccounts.id })
+      .from(socialAccounts)
+      .where(eq(socialAccounts.workspaceId, b.id));
     expect(accounts.map((r) => r.id).sort()).toEqual(accountsOfB);
-    const keys = await db.select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.workspaceId, b.id));
+    const keys = await db
+      .select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.workspaceId, b.id));
     expect(keys).toEqual([{ id: keyOfB.id, revokedAt: null }]);
   });
 });

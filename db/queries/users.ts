@@ -14,7 +14,13 @@ export async function upsertUser(db: Executor, params: { email: string; name: st
 /** Includes the password hash: for the sign-in check only, never for rendering. */
 export async function getUserCredentialsByEmail(db: Executor, params: { email: string }) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, sessionVersion: users.sessionVersion })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      passwordHash: users.passwordHash,
+      sessionVersion: users.sessionVersion,
+    })
     .from(users)
     .where(eq(users.email, params.email.toLowerCase()));
   return row ?? null;
@@ -39,7 +45,10 @@ export async function bumpSessionVersion(db: Executor, params: { userId: string 
 }
 
 /** Transparent rehash after a successful sign-in; only replaces the hash that was just verified. */
-export async function replacePasswordHash(db: Executor, params: { userId: string; previousHash: string; passwordHash: string }) {
+export async function replacePasswordHash(
+  db: Executor,
+  params: { userId: string; previousHash: string; passwordHash: string },
+) {
   await db
     .update(users)
     .set({ passwordHash: params.passwordHash })
@@ -51,19 +60,28 @@ export async function countRecentFailedLogins(db: Executor, params: { email?: st
   const [row] = await db
     .select({ n: count() })
     .from(loginAttempts)
-    .where(and(
-      params.email === undefined ? undefined : eq(loginAttempts.email, params.email.toLowerCase()),
-      params.ip === undefined ? undefined : eq(loginAttempts.ip, params.ip),
-      eq(loginAttempts.succeeded, false),
-      gt(loginAttempts.createdAt, params.since),
-    ));
+    .where(
+      and(
+        params.email === undefined ? undefined : eq(loginAttempts.email, params.email.toLowerCase()),
+        params.ip === undefined ? undefined : eq(loginAttempts.ip, params.ip),
+        eq(loginAttempts.succeeded, false),
+        gt(loginAttempts.createdAt, params.since),
+      ),
+    );
   return row?.n ?? 0;
 }
 
 /** Deletes up to `batchSize` attempts older than `before`; returns how many. */
 export async function deleteLoginAttemptsBefore(db: Executor, params: { before: Date; batchSize: number }) {
-  const expired = db.select({ id: loginAttempts.id }).from(loginAttempts).where(lt(loginAttempts.createdAt, params.before)).limit(params.batchSize);
-  const rows = await db.delete(loginAttempts).where(inArray(loginAttempts.id, expired)).returning({ id: loginAttempts.id });
+  const expired = db
+    .select({ id: loginAttempts.id })
+    .from(loginAttempts)
+    .where(lt(loginAttempts.createdAt, params.before))
+    .limit(params.batchSize);
+  const rows = await db
+    .delete(loginAttempts)
+    .where(inArray(loginAttempts.id, expired))
+    .returning({ id: loginAttempts.id });
   return rows.length;
 }
 

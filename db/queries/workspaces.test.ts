@@ -20,7 +20,7 @@ describe('member roles', () => {
     expect(members.filter((m) => m.role === 'admin')).toHaveLength(1);
   });
 
-  it('I6 — tenancy: a role change names the workspace, so another workspace\'s member is untouched', async () => {
+  it("I6 — tenancy: a role change names the workspace, so another workspace's member is untouched", async () => {
     const [mine, theirs] = [await makeWorkspace(db), await makeWorkspace(db)];
     const user = await makeUser(db);
     await addMembership(db, { workspaceId: theirs.id, userId: user.id, role: 'viewer' });

@@ -71,10 +71,16 @@ export async function changeMemberRole(db: Executor, params: { workspaceId: stri
 }
 
 export async function getWorkspaceSettings(db: Executor, params: { workspaceId: string }) {
-  const [row] = await db.select({ latenessLimitSeconds: workspaces.latenessLimitSeconds }).from(workspaces).where(eq(workspaces.id, params.workspaceId));
+  const [row] = await db
+    .select({ latenessLimitSeconds: workspaces.latenessLimitSeconds })
+    .from(workspaces)
+    .where(eq(workspaces.id, params.workspaceId));
   return row ?? null;
 }
 
 export async function setLatenessLimit(db: Executor, params: { workspaceId: string; seconds: number }) {
-  await db.update(workspaces).set({ latenessLimitSeconds: params.seconds }).where(eq(workspaces.id, params.workspaceId));
+  await db
+    .update(workspaces)
+    .set({ latenessLimitSeconds: params.seconds })
+    .where(eq(workspaces.id, params.workspaceId));
 }

@@ -20,7 +20,10 @@ export async function createApiFixture() {
   return { ...testDb, tenant };
 }
 
-export function apiRequest(path: string, init: { method?: string; token?: string; key?: string; body?: unknown; rawBody?: string } = {}) {
+export function apiRequest(
+  path: string,
+  init: { method?: string; token?: string; key?: string; body?: unknown; rawBody?: string } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.key !== undefined) headers['idempotency-key'] = init.key;

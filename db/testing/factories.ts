@@ -16,7 +16,16 @@ export async function makeUser(db: Executor, email = `u-${randomUUID().slice(0, 
 export async function makeAccount(db: Executor, workspaceId: string) {
   const [row] = await db
     .insert(socialAccounts)
-    .values({ workspaceId, provider: 'x', sandbox: true, handle: '@t', platformUserId: randomUUID(), baseUrl: '/api/sandbox/x', credentialsEncrypted: 'v1.x.x.x', tokenLast4: 'abcd' })
+    .values({
+      workspaceId,
+      provider: 'x',
+      sandbox: true,
+      handle: '@t',
+      platformUserId: randomUUID(),
+      baseUrl: '/api/sandbox/x',
+      credentialsEncrypted: 'v1.x.x.x',
+      tokenLast4: 'abcd',
+    })
     .returning();
   return row!;
 }
@@ -30,6 +39,9 @@ export async function makePost(db: Executor, workspaceId: string, idempotencyKey
 }
 
 export async function makeDelivery(db: Executor, params: { workspaceId: string; postId: string; accountId: string }) {
-  const [row] = await db.insert(deliveries).values({ ...params, dueAt: new Date() }).returning();
+  const [row] = await db
+    .insert(deliveries)
+    .values({ ...params, dueAt: new Date() })
+    .returning();
   return row!;
 }

@@ -20,7 +20,9 @@ export async function installFenceAudit(db: Executor) {
     end;
     $$ language plpgsql`);
   await db.execute(sql`drop trigger if exists sim_record_fence_trg on delivery_events`);
-  await db.execute(sql`create trigger sim_record_fence_trg after insert on delivery_events for each row execute function sim_record_fence()`);
+  await db.execute(
+    sql`create trigger sim_record_fence_trg after insert on delivery_events for each row execute function sim_record_fence()`,
+  );
 }
 
 /** A clean slate for one run (deliveries first: they hold their account with `restrict`). DELETE beats TRUNCATE on a few rows. */
@@ -54,8 +56,17 @@ export async function shiftTimestampsBack(db: Executor, ms: number) {
 }
 
 export type SimDeliveryRow = {
-  id: string; postId: string; accountId: string; status: string; externalId: string | null; failureReason: string | null;
-  dueAt: Date; leaseExpiresAt: Date | null; claimReleased: boolean | null; generation: number | null; now: Date;
+  id: string;
+  postId: string;
+  accountId: string;
+  status: string;
+  externalId: string | null;
+  failureReason: string | null;
+  dueAt: Date;
+  leaseExpiresAt: Date | null;
+  claimReleased: boolean | null;
+  generation: number | null;
+  now: Date;
 };
 
 export async function listSimDeliveries(db: Executor): Promise<SimDeliveryRow[]> {
@@ -66,13 +77,24 @@ export async function listSimDeliveries(db: Executor): Promise<SimDeliveryRow[]>
     from deliveries d left join claims c on c.delivery_id = d.id order by d.id`);
   return [...rows].map((r) => {
     const row = r as Record<string, unknown>;
-    return { ...row, dueAt: new Date(row.dueAt as string), now: new Date(row.now as string), leaseExpiresAt: row.leaseExpiresAt ? new Date(row.leaseExpiresAt as string) : null } as SimDeliveryRow;
+    return {
+      ...row,
+      dueAt: new Date(row.dueAt as string),
+      now: new Date(row.now as string),
+      leaseExpiresAt: row.leaseExpiresAt ? new Date(row.leaseExpiresAt as string) : null,
+    } as SimDeliveryRow;
   });
 }
 
 export type SimEventRow = {
-  id: number; deliveryId: string; fromStatus: string | null; toStatus: string; actor: string; reason: string | null;
-  generation: number | null; claimGeneration: number | null;
+  id: number;
+  deliveryId: string;
+  fromStatus: string | null;
+  toStatus: string;
+  actor: string;
+  reason: string | null;
+  generation: number | null;
+  claimGeneration: number | null;
 };
 
 /** Every history row, oldest first, with the claim generation current when it was written. */

@@ -4,14 +4,19 @@ import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 import { connectSandboxAccount } from '../support/sandbox';
 
-test('an admin connects a sandbox account in one click, checks it and disconnects it (history kept)', async ({ page }) => {
+test('an admin connects a sandbox account in one click, checks it and disconnects it (history kept)', async ({
+  page,
+}) => {
   await signIn(page, 'admin@demo.test');
   const handle = await connectSandboxAccount(page, 'X');
 
-  const [row] = await e2eSql()`select id, sandbox, credentials_encrypted, token_last4, disconnected_at from social_accounts where handle = ${handle}`;
+  const [row] =
+    await e2eSql()`select id, sandbox, credentials_encrypted, token_last4, disconnected_at from social_accounts where handle = ${handle}`;
   expect(row).toMatchObject({ sandbox: true, disconnected_at: null });
   expect(row!.credentials_encrypted).toMatch(/^v2\./); // sealed bound to the account id (AES-GCM associated data)
-  const item = page.getByRole('list', { name: 'Connected accounts', exact: true }).getByRole('listitem', { name: handle, exact: true });
+  const item = page
+    .getByRole('list', { name: 'Connected accounts', exact: true })
+    .getByRole('listitem', { name: handle, exact: true });
   await expect(item).toContainText(`token …${row!.token_last4}`);
 
   await item.getByRole('button', { name: `Check connection of ${handle}` }).click();
@@ -19,12 +24,19 @@ test('an admin connects a sandbox account in one click, checks it and disconnect
 
   await item.getByRole('button', { name: `Disconnect ${handle}` }).click();
   await expect(page.getByRole('list', { name: 'Disconnected accounts' })).toContainText(handle);
-  await expect(page.getByRole('list', { name: 'Connected accounts', exact: true }).getByRole('listitem', { name: handle, exact: true })).toHaveCount(0);
+  await expect(
+    page
+      .getByRole('list', { name: 'Connected accounts', exact: true })
+      .getByRole('listitem', { name: handle, exact: true }),
+  ).toHaveCount(0);
   const [after] = await e2eSql()`select disconnected_at from social_accounts where id = ${row!.id}`;
   expect(after!.disconnected_at).not.toBeNull();
 });
 
-test('an admin connects an X account by base URL, user id and token; the check rejects a wrong token', async ({ page, baseURL }) => {
+test('an admin connects an X account by base URL, user id and token; the check rejects a wrong token', async ({
+  page,
+  baseURL,
+}) => {
   // A user on the sandbox platform with a token we know (as if issued by the platform).
   const token = `sbx_${randomBytes(16).toString('hex')}`;
   const userId = String(Date.now());
@@ -55,8 +67,11 @@ test('an admin connects an X account by base URL, user id and token; the check r
   await form.getByLabel('OAuth 2.0 user access token').fill(token);
   await form.getByRole('button', { name: 'Check and connect X' }).click();
   await expect(form.getByRole('status')).toHaveText(`Connected @manual_${userId.slice(-4)} on X.`);
-  await expect(page.getByRole('list', { name: 'Connected accounts', exact: true })).toContainText(`@manual_${userId.slice(-4)}`);
-  const [row] = await e2eSql()`select sandbox, token_last4, credentials_encrypted from social_accounts where platform_user_id = ${userId}`;
+  await expect(page.getByRole('list', { name: 'Connected accounts', exact: true })).toContainText(
+    `@manual_${userId.slice(-4)}`,
+  );
+  const [row] =
+    await e2eSql()`select sandbox, token_last4, credentials_encrypted from social_accounts where platform_user_id = ${userId}`;
   expect(row).toMatchObject({ sandbox: false, token_last4: token.slice(-4) });
   expect(row!.credentials_encrypted).not.toContain(token);
 });

@@ -3,7 +3,10 @@ import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 
-test('an admin creates an API key, schedules a post with it exactly once, and revokes it', async ({ page, request }) => {
+test('an admin creates an API key, schedules a post with it exactly once, and revokes it', async ({
+  page,
+  request,
+}) => {
   await signIn(page, 'admin@demo.test');
   await page.goto('/settings/api');
   const name = `CI key ${randomUUID().slice(0, 8)}`;
@@ -19,7 +22,11 @@ test('an admin creates an API key, schedules a post with it exactly once, and re
   const accountId = accounts.data[0].id as string;
   const key = randomUUID();
   const text = `From the API ${key}`;
-  const send = () => request.post('/api/v1/posts', { headers: { ...headers, 'idempotency-key': key }, data: { text, accountIds: [accountId] } });
+  const send = () =>
+    request.post('/api/v1/posts', {
+      headers: { ...headers, 'idempotency-key': key },
+      data: { text, accountIds: [accountId] },
+    });
   const first = await send();
   expect(first.status()).toBe(201);
   const again = await send();

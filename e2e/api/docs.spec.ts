@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 
-test('a signed-in user opens the API reference from Settings → API, served entirely from this origin', async ({ page, baseURL }) => {
+test('a signed-in user opens the API reference from Settings → API, served entirely from this origin', async ({
+  page,
+  baseURL,
+}) => {
   const foreign: string[] = [];
   page.on('request', (r) => {
     const url = r.url();
@@ -9,7 +12,9 @@ test('a signed-in user opens the API reference from Settings → API, served ent
   });
   await signIn(page, 'manager@demo.test');
   await page.goto('/settings/api');
-  const documentLoaded = page.waitForResponse((r) => r.url() === `${baseURL}/api/v1/openapi.json` && r.status() === 200);
+  const documentLoaded = page.waitForResponse(
+    (r) => r.url() === `${baseURL}/api/v1/openapi.json` && r.status() === 200,
+  );
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page).toHaveURL(/\/docs\/api$/);
   await documentLoaded;
@@ -18,12 +23,18 @@ test('a signed-in user opens the API reference from Settings → API, served ent
   await expect(page.getByRole('heading', { name: 'Semel API', level: 1 })).toBeVisible();
   await expect(page.getByText(`${baseURL}/api/v1`, { exact: true }).first()).toBeVisible(); // the server: this origin
   const sidebar = page.getByRole('complementary', { name: 'Sidebar for Semel API' });
-  for (const [summary, method] of [['Create a post (idempotent)', 'POST'], ['Edit text, time or targets while nothing is claimed (idempotent)', 'PATCH'], ['Cancel the deliveries still scheduled (idempotent)', 'POST']]) {
+  for (const [summary, method] of [
+    ['Create a post (idempotent)', 'POST'],
+    ['Edit text, time or targets while nothing is claimed (idempotent)', 'PATCH'],
+    ['Cancel the deliveries still scheduled (idempotent)', 'POST'],
+  ]) {
     await expect(sidebar.getByRole('link', { name: `${summary} HTTP Method: ${method}` })).toBeVisible();
   }
   await sidebar.getByRole('link', { name: /^Edit text, time or targets/ }).click();
   const edit = page.getByRole('region', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' });
-  await expect(edit.getByRole('heading', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' })).toBeVisible();
+  await expect(
+    edit.getByRole('heading', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' }),
+  ).toBeVisible();
   await expect(edit.getByText('Idempotency-Key', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('link', { name: '← Settings · API' })).toBeVisible();
   // No CDN, fonts or telemetry: the network is closed and a CSP will allow only 'self'.

@@ -14,7 +14,9 @@ test('a viewer cannot open the admin-only Review page', async ({ page }) => {
   await expect(page.getByText('Nothing needs review')).toHaveCount(0);
 });
 
-test('a viewer cannot rename the workspace: the form is disabled and the server refuses a forced submit', async ({ page }) => {
+test('a viewer cannot rename the workspace: the form is disabled and the server refuses a forced submit', async ({
+  page,
+}) => {
   await signIn(page, 'viewer@demo.test');
   await page.goto('/settings');
   const general = page.getByRole('region', { name: 'General' });
@@ -25,7 +27,9 @@ test('a viewer cannot rename the workspace: the form is disabled and the server 
   await expect(general.getByText('Only admins can rename the workspace.')).toBeVisible();
 
   // Bypass the UI (as a crafted request would): a disabled button is not a permission check.
-  await general.locator('[disabled]').evaluateAll((elements) => elements.forEach((el) => el.removeAttribute('disabled')));
+  await general
+    .locator('[disabled]')
+    .evaluateAll((elements) => elements.forEach((el) => el.removeAttribute('disabled')));
   await expect(name).toBeEnabled();
   await name.fill('Taken Over by a Viewer');
   await save.click();

@@ -61,18 +61,24 @@ test('submitting offline, going online and retrying creates one post', async ({ 
   expect(await countPosts(text)).toBe(1);
 });
 
-test('a lost response, a reload and a second submit create one post (same key from the saved draft)', async ({ page }) => {
+test('a lost response, a reload and a second submit create one post (same key from the saved draft)', async ({
+  page,
+}) => {
   const text = `Lost response ${randomUUID()}`;
   await fillPost(page, text);
   // The request reaches the server and succeeds there; only the response never arrives.
-  await page.route('**/compose', async (route) => {
-    if (route.request().method() === 'POST' && route.request().headers()['next-action']) {
-      await route.fetch();
-      await route.abort('connectionreset');
-    } else {
-      await route.continue();
-    }
-  }, { times: 1 });
+  await page.route(
+    '**/compose',
+    async (route) => {
+      if (route.request().method() === 'POST' && route.request().headers()['next-action']) {
+        await route.fetch();
+        await route.abort('connectionreset');
+      } else {
+        await route.continue();
+      }
+    },
+    { times: 1 },
+  );
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: "Couldn't reach the server" })).toBeVisible();
   expect(await countPosts(text)).toBe(1);
@@ -99,7 +105,9 @@ test('two separate intents create two posts', async ({ page }) => {
   await expect(page.getByRole('status')).not.toContainText('Already');
   expect(await countPosts(first)).toBe(1);
   expect(await countPosts(second)).toBe(1);
-  const [keys] = await e2eSql()<{ n: number }[]>`select count(distinct idempotency_key)::int as n from posts where text in (${first}, ${second})`;
+  const [keys] = await e2eSql()<
+    { n: number }[]
+  >`select count(distinct idempotency_key)::int as n from posts where text in (${first}, ${second})`;
   expect(keys!.n).toBe(2);
 });
 
@@ -127,12 +135,19 @@ test('20 server-action submits with one key, all in flight at the same time, cre
     const finished = { count: 0 };
     copies = Array.from({ length: 20 }, async () => {
       const startedAt = performance.now();
-      const response = await page.request.fetch(original.url(), { method: 'POST', headers: original.headers(), data: original.postDataBuffer()!, timeout: 30_000 });
+      const response = await page.request.fetch(original.url(), {
+        method: 'POST',
+        headers: original.headers(),
+        data: original.postDataBuffer()!,
+        timeout: 30_000,
+      });
       const body = await response.text();
       finished.count++;
       return { startedAt, finishedAt: performance.now(), status: response.status(), body };
     });
-    await expect.poll(blockedKeyWrites, { message: 'copies blocked at the key write, one per app connection' }).toBe(APP_POOL_SIZE);
+    await expect
+      .poll(blockedKeyWrites, { message: 'copies blocked at the key write, one per app connection' })
+      .toBe(APP_POOL_SIZE);
     expect(finished.count).toBe(0);
   } finally {
     await gate`commit`;

@@ -3,7 +3,9 @@ import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 
-test('"Post now" on a healthy sandbox account is sent once: the queue shows it sent with a link, the sandbox holds one copy', async ({ page }) => {
+test('"Post now" on a healthy sandbox account is sent once: the queue shows it sent with a link, the sandbox holds one copy', async ({
+  page,
+}) => {
   await signIn(page, 'manager@demo.test');
   const text = `Going out now ${randomUUID()}`;
   await page.goto('/compose');

@@ -5,7 +5,9 @@ import { postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { connectSandboxAccount } from '../support/sandbox';
 
-test('a post whose call times out after the platform stored it shows "Ambiguous — being verified", then sent with its link — one copy', async ({ page }) => {
+test('a post whose call times out after the platform stored it shows "Ambiguous — being verified", then sent with its link — one copy', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signIn(page, 'admin@demo.test');
   const handle = await connectSandboxAccount(page, 'X');
@@ -29,6 +31,8 @@ test('a post whose call times out after the platform stored it shows "Ambiguous 
 
   const [copies] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from sandbox.posts where text = ${text}`;
   expect(copies!.n).toBe(1);
-  const [row] = await e2eSql()<{ status: string }[]>`select d.status from deliveries d join posts p on p.id = d.post_id where p.text = ${text}`;
+  const [row] = await e2eSql()<
+    { status: string }[]
+  >`select d.status from deliveries d join posts p on p.id = d.post_id where p.text = ${text}`;
   expect(row!.status).toBe('sent');
 });

@@ -7,7 +7,9 @@ import { connectSandboxAccount } from '../support/sandbox';
 
 const SNOWFLAKE_EPOCH_MS = 1_288_834_974_657n;
 
-test('two copies on a platform that forgives nothing: never "sent"; the admin deletes the extra copy from /review, once', async ({ page }) => {
+test('two copies on a platform that forgives nothing: never "sent"; the admin deletes the extra copy from /review, once', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signIn(page, 'admin@demo.test');
   const handle = await connectSandboxAccount(page, 'Mastodon');
@@ -18,7 +20,9 @@ test('two copies on a platform that forgives nothing: never "sent"; the admin de
     where a.handle = ${handle}`;
 
   // A platform with no idempotency and no duplicate check, whose answer is lost after it stored the post.
-  const faults = await page.request.put('/api/sandbox/faults', { data: { accountId: account!.id, profile: 'plain', timeoutAfterCommit: 1 } });
+  const faults = await page.request.put('/api/sandbox/faults', {
+    data: { accountId: account!.id, profile: 'plain', timeoutAfterCommit: 1 },
+  });
   expect(faults.status()).toBe(200);
   // A copy of the same text is already there, as an earlier attempt could have left it.
   const text = `Two copies ${randomUUID().slice(0, 8)}`;
@@ -41,10 +45,16 @@ test('two copies on a platform that forgives nothing: never "sent"; the admin de
   await expect(row.getByRole('status')).toHaveText('Deleted 1 extra copy; one copy stays live.');
   // The same request again (a double submit) changes nothing.
   const request = await captured;
-  const repeat = await page.request.fetch(request.url(), { method: 'POST', headers: request.headers(), data: request.postDataBuffer()! });
+  const repeat = await page.request.fetch(request.url(), {
+    method: 'POST',
+    headers: request.headers(),
+    data: request.postDataBuffer()!,
+  });
   expect(await repeat.text()).toContain('no extra copies');
 
-  const live = await sql<{ id: string }[]>`select id::text from sandbox.posts where text = ${text} and deleted_at is null`;
+  const live = await sql<
+    { id: string }[]
+  >`select id::text from sandbox.posts where text = ${text} and deleted_at is null`;
   expect(live.map((p) => p.id)).toEqual([earlierId]);
   const [after] = await sql<{ status: string; external_id: string; id: string }[]>`
     select d.id, d.status, d.external_id from deliveries d join posts p on p.id = d.post_id where p.text = ${text}`;

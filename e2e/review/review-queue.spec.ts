@@ -8,8 +8,12 @@ async function seedNeedsReview(label: string) {
   const sql = e2eSql();
   const text = `${label} ${randomUUID().slice(0, 8)}`;
   const [ws] = await sql<{ id: string }[]>`select id from workspaces where slug = 'demo'`;
-  const [account] = await sql<{ id: string }[]>`select id from social_accounts where workspace_id = ${ws!.id} and handle = '@demo_brand'`;
-  const [post] = await sql<{ id: string }[]>`insert into posts (workspace_id, text, scheduled_at, source) values (${ws!.id}, ${text}, now() - interval '2 hours', 'api') returning id`;
+  const [account] = await sql<
+    { id: string }[]
+  >`select id from social_accounts where workspace_id = ${ws!.id} and handle = '@demo_brand'`;
+  const [post] = await sql<
+    { id: string }[]
+  >`insert into posts (workspace_id, text, scheduled_at, source) values (${ws!.id}, ${text}, now() - interval '2 hours', 'api') returning id`;
   const [delivery] = await sql<{ id: string }[]>`
     insert into deliveries (workspace_id, post_id, account_id, status, due_at) values (${ws!.id}, ${post!.id}, ${account!.id}, 'needs_review', now()) returning id`;
   await sql`insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason) values (${ws!.id}, ${delivery!.id}, 'ambiguous', 'needs_review', 'reconciler:e2e', 'Not found, and too late to publish again on time')`;
@@ -19,7 +23,9 @@ async function seedNeedsReview(label: string) {
 
 const item = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
 
-test('an admin resolves a needs_review item as live from /review, with an audit record; a repeat changes nothing', async ({ page }) => {
+test('an admin resolves a needs_review item as live from /review, with an audit record; a repeat changes nothing', async ({
+  page,
+}) => {
   const { text, deliveryId } = await seedNeedsReview('Needs a human');
   await signIn(page, 'admin@demo.test');
   await expect(page.getByRole('link', { name: /Review/ })).toContainText(/\d+/); // the sidebar badge counts it
@@ -36,10 +42,16 @@ test('an admin resolves a needs_review item as live from /review, with an audit 
   await expect(row.getByRole('status')).toHaveText('Marked as sent.');
   // A double submit (the same request again) is harmless: the decision applies once.
   const request = await captured;
-  const repeat = await page.request.fetch(request.url(), { method: 'POST', headers: request.headers(), data: request.postDataBuffer()! });
+  const repeat = await page.request.fetch(request.url(), {
+    method: 'POST',
+    headers: request.headers(),
+    data: request.postDataBuffer()!,
+  });
   expect(await repeat.text()).toContain('Already resolved');
 
-  const [after] = await e2eSql()<{ status: string; external_id: string }[]>`select status, external_id from deliveries where id = ${deliveryId}`;
+  const [after] = await e2eSql()<
+    { status: string; external_id: string }[]
+  >`select status, external_id from deliveries where id = ${deliveryId}`;
   expect(after).toEqual({ status: 'sent', external_id: '1234567890' });
   const audit = await e2eSql()`select action, actor_user_id from audit_log where target_id = ${deliveryId}`;
   expect(audit).toHaveLength(1);
@@ -59,7 +71,12 @@ test('"It is not live — publish now" needs the check box and goes back through
   await row.getByRole('button', { name: 'Confirm' }).click();
   await expect(row.getByRole('status')).toHaveText('Back in the queue: it will be published once.');
   // The admin's decision restarts the lateness window, so it is published (once), not marked missed.
-  await expect.poll(async () => (await e2eSql()<{ status: string }[]>`select status from deliveries where id = ${deliveryId}`)[0]!.status, { timeout: 15_000 })
+  await expect
+    .poll(
+      async () =>
+        (await e2eSql()<{ status: string }[]>`select status from deliveries where id = ${deliveryId}`)[0]!.status,
+      { timeout: 15_000 },
+    )
     .toBe('sent');
   const [copies] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from sandbox.posts where text = ${text}`;
   expect(copies!.n).toBe(1);
@@ -86,7 +103,11 @@ test('a manager is refused /review, and the server refuses its actions', async (
   const body = request.postDataBuffer()!.toString('latin1').replaceAll(first.deliveryId, second.deliveryId);
   const { cookie: _adminCookie, ...headers } = request.headers(); // the manager's own session cookie is sent instead
   void _adminCookie;
-  const response = await managerPage.request.fetch(request.url(), { method: 'POST', headers, data: Buffer.from(body, 'latin1') });
+  const response = await managerPage.request.fetch(request.url(), {
+    method: 'POST',
+    headers,
+    data: Buffer.from(body, 'latin1'),
+  });
   expect(await response.text()).toContain('You do not have permission');
   const [still] = await e2eSql()<{ status: string }[]>`select status from deliveries where id = ${second.deliveryId}`;
   expect(still!.status).toBe('needs_review');

@@ -12,7 +12,9 @@ async function publishTestPost(page: Page, handle: string, text: string) {
   return form.getByRole('status', { name: 'Test post result' });
 }
 
-test('connect a sandbox account, publish a test post, see it on the live timeline; a fault knob takes effect', async ({ page }) => {
+test('connect a sandbox account, publish a test post, see it on the live timeline; a fault knob takes effect', async ({
+  page,
+}) => {
   await signIn(page, 'admin@demo.test');
   const handle = await connectSandboxAccount(page, 'Mastodon');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandbox' }).click();
@@ -27,7 +29,8 @@ test('connect a sandbox account, publish a test post, see it on the live timelin
   await expect(await publishTestPost(page, handle, text)).toContainText('sent');
   await expect(timeline.getByRole('list', { name: `Posts of ${handle}` })).toContainText(text);
   await expect(copies).toHaveText('1');
-  const stored = await e2eSql()`select p.id from sandbox.posts p join sandbox.accounts a on a.id = p.account_id where a.handle = ${handle} and p.text = ${text}`;
+  const stored =
+    await e2eSql()`select p.id from sandbox.posts p join sandbox.accounts a on a.id = p.account_id where a.handle = ${handle} and p.text = ${text}`;
   expect(stored).toHaveLength(1);
 
   // Rate limited: nothing is stored, and the outcome says so.
@@ -54,11 +57,17 @@ test('connect a sandbox account, publish a test post, see it on the live timelin
   const demo = page.getByRole('form', { name: 'Naive retry demo', exact: true });
   await demo.getByLabel('Account').selectOption({ label: `${handle} (Mastodon)` });
   await demo.getByRole('button', { name: 'Run naive retry demo' }).click();
-  await expect(demo.getByRole('status', { name: 'Naive retry result' })).toContainText('The platform now holds 2 copies', { timeout: 20_000 });
+  await expect(demo.getByRole('status', { name: 'Naive retry result' })).toContainText(
+    'The platform now holds 2 copies',
+    { timeout: 20_000 },
+  );
   await expect(copies).toHaveText('4');
 });
 
-test('a platform profile per account: one that does not fit is refused, one that fits is shown; post links open only for members', async ({ page, baseURL }) => {
+test('a platform profile per account: one that does not fit is refused, one that fits is shown; post links open only for members', async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page, 'admin@demo.test');
   const handle = await connectSandboxAccount(page, 'Mastodon');
   await page.goto('/sandbox');
@@ -79,7 +88,8 @@ test('a platform profile per account: one that does not fit is refused, one that
   await expect(knobs.getByRole('status')).toHaveText('Faults set on 1 account.');
   await expect(timeline.getByTestId('profile')).toHaveText('mastodon-legacy');
   await expect(timeline.getByTestId('fault-summary')).toHaveText('Processing 13000 ms · Read lag 60000 ms');
-  const [stored] = await e2eSql()`select f.profile, f.processing_ms, f.read_lag_ms from sandbox.faults f join sandbox.accounts a on a.id = f.account_id where a.handle = ${handle}`;
+  const [stored] =
+    await e2eSql()`select f.profile, f.processing_ms, f.read_lag_ms from sandbox.faults f join sandbox.accounts a on a.id = f.account_id where a.handle = ${handle}`;
   expect(stored).toEqual({ profile: 'mastodon-legacy', processing_ms: 13000, read_lag_ms: 60000 });
 
   // Back to the platform default, then a post whose link opens for this member (and for nobody signed out).

@@ -43,7 +43,8 @@ function watchForProblems(page: Page) {
   const problems: string[] = [];
   page.on('console', (message) => {
     // The app has no favicon yet; Chromium's automatic /favicon.ico request is not the app's doing.
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) problems.push(`console: ${message.text()} ${message.location().url}`);
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+      problems.push(`console: ${message.text()} ${message.location().url}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   return problems;
@@ -57,7 +58,9 @@ test('the app works under the CSP: signing in and every dashboard page with no v
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   const problems = watchForProblems(page);
 

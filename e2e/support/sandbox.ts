@@ -9,6 +9,10 @@ export async function connectSandboxAccount(page: Page, provider: 'X' | 'Mastodo
   await expect(status).toContainText('Connected sandbox account');
   const handle = /account (@\S+)\.$/.exec((await status.textContent()) ?? '')?.[1];
   expect(handle).toBeTruthy();
-  await expect(page.getByRole('list', { name: 'Connected accounts', exact: true }).getByRole('listitem', { name: handle!, exact: true })).toBeVisible();
+  await expect(
+    page
+      .getByRole('list', { name: 'Connected accounts', exact: true })
+      .getByRole('listitem', { name: handle!, exact: true }),
+  ).toBeVisible();
   return handle!;
 }

@@ -30,13 +30,24 @@ beforeAll(async () => {
   accountId = (await makeAccount(db, workspaceId)).id;
 });
 
-const as = (role: Role) => { context = { user, workspace: { id: workspaceId, slug: 'w', name: 'w' }, role, memberships: [] }; };
-const postCount = async () => (await db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, workspaceId)))[0]!.n;
-const workspaceName = async () => (await db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId)))[0]!.name;
+const as = (role: Role) => {
+  context = { user, workspace: { id: workspaceId, slug: 'w', name: 'w' }, role, memberships: [] };
+};
+const postCount = async () =>
+  (await db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, workspaceId)))[0]!.n;
+const workspaceName = async () =>
+  (await db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId)))[0]!.name;
 
 function composeForm() {
   const form = new FormData();
-  for (const [k, v] of [['idempotencyKey', randomUUID()], ['text', `hello ${randomUUID()}`], ['accountIds', accountId], ['when', 'now'], ['timeZone', 'UTC']]) form.set(k!, v!);
+  for (const [k, v] of [
+    ['idempotencyKey', randomUUID()],
+    ['text', `hello ${randomUUID()}`],
+    ['accountIds', accountId],
+    ['when', 'now'],
+    ['timeZone', 'UTC'],
+  ])
+    form.set(k!, v!);
   return form;
 }
 function renameForm(name: string) {
@@ -48,7 +59,11 @@ function renameForm(name: string) {
 describe('workspaceAction({ can }): the capability table decides, on the server', () => {
   it('a viewer cannot compose: 403 naming the least role, nothing written', async () => {
     as('viewer');
-    expect(await createPostAction(undefined, composeForm())).toMatchObject({ ok: false, status: 403, message: expect.stringContaining('needs manager') });
+    expect(await createPostAction(undefined, composeForm())).toMatchObject({
+      ok: false,
+      status: 403,
+      message: expect.stringContaining('needs manager'),
+    });
     expect(await postCount()).toBe(0);
   });
 
@@ -67,7 +82,11 @@ describe('workspaceAction({ can }): the capability table decides, on the server'
   it('a manager cannot rename the workspace (manageWorkspace needs admin); an admin passes the check', async () => {
     const before = await workspaceName();
     as('manager');
-    expect(await renameWorkspaceAction(undefined, renameForm('Renamed by a manager'))).toMatchObject({ ok: false, status: 403, message: expect.stringContaining('needs admin') });
+    expect(await renameWorkspaceAction(undefined, renameForm('Renamed by a manager'))).toMatchObject({
+      ok: false,
+      status: 403,
+      message: expect.stringContaining('needs admin'),
+    });
     expect(await workspaceName()).toBe(before);
     as('admin');
     const result = await renameWorkspaceAction(undefined, renameForm('x'));

@@ -32,7 +32,8 @@ beforeAll(async () => {
   };
 });
 
-const postCount = async () => (await db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, context!.workspace.id)))[0]!.n;
+const postCount = async () =>
+  (await db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, context!.workspace.id)))[0]!.n;
 
 function composeForm(text: string) {
   const form = new FormData();
@@ -57,7 +58,7 @@ describe('server action wrapper: bad input is a 4xx result, never a crash, and w
     expect(await postCount()).toBe(before);
   });
 
-  it('a NUL character in the compose form\'s text → 422 with a field error on text, nothing written', async () => {
+  it("a NUL character in the compose form's text → 422 with a field error on text, nothing written", async () => {
     const before = await postCount();
     const result = await createPostAction(undefined, composeForm('hello\u0000world'));
     expect(result).toMatchObject({ ok: false, status: 422 });
@@ -65,7 +66,7 @@ describe('server action wrapper: bad input is a 4xx result, never a crash, and w
     expect(await postCount()).toBe(before);
   });
 
-  it('a NUL character in any other action\'s field is refused the same way', async () => {
+  it("a NUL character in any other action's field is refused the same way", async () => {
     const form = new FormData();
     form.set('name', 'Agency\u0000');
     const result = await renameWorkspaceAction(undefined, form);

@@ -14,7 +14,10 @@ export type ActionState<T = undefined> = {
 };
 
 /** A server action as a component receives it (a prop): components never import from app/. */
-export type FormAction<T = undefined> = (previous: ActionState<T> | undefined, formData: FormData) => Promise<ActionState<T>>;
+export type FormAction<T = undefined> = (
+  previous: ActionState<T> | undefined,
+  formData: FormData,
+) => Promise<ActionState<T>>;
 
 /** FormData to a plain object; a name that appears more than once becomes an array (checkbox groups). */
 export function formDataToObject(formData: FormData): Record<string, unknown> {
@@ -39,7 +42,8 @@ export function workspaceAction<S extends z.ZodType, T = undefined>(
     const context = await getWorkspace();
     if (!context) return { ok: false, status: 401, message: 'Your session has ended. Sign in again.' };
     // A server action is a public endpoint: a caller can send any serializable argument, not only a form.
-    if (!(formData instanceof FormData)) return { ok: false, status: 400, message: 'This action takes a form submission.' };
+    if (!(formData instanceof FormData))
+      return { ok: false, status: 400, message: 'This action takes a form submission.' };
     const allowed = options.can ? can(context.role, options.can) : hasRole(context.role, options.role!);
     if (!allowed) {
       const needs = options.can ? requiredRole(options.can) : options.role;
@@ -48,13 +52,25 @@ export function workspaceAction<S extends z.ZodType, T = undefined>(
     }
     const input = formDataToObject(formData);
     // Postgres text cannot hold U+0000: any field carrying it is refused here, before a query fails with a 500.
-    const nulFields = Object.keys(input).filter((k) => [input[k]].flat().some((v) => typeof v === 'string' && v.includes('\u0000')));
+    const nulFields = Object.keys(input).filter((k) =>
+      [input[k]].flat().some((v) => typeof v === 'string' && v.includes('\u0000')),
+    );
     if (nulFields.length > 0) {
-      return { ok: false, status: 422, errors: Object.fromEntries(nulFields.map((k) => [k, ['Must not contain the NUL character (U+0000)']])), message: 'Please fix the highlighted fields.' };
+      return {
+        ok: false,
+        status: 422,
+        errors: Object.fromEntries(nulFields.map((k) => [k, ['Must not contain the NUL character (U+0000)']])),
+        message: 'Please fix the highlighted fields.',
+      };
     }
     const parsed = options.schema.safeParse(input);
     if (!parsed.success) {
-      return { ok: false, status: 422, errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>, message: 'Please fix the highlighted fields.' };
+      return {
+        ok: false,
+        status: 422,
+        errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
+        message: 'Please fix the highlighted fields.',
+      };
     }
     return handler(parsed.data, context);
   };

@@ -13,7 +13,10 @@ export type RateState = { limit: number; remaining: number; resetSeconds: number
  * `Authorization: Bearer <api key>` → the key's workspace and scopes, with this request counted against
  * the key's per-minute limit; null for a missing, unknown or revoked key.
  */
-export async function authenticateApiKey(request: Request, now = Date.now()): Promise<{ principal: ApiPrincipal; rate: RateState } | null> {
+export async function authenticateApiKey(
+  request: Request,
+  now = Date.now(),
+): Promise<{ principal: ApiPrincipal; rate: RateState } | null> {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) return null;
@@ -33,5 +36,9 @@ export async function authenticateApiKey(request: Request, now = Date.now()): Pr
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), sent on every authenticated answer. */
 export function rateLimitHeaders(rate: RateState): Record<string, string> {
-  return { 'ratelimit-limit': String(rate.limit), 'ratelimit-remaining': String(rate.remaining), 'ratelimit-reset': String(rate.resetSeconds) };
+  return {
+    'ratelimit-limit': String(rate.limit),
+    'ratelimit-remaining': String(rate.remaining),
+    'ratelimit-reset': String(rate.resetSeconds),
+  };
 }

@@ -15,10 +15,20 @@ function normalise(address: string): string {
  * that is not a trusted proxy is the client. With no trusted proxies that is the peer itself, whatever
  * the header says (a client can write anything there).
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, trusted: AddressList): string {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: AddressList,
+): string {
   // No recorded peer (a host without our HTTP server, e.g. serverless): the nearest hop's entry is all there is.
   if (!peer) return normalise(forwardedFor?.split(',').at(-1) ?? '') || UNKNOWN_ADDRESS;
-  const chain = [...(forwardedFor ?? '').split(',').map((a) => a.trim()).filter(Boolean), peer].map(normalise);
+  const chain = [
+    ...(forwardedFor ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    peer,
+  ].map(normalise);
   for (let i = chain.length - 1; i > 0; i--) if (!inRanges(chain[i]!, trusted)) return chain[i]!;
   return chain[0]!;
 }

@@ -28,7 +28,12 @@ describe('authenticate (email + password)', () => {
   it('signs in a seeded user and returns the workspace and role', async () => {
     const demo = await getWorkspaceBySlug(db, { slug: 'demo' });
     const user = await authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, nextIp());
-    expect(user).toMatchObject({ email: 'manager@demo.test', name: 'Max Manager', workspaceId: demo!.id, role: 'manager' });
+    expect(user).toMatchObject({
+      email: 'manager@demo.test',
+      name: 'Max Manager',
+      workspaceId: demo!.id,
+      role: 'manager',
+    });
     expect(user).not.toHaveProperty('passwordHash');
   });
 
@@ -41,14 +46,23 @@ describe('authenticate (email + password)', () => {
     const ip = nextIp();
     // Both handlers are attached before either promise settles (no unhandled rejection in between).
     await Promise.all([
-      expect(authenticate(db, { email: 'viewer@demo.test', password: 'not-it' }, ip)).rejects.toThrow(new Error(SIGN_IN_ERRORS.invalid)),
-      expect(authenticate(db, { email: 'nobody@demo.test', password: PASSWORD }, ip)).rejects.toThrow(new Error(SIGN_IN_ERRORS.invalid)),
+      expect(authenticate(db, { email: 'viewer@demo.test', password: 'not-it' }, ip)).rejects.toThrow(
+        new Error(SIGN_IN_ERRORS.invalid),
+      ),
+      expect(authenticate(db, { email: 'nobody@demo.test', password: PASSWORD }, ip)).rejects.toThrow(
+        new Error(SIGN_IN_ERRORS.invalid),
+      ),
     ]);
     expect(SIGN_IN_ERRORS.invalid).toBe('InvalidCredentials');
   });
 
   it('rejects malformed input with the same generic error', async () => {
-    for (const input of [undefined, {}, { email: 'not-an-email', password: PASSWORD }, { email: 'admin@demo.test', password: '' }]) {
+    for (const input of [
+      undefined,
+      {},
+      { email: 'not-an-email', password: PASSWORD },
+      { email: 'admin@demo.test', password: '' },
+    ]) {
       await expect(authenticate(db, input, nextIp())).rejects.toThrow(SIGN_IN_ERRORS.invalid);
     }
   });
@@ -56,34 +70,51 @@ describe('authenticate (email + password)', () => {
   it(`refuses even the right password after ${MAX_FAILED_LOGINS} failures for an email + IP`, async () => {
     const ip = nextIp();
     await failTimes('admin@other.test', ip, MAX_FAILED_LOGINS);
-    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, ip)).rejects.toThrow(new Error(SIGN_IN_ERRORS.throttled));
+    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, ip)).rejects.toThrow(
+      new Error(SIGN_IN_ERRORS.throttled),
+    );
     expect(SIGN_IN_ERRORS.throttled).toBe('TooManyAttempts');
 
     // Another IP is not throttled for the same email.
-    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'admin' });
+    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({
+      role: 'admin',
+    });
     // Nor is another email from the same IP.
-    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({ role: 'manager' });
+    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({
+      role: 'manager',
+    });
   });
 
   it('throttles unknown emails the same way (no enumeration through the limit)', async () => {
     const ip = nextIp();
     await failTimes('ghost@demo.test', ip, MAX_FAILED_LOGINS);
-    await expect(authenticate(db, { email: 'ghost@demo.test', password: PASSWORD }, ip)).rejects.toThrow(SIGN_IN_ERRORS.throttled);
+    await expect(authenticate(db, { email: 'ghost@demo.test', password: PASSWORD }, ip)).rejects.toThrow(
+      SIGN_IN_ERRORS.throttled,
+    );
   });
 
   it(`allows the right password after ${MAX_FAILED_LOGINS - 1} failures`, async () => {
     const ip = nextIp();
     await failTimes('viewer@demo.test', ip, MAX_FAILED_LOGINS - 1);
-    await expect(authenticate(db, { email: 'viewer@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({ role: 'viewer' });
+    await expect(authenticate(db, { email: 'viewer@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({
+      role: 'viewer',
+    });
   });
 
   it('does not count failures older than 15 minutes', async () => {
     const ip = nextIp();
     const old = new Date(Date.now() - 16 * 60 * 1000);
     await db.insert(loginAttempts).values(
-      Array.from({ length: MAX_FAILED_LOGINS }, () => ({ email: 'admin@demo.test', ip, succeeded: false, createdAt: old })),
+      Array.from({ length: MAX_FAILED_LOGINS }, () => ({
+        email: 'admin@demo.test',
+        ip,
+        succeeded: false,
+        createdAt: old,
+      })),
     );
-    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({ role: 'admin' });
+    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({
+      role: 'admin',
+    });
   });
 
   // Failures per email from many addresses only slow sign-in down (lib/auth/sign-in-limits.test.ts): a refusal

@@ -11,9 +11,19 @@ export const SIGN_IN_ERRORS = {
   throttled: 'TooManyAttempts',
 } as const;
 
-const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email().max(320), password: z.string().min(1).max(1024) });
+const credentialsSchema = z.object({
+  email: z.string().trim().toLowerCase().email().max(320),
+  password: z.string().min(1).max(1024),
+});
 
-export type SignedInUser = { id: string; email: string; name: string; workspaceId: string | null; role: string | null; sessionVersion: number };
+export type SignedInUser = {
+  id: string;
+  email: string;
+  name: string;
+  workspaceId: string | null;
+  role: string | null;
+  sessionVersion: number;
+};
 
 /**
  * Checks email + password with one generic failure (no user enumeration). Refuses further tries after too
@@ -36,5 +46,12 @@ export async function authenticate(db: Executor, input: unknown, ip: string): Pr
   await upgradePasswordHash(db, { userId: user.id, password, stored: user.passwordHash! });
 
   const [first] = await getMembershipsForUser(db, { userId: user.id });
-  return { id: user.id, email: user.email, name: user.name, workspaceId: first?.id ?? null, role: first?.role ?? null, sessionVersion: user.sessionVersion };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    workspaceId: first?.id ?? null,
+    role: first?.role ?? null,
+    sessionVersion: user.sessionVersion,
+  };
 }

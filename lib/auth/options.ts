@@ -19,7 +19,11 @@ const verifiedGitHubEmail = (account: { access_token?: string }) =>
 /** The sign-in attempt's address: the socket's peer, or what TRUSTED_PROXIES vouch for (lib/auth/client-address.ts). */
 function signInAddress(): string {
   const peer = currentPeer();
-  return clientAddress(peer?.address, peer?.forwardedFor, parseAddressList(getEnv().TRUSTED_PROXIES, { hostNames: false }));
+  return clientAddress(
+    peer?.address,
+    peer?.forwardedFor,
+    parseAddressList(getEnv().TRUSTED_PROXIES, { hostNames: false }),
+  );
 }
 
 export function getAuthOptions(): NextAuthOptions {
@@ -51,7 +55,12 @@ export function getAuthOptions(): NextAuthOptions {
       async jwt({ token, user, account }) {
         if (user && account) {
           const email = account.provider === 'credentials' ? null : await verifiedGitHubEmail(account);
-          const found = account.provider === 'credentials' ? (user as unknown as SignedInUser) : email ? await getUserCredentialsByEmail(getDb(), { email }) : null;
+          const found =
+            account.provider === 'credentials'
+              ? (user as unknown as SignedInUser)
+              : email
+                ? await getUserCredentialsByEmail(getDb(), { email })
+                : null;
           if (found) {
             const [first] = await getMembershipsForUser(getDb(), { userId: found.id });
             token.userId = found.id;

@@ -25,7 +25,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   try {
     if (Number(n) > MAX_N) return false;
     const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-      N: Number(n), r: Number(r), p: Number(p), maxmem: 2 * PARAMS.maxmem,
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: 2 * PARAMS.maxmem,
     });
     return timingSafeEqual(expected, actual);
   } catch {
@@ -36,7 +39,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** True for a hash made with a lower cost than today's: it is replaced after the next successful sign-in. */
 export function needsRehash(stored: string): boolean {
   const [scheme, n, r, p] = stored.split('$');
-  return scheme !== 'scrypt' || Number(n) < SCRYPT_PARAMS.N || Number(r) < SCRYPT_PARAMS.r || Number(p) < SCRYPT_PARAMS.p;
+  return (
+    scheme !== 'scrypt' || Number(n) < SCRYPT_PARAMS.N || Number(r) < SCRYPT_PARAMS.r || Number(p) < SCRYPT_PARAMS.p
+  );
 }
 
 /** A hash to compare against when the user does not exist, at today's cost, so timing does not reveal which emails exist. */

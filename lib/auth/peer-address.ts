@@ -14,7 +14,9 @@ const storage = (holder[KEY] ??= new AsyncLocalStorage<Peer>());
  * in the request's async context, where sign-in reads it. Installed once by instrumentation.ts.
  */
 export function recordPeerAddresses(): void {
-  const proto = http.Server.prototype as unknown as Record<symbol, unknown> & { emit: (event: string, ...args: unknown[]) => boolean };
+  const proto = http.Server.prototype as unknown as Record<symbol, unknown> & {
+    emit: (event: string, ...args: unknown[]) => boolean;
+  };
   if (proto[KEY]) return;
   proto[KEY] = true;
   const emit = proto.emit;
@@ -22,7 +24,10 @@ export function recordPeerAddresses(): void {
     if (event !== 'request') return emit.call(this, event, ...args);
     const req = args[0] as IncomingMessage;
     const header = req.headers['x-forwarded-for'];
-    const peer = { address: req.socket?.remoteAddress, forwardedFor: Array.isArray(header) ? header.join(',') : header };
+    const peer = {
+      address: req.socket?.remoteAddress,
+      forwardedFor: Array.isArray(header) ? header.join(',') : header,
+    };
     return storage.run(peer, () => emit.call(this, event, ...args));
   };
 }

@@ -11,7 +11,8 @@ describe('callbackUrl: only same-origin paths (a row per case)', () => {
     ['https://semel.example/review', '/review'],
     ['/%09/evil.example', '/%09/evil.example'], // still an encoded path segment on this site
   ];
-  for (const [value, path] of accepted) it(`accepts ${JSON.stringify(value)}`, () => expect(safeCallbackPath(value, ORIGIN)).toBe(path));
+  for (const [value, path] of accepted)
+    it(`accepts ${JSON.stringify(value)}`, () => expect(safeCallbackPath(value, ORIGIN)).toBe(path));
 
   const refused = [
     '/\\evil.example',
@@ -31,7 +32,8 @@ describe('callbackUrl: only same-origin paths (a row per case)', () => {
     'evil.example',
     '',
   ];
-  for (const value of refused) it(`refuses ${JSON.stringify(value)}`, () => expect(safeCallbackPath(value, ORIGIN)).toBeNull());
+  for (const value of refused)
+    it(`refuses ${JSON.stringify(value)}`, () => expect(safeCallbackPath(value, ORIGIN)).toBeNull());
 
   it('refuses anything that is not a string', () => {
     for (const value of [undefined, null, 42, ['/queue'], {}]) expect(safeCallbackPath(value, ORIGIN)).toBeNull();
@@ -41,8 +43,16 @@ describe('callbackUrl: only same-origin paths (a row per case)', () => {
 describe("next-auth's redirect callback", () => {
   it('keeps a same-origin path and sends everything else to the queue', () => {
     expect(redirectAfterAuth({ url: '/accounts', baseUrl: ORIGIN })).toBe('https://semel.example/accounts');
-    expect(redirectAfterAuth({ url: 'https://semel.example/review', baseUrl: ORIGIN })).toBe('https://semel.example/review');
-    for (const url of ['/\\evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/', `${ORIGIN}/\\evil.example`]) {
+    expect(redirectAfterAuth({ url: 'https://semel.example/review', baseUrl: ORIGIN })).toBe(
+      'https://semel.example/review',
+    );
+    for (const url of [
+      '/\\evil.example',
+      '/\t/evil.example',
+      '//evil.example',
+      'https://evil.example/',
+      `${ORIGIN}/\\evil.example`,
+    ]) {
       expect(new URL(redirectAfterAuth({ url, baseUrl: ORIGIN })).origin).toBe(ORIGIN);
       expect(redirectAfterAuth({ url, baseUrl: ORIGIN })).toBe('https://semel.example/queue');
     }

@@ -19,7 +19,8 @@ export function safeCallbackPath(value: unknown, origin: string): string | null 
   } catch {
     return null;
   }
-  if (url.origin !== base.origin || (!relative && !value.startsWith(base.origin + '/') && value !== base.origin)) return null;
+  if (url.origin !== base.origin || (!relative && !value.startsWith(base.origin + '/') && value !== base.origin))
+    return null;
   // `/.//evil.example` normalises to the path `//evil.example`, which a Location header would send off-site.
   if (url.pathname.startsWith('//')) return null;
   return url.pathname + url.search + url.hash;

@@ -7,8 +7,15 @@ import { hashPassword, needsRehash } from './password';
  * Old hashes keep verifying until then; the update matches the verified hash, so a password changed
  * meanwhile is never overwritten.
  */
-export async function upgradePasswordHash(db: Executor, params: { userId: string; password: string; stored: string }): Promise<boolean> {
+export async function upgradePasswordHash(
+  db: Executor,
+  params: { userId: string; password: string; stored: string },
+): Promise<boolean> {
   if (!needsRehash(params.stored)) return false;
-  await replacePasswordHash(db, { userId: params.userId, previousHash: params.stored, passwordHash: await hashPassword(params.password) });
+  await replacePasswordHash(db, {
+    userId: params.userId,
+    previousHash: params.stored,
+    passwordHash: await hashPassword(params.password),
+  });
   return true;
 }

@@ -45,7 +45,9 @@ export const getWorkspace = cache(async (): Promise<WorkspaceContext | null> => 
   const memberships = await getMembershipsForUser(getDb(), { userId: user.id });
   const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
   const active =
-    memberships.find((m) => m.slug === chosen) ?? memberships.find((m) => m.id === session.workspaceId) ?? memberships[0];
+    memberships.find((m) => m.slug === chosen) ??
+    memberships.find((m) => m.id === session.workspaceId) ??
+    memberships[0];
   if (!active) return null;
   return { user, workspace: { id: active.id, slug: active.slug, name: active.name }, role: active.role, memberships };
 });

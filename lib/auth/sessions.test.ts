@@ -40,19 +40,33 @@ describe('session version (sign out everywhere)', () => {
 
     const again = await authenticate(db, { email: 'viewer@demo.test', password: PASSWORD }, nextIp());
     expect(again.sessionVersion).toBe(next);
-    await expect(resolveSessionUser(db, { userId: again.id, sessionVersion: again.sessionVersion })).resolves.toMatchObject({ id: user.id });
+    await expect(
+      resolveSessionUser(db, { userId: again.id, sessionVersion: again.sessionVersion }),
+    ).resolves.toMatchObject({ id: user.id });
   });
 
   it('a deleted user has no session', async () => {
-    await expect(resolveSessionUser(db, { userId: '00000000-0000-4000-8000-000000000000', sessionVersion: 1 })).resolves.toBeNull();
+    await expect(
+      resolveSessionUser(db, { userId: '00000000-0000-4000-8000-000000000000', sessionVersion: 1 }),
+    ).resolves.toBeNull();
   });
 
   it('the JWT carries the version it was issued with, and the session exposes it', async () => {
     const { callbacks } = getAuthOptions();
     const user = await authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, nextIp());
-    const token = await callbacks!.jwt!({ token: {}, user: user as never, account: { provider: 'credentials', type: 'credentials', providerAccountId: user.id } });
+    const token = await callbacks!.jwt!({
+      token: {},
+      user: user as never,
+      account: { provider: 'credentials', type: 'credentials', providerAccountId: user.id },
+    });
     expect(token).toMatchObject({ userId: user.id, sessionVersion: user.sessionVersion });
-    const session = await callbacks!.session!({ session: { user: {}, expires: '' } as never, token, user: undefined as never, newSession: undefined, trigger: 'update' });
+    const session = await callbacks!.session!({
+      session: { user: {}, expires: '' } as never,
+      token,
+      user: undefined as never,
+      newSession: undefined,
+      trigger: 'update',
+    });
     expect(session).toMatchObject({ sessionVersion: user.sessionVersion, user: { id: user.id } });
   });
 });
@@ -72,22 +86,28 @@ describe('scrypt cost and transparent rehash', () => {
     expect(needsRehash(stored)).toBe(false);
   });
 
-  it('an old N=2^14 hash still signs in, and is replaced by one at today\'s cost', async () => {
+  it("an old N=2^14 hash still signs in, and is replaced by one at today's cost", async () => {
     const old = await oldCostHash(PASSWORD);
     expect(needsRehash(old)).toBe(true);
     await db.update(users).set({ passwordHash: old }).where(eq(users.email, 'admin@other.test'));
-    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'admin' });
+    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({
+      role: 'admin',
+    });
     const upgraded = (await getUserCredentialsByEmail(db, { email: 'admin@other.test' }))!.passwordHash!;
     expect(upgraded).not.toBe(old);
     expect(upgraded.startsWith(`scrypt$${2 ** 17}$8$1$`)).toBe(true);
     await expect(verifyPassword(PASSWORD, upgraded)).resolves.toBe(true);
-    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'admin' });
+    await expect(authenticate(db, { email: 'admin@other.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({
+      role: 'admin',
+    });
   });
 
   it('a wrong password against an old hash changes nothing', async () => {
     const old = await oldCostHash(PASSWORD);
     await db.update(users).set({ passwordHash: old }).where(eq(users.email, 'admin@other.test'));
-    await expect(authenticate(db, { email: 'admin@other.test', password: 'wrong-password' }, nextIp())).rejects.toThrow();
+    await expect(
+      authenticate(db, { email: 'admin@other.test', password: 'wrong-password' }, nextIp()),
+    ).rejects.toThrow();
     expect((await getUserCredentialsByEmail(db, { email: 'admin@other.test' }))!.passwordHash).toBe(old);
   });
 });
@@ -107,7 +127,10 @@ describe('GitHub sign-in: only a verified primary email', () => {
     apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // The next-auth callbacks call api.github.com: point that host at the local server (real HTTP).
     globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) =>
-      realFetch(String(input instanceof Request ? input.url : input).replace('https://api.github.com', apiUrl), init)) as typeof fetch;
+      realFetch(
+        String(input instanceof Request ? input.url : input).replace('https://api.github.com', apiUrl),
+        init,
+      )) as typeof fetch;
   });
   afterAll(async () => {
     globalThis.fetch = realFetch;
@@ -117,7 +140,14 @@ describe('GitHub sign-in: only a verified primary email', () => {
   it.each([
     ['verified primary', [{ email: 'Admin@Demo.test', primary: true, verified: true }], 'admin@demo.test'],
     ['unverified primary', [{ email: 'admin@demo.test', primary: true, verified: false }], null],
-    ['verified but not primary', [{ email: 'x@y.test', primary: true, verified: false }, { email: 'admin@demo.test', primary: false, verified: true }], null],
+    [
+      'verified but not primary',
+      [
+        { email: 'x@y.test', primary: true, verified: false },
+        { email: 'admin@demo.test', primary: false, verified: true },
+      ],
+      null,
+    ],
     ['not a list', { email: 'admin@demo.test' }, null],
   ])('%s → %s', async (_name, body, expected) => {
     emails = body;
@@ -129,7 +159,7 @@ describe('GitHub sign-in: only a verified primary email', () => {
     await expect(verifiedPrimaryGitHubEmail('gho_wrong', { apiUrl })).resolves.toBeNull();
   });
 
-  it('the sign-in callback refuses a member\'s email that GitHub has not verified, even if the profile shows it', async () => {
+  it("the sign-in callback refuses a member's email that GitHub has not verified, even if the profile shows it", async () => {
     const { callbacks } = getAuthOptions();
     const account = { provider: 'github', type: 'oauth' as const, providerAccountId: '1', access_token: 'gho_test' };
     const profileUser = { id: '1', email: 'admin@demo.test', name: 'attacker' };
@@ -142,9 +172,14 @@ describe('GitHub sign-in: only a verified primary email', () => {
     expect(token).toMatchObject({ userId: admin!.id, sessionVersion: admin!.sessionVersion });
   });
 
-  it('a verified email that is no member\'s is refused', async () => {
+  it("a verified email that is no member's is refused", async () => {
     const { callbacks } = getAuthOptions();
     emails = [{ email: 'stranger@example.test', primary: true, verified: true }];
-    await expect(callbacks!.signIn!({ user: { id: '2', email: 'admin@demo.test' }, account: { provider: 'github', type: 'oauth', providerAccountId: '2', access_token: 'gho_test' } })).resolves.toBe(false);
+    await expect(
+      callbacks!.signIn!({
+        user: { id: '2', email: 'admin@demo.test' },
+        account: { provider: 'github', type: 'oauth', providerAccountId: '2', access_token: 'gho_test' },
+      }),
+    ).resolves.toBe(false);
   });
 });

@@ -10,7 +10,14 @@ import { parseAddressList } from '@/lib/net/address-list';
 import { clientAddress } from './client-address';
 import { authenticate, SIGN_IN_ERRORS } from './credentials';
 import { currentPeer, recordPeerAddresses } from './peer-address';
-import { EMAIL_DELAY_MAX_MS, emailDelayMs, FAILED_LOGIN_WINDOW_MS, MAX_FAILED_LOGINS, MAX_FAILED_LOGINS_PER_IP, pruneExpiredLoginAttempts } from './throttle';
+import {
+  EMAIL_DELAY_MAX_MS,
+  emailDelayMs,
+  FAILED_LOGIN_WINDOW_MS,
+  MAX_FAILED_LOGINS,
+  MAX_FAILED_LOGINS_PER_IP,
+  pruneExpiredLoginAttempts,
+} from './throttle';
 
 const PASSWORD = 'demo-password-for-tests';
 const { db } = await createTestDatabase();
@@ -21,14 +28,22 @@ beforeAll(async () => {
 
 let ipCounter = 0;
 const nextIp = () => `198.51.100.${++ipCounter}`;
-const failedRows = (email: string, ips: string[], createdAt = new Date()) => ips.map((ip) => ({ email, ip, succeeded: false, createdAt }));
+const failedRows = (email: string, ips: string[], createdAt = new Date()) =>
+  ips.map((ip) => ({ email, ip, succeeded: false, createdAt }));
 
 describe('per email + IP', () => {
   it(`refuses even the right password after ${MAX_FAILED_LOGINS} failures from one address, not from another`, async () => {
     const ip = nextIp();
-    for (let i = 0; i < MAX_FAILED_LOGINS; i++) await expect(authenticate(db, { email: 'admin@demo.test', password: `no-${i}` }, ip)).rejects.toThrow(SIGN_IN_ERRORS.invalid);
-    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, ip)).rejects.toThrow(SIGN_IN_ERRORS.throttled);
-    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'admin' });
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++)
+      await expect(authenticate(db, { email: 'admin@demo.test', password: `no-${i}` }, ip)).rejects.toThrow(
+        SIGN_IN_ERRORS.invalid,
+      );
+    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, ip)).rejects.toThrow(
+      SIGN_IN_ERRORS.throttled,
+    );
+    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({
+      role: 'admin',
+    });
   });
 });
 
@@ -36,34 +51,66 @@ describe('per IP across emails (password spraying)', () => {
   it(`refuses an address after ${MAX_FAILED_LOGINS_PER_IP} failures over many emails; other addresses are unaffected`, async () => {
     const ip = nextIp();
     // One or two guesses per email, never reaching the per-email+IP limit.
-    await db.insert(loginAttempts).values(Array.from({ length: MAX_FAILED_LOGINS_PER_IP - 1 }, (_, i) => ({ email: `user${i}@spray.test`, ip, succeeded: false })));
-    await expect(authenticate(db, { email: 'last@spray.test', password: 'guess' }, ip)).rejects.toThrow(SIGN_IN_ERRORS.invalid);
-    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, ip)).rejects.toThrow(SIGN_IN_ERRORS.throttled);
-    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'manager' });
+    await db.insert(loginAttempts).values(
+      Array.from({ length: MAX_FAILED_LOGINS_PER_IP - 1 }, (_, i) => ({
+        email: `user${i}@spray.test`,
+        ip,
+        succeeded: false,
+      })),
+    );
+    await expect(authenticate(db, { email: 'last@spray.test', password: 'guess' }, ip)).rejects.toThrow(
+      SIGN_IN_ERRORS.invalid,
+    );
+    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, ip)).rejects.toThrow(
+      SIGN_IN_ERRORS.throttled,
+    );
+    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject(
+      { role: 'manager' },
+    );
   });
 
   it('attempts without a known address are not refused as a spraying address (that would refuse everyone)', async () => {
-    await db.insert(loginAttempts).values(Array.from({ length: MAX_FAILED_LOGINS_PER_IP }, (_, i) => ({ email: `u${i}@unknown.test`, ip: 'unknown', succeeded: false })));
-    await expect(authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, 'unknown')).resolves.toMatchObject({ role: 'manager' });
+    await db.insert(loginAttempts).values(
+      Array.from({ length: MAX_FAILED_LOGINS_PER_IP }, (_, i) => ({
+        email: `u${i}@unknown.test`,
+        ip: 'unknown',
+        succeeded: false,
+      })),
+    );
+    await expect(
+      authenticate(db, { email: 'manager@demo.test', password: PASSWORD }, 'unknown'),
+    ).resolves.toMatchObject({ role: 'manager' });
   });
 });
 
 describe('per email from everywhere: slower, never locked out', () => {
   it('the delay grows with failures and has a cap', () => {
-    expect([0, 9, 10, 11, 20, 60, 500].map(emailDelayMs)).toEqual([0, 0, 100, 200, 1100, EMAIL_DELAY_MAX_MS, EMAIL_DELAY_MAX_MS]);
+    expect([0, 9, 10, 11, 20, 60, 500].map(emailDelayMs)).toEqual([
+      0,
+      0,
+      100,
+      200,
+      1100,
+      EMAIL_DELAY_MAX_MS,
+      EMAIL_DELAY_MAX_MS,
+    ]);
   });
 
   it('the right password from a clean address still gets in after 60 failures elsewhere (after the delay)', async () => {
     await db.insert(loginAttempts).values(failedRows('viewer@demo.test', Array.from({ length: 60 }, nextIp)));
     const started = Date.now();
-    await expect(authenticate(db, { email: 'viewer@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({ role: 'viewer' });
+    await expect(authenticate(db, { email: 'viewer@demo.test', password: PASSWORD }, nextIp())).resolves.toMatchObject({
+      role: 'viewer',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(emailDelayMs(60) - 50);
   });
 
   it('a wrong password is slowed down the same way (the delay does not reveal the answer)', async () => {
     await db.insert(loginAttempts).values(failedRows('admin@other.test', Array.from({ length: 20 }, nextIp)));
     const started = Date.now();
-    await expect(authenticate(db, { email: 'admin@other.test', password: 'wrong' }, nextIp())).rejects.toThrow(SIGN_IN_ERRORS.invalid);
+    await expect(authenticate(db, { email: 'admin@other.test', password: 'wrong' }, nextIp())).rejects.toThrow(
+      SIGN_IN_ERRORS.invalid,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(emailDelayMs(20) - 50);
   });
 });
@@ -72,9 +119,17 @@ describe('pruning', () => {
   it('deletes attempts older than the window and keeps recent ones', async () => {
     const now = new Date();
     const old = new Date(now.getTime() - FAILED_LOGIN_WINDOW_MS - 60_000);
-    await db.insert(loginAttempts).values([...failedRows('prune@demo.test', ['203.0.113.1', '203.0.113.2', '203.0.113.3'], old), ...failedRows('prune@demo.test', ['203.0.113.4'], now)]);
+    await db
+      .insert(loginAttempts)
+      .values([
+        ...failedRows('prune@demo.test', ['203.0.113.1', '203.0.113.2', '203.0.113.3'], old),
+        ...failedRows('prune@demo.test', ['203.0.113.4'], now),
+      ]);
     expect(await pruneExpiredLoginAttempts(db, { now, batchSize: 2 })).toBeGreaterThanOrEqual(3);
-    const left = await db.select({ ip: loginAttempts.ip }).from(loginAttempts).where(and(eq(loginAttempts.email, 'prune@demo.test')));
+    const left = await db
+      .select({ ip: loginAttempts.ip })
+      .from(loginAttempts)
+      .where(and(eq(loginAttempts.email, 'prune@demo.test')));
     expect(left).toEqual([{ ip: '203.0.113.4' }]);
   });
 });
@@ -91,7 +146,13 @@ describe('which address counts (TRUSTED_PROXIES)', () => {
     ['two trusted hops', '127.0.0.1', '198.51.100.7, 10.0.0.6', proxies, '198.51.100.7'],
     ['an untrusted peer is the client even with a header', '203.0.113.9', '198.51.100.7', proxies, '203.0.113.9'],
     ['only proxies in the chain: the leftmost', '10.0.0.5', '10.0.0.9', proxies, '10.0.0.9'],
-    ['no peer recorded (serverless host): the nearest hop', undefined, '1.2.3.4, 198.51.100.7', proxies, '198.51.100.7'],
+    [
+      'no peer recorded (serverless host): the nearest hop',
+      undefined,
+      '1.2.3.4, 198.51.100.7',
+      proxies,
+      '198.51.100.7',
+    ],
     ['no peer and no header', undefined, undefined, none, 'unknown'],
   ];
   for (const [name, peer, header, trusted, expected] of rows) {
@@ -104,10 +165,12 @@ describe('which address counts (TRUSTED_PROXIES)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const body = await new Promise<string>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, headers: { 'x-forwarded-for': '1.2.3.4' }, agent: false }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c)).on('end', () => resolve(text));
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, headers: { 'x-forwarded-for': '1.2.3.4' }, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c)).on('end', () => resolve(text));
+        })
+        .on('error', reject);
     });
     server.close();
     const peer = JSON.parse(body) as { address: string; forwardedFor: string };

@@ -16,13 +16,19 @@ export const EMAIL_DELAY_STEP_MS = 100;
 export const EMAIL_DELAY_MAX_MS = 3_000;
 
 export function emailDelayMs(failuresForEmail: number): number {
-  return Math.min(EMAIL_DELAY_MAX_MS, Math.max(0, failuresForEmail - FREE_FAILURES_PER_EMAIL + 1) * EMAIL_DELAY_STEP_MS);
+  return Math.min(
+    EMAIL_DELAY_MAX_MS,
+    Math.max(0, failuresForEmail - FREE_FAILURES_PER_EMAIL + 1) * EMAIL_DELAY_STEP_MS,
+  );
 }
 
 export type LoginLimits = { refused: boolean; delayMs: number };
 
 /** The limits for one sign-in attempt, from the failures recorded in the window (rows, so they hold across instances). */
-export async function loginLimits(db: Executor, params: { email: string; ip: string; now?: Date }): Promise<LoginLimits> {
+export async function loginLimits(
+  db: Executor,
+  params: { email: string; ip: string; now?: Date },
+): Promise<LoginLimits> {
   const since = new Date((params.now ?? new Date()).getTime() - FAILED_LOGIN_WINDOW_MS);
   const [fromThisIp, fromThisIpAnyEmail, fromAnywhere] = await Promise.all([
     countRecentFailedLogins(db, { email: params.email, ip: params.ip, since }),
@@ -35,7 +41,10 @@ export async function loginLimits(db: Executor, params: { email: string; ip: str
 }
 
 /** Deletes attempts older than the window in batches (housekeeping); returns how many. */
-export async function pruneExpiredLoginAttempts(db: Executor, options: { now?: Date; batchSize?: number; maxBatches?: number } = {}) {
+export async function pruneExpiredLoginAttempts(
+  db: Executor,
+  options: { now?: Date; batchSize?: number; maxBatches?: number } = {},
+) {
   const before = new Date((options.now ?? new Date()).getTime() - FAILED_LOGIN_WINDOW_MS);
   const batchSize = options.batchSize ?? 1000;
   let total = 0;

@@ -66,7 +66,9 @@ describe('secret box (AES-256-GCM)', () => {
     const sealed = encryptSecret(secret, key, AD);
     const [version, iv, tag, body] = sealed.split('.');
     expect(Buffer.from(tag!, 'base64url')).toHaveLength(16);
-    const truncated = [version, iv, Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url'), body].join('.');
+    const truncated = [version, iv, Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url'), body].join(
+      '.',
+    );
     expect(() => decryptSecret(truncated, key, AD)).toThrow(/tag/);
   });
 
@@ -74,7 +76,12 @@ describe('secret box (AES-256-GCM)', () => {
     const iv = Buffer.alloc(12, 1);
     const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'base64'), iv);
     const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    const legacy = ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    const legacy = [
+      'v1',
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ].join('.');
     expect(isLegacySealed(legacy)).toBe(true);
     expect(isLegacySealed(encryptSecret(secret, key, AD))).toBe(false);
     expect(decryptSecret(legacy, key, AD)).toBe(secret);

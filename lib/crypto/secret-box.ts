@@ -14,7 +14,12 @@ export function encryptSecret(plaintext: string, keyBase64: string, associatedDa
   const cipher = createCipheriv('aes-256-gcm', decodeKey(keyBase64), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(associatedData, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [CURRENT, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return [
+    CURRENT,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    body.toString('base64url'),
+  ].join('.');
 }
 
 /** Opens v2 (with the same associated data) and legacy v1 values (sealed without any; see isLegacySealed). */
@@ -25,7 +30,9 @@ export function decryptSecret(sealed: string, keyBase64: string, associatedData:
   }
   const tagBytes = Buffer.from(tag, 'base64url');
   if (tagBytes.length !== TAG_BYTES) throw new Error('Encrypted secret has a truncated authentication tag');
-  const decipher = createDecipheriv('aes-256-gcm', decodeKey(keyBase64), Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+  const decipher = createDecipheriv('aes-256-gcm', decodeKey(keyBase64), Buffer.from(iv, 'base64url'), {
+    authTagLength: TAG_BYTES,
+  });
   if (version === CURRENT) decipher.setAAD(Buffer.from(associatedData, 'utf8'));
   decipher.setAuthTag(tagBytes);
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');

@@ -3,10 +3,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryStatusEnum, type DeliveryStatus } from '@/db/schema';
 import { makeAccount, makePost, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
-import { ALLOWED_TRANSITIONS, canTransition, transitionFunctionBody, transitionTriggerFunctionSql } from './transitions';
+import {
+  ALLOWED_TRANSITIONS,
+  canTransition,
+  transitionFunctionBody,
+  transitionTriggerFunctionSql,
+} from './transitions';
 
 const STATUSES = deliveryStatusEnum.enumValues;
-const PAIRS = STATUSES.flatMap((from) => STATUSES.filter((to) => to !== from).map((to) => [from, to] as [DeliveryStatus, DeliveryStatus]));
+const PAIRS = STATUSES.flatMap((from) =>
+  STATUSES.filter((to) => to !== from).map((to) => [from, to] as [DeliveryStatus, DeliveryStatus]),
+);
 const { db } = await createTestDatabase();
 let workspaceId: string;
 let accountId: string;
@@ -23,15 +30,20 @@ describe('I5 — monotonic status: the transition table', () => {
   });
 
   it('settled states are final and nothing returns to publishing except from scheduled', () => {
-    for (const final of ['sent', 'failed', 'canceled', 'missed'] as const) expect(ALLOWED_TRANSITIONS[final]).toEqual([]);
-    for (const from of STATUSES) if (from !== 'scheduled' && from !== 'publishing') expect(canTransition(from, 'publishing')).toBe(false);
+    for (const final of ['sent', 'failed', 'canceled', 'missed'] as const)
+      expect(ALLOWED_TRANSITIONS[final]).toEqual([]);
+    for (const from of STATUSES)
+      if (from !== 'scheduled' && from !== 'publishing') expect(canTransition(from, 'publishing')).toBe(false);
   });
 });
 
 describe('I5 — monotonic status: the database trigger agrees with the table on every pair', () => {
   it.each(PAIRS)('%s → %s', async (from, to) => {
     const post = await makePost(db, workspaceId);
-    const [row] = await db.insert(deliveries).values({ workspaceId, postId: post.id, accountId, dueAt: new Date(), status: from }).returning();
+    const [row] = await db
+      .insert(deliveries)
+      .values({ workspaceId, postId: post.id, accountId, dueAt: new Date(), status: from })
+      .returning();
     const attempt = db.update(deliveries).set({ status: to }).where(eq(deliveries.id, row!.id));
     if (ALLOWED_TRANSITIONS[from].includes(to)) {
       await expect(attempt).resolves.toBeDefined();
@@ -45,21 +57,39 @@ describe('I5 — monotonic status: the database trigger agrees with the table on
 
 describe('I5 — monotonic status: the live trigger is the one generated from the table', () => {
   it('pg_get_functiondef of deliveries_check_status_transition() has exactly the generated body', async () => {
-    const [row] = [...(await db.execute<{ def: string }>(sql`select pg_get_functiondef('deliveries_check_status_transition'::regproc) as def`))];
+    const [row] = [
+      ...(await db.execute<{ def: string }>(
+        sql`select pg_get_functiondef('deliveries_check_status_transition'::regproc) as def`,
+      )),
+    ];
     const body = /AS \$function\$([\s\S]*)\$function\$/.exec(row!.def)?.[1];
     expect(body).toBe(transitionFunctionBody());
     // Every allowed pair appears in the live source, so the comparison above is not vacuous.
-    for (const [from, to] of Object.entries(ALLOWED_TRANSITIONS)) if (to.length) expect(row!.def).toContain(`old.status = '${from}'`);
+    for (const [from, to] of Object.entries(ALLOWED_TRANSITIONS))
+      if (to.length) expect(row!.def).toContain(`old.status = '${from}'`);
   });
 
   it('the generated statement installs a function whose body is read back unchanged', async () => {
-    await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(transitionTriggerFunctionSql().replace('deliveries_check_status_transition()', 'check_transition_roundtrip()')));
-      const [row] = [...(await tx.execute<{ def: string }>(sql`select pg_get_functiondef('check_transition_roundtrip'::regproc) as def`))];
-      expect(/AS \$function\$([\s\S]*)\$function\$/.exec(row!.def)?.[1]).toBe(transitionFunctionBody());
-      tx.rollback();
-    }).catch((error: unknown) => {
-      if (!(error instanceof Error && error.message === 'Rollback')) throw error;
-    });
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(
+          sql.raw(
+            transitionTriggerFunctionSql().replace(
+              'deliveries_check_status_transition()',
+              'check_transition_roundtrip()',
+            ),
+          ),
+        );
+        const [row] = [
+          ...(await tx.execute<{ def: string }>(
+            sql`select pg_get_functiondef('check_transition_roundtrip'::regproc) as def`,
+          )),
+        ];
+        expect(/AS \$function\$([\s\S]*)\$function\$/.exec(row!.def)?.[1]).toBe(transitionFunctionBody());
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error && error.message === 'Rollback')) throw error;
+      });
   });
 });

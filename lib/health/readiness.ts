@@ -22,10 +22,17 @@ export async function readinessResponse(db: Database): Promise<Response> {
   const latest = applied && applied.length > 0 ? Math.max(...applied) : -Infinity;
   const pending = EXPECTED.filter((m) => m.when > latest).map((m) => m.tag);
   const migrations = { expected: EXPECTED.length, applied: applied?.length ?? 0, pending };
-  if (pending.length > 0) return notReady(`${pending.length} migration(s) not applied: ${pending.join(', ')}.`, { database, migrations });
-  return Response.json({ status: 'ok', database, migrations: { expected: migrations.expected, applied: migrations.applied } }, { headers: { 'cache-control': 'no-store' } });
+  if (pending.length > 0)
+    return notReady(`${pending.length} migration(s) not applied: ${pending.join(', ')}.`, { database, migrations });
+  return Response.json(
+    { status: 'ok', database, migrations: { expected: migrations.expected, applied: migrations.applied } },
+    { headers: { 'cache-control': 'no-store' } },
+  );
 }
 
 function notReady(detail: string, extra: Record<string, unknown>): Response {
-  return problem({ status: 503, title: 'Not Ready', detail, ...extra }, { 'retry-after': '5', 'cache-control': 'no-store' });
+  return problem(
+    { status: 503, title: 'Not Ready', detail, ...extra },
+    { 'retry-after': '5', 'cache-control': 'no-store' },
+  );
 }

@@ -14,7 +14,8 @@ export function appRead<P = Record<string, never>>(capability: Capability, read:
   return async (_request: Request, route: { params: Promise<P> }): Promise<Response> => {
     const context = await getWorkspace();
     if (!context) return problem({ status: 401, title: 'Unauthorized', detail: 'Sign in first.' });
-    if (!can(context.role, capability)) return problem({ status: 403, title: 'Forbidden', detail: 'Your role in this workspace cannot read this.' });
+    if (!can(context.role, capability))
+      return problem({ status: 403, title: 'Forbidden', detail: 'Your role in this workspace cannot read this.' });
     const data = await read(context, await route.params);
     if (data === null) return problem({ status: 404, title: 'Not Found' });
     return Response.json(data, { headers: { 'cache-control': 'private, no-store' } });

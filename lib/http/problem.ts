@@ -1,5 +1,12 @@
 /** RFC 9457 problem details; every client error leaves the API in this shape. */
-export type Problem = { type?: string; title: string; status: number; detail?: string; errors?: Record<string, string[] | undefined>; [extra: string]: unknown };
+export type Problem = {
+  type?: string;
+  title: string;
+  status: number;
+  detail?: string;
+  errors?: Record<string, string[] | undefined>;
+  [extra: string]: unknown;
+};
 
 function problemBody(problem: Problem): string {
   return JSON.stringify({ type: problem.type ?? 'about:blank', ...problem });

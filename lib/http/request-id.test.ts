@@ -27,7 +27,9 @@ describe('requestIdOf', () => {
 
 describe('proxy: X-Request-Id', () => {
   it('passes a given id on to the handler and echoes it on the response', async () => {
-    const response = await proxy(new NextRequest('http://localhost/api/v1/posts', { headers: { 'x-request-id': 'client-42' } }));
+    const response = await proxy(
+      new NextRequest('http://localhost/api/v1/posts', { headers: { 'x-request-id': 'client-42' } }),
+    );
     expect(response.headers.get('x-request-id')).toBe('client-42');
     expect(forwarded(response)).toBe('client-42');
   });

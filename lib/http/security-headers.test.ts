@@ -25,6 +25,9 @@ describe('content security policy', () => {
   it('HSTS only over https', () => {
     expect(securityHeaders({ https: false })).not.toHaveProperty('Strict-Transport-Security');
     expect(securityHeaders({ https: true })['Strict-Transport-Security']).toMatch(/^max-age=63072000/);
-    expect(securityHeaders({ https: false })).toMatchObject({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' });
+    expect(securityHeaders({ https: false })).toMatchObject({
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+    });
   });
 });

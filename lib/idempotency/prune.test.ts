@@ -18,11 +18,20 @@ describe('idempotency key retention', () => {
 
   it('prunes only expired keys, in batches', async () => {
     const workspace = await makeWorkspace(db);
-    const row = (expiresAt: Date) => ({ workspaceId: workspace.id, operation: 'posts.create', key: randomUUID(), fingerprint: 'f', state: 'completed' as const, expiresAt });
-    await db.insert(idempotencyKeys).values([
-      ...Array.from({ length: 25 }, () => row(new Date(Date.now() - 1000))),
-      ...Array.from({ length: 3 }, () => row(new Date(Date.now() + 86_400_000))),
-    ]);
+    const row = (expiresAt: Date) => ({
+      workspaceId: workspace.id,
+      operation: 'posts.create',
+      key: randomUUID(),
+      fingerprint: 'f',
+      state: 'completed' as const,
+      expiresAt,
+    });
+    await db
+      .insert(idempotencyKeys)
+      .values([
+        ...Array.from({ length: 25 }, () => row(new Date(Date.now() - 1000))),
+        ...Array.from({ length: 3 }, () => row(new Date(Date.now() + 86_400_000))),
+      ]);
     expect(await pruneExpiredIdempotencyKeys(db, { batchSize: 10 })).toBe(25);
     const left = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.workspaceId, workspace.id));
     expect(left).toHaveLength(3);

@@ -2,7 +2,10 @@ import type { Executor } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 
 /** Deletes expired idempotency keys in batches (short statements, no long lock); returns how many. */
-export async function pruneExpiredIdempotencyKeys(db: Executor, options: { batchSize?: number; maxBatches?: number } = {}) {
+export async function pruneExpiredIdempotencyKeys(
+  db: Executor,
+  options: { batchSize?: number; maxBatches?: number } = {},
+) {
   const batchSize = options.batchSize ?? 1000;
   let total = 0;
   for (let i = 0; i < (options.maxBatches ?? 100); i++) {

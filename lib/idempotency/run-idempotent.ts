@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
 import {
-  completeIdempotencyKey, getIdempotencyKey, insertInFlightKey, releaseIdempotencyKey, takeOverAbandonedKey, type IdempotencyScope,
+  completeIdempotencyKey,
+  getIdempotencyKey,
+  insertInFlightKey,
+  releaseIdempotencyKey,
+  takeOverAbandonedKey,
+  type IdempotencyScope,
 } from '@/db/queries/idempotency';
 import { countIdempotencyOutcome } from '@/lib/metrics/record';
 
@@ -69,9 +74,13 @@ async function runOnce<R>(
     if (!existing) return runOnce(db, scope, operation, options); // released between our two statements
     if (existing.fingerprint !== scope.fingerprint) return { kind: 'mismatch' };
     if (existing.state === 'completed') {
-      return { kind: 'replayed', response: { status: existing.responseStatus!, body: existing.responseBody!, resourceId: existing.resourceId } };
+      return {
+        kind: 'replayed',
+        response: { status: existing.responseStatus!, body: existing.responseBody!, resourceId: existing.resourceId },
+      };
     }
-    if (existing.retryAfterMs > 0) return { kind: 'in_flight', retryAfterSeconds: Math.max(1, Math.ceil(existing.retryAfterMs / 1000)) };
+    if (existing.retryAfterMs > 0)
+      return { kind: 'in_flight', retryAfterSeconds: Math.max(1, Math.ceil(existing.retryAfterMs / 1000)) };
     held = await takeOverAbandonedKey(db, { id: existing.id, fingerprint: scope.fingerprint, lockToken, leaseMs });
     if (!held) return { kind: 'in_flight', retryAfterSeconds: 1 };
   }
@@ -81,7 +90,12 @@ async function runOnce<R>(
       const result = await operation(tx);
       if (!result.store) throw new RejectedError(result.rejection);
       const completed = await completeIdempotencyKey(tx, {
-        id: held.id, lockToken, responseStatus: result.status, responseBody: result.body, resourceId: result.resourceId, expiresAt: retentionUntil(result.retainUntil),
+        id: held.id,
+        lockToken,
+        responseStatus: result.status,
+        responseBody: result.body,
+        resourceId: result.resourceId,
+        expiresAt: retentionUntil(result.retainUntil),
       });
       // Our lease lapsed and another request took the key over: roll back, it is theirs to finish.
       if (!completed) throw new LostKeyError();

@@ -23,7 +23,14 @@ async function waitFor(done: () => Promise<boolean>, timeoutMs = 10_000) {
 describe('startBackgroundJobs', () => {
   it('runs an interval job on its cadence, counted, until stopped', async () => {
     const workspace = await makeWorkspace(db);
-    await db.insert(idempotencyKeys).values({ workspaceId: workspace.id, operation: 'posts.create', key: 'k', fingerprint: 'f', state: 'completed', expiresAt: new Date(Date.now() - 1_000) });
+    await db.insert(idempotencyKeys).values({
+      workspaceId: workspace.id,
+      operation: 'posts.create',
+      key: 'k',
+      fingerprint: 'f',
+      state: 'completed',
+      expiresAt: new Date(Date.now() - 1_000),
+    });
     const work = startBackgroundJobs(db, sql, [{ ...pruneIdempotencyKeysJob, cadence: { everyMs: 30 } }]);
     await waitFor(async () => (await runsOf('prune-idempotency-keys')) >= 2);
     expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.workspaceId, workspace.id))).toEqual([]);

@@ -21,6 +21,8 @@ export type JobDefinition<Name extends string = string, Options = unknown, Summa
 };
 
 /** Declares a job; a missing or mistyped field is a compile error here, not a surprise in production. */
-export function defineJob<const Name extends string, Options, Summary>(job: JobDefinition<Name, Options, Summary>): JobDefinition<Name, Options, Summary> {
+export function defineJob<const Name extends string, Options, Summary>(
+  job: JobDefinition<Name, Options, Summary>,
+): JobDefinition<Name, Options, Summary> {
   return job;
 }

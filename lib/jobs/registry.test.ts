@@ -19,13 +19,19 @@ describe('the job registry', () => {
 
   it('holds the jobs the scheduler, the worker and the cron routes run', () => {
     expect(jobs.map((job) => [job.name, job.cadence === 'due' ? 'due' : 'interval'])).toEqual([
-      ['publish', 'due'], ['reconcile', 'due'], ['prune-idempotency-keys', 'interval'], ['prune-login-attempts', 'interval'],
+      ['publish', 'due'],
+      ['reconcile', 'due'],
+      ['prune-idempotency-keys', 'interval'],
+      ['prune-login-attempts', 'interval'],
     ]);
   });
 
   it('finds jobs and aliases by exact name only', () => {
     expect(findJob('publish')).toBe(jobs[0]);
-    expect(aliasedJobs('maintenance')?.map((job) => job.name)).toEqual(['prune-idempotency-keys', 'prune-login-attempts']);
+    expect(aliasedJobs('maintenance')?.map((job) => job.name)).toEqual([
+      'prune-idempotency-keys',
+      'prune-login-attempts',
+    ]);
     for (const name of ['Publish', 'constructor', 'toString', '__proto__', '']) {
       expect(findJob(name), name).toBeNull();
       expect(aliasedJobs(name), name).toBeNull();

@@ -8,7 +8,12 @@ import { reconcileJob } from './reconcile';
  * Every background job, in the order a scheduler pass runs the `'due'` ones (publish before reconcile, so a
  * pass settles what it just made ambiguous once that falls due). Adding a job: its module, plus one line here.
  */
-export const jobs = [publishJob, reconcileJob, pruneIdempotencyKeysJob, pruneLoginAttemptsJob] as const satisfies readonly JobDefinition[];
+export const jobs = [
+  publishJob,
+  reconcileJob,
+  pruneIdempotencyKeysJob,
+  pruneLoginAttemptsJob,
+] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];
 

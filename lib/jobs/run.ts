@@ -6,6 +6,10 @@ import type { JobDefinition } from './job';
  * Runs one pass of a job. Every caller (scheduler, worker, cron route) goes through here, so every run and
  * every failure is counted (semel_job_runs_total / semel_job_failures_total) without a call site remembering it.
  */
-export function runJob<Options, Summary>(db: Database, job: JobDefinition<string, Options, Summary>, options?: Options): Promise<Summary> {
+export function runJob<Options, Summary>(
+  db: Database,
+  job: JobDefinition<string, Options, Summary>,
+  options?: Options,
+): Promise<Summary> {
   return trackJob(job.name, async () => job.run(db, options ?? job.defaults()));
 }

@@ -12,4 +12,3 @@ export function logLevel(source: Record<string, string | undefined>): Level {
   if (value && (LOG_LEVELS as readonly string[]).includes(value)) return value as Level;
   return source.NODE_ENV === 'test' ? 'silent' : 'info';
 }
-

@@ -64,7 +64,8 @@ export function redactForConsole(value: unknown): unknown {
     const s = serializeError(value);
     return `${s.type}: ${s.message}${s.code ? ` (code ${s.code}${s.constraint ? `, constraint ${s.constraint}` : ''})` : ''}`;
   }
-  if (typeof value === 'string' && value.includes('Failed query:')) return value.replace(/Failed query:[\s\S]*/, 'Failed query: [redacted]');
+  if (typeof value === 'string' && value.includes('Failed query:'))
+    return value.replace(/Failed query:[\s\S]*/, 'Failed query: [redacted]');
   return value;
 }
 

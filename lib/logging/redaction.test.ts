@@ -19,7 +19,14 @@ async function realQueryError(): Promise<Error> {
   const workspace = await makeWorkspace(db);
   try {
     // Fails on the cast after both parameters were sent: the error carries them.
-    await db.insert(posts).values({ workspaceId: workspace.id, text: SECRET_TEXT, scheduledAt: new Date(), source: 'api', idempotencyKey: SECRET_EMAIL, createdByUserId: sql`${SECRET_EMAIL}::uuid` });
+    await db.insert(posts).values({
+      workspaceId: workspace.id,
+      text: SECRET_TEXT,
+      scheduledAt: new Date(),
+      source: 'api',
+      idempotencyKey: SECRET_EMAIL,
+      createdByUserId: sql`${SECRET_EMAIL}::uuid`,
+    });
   } catch (error) {
     return error as Error;
   }
@@ -38,7 +45,12 @@ function minified(error: Error): Error {
 
 function captureLogger() {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { logger: pino({ ...loggerOptions, level: 'trace' }, stream), lines };
 }
 
@@ -68,7 +80,9 @@ describe('log redaction by shape', () => {
 
   it('a postgres.js error with a value in its message and detail keeps neither', () => {
     const pgError = Object.assign(new Error(`duplicate key value violates unique constraint "users_email_uq"`), {
-      code: '23505', constraint_name: 'users_email_uq', detail: `Key (email)=(${SECRET_EMAIL}) already exists.`,
+      code: '23505',
+      constraint_name: 'users_email_uq',
+      detail: `Key (email)=(${SECRET_EMAIL}) already exists.`,
     });
     Object.defineProperty(pgError, 'parameters', { value: [SECRET_EMAIL], enumerable: false });
     const out = JSON.stringify(serializeError(pgError));
@@ -78,9 +92,22 @@ describe('log redaction by shape', () => {
 
   it('fields named like secrets or personal data are censored at the top level and one level down', () => {
     const { logger, lines } = captureLogger();
-    logger.info({ email: SECRET_EMAIL, text: SECRET_TEXT, user: { email: SECRET_EMAIL }, post: { text: SECRET_TEXT }, hash: 'abc123hash', key: 'sm_live_x', token: 't0k3n', userId: 'kept' }, 'event');
+    logger.info(
+      {
+        email: SECRET_EMAIL,
+        text: SECRET_TEXT,
+        user: { email: SECRET_EMAIL },
+        post: { text: SECRET_TEXT },
+        hash: 'abc123hash',
+        key: 'sm_live_x',
+        token: 't0k3n',
+        userId: 'kept',
+      },
+      'event',
+    );
     const out = lines.join('');
-    for (const secret of [SECRET_EMAIL, SECRET_TEXT, 'abc123hash', 'sm_live_x', 't0k3n']) expect(out).not.toContain(secret);
+    for (const secret of [SECRET_EMAIL, SECRET_TEXT, 'abc123hash', 'sm_live_x', 't0k3n'])
+      expect(out).not.toContain(secret);
     expect(out).toContain('kept');
   });
 
@@ -93,7 +120,12 @@ describe('log redaction by shape', () => {
   it('console output (what Next.js prints for an uncaught action error) is redacted too', async () => {
     const error = minified(await realQueryError());
     const printed: unknown[][] = [];
-    const target = { error: (...a: unknown[]) => printed.push(a), warn: (...a: unknown[]) => printed.push(a), log: (...a: unknown[]) => printed.push(a), info: (...a: unknown[]) => printed.push(a) };
+    const target = {
+      error: (...a: unknown[]) => printed.push(a),
+      warn: (...a: unknown[]) => printed.push(a),
+      log: (...a: unknown[]) => printed.push(a),
+      info: (...a: unknown[]) => printed.push(a),
+    };
     redactConsoleErrors(target);
     target.error(error);
     target.error(`Error: ${error.message}`);

@@ -13,11 +13,18 @@ export const stripBrackets = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
  */
 export function parseAddressList(spec: string | undefined, options: { hostNames: boolean }): AddressList {
   const list: AddressList = { hosts: new Set(), ranges: [] };
-  for (const entry of (spec ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+  for (const entry of (spec ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)) {
     const bare = stripBrackets(entry);
     if (entry.includes('/') && ipaddr.isValidCIDR(entry)) {
       const [net, bits] = ipaddr.parseCIDR(entry);
-      list.ranges.push(net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96 ? [(net as ipaddr.IPv6).toIPv4Address(), bits - 96] : [net, bits]);
+      list.ranges.push(
+        net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96
+          ? [(net as ipaddr.IPv6).toIPv4Address(), bits - 96]
+          : [net, bits],
+      );
     } else if (ipaddr.isValid(bare)) {
       const ip = ipaddr.process(bare);
       list.ranges.push([ip, ip.kind() === 'ipv4' ? 32 : 128]);

@@ -7,7 +7,15 @@ import { createProviderClient } from '@/lib/providers';
 import { verifyPlatformAccount } from '@/lib/providers/connect';
 import { sendOnce } from '@/lib/providers/http';
 import { classifyX } from '@/lib/providers/x/classifier';
-import { addressRefusal, baseUrlRefusal, checkOutboundUrl, createOutboundLookup, MAX_RESPONSE_BYTES, OUTBOUND_REFUSED, parseAllowList } from './outbound-guard';
+import {
+  addressRefusal,
+  baseUrlRefusal,
+  checkOutboundUrl,
+  createOutboundLookup,
+  MAX_RESPONSE_BYTES,
+  OUTBOUND_REFUSED,
+  parseAllowList,
+} from './outbound-guard';
 
 // This file's allow-list, read lazily by the guard: one loopback address a self-hoster allowed on purpose.
 process.env.OUTBOUND_ALLOWED_HOSTS = '127.0.0.2';
@@ -27,7 +35,9 @@ async function startServer(handler: http.RequestListener, host = '127.0.0.1') {
   return { port, url: `http://${host}:${port}`, hits, connections: () => connections };
 }
 
-const secret = await startServer((_req, res) => res.end(JSON.stringify({ id: '1', acct: 'a', username: 'a', note: 'INTERNAL-SECRET' })));
+const secret = await startServer((_req, res) =>
+  res.end(JSON.stringify({ id: '1', acct: 'a', username: 'a', note: 'INTERNAL-SECRET' })),
+);
 const none = parseAllowList('');
 
 describe('addresses (a row per range)', () => {
@@ -57,7 +67,8 @@ describe('addresses (a row per range)', () => {
     ['2002:7f00:1::', '6to4'],
   ];
   for (const [address, why] of refused) {
-    it(`refuses ${address} (${why})`, () => expect(addressRefusal(address, none)).toContain(why === 'metadata' ? 'metadata' : why));
+    it(`refuses ${address} (${why})`, () =>
+      expect(addressRefusal(address, none)).toContain(why === 'metadata' ? 'metadata' : why));
   }
   for (const address of ['93.184.215.14', '2606:4700::1111']) {
     it(`allows public ${address}`, () => expect(addressRefusal(address, none)).toBeNull());
@@ -73,12 +84,27 @@ describe('addresses (a row per range)', () => {
     expect([...allow.hosts]).toEqual(['mastodon.lan']);
   });
   it('OUTBOUND_ALLOWED_HOSTS and TRUSTED_PROXIES are validated at start; blank means none', () => {
-    const base = { NODE_ENV: 'production', NEXTAUTH_SECRET: 'p'.repeat(40), APP_ENCRYPTION_KEY: randomBytes(32).toString('base64'), CRON_SECRET: 'c'.repeat(24) } as unknown as NodeJS.ProcessEnv;
+    const base = {
+      NODE_ENV: 'production',
+      NEXTAUTH_SECRET: 'p'.repeat(40),
+      APP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      CRON_SECRET: 'c'.repeat(24),
+    } as unknown as NodeJS.ProcessEnv;
     const blank = parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: '', TRUSTED_PROXIES: '' });
     expect([blank.OUTBOUND_ALLOWED_HOSTS, blank.TRUSTED_PROXIES]).toEqual([undefined, undefined]);
-    expect(parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: 'mastodon.lan, 10.0.0.0/24', TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8' }).OUTBOUND_ALLOWED_HOSTS).toBe('mastodon.lan, 10.0.0.0/24');
-    expect(() => parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: 'https://mastodon.lan' })).toThrow(/OUTBOUND_ALLOWED_HOSTS: "https:\/\/mastodon.lan" is not a host name, IP or CIDR/);
-    expect(() => parseEnv({ ...base, TRUSTED_PROXIES: 'proxy.lan' })).toThrow(/TRUSTED_PROXIES: "proxy.lan" is not an IP or CIDR/);
+    expect(
+      parseEnv({
+        ...base,
+        OUTBOUND_ALLOWED_HOSTS: 'mastodon.lan, 10.0.0.0/24',
+        TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8',
+      }).OUTBOUND_ALLOWED_HOSTS,
+    ).toBe('mastodon.lan, 10.0.0.0/24');
+    expect(() => parseEnv({ ...base, OUTBOUND_ALLOWED_HOSTS: 'https://mastodon.lan' })).toThrow(
+      /OUTBOUND_ALLOWED_HOSTS: "https:\/\/mastodon.lan" is not a host name, IP or CIDR/,
+    );
+    expect(() => parseEnv({ ...base, TRUSTED_PROXIES: 'proxy.lan' })).toThrow(
+      /TRUSTED_PROXIES: "proxy.lan" is not an IP or CIDR/,
+    );
   });
 
   it('rejects an allow-list entry that is neither a host, an IP nor a CIDR', () => {
@@ -106,11 +132,25 @@ describe('URLs: every spelling of an internal address is refused before connecti
   }
   it('refuses credentials in the URL and a bad stored base URL', () => {
     expect(checkOutboundUrl(new URL('https://u:p@mastodon.example/api'), {}, none)).toMatchObject({ ok: false });
-    expect(checkOutboundUrl(new URL('https://mastodon.example/api'), { baseUrlProblem: 'must not contain a query (?…)' }, none)).toMatchObject({ ok: false });
+    expect(
+      checkOutboundUrl(
+        new URL('https://mastodon.example/api'),
+        { baseUrlProblem: 'must not contain a query (?…)' },
+        none,
+      ),
+    ).toMatchObject({ ok: false });
   });
   it('trusts only the exact trusted origin', () => {
-    expect(checkOutboundUrl(new URL('http://127.0.0.1:3000/api/sandbox/x/2/tweets'), { trustedOrigin: 'http://127.0.0.1:3000' }, none)).toEqual({ ok: true, trusted: true });
-    expect(checkOutboundUrl(new URL('http://127.0.0.1:3001/'), { trustedOrigin: 'http://127.0.0.1:3000' }, none)).toMatchObject({ ok: false });
+    expect(
+      checkOutboundUrl(
+        new URL('http://127.0.0.1:3000/api/sandbox/x/2/tweets'),
+        { trustedOrigin: 'http://127.0.0.1:3000' },
+        none,
+      ),
+    ).toEqual({ ok: true, trusted: true });
+    expect(
+      checkOutboundUrl(new URL('http://127.0.0.1:3001/'), { trustedOrigin: 'http://127.0.0.1:3000' }, none),
+    ).toMatchObject({ ok: false });
   });
   it('base URLs: credentials, query and fragment are refused at account creation', () => {
     expect(baseUrlRefusal('https://mastodon.social')).toBeNull();
@@ -126,7 +166,10 @@ describe('sendOnce through the guard (real sockets)', () => {
   for (const spelling of ['127.0.0.1', '2130706433', '0x7f.1', 'localhost', '[::ffff:127.0.0.1]']) {
     it(`an admin-typed http://${spelling}:port never reaches the local server`, async () => {
       const before = secret.connections();
-      const raw = await sendOnce({ method: 'GET', url: `http://${spelling}:${secret.port}/api/v1/accounts/verify_credentials` });
+      const raw = await sendOnce({
+        method: 'GET',
+        url: `http://${spelling}:${secret.port}/api/v1/accounts/verify_credentials`,
+      });
       expect(raw).toMatchObject({ type: 'error', code: OUTBOUND_REFUSED });
       expect(secret.connections()).toBe(before);
     });
@@ -139,25 +182,42 @@ describe('sendOnce through the guard (real sockets)', () => {
 
   it('an address in OUTBOUND_ALLOWED_HOSTS is reached; its neighbour is not', async () => {
     const lan = await startServer((_req, res) => res.end('{"ok":true}'), '127.0.0.2');
-    expect(await sendOnce({ method: 'GET', url: `${lan.url}/x` })).toMatchObject({ type: 'response', status: 200, body: { ok: true } });
-    expect(await sendOnce({ method: 'GET', url: `http://127.0.0.3:${lan.port}/x` })).toMatchObject({ type: 'error', code: OUTBOUND_REFUSED });
+    expect(await sendOnce({ method: 'GET', url: `${lan.url}/x` })).toMatchObject({
+      type: 'response',
+      status: 200,
+      body: { ok: true },
+    });
+    expect(await sendOnce({ method: 'GET', url: `http://127.0.0.3:${lan.port}/x` })).toMatchObject({
+      type: 'error',
+      code: OUTBOUND_REFUSED,
+    });
     expect(lan.hits).toEqual(['GET /x']);
   });
 
   it('the host name is resolved once per connection and the socket connects to the vetted address (no rebinding)', async () => {
     const calls: string[] = [];
     // A resolver that answers an internal address first and a public one second, as a rebinding attacker would.
-    const answers = [[{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }]];
-    const lookup = createOutboundLookup(() => parseAllowList('127.0.0.2'), (host, _options, callback) => {
-      calls.push(host);
-      callback(null, answers.shift() ?? [{ address: '127.0.0.1', family: 4 }]);
-    });
+    const answers = [
+      [
+        { address: '127.0.0.1', family: 4 },
+        { address: '127.0.0.2', family: 4 },
+      ],
+    ];
+    const lookup = createOutboundLookup(
+      () => parseAllowList('127.0.0.2'),
+      (host, _options, callback) => {
+        calls.push(host);
+        callback(null, answers.shift() ?? [{ address: '127.0.0.1', family: 4 }]);
+      },
+    );
     const lan = await startServer((req, res) => res.end(req.socket.localAddress), '127.0.0.2');
     const body = await new Promise<string>((resolve, reject) => {
-      http.get({ host: 'rebind.example', port: lan.port, path: '/', lookup, agent: false }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c)).on('end', () => resolve(text));
-      }).on('error', reject);
+      http
+        .get({ host: 'rebind.example', port: lan.port, path: '/', lookup, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c)).on('end', () => resolve(text));
+        })
+        .on('error', reject);
     });
     expect(body).toBe('127.0.0.2');
     expect(calls).toEqual(['rebind.example']);
@@ -170,9 +230,15 @@ describe('sendOnce through the guard (real sockets)', () => {
   });
 
   it('never follows a redirect to an internal address', async () => {
-    const redirector = await startServer((_req, res) => res.writeHead(302, { location: `${secret.url}/internal` }).end());
+    const redirector = await startServer((_req, res) =>
+      res.writeHead(302, { location: `${secret.url}/internal` }).end(),
+    );
     const before = secret.hits.length;
-    const raw = await sendOnce({ method: 'GET', url: `${redirector.url}/`, outbound: { trustedOrigin: redirector.url } });
+    const raw = await sendOnce({
+      method: 'GET',
+      url: `${redirector.url}/`,
+      outbound: { trustedOrigin: redirector.url },
+    });
     expect(raw).toMatchObject({ type: 'response', status: 302 });
     expect(secret.hits.length).toBe(before);
   });
@@ -196,7 +262,12 @@ describe('response bodies are capped at 1 MB', () => {
       res.socket!.on('close', closed);
       pump();
     });
-    const raw = await sendOnce({ method: 'POST', url: `${huge.url}/2/tweets`, json: { text: 'hi' }, outbound: { trustedOrigin: huge.url } });
+    const raw = await sendOnce({
+      method: 'POST',
+      url: `${huge.url}/2/tweets`,
+      json: { text: 'hi' },
+      outbound: { trustedOrigin: huge.url },
+    });
     expect(raw).toMatchObject({ type: 'body-error', status: 200, code: 'BODY_TOO_LARGE' });
     await socketClosed;
     expect(written).toBeLessThan(20 * 1024 * 1024);
@@ -214,32 +285,55 @@ describe('response bodies are capped at 1 MB', () => {
 
 describe('provider clients and the connection check', () => {
   it('an absolute base URL naming this app is guarded; only the sandbox path is trusted', async () => {
-    const typed = createProviderClient({ provider: 'mastodon', baseUrl: secret.url, platformUserId: '1', accessToken: 't' }, { origin: secret.url });
+    const typed = createProviderClient(
+      { provider: 'mastodon', baseUrl: secret.url, platformUserId: '1', accessToken: 't' },
+      { origin: secret.url },
+    );
     expect(await typed.whoAmI()).toMatchObject({ ok: false, rule: 'outbound-refused' });
-    const sandbox = createProviderClient({ provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' }, { origin: secret.url });
+    const sandbox = createProviderClient(
+      { provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' },
+      { origin: secret.url },
+    );
     expect(await sandbox.whoAmI()).toMatchObject({ ok: true, id: '1' });
   });
 
   it('a stored base URL with credentials, a query or a fragment is refused at call time, with no request', async () => {
-    for (const baseUrl of ['https://u:p@mastodon.example', 'https://mastodon.example/?a=1', 'https://mastodon.example/#f']) {
+    for (const baseUrl of [
+      'https://u:p@mastodon.example',
+      'https://mastodon.example/?a=1',
+      'https://mastodon.example/#f',
+    ]) {
       const client = createProviderClient({ provider: 'mastodon', baseUrl, platformUserId: '1', accessToken: 't' });
       const result = await client.publish({ text: 'hi', kind: 'post', idempotencyKey: 'k' });
       expect(result).toMatchObject({ outcome: 'failed', rule: 'outbound-refused' });
     }
   });
 
-  for (const [label, host] of [['loopback', '127.0.0.1'], ['decimal', '2130706433'], ['metadata', '169.254.169.254']] as const) {
+  for (const [label, host] of [
+    ['loopback', '127.0.0.1'],
+    ['decimal', '2130706433'],
+    ['metadata', '169.254.169.254'],
+  ] as const) {
     it(`the connection check refuses a ${label} URL, names the class, echoes nothing`, async () => {
       const before = secret.hits.length;
-      const check = await verifyPlatformAccount({ provider: 'mastodon', baseUrl: `http://${host}:${secret.port}`, accessToken: 'token-123456' });
+      const check = await verifyPlatformAccount({
+        provider: 'mastodon',
+        baseUrl: `http://${host}:${secret.port}`,
+        accessToken: 'token-123456',
+      });
       expect(check).toEqual({ ok: false, message: expect.stringContaining('private or internal network') });
       expect(secret.hits.length).toBe(before);
     });
   }
 
   it('a failed check never shows the remote body', async () => {
-    const talkative = await startServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"INTERNAL-SECRET db=10.0.0.5"}'));
-    const client = createProviderClient({ provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' }, { origin: talkative.url });
+    const talkative = await startServer((_req, res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"INTERNAL-SECRET db=10.0.0.5"}'),
+    );
+    const client = createProviderClient(
+      { provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' },
+      { origin: talkative.url },
+    );
     const me = await client.whoAmI();
     expect(me).toMatchObject({ ok: false, rule: 'unauthorized' });
     const { connectionCheckFailure } = await import('@/lib/providers/connection-check');
@@ -258,7 +352,10 @@ describe('provider clients and the connection check', () => {
   for (const [label, body] of notAccounts) {
     it(`the Mastodon check refuses ${label} as an account`, async () => {
       const fake = await startServer((_req, res) => res.end(JSON.stringify(body)));
-      const client = createProviderClient({ provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' }, { origin: fake.url });
+      const client = createProviderClient(
+        { provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' },
+        { origin: fake.url },
+      );
       expect(await client.whoAmI()).toMatchObject({ ok: false, outcome: 'failed', rule: 'not-an-account' });
     });
   }

@@ -58,7 +58,11 @@ export type OutboundPolicy = { trustedOrigin?: string; baseUrlProblem?: string }
 export type OutboundCheck = { ok: true; trusted: boolean } | { ok: false; reason: string };
 
 /** The pre-flight check of one request URL; host names are checked again at connect time (outboundLookup). */
-export function checkOutboundUrl(url: URL, policy: OutboundPolicy = {}, allow: AllowList = defaultAllowList()): OutboundCheck {
+export function checkOutboundUrl(
+  url: URL,
+  policy: OutboundPolicy = {},
+  allow: AllowList = defaultAllowList(),
+): OutboundCheck {
   if (policy.baseUrlProblem) return { ok: false, reason: `The account's base URL ${policy.baseUrlProblem}.` };
   if (url.username || url.password) return { ok: false, reason: 'The URL contains credentials.' };
   if (url.hash) return { ok: false, reason: 'The URL contains a fragment.' };
@@ -85,7 +89,9 @@ export function createOutboundLookup(allowList: () => AllowList, resolve: Resolv
       const vetted = named ? addresses : addresses.filter((a) => addressRefusal(a.address, allow) === null);
       if (vetted.length === 0) {
         const why = addresses[0] ? addressRefusal(addresses[0].address, allow) : 'no address';
-        const refused = Object.assign(new Error(`${hostname} resolves to ${why}; calls to it are not allowed.`), { code: OUTBOUND_REFUSED });
+        const refused = Object.assign(new Error(`${hostname} resolves to ${why}; calls to it are not allowed.`), {
+          code: OUTBOUND_REFUSED,
+        });
         return callback(refused, '', 4);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, vetted);
@@ -94,7 +100,11 @@ export function createOutboundLookup(allowList: () => AllowList, resolve: Resolv
   };
 }
 
-type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 let cached: { spec: string | undefined; list: AllowList } | undefined;
 

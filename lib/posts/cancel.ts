@@ -15,7 +15,10 @@ export type CancelPostResult =
  * Cancels what is still scheduled — one conditional statement, so never a delivery already claimed
  * (the API's POST /posts/:id/cancel and the queue's Cancel button both come here).
  */
-export async function cancelPost(db: Executor, params: { workspaceId: string; postId: string; actor: string }): Promise<CancelPostResult> {
+export async function cancelPost(
+  db: Executor,
+  params: { workspaceId: string; postId: string; actor: string },
+): Promise<CancelPostResult> {
   if (!isPostId(params.postId)) return { kind: 'not_found' };
   const scope = { workspaceId: params.workspaceId, postId: params.postId };
   // Scoped by workspace, so a missing or another workspace's post cancels nothing and reads as not found (I6).
@@ -24,7 +27,11 @@ export async function cancelPost(db: Executor, params: { workspaceId: string; po
   if (!after) return { kind: 'not_found' };
   const notCancelable = after.deliveries.filter((d) => d.status !== 'canceled');
   if (notCancelable.length > 0 && notCancelable.length === after.deliveries.length) {
-    return { kind: 'conflict', reason: 'not_cancelable', deliveries: notCancelable.map((d) => ({ id: d.id, accountId: d.accountId, status: d.status })) };
+    return {
+      kind: 'conflict',
+      reason: 'not_cancelable',
+      deliveries: notCancelable.map((d) => ({ id: d.id, accountId: d.accountId, status: d.status })),
+    };
   }
   return { kind: 'ok', post: serializePost(after.post, after.deliveries), canceledDeliveryIds: canceled };
 }

@@ -17,7 +17,13 @@ beforeAll(async () => {
 });
 
 const form = (fields: Record<string, unknown>) =>
-  composeFormSchema.parse({ idempotencyKey: randomUUID(), text: `Hello ${randomUUID()}`, accountIds: accountId, when: 'now', ...fields });
+  composeFormSchema.parse({
+    idempotencyKey: randomUUID(),
+    text: `Hello ${randomUUID()}`,
+    accountIds: accountId,
+    when: 'now',
+    ...fields,
+  });
 const postsWithKey = async (key: string) =>
   (await db.select({ n: count() }).from(posts).where(eq(posts.idempotencyKey, key)))[0]!.n;
 
@@ -45,14 +51,25 @@ describe('compose form submit — I3', () => {
     expect(await postsWithKey(second.idempotencyKey)).toBe(1);
   });
 
-  it('a scheduled time is read in the user\'s zone and stored in UTC; a skipped DST time is a field error', async () => {
+  it("a scheduled time is read in the user's zone and stored in UTC; a skipped DST time is a field error", async () => {
     const year = new Date().getUTCFullYear() + 1; // always in the future, always inside the scheduling horizon
     const lastMarchSunday = 31 - new Date(Date.UTC(year, 2, 31)).getUTCDay(); // Europe's spring-forward day
-    const ok = await submitComposeForm(db, form({ when: 'later', localDateTime: `${year}-07-01T09:30`, timeZone: 'Europe/Berlin' }), context);
+    const ok = await submitComposeForm(
+      db,
+      form({ when: 'later', localDateTime: `${year}-07-01T09:30`, timeZone: 'Europe/Berlin' }),
+      context,
+    );
     expect(ok.ok).toBe(true);
-    const [row] = await db.select().from(posts).where(eq(posts.id, ok.ok ? ok.postId : ''));
+    const [row] = await db
+      .select()
+      .from(posts)
+      .where(eq(posts.id, ok.ok ? ok.postId : ''));
     expect(row!.scheduledAt.toISOString()).toBe(`${year}-07-01T07:30:00.000Z`);
-    const gap = await submitComposeForm(db, form({ when: 'later', localDateTime: `${year}-03-${lastMarchSunday}T02:30`, timeZone: 'Europe/Berlin' }), context);
+    const gap = await submitComposeForm(
+      db,
+      form({ when: 'later', localDateTime: `${year}-03-${lastMarchSunday}T02:30`, timeZone: 'Europe/Berlin' }),
+      context,
+    );
     expect(gap).toMatchObject({ ok: false, kind: 'invalid' });
     expect(gap.ok === false && gap.kind === 'invalid' && gap.errors.localDateTime).toBeTruthy();
   });
@@ -61,15 +78,23 @@ describe('compose form submit — I3', () => {
     const bad = form({ text: '', accountIds: undefined });
     const result = await submitComposeForm(db, bad, context);
     expect(result).toMatchObject({ ok: false, kind: 'invalid' });
-    expect(result.ok === false && result.kind === 'invalid' && Object.keys(result.errors).sort()).toEqual(['accountIds', 'text']);
+    expect(result.ok === false && result.kind === 'invalid' && Object.keys(result.errors).sort()).toEqual([
+      'accountIds',
+      'text',
+    ]);
     expect(await postsWithKey(bad.idempotencyKey)).toBe(0);
-    expect((await submitComposeForm(db, { ...bad, text: 'Now valid', accountIds: [accountId] }, context)).ok).toBe(true);
+    expect((await submitComposeForm(db, { ...bad, text: 'Now valid', accountIds: [accountId] }, context)).ok).toBe(
+      true,
+    );
   });
 
   it('the same key with different content is refused as a mismatch', async () => {
     const submission = form({});
     expect((await submitComposeForm(db, submission, context)).ok).toBe(true);
-    expect(await submitComposeForm(db, { ...submission, text: 'edited after the fact' }, context)).toEqual({ ok: false, kind: 'mismatch' });
+    expect(await submitComposeForm(db, { ...submission, text: 'edited after the fact' }, context)).toEqual({
+      ok: false,
+      kind: 'mismatch',
+    });
     expect(await postsWithKey(submission.idempotencyKey)).toBe(1);
   });
 });

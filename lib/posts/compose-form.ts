@@ -6,7 +6,11 @@ import { zonedLocalToUtc } from '@/lib/time/zoned';
 import { createPost, CREATE_POST_OPERATION, type CreatePostResult } from './create';
 import { createPostRequestSchema, POST_KINDS } from './post-input';
 
-const optionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
 
 /** The compose form's fields as FormData sends them (strings; checkboxes may repeat). */
 export const composeFormSchema = z.object({
@@ -18,7 +22,10 @@ export const composeFormSchema = z.object({
   kind: z.enum(POST_KINDS).default('post'),
   inReplyTo: optionalText,
   recipient: optionalText,
-  accountIds: z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  accountIds: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   when: z.enum(['now', 'later']).default('now'),
   localDateTime: optionalText,
   timeZone: z.string().default('UTC'),
@@ -39,15 +46,26 @@ const FIELD_FOR: Record<string, string> = { scheduledAt: 'localDateTime' };
  * The compose form's submit: same idempotent path as the API (scope workspace + posts.create + key).
  * A duplicate submit that finds the first still running waits briefly for its result instead of failing.
  */
-export async function submitComposeForm(db: Database, form: ComposeForm, context: { workspaceId: string; userId: string; requestId?: string }): Promise<ComposeResult> {
+export async function submitComposeForm(
+  db: Database,
+  form: ComposeForm,
+  context: { workspaceId: string; userId: string; requestId?: string },
+): Promise<ComposeResult> {
   let scheduledAt: string | undefined;
   if (form.when === 'later') {
-    const converted = form.localDateTime ? zonedLocalToUtc(form.localDateTime, form.timeZone) : { ok: false as const, error: 'Pick a date and time' };
+    const converted = form.localDateTime
+      ? zonedLocalToUtc(form.localDateTime, form.timeZone)
+      : { ok: false as const, error: 'Pick a date and time' };
     if (!converted.ok) return { ok: false, kind: 'invalid', errors: { localDateTime: [converted.error] } };
     scheduledAt = converted.date.toISOString();
   }
   const parsed = createPostRequestSchema.safeParse({
-    text: form.text, accountIds: form.accountIds, kind: form.kind, inReplyTo: form.inReplyTo, recipient: form.recipient, scheduledAt,
+    text: form.text,
+    accountIds: form.accountIds,
+    kind: form.kind,
+    inReplyTo: form.inReplyTo,
+    recipient: form.recipient,
+    scheduledAt,
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
@@ -61,8 +79,13 @@ export async function submitComposeForm(db: Database, form: ComposeForm, context
   const scope = { workspaceId: context.workspaceId, operation: CREATE_POST_OPERATION, key: form.idempotencyKey };
   const run = () =>
     createPost(db, parsed.data, {
-      workspaceId: context.workspaceId, source: 'form', idempotencyKey: form.idempotencyKey, actor: `user:${context.userId}`,
-      userId: context.userId, checkSoftDuplicates: !form.confirmDuplicate, requestId: context.requestId,
+      workspaceId: context.workspaceId,
+      source: 'form',
+      idempotencyKey: form.idempotencyKey,
+      actor: `user:${context.userId}`,
+      userId: context.userId,
+      checkSoftDuplicates: !form.confirmDuplicate,
+      requestId: context.requestId,
     });
 
   let result: CreatePostResult = await run();
@@ -79,7 +102,11 @@ export async function submitComposeForm(db: Database, form: ComposeForm, context
     case 'in_flight':
       return { ok: false, kind: 'in_flight' };
     case 'invalid':
-      return { ok: false, kind: 'invalid', errors: Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [FIELD_FOR[k] ?? k, v])) };
+      return {
+        ok: false,
+        kind: 'invalid',
+        errors: Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [FIELD_FOR[k] ?? k, v])),
+      };
     case 'possible_duplicate':
       return { ok: false, kind: 'possible_duplicate', matches: result.matches };
   }

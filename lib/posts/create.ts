@@ -32,7 +32,8 @@ export type CreatePostContext = {
 export type DuplicateMatch = { postId: string; accountId: string };
 
 /** Refused without storing anything (the key is released: a corrected retry may reuse it). */
-export type CreatePostRejection = { kind: 'invalid'; errors: FieldErrors } | { kind: 'possible_duplicate'; matches: DuplicateMatch[] };
+export type CreatePostRejection =
+  { kind: 'invalid'; errors: FieldErrors } | { kind: 'possible_duplicate'; matches: DuplicateMatch[] };
 
 export type CreatePostResult =
   /** `stored` is the answer kept under the key: a replay gets exactly these bytes. */
@@ -42,17 +43,35 @@ export type CreatePostResult =
   | { kind: 'in_flight'; retryAfterSeconds: number };
 
 /** Creates a post exactly once per (workspace, key) — for the API and the compose form alike. */
-export async function createPost(db: Database, request: CreatePostRequest, context: CreatePostContext): Promise<CreatePostResult> {
+export async function createPost(
+  db: Database,
+  request: CreatePostRequest,
+  context: CreatePostContext,
+): Promise<CreatePostResult> {
   const outcome = await runIdempotent<CreatePostRejection>(
     db,
-    { workspaceId: context.workspaceId, operation: CREATE_POST_OPERATION, key: context.idempotencyKey, fingerprint: fingerprint(fingerprintInput(request)) },
+    {
+      workspaceId: context.workspaceId,
+      operation: CREATE_POST_OPERATION,
+      key: context.idempotencyKey,
+      fingerprint: fingerprint(fingerprintInput(request)),
+    },
     (tx) => createPostInTransaction(tx, request, context),
   );
   switch (outcome.kind) {
     case 'executed':
     case 'replayed': {
       const { status, body, resourceId } = outcome.response;
-      if (outcome.kind === 'executed') logger.info({ requestId: context.requestId, postId: resourceId, workspaceId: context.workspaceId, source: context.source }, 'post created');
+      if (outcome.kind === 'executed')
+        logger.info(
+          {
+            requestId: context.requestId,
+            postId: resourceId,
+            workspaceId: context.workspaceId,
+            source: context.source,
+          },
+          'post created',
+        );
       return { kind: 'ok', postId: resourceId!, replayed: outcome.kind === 'replayed', stored: { status, body } };
     }
     case 'rejected':
@@ -68,7 +87,11 @@ export async function createPost(db: Database, request: CreatePostRequest, conte
  * The create itself, inside runIdempotent's transaction. Checks that need the database (accounts belong
  * to the workspace, per-platform text limits, time not in the past) reject without storing.
  */
-async function createPostInTransaction(tx: Transaction, request: CreatePostRequest, context: CreatePostContext): Promise<OperationResult<CreatePostRejection>> {
+async function createPostInTransaction(
+  tx: Transaction,
+  request: CreatePostRequest,
+  context: CreatePostContext,
+): Promise<OperationResult<CreatePostRejection>> {
   const now = context.now ?? new Date();
   const accountIds = [...new Set(request.accountIds)];
   const errors: FieldErrors = {};
@@ -79,9 +102,19 @@ async function createPostInTransaction(tx: Transaction, request: CreatePostReque
 
   if (context.checkSoftDuplicates) {
     const matches = await findRecentSameText(tx, {
-      workspaceId: context.workspaceId, accountIds, normalisedText: normaliseText(request.text), since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
+      workspaceId: context.workspaceId,
+      accountIds,
+      normalisedText: normaliseText(request.text),
+      since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
     });
-    if (matches.length > 0) return { store: false, rejection: { kind: 'possible_duplicate', matches: matches.map((m) => ({ postId: m.postId, accountId: m.accountId })) } };
+    if (matches.length > 0)
+      return {
+        store: false,
+        rejection: {
+          kind: 'possible_duplicate',
+          matches: matches.map((m) => ({ postId: m.postId, accountId: m.accountId })),
+        },
+      };
   }
 
   const newPost = {
@@ -98,12 +131,29 @@ async function createPostInTransaction(tx: Transaction, request: CreatePostReque
   };
   // A key whose record expired (and was pruned) starts a new request (docs/architecture.md#inbound-idempotency, retention): the earlier
   // post keeps the key, so this one is stored without it; its new key record points at it.
-  const created = (await insertPostWithDeliveries(tx, { post: newPost, accountIds, actor: context.actor, requestId: context.requestId }))
-    ?? (await insertPostWithDeliveries(tx, { post: { ...newPost, idempotencyKey: null }, accountIds, actor: context.actor, requestId: context.requestId }))!;
+  const created =
+    (await insertPostWithDeliveries(tx, {
+      post: newPost,
+      accountIds,
+      actor: context.actor,
+      requestId: context.requestId,
+    })) ??
+    (await insertPostWithDeliveries(tx, {
+      post: { ...newPost, idempotencyKey: null },
+      accountIds,
+      actor: context.actor,
+      requestId: context.requestId,
+    }))!;
   const { post, deliveries } = created;
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.
   if (scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
   const body: SerializedPost = serializePost(post, deliveries);
-  return { store: true, status: 201, body: JSON.stringify(body), resourceId: post.id, retainUntil: new Date(scheduledAt.getTime() + RETENTION_AFTER_SCHEDULE_MS) };
+  return {
+    store: true,
+    status: 201,
+    body: JSON.stringify(body),
+    resourceId: post.id,
+    retainUntil: new Date(scheduledAt.getTime() + RETENTION_AFTER_SCHEDULE_MS),
+  };
 }

@@ -12,7 +12,9 @@ const sandbox = await startTestSandbox();
 const { db } = sandbox;
 
 const copiesWithText = async (texts: string[]) => {
-  const result = await db.execute<{ text: string; n: number }>(sql`select text, count(*)::int as n from sandbox.posts where text = any(${sql.raw(`array[${texts.map((t) => `'${t}'`).join(',')}]`)}) group by text`);
+  const result = await db.execute<{ text: string; n: number }>(
+    sql`select text, count(*)::int as n from sandbox.posts where text = any(${sql.raw(`array[${texts.map((t) => `'${t}'`).join(',')}]`)}) group by text`,
+  );
   return new Map([...result].map((r) => [r.text, r.n]));
 };
 
@@ -25,17 +27,26 @@ async function holdLock(statement: ReturnType<typeof sql>) {
   const released = new Promise<void>((resolve) => (release = resolve));
   let taken!: () => void;
   const locked = new Promise<void>((resolve) => (taken = resolve));
-  const held = db.transaction(async (tx) => { await tx.execute(statement); taken(); await released; });
+  const held = db.transaction(async (tx) => {
+    await tx.execute(statement);
+    taken();
+    await released;
+  });
   await Promise.race([locked, held]);
-  return async () => { release(); await held; };
+  return async () => {
+    release();
+    await held;
+  };
 }
 
 /** Waits until another session is blocked on a lock while running a statement that starts with `prefix`. */
 async function untilBlocked(prefix: string) {
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    const [row] = [...(await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`${prefix}%`}`))];
+    const [row] = [
+      ...(await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`${prefix}%`}`)),
+    ];
     if (row!.n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -44,7 +55,10 @@ async function untilBlocked(prefix: string) {
 
 const settled = <T>(promise: Promise<T>) => {
   const state = { done: false };
-  void promise.then(() => (state.done = true), () => (state.done = true));
+  void promise.then(
+    () => (state.done = true),
+    () => (state.done = true),
+  );
   return state;
 };
 
@@ -55,14 +69,27 @@ describe('editing races the publisher', () => {
     const outcomes = { editLanded: 0, editRefused: 0 };
     for (let i = 0; i < 30; i++) {
       const tag = randomUUID().slice(0, 8);
-      const [deliveryId] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label: `old ${tag}` });
-      const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
+      const [deliveryId] = await schedulePosts(db, {
+        workspaceId: account.workspaceId,
+        accountId: account.productAccountId,
+        count: 1,
+        label: `old ${tag}`,
+      });
+      const [{ postId }] = (await db
+        .select({ postId: deliveries.postId })
+        .from(deliveries)
+        .where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
       const editFirst = i % 2 === 0; // half the runs each way, so both branches are exercised every time
       let edit: Awaited<ReturnType<typeof editScheduledPost>>;
       if (editFirst) {
         // The edit holds the delivery's row lock (stopped at its post update) while a whole publisher pass runs.
         const releasePost = await holdLock(sql`select 1 from posts where id = ${postId} for update`);
-        const editing = editScheduledPost(db, { workspaceId: account.workspaceId, postId, changes: { text: `new ${tag}` }, actor: 'test' });
+        const editing = editScheduledPost(db, {
+          workspaceId: account.workspaceId,
+          postId,
+          changes: { text: `new ${tag}` },
+          actor: 'test',
+        });
         const editState = settled(editing);
         await untilBlocked('update "posts"');
         await publisher();
@@ -77,7 +104,12 @@ describe('editing races the publisher', () => {
         const publishing = publisher();
         const publisherState = settled(publishing);
         await untilBlocked('insert into "sandbox"."posts"');
-        edit = await editScheduledPost(db, { workspaceId: account.workspaceId, postId, changes: { text: `new ${tag}` }, actor: 'test' });
+        edit = await editScheduledPost(db, {
+          workspaceId: account.workspaceId,
+          postId,
+          changes: { text: `new ${tag}` },
+          actor: 'test',
+        });
         expect(publisherState.done).toBe(false); // the edit ran while the publisher was in flight
         await releasePlatform();
         await publishing;
@@ -107,35 +139,86 @@ describe('editing races the publisher', () => {
     const a = await sandbox.connectAccount('x');
     const b = await sandbox.connectAccount('mastodon', a.workspaceId);
     const later = new Date(Date.now() + 3_600_000);
-    const [deliveryId] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: 'retime', scheduledAt: later });
-    const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
+    const [deliveryId] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: 'retime',
+      scheduledAt: later,
+    });
+    const [{ postId }] = (await db
+      .select({ postId: deliveries.postId })
+      .from(deliveries)
+      .where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
     const even = new Date(Date.now() + 7_200_000).toISOString();
-    const edited = await editScheduledPost(db, { workspaceId: a.workspaceId, postId, changes: { scheduledAt: even, accountIds: [b.productAccountId] }, actor: 'test' });
+    const edited = await editScheduledPost(db, {
+      workspaceId: a.workspaceId,
+      postId,
+      changes: { scheduledAt: even, accountIds: [b.productAccountId] },
+      actor: 'test',
+    });
     expect(edited.ok).toBe(true);
     if (!edited.ok) return;
     expect(edited.post.scheduledAt).toBe(new Date(even).toISOString());
-    expect(edited.post.deliveries.map((d) => [d.accountId, d.status]).sort()).toEqual([[a.productAccountId, 'canceled'], [b.productAccountId, 'scheduled']].sort());
+    expect(edited.post.deliveries.map((d) => [d.accountId, d.status]).sort()).toEqual(
+      [
+        [a.productAccountId, 'canceled'],
+        [b.productAccountId, 'scheduled'],
+      ].sort(),
+    );
 
-    const [sentId] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('sent') });
+    const [sentId] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('sent'),
+    });
     await publishDueDeliveries(db, testPublisherOptions(sandbox.url));
-    const [{ sentPost }] = (await db.select({ sentPost: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${sentId}`)) as [{ sentPost: string }];
-    const refused = await editScheduledPost(db, { workspaceId: a.workspaceId, postId: sentPost, changes: { text: 'too late' }, actor: 'test' });
+    const [{ sentPost }] = (await db
+      .select({ sentPost: deliveries.postId })
+      .from(deliveries)
+      .where(sql`${deliveries.id} = ${sentId}`)) as [{ sentPost: string }];
+    const refused = await editScheduledPost(db, {
+      workspaceId: a.workspaceId,
+      postId: sentPost,
+      changes: { text: 'too late' },
+      actor: 'test',
+    });
     expect(refused).toMatchObject({ ok: false, reason: 'already_sent' });
     const other = await sandbox.connectAccount('x');
-    expect(await editScheduledPost(db, { workspaceId: other.workspaceId, postId, changes: { text: 'not mine' }, actor: 'test' })).toEqual({ ok: false, reason: 'not_found' });
+    expect(
+      await editScheduledPost(db, {
+        workspaceId: other.workspaceId,
+        postId,
+        changes: { text: 'not mine' },
+        actor: 'test',
+      }),
+    ).toEqual({ ok: false, reason: 'not_found' });
   });
 
   it('a delivery released after an ambiguous attempt can no longer be edited (the old text may still surface)', async () => {
     const a = await sandbox.connectAccount('x');
     await sandbox.setFaults(a.sandboxAccount.id, { timeoutBeforeCommit: 1 });
-    const [deliveryId] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('maybe live') });
+    const [deliveryId] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('maybe live'),
+    });
     await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 300 }));
     expect((await deliveryStates(db, [deliveryId!])).get(deliveryId!)!.status).toBe('ambiguous');
     // Reconciliation released it (not found twice): scheduled again, but an attempt may be live.
-    await db.execute(sql`update deliveries set status = 'scheduled', due_at = now() + interval '1 hour' where id = ${deliveryId}`);
+    await db.execute(
+      sql`update deliveries set status = 'scheduled', due_at = now() + interval '1 hour' where id = ${deliveryId}`,
+    );
     await db.execute(sql`update claims set released_at = now() where delivery_id = ${deliveryId}`);
-    const [{ postId }] = (await db.select({ postId: deliveries.postId }).from(deliveries).where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
-    expect(await editScheduledPost(db, { workspaceId: a.workspaceId, postId, changes: { text: 'changed' }, actor: 'test' })).toMatchObject({ ok: false, reason: 'already_publishing' });
+    const [{ postId }] = (await db
+      .select({ postId: deliveries.postId })
+      .from(deliveries)
+      .where(sql`${deliveries.id} = ${deliveryId}`)) as [{ postId: string }];
+    expect(
+      await editScheduledPost(db, { workspaceId: a.workspaceId, postId, changes: { text: 'changed' }, actor: 'test' }),
+    ).toMatchObject({ ok: false, reason: 'already_publishing' });
   });
 
   it('PATCH /api/v1/posts/:id is keyed: a retry replays the answer; replaying the original create still returns the original', async () => {
@@ -145,20 +228,44 @@ describe('editing races the publisher', () => {
     const a = await sandbox.connectAccount('x');
     const token = await sandbox.apiKey(a.workspaceId);
     const createKey = randomUUID();
-    const payload = { text: 'before the edit', accountIds: [a.productAccountId], scheduledAt: new Date(Date.now() + 3_600_000).toISOString() };
-    const created = await create(apiRequest('/api/v1/posts', { method: 'POST', token, key: createKey, body: payload }), { params: Promise.resolve({}) as Promise<Record<string, never>> });
+    const payload = {
+      text: 'before the edit',
+      accountIds: [a.productAccountId],
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    const created = await create(
+      apiRequest('/api/v1/posts', { method: 'POST', token, key: createKey, body: payload }),
+      { params: Promise.resolve({}) as Promise<Record<string, never>> },
+    );
     const original = await created.text();
     const id = JSON.parse(original).id as string;
     const editKey = randomUUID();
-    const patch = () => PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: editKey, body: { text: 'after the edit' } }), idParams(id));
+    const patch = () =>
+      PATCH(
+        apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: editKey, body: { text: 'after the edit' } }),
+        idParams(id),
+      );
     const first = await patch();
     expect(first.status).toBe(200);
     expect((await first.json()).text).toBe('after the edit');
     const again = await patch();
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const replayCreate = await create(apiRequest('/api/v1/posts', { method: 'POST', token, key: createKey, body: payload }), { params: Promise.resolve({}) as Promise<Record<string, never>> });
+    const replayCreate = await create(
+      apiRequest('/api/v1/posts', { method: 'POST', token, key: createKey, body: payload }),
+      { params: Promise.resolve({}) as Promise<Record<string, never>> },
+    );
     expect(await replayCreate.text()).toBe(original);
-    expect((await PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, body: { text: 'x' } }), idParams(id))).status).toBe(400);
-    expect((await PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: randomUUID(), body: {} }), idParams(id))).status).toBe(422);
+    expect(
+      (await PATCH(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, body: { text: 'x' } }), idParams(id)))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await PATCH(
+          apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: randomUUID(), body: {} }),
+          idParams(id),
+        )
+      ).status,
+    ).toBe(422);
   });
 });

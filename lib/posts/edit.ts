@@ -12,11 +12,17 @@ import { validateTargets, type FieldErrors } from './targets';
 export const editPostRequestSchema = z
   .object({
     text: postTextSchema.optional(),
-    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' }).refine(withinTwoYears, 'Must be within two years from now').optional(),
+    scheduledAt: z.iso
+      .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' })
+      .refine(withinTwoYears, 'Must be within two years from now')
+      .optional(),
     accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
   })
   .strict()
-  .refine((v) => v.text !== undefined || v.scheduledAt !== undefined || v.accountIds !== undefined, 'Nothing to change');
+  .refine(
+    (v) => v.text !== undefined || v.scheduledAt !== undefined || v.accountIds !== undefined,
+    'Nothing to change',
+  );
 export type EditPostRequest = z.output<typeof editPostRequestSchema>;
 
 export type EditConflictReason = 'already_publishing' | 'already_sent' | 'not_editable';
@@ -38,10 +44,7 @@ type EditOutcome =
   | { kind: 'conflict'; reason: EditConflictReason; deliveries: DeliveryState[]; replayed: boolean };
 
 /** The edit use case's answer, for the API and the post page alike. */
-export type EditPostResult =
-  | EditOutcome
-  | { kind: 'key_reused' }
-  | { kind: 'in_flight'; retryAfterSeconds: number };
+export type EditPostResult = EditOutcome | { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number };
 
 const EDIT_POST_OPERATION = 'posts.update';
 const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -52,21 +55,36 @@ type EditParams = { workspaceId: string; postId: string; changes: EditPostReques
  * Edits a post. With an Idempotency-Key (the API) the answer — the edited post, or the conflict that
  * refused it — is stored and replayed; without one (the post page) it is one transaction.
  */
-export async function editPost(db: Database, params: EditParams & { idempotencyKey?: string }): Promise<EditPostResult> {
+export async function editPost(
+  db: Database,
+  params: EditParams & { idempotencyKey?: string },
+): Promise<EditPostResult> {
   if (!params.idempotencyKey) return fromEditResult(await editScheduledPost(db, params));
   const { idempotencyKey, ...edit } = params;
   let executed: EditOutcome | undefined; // the typed answer of this run; only a replay reads the stored one back
   const outcome = await runIdempotent<EditRejection>(
     db,
-    { workspaceId: params.workspaceId, operation: EDIT_POST_OPERATION, key: idempotencyKey, fingerprint: fingerprint({ postId: params.postId, ...params.changes }) },
+    {
+      workspaceId: params.workspaceId,
+      operation: EDIT_POST_OPERATION,
+      key: idempotencyKey,
+      fingerprint: fingerprint({ postId: params.postId, ...params.changes }),
+    },
     async (tx): Promise<OperationResult<EditRejection>> => {
       const result = fromEditResult(await editScheduledPostInTransaction(tx, edit));
       executed = result;
       if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
       const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
-      if (result.kind === 'ok') return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: params.postId, retainUntil };
+      if (result.kind === 'ok')
+        return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: params.postId, retainUntil };
       // A refusal is stored too: a retry of this key gets the same answer even after the post changes.
-      return { store: true, status: 409, body: JSON.stringify({ reason: result.reason, deliveries: result.deliveries }), resourceId: params.postId, retainUntil };
+      return {
+        store: true,
+        status: 409,
+        body: JSON.stringify({ reason: result.reason, deliveries: result.deliveries }),
+        resourceId: params.postId,
+        retainUntil,
+      };
     },
   );
   switch (outcome.kind) {
@@ -76,7 +94,11 @@ export async function editPost(db: Database, params: EditParams & { idempotencyK
       const stored = JSON.parse(outcome.response.body);
       return outcome.response.status === 200
         ? { kind: 'ok', post: stored as SerializedPost, replayed: true }
-        : { kind: 'conflict', ...(stored as { reason: EditConflictReason; deliveries: DeliveryState[] }), replayed: true };
+        : {
+            kind: 'conflict',
+            ...(stored as { reason: EditConflictReason; deliveries: DeliveryState[] }),
+            replayed: true,
+          };
     }
     case 'rejected':
       return outcome.rejection;
@@ -112,8 +134,21 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     // matches on the text, so the text must not change under it.
     const blocked = live.filter((d) => d.status !== 'scheduled' || d.claimed || d.mayBeLive);
     if (live.length === 0 || blocked.length > 0) {
-      const reason = live.length === 0 ? 'not_editable' : blocked.some((d) => d.status === 'publishing' || d.claimed || d.mayBeLive) ? 'already_publishing' : 'already_sent';
-      return { ok: false, reason, deliveries: locked.map((d) => ({ id: d.id, accountId: d.accountId, status: d.claimed && d.status === 'scheduled' ? 'publishing' : d.status })) } as const;
+      const reason =
+        live.length === 0
+          ? 'not_editable'
+          : blocked.some((d) => d.status === 'publishing' || d.claimed || d.mayBeLive)
+            ? 'already_publishing'
+            : 'already_sent';
+      return {
+        ok: false,
+        reason,
+        deliveries: locked.map((d) => ({
+          id: d.id,
+          accountId: d.accountId,
+          status: d.claimed && d.status === 'scheduled' ? 'publishing' : d.status,
+        })),
+      } as const;
     }
     const current = (await getPostWithDeliveries(tx, params))!;
     const text = params.changes.text ?? current.post.text;
@@ -123,19 +158,28 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const errors: FieldErrors = {};
     await validateTargets(tx, { workspaceId: params.workspaceId, accountIds: targetIds, text }, errors);
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
-    if (reAdded.length) errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
-    if (params.changes.scheduledAt && scheduledAt.getTime() < (params.now ?? new Date()).getTime() - 60_000) errors.scheduledAt = ['The time is in the past'];
+    if (reAdded.length)
+      errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
+    if (params.changes.scheduledAt && scheduledAt.getTime() < (params.now ?? new Date()).getTime() - 60_000)
+      errors.scheduledAt = ['The time is in the past'];
     if (Object.keys(errors).length) return { ok: false, reason: 'invalid', errors } as const;
 
     await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
     await applyEditToDeliveries(tx, {
-      workspaceId: params.workspaceId, postId: params.postId, dueAt: scheduledAt, actor: params.actor,
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      dueAt: scheduledAt,
+      actor: params.actor,
       keep: live.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
       remove: live.filter((d) => !targetIds.includes(d.accountId)).map((d) => d.id),
     });
     await addDeliveries(tx, {
-      workspaceId: params.workspaceId, postId: params.postId, dueAt: scheduledAt, actor: params.actor,
-      accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)), reason: 'account added by an edit',
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      dueAt: scheduledAt,
+      actor: params.actor,
+      accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
+      reason: 'account added by an edit',
     });
     await notifyDue(tx);
     const after = (await getPostWithDeliveries(tx, params))!;

@@ -10,7 +10,12 @@ export const listPostsQuerySchema = z.object({
   status: z.enum(deliveryStatusEnum.enumValues).optional(),
   account: z.uuid().optional(),
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(100, LIMIT_MESSAGE).default(25),
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(100, LIMIT_MESSAGE)
+    .default(25),
 });
 
 function encodeCursor(c: PostCursor): string {
@@ -36,19 +41,37 @@ export type ListPostsResult =
   | { kind: 'invalid'; errors: Record<string, string[]> };
 
 /** A page of the workspace's posts, newest first (keyset pagination; `nextCursor` is null on the last page). */
-export async function listPostPage(db: Executor, workspaceId: string, query: Record<string, string>): Promise<ListPostsResult> {
+export async function listPostPage(
+  db: Executor,
+  workspaceId: string,
+  query: Record<string, string>,
+): Promise<ListPostsResult> {
   const parsed = listPostsQuerySchema.safeParse(query);
-  if (!parsed.success) return { kind: 'invalid', errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
+  if (!parsed.success)
+    return { kind: 'invalid', errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
   const cursor = parsed.data.cursor !== undefined ? decodeCursor(parsed.data.cursor) : undefined;
-  if (cursor === null) return { kind: 'invalid', errors: { cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] } };
-  const rows = await listPosts(db, { workspaceId, status: parsed.data.status, accountId: parsed.data.account, cursor, limit: parsed.data.limit + 1 });
+  if (cursor === null)
+    return {
+      kind: 'invalid',
+      errors: { cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] },
+    };
+  const rows = await listPosts(db, {
+    workspaceId,
+    status: parsed.data.status,
+    accountId: parsed.data.account,
+    cursor,
+    limit: parsed.data.limit + 1,
+  });
   const page = rows.slice(0, parsed.data.limit);
   const last = page.at(-1);
   return {
     kind: 'ok',
     page: {
       data: page.map((r) => serializePost(r.post, r.deliveries)),
-      nextCursor: rows.length > parsed.data.limit && last ? encodeCursor({ createdAt: last.post.createdAt, id: last.post.id }) : null,
+      nextCursor:
+        rows.length > parsed.data.limit && last
+          ? encodeCursor({ createdAt: last.post.createdAt, id: last.post.id })
+          : null,
     },
   };
 }

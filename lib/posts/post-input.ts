@@ -25,25 +25,36 @@ export const NO_NUL_MESSAGE = 'Must not contain the NUL character (U+0000)';
 export const withoutNul = (v: string) => !v.includes('\u0000');
 
 /** A post's text, for creating and editing alike. */
-export const postTextSchema = z.string().min(1, 'Text is required').max(5000).refine((t) => t.trim().length > 0, 'Text is required').refine(withoutNul, NO_NUL_MESSAGE);
+export const postTextSchema = z
+  .string()
+  .min(1, 'Text is required')
+  .max(5000)
+  .refine((t) => t.trim().length > 0, 'Text is required')
+  .refine(withoutNul, NO_NUL_MESSAGE);
 
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
     text: postTextSchema,
     accountIds: z.array(z.uuid('Must be an account id')).min(1, 'Choose at least one account').max(50),
-    scheduledAt: z.iso.datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' })
-      .refine(withinTwoYears, 'Must be within two years from now').optional(),
+    scheduledAt: z.iso
+      .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' })
+      .refine(withinTwoYears, 'Must be within two years from now')
+      .optional(),
     kind: z.enum(POST_KINDS).default('post'),
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.kind === 'reply' && !v.inReplyTo) ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
-    if (v.kind === 'dm' && !v.recipient) ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'A direct message needs a recipient handle' });
-    if (v.kind !== 'reply' && v.inReplyTo) ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'Only replies take inReplyTo' });
-    if (v.kind !== 'dm' && v.recipient) ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'Only direct messages take a recipient' });
+    if (v.kind === 'reply' && !v.inReplyTo)
+      ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
+    if (v.kind === 'dm' && !v.recipient)
+      ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'A direct message needs a recipient handle' });
+    if (v.kind !== 'reply' && v.inReplyTo)
+      ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'Only replies take inReplyTo' });
+    if (v.kind !== 'dm' && v.recipient)
+      ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'Only direct messages take a recipient' });
   });
 
 export type CreatePostRequest = z.output<typeof createPostRequestSchema>;

@@ -1,6 +1,13 @@
 import type { DeliveryStatus, Post } from '@/db/schema';
 
-type DeliveryLike = { id: string; accountId: string; status: DeliveryStatus; externalId: string | null; url?: string | null; externalUrl?: string | null };
+type DeliveryLike = {
+  id: string;
+  accountId: string;
+  status: DeliveryStatus;
+  externalId: string | null;
+  url?: string | null;
+  externalUrl?: string | null;
+};
 
 /** A post's overall status: its deliveries' status when they agree, else `partial`. */
 export function postStatus(statuses: DeliveryStatus[]): DeliveryStatus | 'partial' {

@@ -16,7 +16,8 @@ export async function validateTargets(
   const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds: params.accountIds });
   const usable = accounts.filter((a) => !a.disconnectedAt);
   // Another workspace's account is reported exactly like a missing one (I6).
-  if (usable.length !== params.accountIds.length) errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
+  if (usable.length !== params.accountIds.length)
+    errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
   const length = characterCount(params.text);
   for (const account of usable) {
     const limit = TEXT_LIMITS[account.provider];

@@ -13,7 +13,12 @@ export async function verifyPlatformAccount(input: {
   accessToken: string;
   platformUserId?: string;
 }): Promise<{ ok: true; identity: VerifiedIdentity } | { ok: false; message: string }> {
-  const client = createProviderClient({ provider: input.provider, baseUrl: input.baseUrl, platformUserId: input.platformUserId ?? '', accessToken: input.accessToken });
+  const client = createProviderClient({
+    provider: input.provider,
+    baseUrl: input.baseUrl,
+    platformUserId: input.platformUserId ?? '',
+    accessToken: input.accessToken,
+  });
   const me = await client.whoAmI({ timeoutMs: 10_000 });
   if (!me.ok) return { ok: false, message: connectionCheckFailure(me) };
   if (input.platformUserId && me.id !== input.platformUserId) {

@@ -5,7 +5,8 @@ import type { WhoAmIResult } from './types';
  * never echoed: with a base URL of the admin's choosing it could be an internal service's answer.
  */
 const FAILURE_BY_RULE: Record<string, string> = {
-  'outbound-refused': 'the address is on a private or internal network and is not called (a self-hoster can allow it with OUTBOUND_ALLOWED_HOSTS)',
+  'outbound-refused':
+    'the address is on a private or internal network and is not called (a self-hoster can allow it with OUTBOUND_ALLOWED_HOSTS)',
   'invalid-base-url': 'the URL is not usable',
   'connection-not-established': 'could not connect to the platform',
   'tls-handshake-failed': 'the TLS handshake with the platform failed',

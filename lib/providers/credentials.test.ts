@@ -17,14 +17,27 @@ function sealV1(plaintext: string, key = KEY): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'base64'), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
+    '.',
+  );
 }
 
 async function account(workspaceId: string, sealed: { id?: string; credentialsEncrypted: string; tokenLast4: string }) {
-  return (await upsertAccount(db, { workspaceId, provider: 'x', sandbox: false, handle: '@a', platformUserId: randomUUID(), baseUrl: 'https://api.x.com', ...sealed }))!;
+  return (await upsertAccount(db, {
+    workspaceId,
+    provider: 'x',
+    sandbox: false,
+    handle: '@a',
+    platformUserId: randomUUID(),
+    baseUrl: 'https://api.x.com',
+    ...sealed,
+  }))!;
 }
 
-const sealedOf = async (id: string) => (await db.select({ v: socialAccounts.credentialsEncrypted }).from(socialAccounts).where(eq(socialAccounts.id, id)))[0]!.v;
+const sealedOf = async (id: string) =>
+  (
+    await db.select({ v: socialAccounts.credentialsEncrypted }).from(socialAccounts).where(eq(socialAccounts.id, id))
+  )[0]!.v;
 
 describe('sealed credentials are bound to their account (AES-256-GCM, account id as associated data)', () => {
   it('a sealed token copied onto another account no longer opens there', async () => {
@@ -32,16 +45,30 @@ describe('sealed credentials are bound to their account (AES-256-GCM, account id
     const a = await account(workspace.id, sealCredentials({ accessToken: 'token-of-a-1111' }, KEY));
     const b = await account(workspace.id, sealCredentials({ accessToken: 'token-of-b-2222' }, KEY));
     expect(openCredentials(await sealedOf(a.id), KEY, a.id)).toEqual({ accessToken: 'token-of-a-1111' });
-    await db.update(socialAccounts).set({ credentialsEncrypted: await sealedOf(a.id) }).where(eq(socialAccounts.id, b.id));
+    await db
+      .update(socialAccounts)
+      .set({ credentialsEncrypted: await sealedOf(a.id) })
+      .where(eq(socialAccounts.id, b.id));
     const moved = await sealedOf(b.id);
     expect(() => openCredentials(moved, KEY, b.id)).toThrow();
   });
 
   it('reconnecting an existing account seals the new token for the existing row', async () => {
     const workspace = await makeWorkspace(db);
-    const params = { workspaceId: workspace.id, provider: 'mastodon' as const, sandbox: false, handle: '@me', platformUserId: '7', baseUrl: 'https://m.example' };
-    const first = await connectAccount(db, params, (id) => sealCredentials({ accessToken: 'first-token-1111' }, KEY, id));
-    const again = await connectAccount(db, params, (id) => sealCredentials({ accessToken: 'second-token-2222' }, KEY, id));
+    const params = {
+      workspaceId: workspace.id,
+      provider: 'mastodon' as const,
+      sandbox: false,
+      handle: '@me',
+      platformUserId: '7',
+      baseUrl: 'https://m.example',
+    };
+    const first = await connectAccount(db, params, (id) =>
+      sealCredentials({ accessToken: 'first-token-1111' }, KEY, id),
+    );
+    const again = await connectAccount(db, params, (id) =>
+      sealCredentials({ accessToken: 'second-token-2222' }, KEY, id),
+    );
     expect(again.id).toBe(first.id);
     const stored = await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: first.id });
     expect(openCredentials(stored!.credentialsEncrypted, KEY, first.id)).toEqual({ accessToken: 'second-token-2222' });
@@ -49,8 +76,19 @@ describe('sealed credentials are bound to their account (AES-256-GCM, account id
 
   it('twenty parallel connects of one identity make one row whose token opens', async () => {
     const workspace = await makeWorkspace(db);
-    const params = { workspaceId: workspace.id, provider: 'x' as const, sandbox: false, handle: '@p', platformUserId: '99', baseUrl: 'https://api.x.com' };
-    const rows = await Promise.all(Array.from({ length: 20 }, (_, i) => connectAccount(db, params, (id) => sealCredentials({ accessToken: `parallel-token-${i}` }, KEY, id))));
+    const params = {
+      workspaceId: workspace.id,
+      provider: 'x' as const,
+      sandbox: false,
+      handle: '@p',
+      platformUserId: '99',
+      baseUrl: 'https://api.x.com',
+    };
+    const rows = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        connectAccount(db, params, (id) => sealCredentials({ accessToken: `parallel-token-${i}` }, KEY, id)),
+      ),
+    );
     expect(new Set(rows.map((r) => r.id)).size).toBe(1);
     expect(openCredentials(await sealedOf(rows[0]!.id), KEY, rows[0]!.id).accessToken).toMatch(/^parallel-token-\d+$/);
   });
@@ -59,7 +97,10 @@ describe('sealed credentials are bound to their account (AES-256-GCM, account id
 describe('migration of v1 sealed credentials', () => {
   it('re-seals every v1 value as v2 bound to its account; the token is unchanged; running again does nothing', async () => {
     const workspace = await makeWorkspace(db);
-    const legacy = await account(workspace.id, { credentialsEncrypted: sealV1(JSON.stringify({ accessToken: 'legacy-token-3333' })), tokenLast4: '3333' });
+    const legacy = await account(workspace.id, {
+      credentialsEncrypted: sealV1(JSON.stringify({ accessToken: 'legacy-token-3333' })),
+      tokenLast4: '3333',
+    });
     // Still opens before the migration (an instance started before it ran keeps working).
     expect(openCredentials(await sealedOf(legacy.id), KEY, legacy.id)).toEqual({ accessToken: 'legacy-token-3333' });
 

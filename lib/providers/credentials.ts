@@ -20,8 +20,14 @@ export function sealCredentials(
   };
 }
 
-export function openCredentials(credentialsEncrypted: string, encryptionKey: string, accountId: string): AccountCredentials {
-  const parsed = JSON.parse(decryptSecret(credentialsEncrypted, encryptionKey, accountId)) as Partial<AccountCredentials>;
+export function openCredentials(
+  credentialsEncrypted: string,
+  encryptionKey: string,
+  accountId: string,
+): AccountCredentials {
+  const parsed = JSON.parse(
+    decryptSecret(credentialsEncrypted, encryptionKey, accountId),
+  ) as Partial<AccountCredentials>;
   if (typeof parsed.accessToken !== 'string') throw new Error('Sealed credentials have no access token');
   return { accessToken: parsed.accessToken };
 }

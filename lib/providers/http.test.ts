@@ -3,7 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NETWORK_RULES, classifyWith } from './classify';
 import { NO_SOCKET, createAgents, sendOnce, type HttpRequest, type Agents, type AgentOptions } from './http';
 import { TEST_TLS_CERT } from './testing/tls-fixture';
-import { HTTP_OK, closedPort, startFullBacklog, startProxy, startServer, type OnData, type TestServer } from './testing/wire-servers';
+import {
+  HTTP_OK,
+  closedPort,
+  startFullBacklog,
+  startProxy,
+  startServer,
+  type OnData,
+  type TestServer,
+} from './testing/wire-servers';
 import type { Classification, RawOutcome } from './types';
 
 // sendOnce on real loopback sockets: each network classifier row is reached by a socket that really did
@@ -20,7 +28,11 @@ function agents(options: AgentOptions = { ca: TEST_TLS_CERT }): Agents {
   cleanups.push(() => (t['http:'].destroy(), t['https:'].destroy()));
   return t;
 }
-async function server(kind: 'tcp' | 'tls', onData?: OnData, onConnection?: Parameters<typeof startServer>[2]): Promise<TestServer> {
+async function server(
+  kind: 'tcp' | 'tls',
+  onData?: OnData,
+  onConnection?: Parameters<typeof startServer>[2],
+): Promise<TestServer> {
   const s = await startServer(kind, onData, onConnection);
   cleanups.push(s.close);
   return s;
@@ -28,7 +40,8 @@ async function server(kind: 'tcp' | 'tls', onData?: OnData, onConnection?: Param
 const BODY = { status: 'hello from the wire test' };
 /** These servers listen on loopback, which the outbound guard refuses: each test trusts its own server's origin. */
 const trusted = (url: string) => (URL.canParse(url) ? { outbound: { trustedOrigin: new URL(url).origin } } : {});
-const post = (url: string, t: Agents, extra: Partial<HttpRequest> = {}) => sendOnce({ method: 'POST', url, json: BODY, timeoutMs: 2_000, ...trusted(url), ...extra }, t);
+const post = (url: string, t: Agents, extra: Partial<HttpRequest> = {}) =>
+  sendOnce({ method: 'POST', url, json: BODY, timeoutMs: 2_000, ...trusted(url), ...extra }, t);
 
 /** Classifies with the shared network rows and records which row a real socket reached. */
 function classified(raw: RawOutcome): Classification {
@@ -41,7 +54,8 @@ function wireError(raw: RawOutcome) {
   return raw;
 }
 /** The client's sockets currently carrying a request (to inject a socket error, as the kernel would). */
-const socketsInUse = (t: Agents, protocol: keyof Agents = 'http:') => Object.values(t[protocol].sockets).flat() as Socket[];
+const socketsInUse = (t: Agents, protocol: keyof Agents = 'http:') =>
+  Object.values(t[protocol].sockets).flat() as Socket[];
 const injected = (code: string) => Object.assign(new Error(`read ${code}`), { code });
 /** Gives a late byte time to arrive; the assertions after it say none did. */
 const lateBytes = () => new Promise((resolve) => setTimeout(resolve, 100));
@@ -96,52 +110,80 @@ describe('not_sent: the request provably never left', () => {
 
   it('connection refused on a closed port: fresh socket, no connect → connection-not-established', async () => {
     const raw = wireError(await post(`http://127.0.0.1:${await closedPort()}/`, agents()));
-    expect(raw).toMatchObject({ code: 'ECONNREFUSED', connection: { socketAssigned: true, reused: false, connected: false, secured: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      code: 'ECONNREFUSED',
+      connection: { socketAssigned: true, reused: false, connected: false, secured: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'connection-not-established', outcome: 'not_sent' });
   });
 
   // A resolver answer depends on the machine's network; the lookup hook (where the outbound guard plugs in) makes it exact.
-  it.each(['ENOTFOUND', 'EAI_AGAIN'])('DNS failure %s before the socket connects (via the agents’ lookup) → connection-not-established', async (code) => {
-    const lookup: LookupFunction = (hostname, _options, callback) =>
-      setImmediate(() => callback(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code, hostname }), '', 4));
-    const raw = wireError(await post('http://platform.invalid/api', agents({ lookup })));
-    expect(raw).toMatchObject({ code, connection: { socketAssigned: true, reused: false, connected: false, bytesWritten: 0 } });
-    expect(classified(raw)).toMatchObject({ rule: 'connection-not-established', outcome: 'not_sent' });
-  });
+  it.each(['ENOTFOUND', 'EAI_AGAIN'])(
+    'DNS failure %s before the socket connects (via the agents’ lookup) → connection-not-established',
+    async (code) => {
+      const lookup: LookupFunction = (hostname, _options, callback) =>
+        setImmediate(() =>
+          callback(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code, hostname }), '', 4),
+        );
+      const raw = wireError(await post('http://platform.invalid/api', agents({ lookup })));
+      expect(raw).toMatchObject({
+        code,
+        connection: { socketAssigned: true, reused: false, connected: false, bytesWritten: 0 },
+      });
+      expect(classified(raw)).toMatchObject({ rule: 'connection-not-established', outcome: 'not_sent' });
+    },
+  );
 
   it('a .invalid host through the system resolver: never connects → not_sent (ENOTFOUND here; EAI_AGAIN or a timeout on a slow resolver)', async () => {
     const raw = wireError(await post('http://platform.invalid/api', agents(), { timeoutMs: 2_000 }));
     expect(raw.connection).toMatchObject({ socketAssigned: true, reused: false, connected: false, bytesWritten: 0 });
-    expect(classified(raw)).toMatchObject({ rule: expect.stringMatching(/^(connection-not-established|connect-timeout)$/), outcome: 'not_sent' });
+    expect(classified(raw)).toMatchObject({
+      rule: expect.stringMatching(/^(connection-not-established|connect-timeout)$/),
+      outcome: 'not_sent',
+    });
   });
 
   it('connect timeout against a listener whose accept queue is full (SYN dropped, no connect) → connect-timeout', async () => {
     const backlog = await startFullBacklog();
     cleanups.push(backlog.close);
     const raw = wireError(await post(`http://127.0.0.1:${backlog.port}/`, agents(), { timeoutMs: 500 }));
-    expect(raw).toMatchObject({ timedOut: true, connection: { socketAssigned: true, reused: false, connected: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      timedOut: true,
+      connection: { socketAssigned: true, reused: false, connected: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'connect-timeout', outcome: 'not_sent' });
   });
 
   it('connect timeout while the lookup never answers → connect-timeout', async () => {
     const raw = wireError(await post('http://platform.invalid/api', agents({ lookup: () => {} }), { timeoutMs: 300 }));
-    expect(raw).toMatchObject({ timedOut: true, connection: { socketAssigned: true, connected: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      timedOut: true,
+      connection: { socketAssigned: true, connected: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'connect-timeout', outcome: 'not_sent' });
   });
 
   it('TLS server with an untrusted self-signed certificate: handshake fails, nothing decrypted by the server → tls-handshake-failed', async () => {
     const s = await server('tls');
     const raw = wireError(await post(s.url(), agents({})));
-    expect(raw).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT', connection: { tls: true, connected: true, secured: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      connection: { tls: true, connected: true, secured: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'tls-handshake-failed', outcome: 'not_sent' });
     await lateBytes();
     expect(s.received().length).toBe(0);
   });
 
   it('https to a plain-HTTP server: EPROTO, the server saw only the ClientHello → tls-handshake-failed', async () => {
-    const s = await server('tcp', (c) => c.socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'));
+    const s = await server('tcp', (c) =>
+      c.socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'),
+    );
     const raw = wireError(await post(s.url().replace('http:', 'https:'), agents()));
-    expect(raw).toMatchObject({ code: 'EPROTO', connection: { tls: true, connected: true, secured: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      code: 'EPROTO',
+      connection: { tls: true, connected: true, secured: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'tls-handshake-failed', outcome: 'not_sent' });
     expect(s.received()[0]).toBe(TLS_HANDSHAKE_RECORD);
     expect(isRequestText(s.received())).toBe(false);
@@ -150,7 +192,10 @@ describe('not_sent: the request provably never left', () => {
   it('a reset during the TLS handshake (after reading the ClientHello) → tls-handshake-failed', async () => {
     const s = await server('tcp', (c) => c.socket.resetAndDestroy());
     const raw = wireError(await post(s.url().replace('http:', 'https:'), agents()));
-    expect(raw).toMatchObject({ code: 'ECONNRESET', connection: { tls: true, connected: true, secured: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      code: 'ECONNRESET',
+      connection: { tls: true, connected: true, secured: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'tls-handshake-failed', outcome: 'not_sent' });
     expect(s.received()[0]).toBe(TLS_HANDSHAKE_RECORD);
   });
@@ -158,7 +203,10 @@ describe('not_sent: the request provably never left', () => {
   it('a TLS handshake the server never answers, then the whole-call timeout → tls-handshake-failed', async () => {
     const s = await server('tcp');
     const raw = wireError(await post(s.url().replace('http:', 'https:'), agents(), { timeoutMs: 300 }));
-    expect(raw).toMatchObject({ timedOut: true, connection: { tls: true, connected: true, secured: false, bytesWritten: 0 } });
+    expect(raw).toMatchObject({
+      timedOut: true,
+      connection: { tls: true, connected: true, secured: false, bytesWritten: 0 },
+    });
     expect(classified(raw)).toMatchObject({ rule: 'tls-handshake-failed', outcome: 'not_sent' });
     expect(s.received()[0]).toBe(TLS_HANDSHAKE_RECORD);
   });
@@ -225,31 +273,40 @@ describe('ambiguous: the request may have reached the platform', () => {
   it.each([
     ['resets', (socket: Socket) => socket.resetAndDestroy()],
     ['closes', (socket: Socket) => socket.destroy()],
-  ])('keep-alive server %s the reused socket after receiving the second request → connection-reset', async (_name, second) => {
-    const s = await keepAliveServer(second);
-    const t = agents();
-    expect(await post(s.url(), t)).toMatchObject({ type: 'response', status: 200 });
-    const raw = wireError(await post(s.url(), t));
-    expect(raw.connection).toMatchObject({ socketAssigned: true, reused: true, connected: false });
-    expect(classified(raw)).toMatchObject({ rule: 'connection-reset', outcome: 'ambiguous' });
-    expect(s.connections).toHaveLength(1);
-    expect(s.connections[0]!.requests).toBe(2);
-  });
+  ])(
+    'keep-alive server %s the reused socket after receiving the second request → connection-reset',
+    async (_name, second) => {
+      const s = await keepAliveServer(second);
+      const t = agents();
+      expect(await post(s.url(), t)).toMatchObject({ type: 'response', status: 200 });
+      const raw = wireError(await post(s.url(), t));
+      expect(raw.connection).toMatchObject({ socketAssigned: true, reused: true, connected: false });
+      expect(classified(raw)).toMatchObject({ rule: 'connection-reset', outcome: 'ambiguous' });
+      expect(s.connections).toHaveLength(1);
+      expect(s.connections[0]!.requests).toBe(2);
+    },
+  );
 
   // The kernel reports these on a connection's next read or write; a test hook destroys the client's socket with that code.
-  it.each(['EHOSTUNREACH', 'ENETUNREACH', 'ECONNREFUSED', 'ENOTFOUND'])('%s on a reused keep-alive socket, after the server got the request → reused-socket-error', async (code) => {
-    const t = agents();
-    const s = await keepAliveServer(() => socketsInUse(t).forEach((socket) => socket.destroy(injected(code))));
-    expect(await post(s.url(), t)).toMatchObject({ type: 'response', status: 200 });
-    const raw = wireError(await post(s.url(), t));
-    expect(raw).toMatchObject({ code, connection: { reused: true, connected: false, secured: false } });
-    expect(classified(raw)).toMatchObject({ rule: 'reused-socket-error', outcome: 'ambiguous' });
-    expect(s.connections[0]!.requests).toBe(2);
-  });
+  it.each(['EHOSTUNREACH', 'ENETUNREACH', 'ECONNREFUSED', 'ENOTFOUND'])(
+    '%s on a reused keep-alive socket, after the server got the request → reused-socket-error',
+    async (code) => {
+      const t = agents();
+      const s = await keepAliveServer(() => socketsInUse(t).forEach((socket) => socket.destroy(injected(code))));
+      expect(await post(s.url(), t)).toMatchObject({ type: 'response', status: 200 });
+      const raw = wireError(await post(s.url(), t));
+      expect(raw).toMatchObject({ code, connection: { reused: true, connected: false, secured: false } });
+      expect(classified(raw)).toMatchObject({ rule: 'reused-socket-error', outcome: 'ambiguous' });
+      expect(s.connections[0]!.requests).toBe(2);
+    },
+  );
 
   it('an error no row names (ETIMEDOUT) after connect on a fresh socket → network-error-after-send', async () => {
     const t = agents();
-    const s = await server('tcp', (_c, completed) => completed && socketsInUse(t).forEach((socket) => socket.destroy(injected('ETIMEDOUT'))));
+    const s = await server(
+      'tcp',
+      (_c, completed) => completed && socketsInUse(t).forEach((socket) => socket.destroy(injected('ETIMEDOUT'))),
+    );
     const raw = wireError(await post(s.url(), t));
     expect(raw).toMatchObject({ code: 'ETIMEDOUT', connection: { reused: false, connected: true } });
     expect(classified(raw)).toMatchObject({ rule: 'network-error-after-send', outcome: 'ambiguous' });
@@ -278,8 +335,16 @@ describe('ambiguous: the request may have reached the platform', () => {
 
 describe('sendOnce guarantees', () => {
   it('one request, a redirect returned as is (never followed)', async () => {
-    const s = await server('tcp', (c, completed) => completed && c.socket.write('HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n'));
-    expect(await post(s.url(), agents())).toMatchObject({ type: 'response', status: 302, headers: { location: '/elsewhere' } });
+    const s = await server(
+      'tcp',
+      (c, completed) =>
+        completed && c.socket.write('HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n'),
+    );
+    expect(await post(s.url(), agents())).toMatchObject({
+      type: 'response',
+      status: 302,
+      headers: { location: '/elsewhere' },
+    });
     await lateBytes();
     expect(s.connections.map((c) => c.requests)).toEqual([1]);
   });

@@ -1,7 +1,13 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { checkOutboundUrl, MAX_RESPONSE_BYTES, OUTBOUND_REFUSED, outboundLookup, type OutboundPolicy } from '@/lib/net/outbound-guard';
+import {
+  checkOutboundUrl,
+  MAX_RESPONSE_BYTES,
+  OUTBOUND_REFUSED,
+  outboundLookup,
+  type OutboundPolicy,
+} from '@/lib/net/outbound-guard';
 import type { ConnectionFacts, RawOutcome } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -34,7 +40,10 @@ export type AgentOptions = {
 // Idle sockets close before the server's Keep-Alive hint runs out, or after 4 s without one (as undici).
 export function createAgents(options: AgentOptions = {}): Agents {
   const common = { keepAlive: true, timeout: 4_000, ...(options.lookup ? { lookup: options.lookup } : {}) };
-  return { 'http:': new http.Agent(common), 'https:': new https.Agent({ ...common, ...(options.ca ? { ca: options.ca } : {}) }) };
+  return {
+    'http:': new http.Agent(common),
+    'https:': new https.Agent({ ...common, ...(options.ca ? { ca: options.ca } : {}) }),
+  };
 }
 
 // Platform sockets connect only to addresses the outbound guard vetted; the app's own origin (the sandbox) has its own pool.
@@ -42,7 +51,14 @@ const guardedAgents = createAgents({ lookup: outboundLookup });
 const trustedAgents = createAgents();
 
 /** Nothing reached a socket: the request never left this process. */
-export const NO_SOCKET: ConnectionFacts = Object.freeze({ socketAssigned: false, reused: false, tls: false, connected: false, secured: false, bytesWritten: 0 });
+export const NO_SOCKET: ConnectionFacts = Object.freeze({
+  socketAssigned: false,
+  reused: false,
+  tls: false,
+  connected: false,
+  secured: false,
+  bytesWritten: 0,
+});
 
 /**
  * Exactly one HTTP request; never retries (a retry of a non-idempotent call is how duplicates happen).
@@ -53,19 +69,42 @@ export const NO_SOCKET: ConnectionFacts = Object.freeze({ socketAssigned: false,
 /** `agents`: a caller's own pools (tests); otherwise the guarded pools, or the trusted ones for the app's own origin. */
 export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutcome> {
   if (request.signal?.aborted) {
-    return Promise.resolve({ type: 'error', code: 'ABORTED_BEFORE_SEND', name: 'AbortError', message: 'Canceled before the request was sent', timedOut: false, connection: NO_SOCKET });
+    return Promise.resolve({
+      type: 'error',
+      code: 'ABORTED_BEFORE_SEND',
+      name: 'AbortError',
+      message: 'Canceled before the request was sent',
+      timedOut: false,
+      connection: NO_SOCKET,
+    });
   }
   let url: URL;
   try {
     url = new URL(request.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new TypeError(`Unsupported protocol ${url.protocol}`), { code: 'ERR_INVALID_URL' });
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw Object.assign(new TypeError(`Unsupported protocol ${url.protocol}`), { code: 'ERR_INVALID_URL' });
   } catch (error) {
     const err = error as Error;
-    return Promise.resolve({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut: false, connection: NO_SOCKET });
+    return Promise.resolve({
+      type: 'error',
+      code: errorCode(err),
+      name: err.name,
+      message: err.message,
+      timedOut: false,
+      connection: NO_SOCKET,
+    });
   }
   const protocol = url.protocol as keyof Agents;
   const guard = checkOutboundUrl(url, request.outbound);
-  if (!guard.ok) return Promise.resolve({ type: 'error', code: OUTBOUND_REFUSED, name: 'OutboundRefused', message: guard.reason, timedOut: false, connection: NO_SOCKET });
+  if (!guard.ok)
+    return Promise.resolve({
+      type: 'error',
+      code: OUTBOUND_REFUSED,
+      name: 'OutboundRefused',
+      message: guard.reason,
+      timedOut: false,
+      connection: NO_SOCKET,
+    });
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -90,8 +129,24 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
     /** A failure before (error) or after (body-error) the status line; an abort reports its reason, as fetch did. */
     const fail = (error: Error) => {
       const err = abortReason ?? error;
-      if (response) settle({ type: 'body-error', status: response.statusCode ?? 0, headers: headersOf(response), code: errorCode(err), message: err.message, timedOut });
-      else settle({ type: 'error', code: errorCode(err), name: err.name, message: err.message, timedOut, connection: wire.facts() });
+      if (response)
+        settle({
+          type: 'body-error',
+          status: response.statusCode ?? 0,
+          headers: headersOf(response),
+          code: errorCode(err),
+          message: err.message,
+          timedOut,
+        });
+      else
+        settle({
+          type: 'error',
+          code: errorCode(err),
+          name: err.name,
+          message: err.message,
+          timedOut,
+          connection: wire.facts(),
+        });
     };
     const abort = (reason: Error) => {
       if (settled || abortReason) return;
@@ -104,29 +159,51 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
       abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
     }, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     timer.unref();
-    const onCallerAbort = () => abort(request.signal!.reason instanceof Error ? request.signal!.reason : new DOMException('This operation was aborted', 'AbortError'));
+    const onCallerAbort = () =>
+      abort(
+        request.signal!.reason instanceof Error
+          ? request.signal!.reason
+          : new DOMException('This operation was aborted', 'AbortError'),
+      );
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     try {
-      req = (protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: (agents ?? (guard.trusted ? trustedAgents : guardedAgents))[protocol] }, (res) => {
-        response = res;
-        const chunks: Buffer[] = [];
-        let received = 0;
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          // A platform's answer is small; a huge one would exhaust memory. Destroying the request drops the socket.
-          if ((received += chunk.length) > MAX_RESPONSE_BYTES) abort(Object.assign(new Error(`Response body over ${MAX_RESPONSE_BYTES} bytes`), { code: 'BODY_TOO_LARGE' }));
-        });
-        res.on('end', () => {
-          const bodyText = Buffer.concat(chunks).toString('utf8');
-          settle({ type: 'response', status: res.statusCode ?? 0, headers: headersOf(res), body: parseJson(bodyText), bodyText: bodyText.slice(0, 2000) });
-        });
-        res.on('error', fail);
-        // The connection closed before the body ended (a reset mid-body): node reports it as `aborted`.
-        res.on('close', () => {
-          if (!res.complete) fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-        });
-      });
+      req = (protocol === 'https:' ? https : http).request(
+        url,
+        {
+          method: request.method,
+          headers,
+          agent: (agents ?? (guard.trusted ? trustedAgents : guardedAgents))[protocol],
+        },
+        (res) => {
+          response = res;
+          const chunks: Buffer[] = [];
+          let received = 0;
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            // A platform's answer is small; a huge one would exhaust memory. Destroying the request drops the socket.
+            if ((received += chunk.length) > MAX_RESPONSE_BYTES)
+              abort(
+                Object.assign(new Error(`Response body over ${MAX_RESPONSE_BYTES} bytes`), { code: 'BODY_TOO_LARGE' }),
+              );
+          });
+          res.on('end', () => {
+            const bodyText = Buffer.concat(chunks).toString('utf8');
+            settle({
+              type: 'response',
+              status: res.statusCode ?? 0,
+              headers: headersOf(res),
+              body: parseJson(bodyText),
+              bodyText: bodyText.slice(0, 2000),
+            });
+          });
+          res.on('error', fail);
+          // The connection closed before the body ended (a reset mid-body): node reports it as `aborted`.
+          res.on('close', () => {
+            if (!res.complete) fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+          });
+        },
+      );
     } catch (error) {
       // http.request throws synchronously for a header it refuses: no socket was ever involved.
       fail(error as Error);
@@ -192,7 +269,8 @@ function watchWire(tls: boolean) {
 
 function headersOf(response: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(response.headers))
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
 }
 
@@ -202,7 +280,8 @@ export function errorCode(error: unknown): string | null {
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
     const { code, errors, cause } = current as { code?: unknown; errors?: unknown[]; cause?: unknown };
     if (typeof code === 'string') return code;
-    const inner = errors?.find((e) => typeof (e as { code?: unknown })?.code === 'string') as { code: string } | undefined;
+    const inner = errors?.find((e) => typeof (e as { code?: unknown })?.code === 'string') as
+      { code: string } | undefined;
     if (inner) return inner.code;
     current = cause;
   }

@@ -15,10 +15,15 @@ export { appOrigin, resolveBaseUrl } from './base-url';
  * A client for one account. A relative base URL (the sandbox) resolves against `origin` (default: this app),
  * which is then trusted; any other base URL goes through the outbound guard, even one naming this app.
  */
-export function createProviderClient(account: ProviderAccount, options: { origin?: string; transport?: ProviderTransport } = {}): ProviderClient {
+export function createProviderClient(
+  account: ProviderAccount,
+  options: { origin?: string; transport?: ProviderTransport } = {},
+): ProviderClient {
   const sandboxPath = /^\/(?![/\\])/.test(account.baseUrl);
   const origin = options.origin ?? appOrigin();
-  const outbound: OutboundPolicy = sandboxPath ? { trustedOrigin: origin } : { baseUrlProblem: baseUrlRefusal(account.baseUrl) ?? undefined };
+  const outbound: OutboundPolicy = sandboxPath
+    ? { trustedOrigin: origin }
+    : { baseUrlProblem: baseUrlRefusal(account.baseUrl) ?? undefined };
   const baseUrl = sandboxPath ? resolveBaseUrl(account.baseUrl, origin) : account.baseUrl.replace(/\/+$/, '');
   const resolved = { ...account, baseUrl, outbound };
   switch (account.provider) {
@@ -33,9 +38,18 @@ export function createProviderClient(account: ProviderAccount, options: { origin
 
 /** The same from a stored social_accounts row: decrypts its sealed credentials (never logged). */
 export function providerClientForAccount(
-  account: { id: string; provider: ProviderName; baseUrl: string; platformUserId: string; credentialsEncrypted: string },
+  account: {
+    id: string;
+    provider: ProviderName;
+    baseUrl: string;
+    platformUserId: string;
+    credentialsEncrypted: string;
+  },
   options: { encryptionKey: string; origin?: string; transport?: ProviderTransport },
 ): ProviderClient {
   const { accessToken } = openCredentials(account.credentialsEncrypted, options.encryptionKey, account.id);
-  return createProviderClient({ provider: account.provider, baseUrl: account.baseUrl, platformUserId: account.platformUserId, accessToken }, options);
+  return createProviderClient(
+    { provider: account.provider, baseUrl: account.baseUrl, platformUserId: account.platformUserId, accessToken },
+    options,
+  );
 }

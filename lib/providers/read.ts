@@ -5,15 +5,22 @@ import type { ProviderTransport } from './transport';
 import { ProviderReadError, type WhoAmIResult } from './types';
 
 /** A GET whose 2xx JSON body is returned; anything else throws ProviderReadError with its classification. */
-export async function readJson(request: Omit<HttpRequest, 'method'>, rules: readonly Rule[], send: ProviderTransport = sendOnce): Promise<{ body: unknown; headers: Record<string, string> }> {
+export async function readJson(
+  request: Omit<HttpRequest, 'method'>,
+  rules: readonly Rule[],
+  send: ProviderTransport = sendOnce,
+): Promise<{ body: unknown; headers: Record<string, string> }> {
   const raw = await send({ ...request, method: 'GET' });
-  if (raw.type === 'response' && raw.status >= 200 && raw.status < 300 && raw.body !== null) return { body: raw.body, headers: raw.headers };
+  if (raw.type === 'response' && raw.status >= 200 && raw.status < 300 && raw.body !== null)
+    return { body: raw.body, headers: raw.headers };
   const classification = classifyWith(rules, raw);
   throw new ProviderReadError(`Could not read from the platform: ${classification.reason}`, classification);
 }
 
 /** The connection check, shared by every client: a failed read becomes a result, not an exception. */
-export async function checkIdentity(read: () => Promise<{ id: string; handle: string; displayName: string | null }>): Promise<WhoAmIResult> {
+export async function checkIdentity(
+  read: () => Promise<{ id: string; handle: string; displayName: string | null }>,
+): Promise<WhoAmIResult> {
   try {
     return { ok: true, ...(await read()) };
   } catch (error) {

@@ -11,7 +11,12 @@ describe('reset after commit, as the Next route emulates it (body cut off mid-st
     it(`${platform}: ambiguous with the 200 status as evidence, one copy`, async () => {
       const account = await sandbox.connectAccount(platform);
       await sandbox.setFaults(account.sandboxAccount.id, { resetAfterCommit: 1 });
-      const result = await account.client.publish({ text: sandbox.uniqueText('cut'), kind: 'post', idempotencyKey: randomUUID(), timeoutMs: 2_000 });
+      const result = await account.client.publish({
+        text: sandbox.uniqueText('cut'),
+        kind: 'post',
+        idempotencyKey: randomUUID(),
+        timeoutMs: 2_000,
+      });
       expect(result).toMatchObject({ outcome: 'ambiguous', rule: 'success-body-lost', httpStatus: 200 });
       expect(await sandbox.copies(account.sandboxAccount.id)).toBe(1);
     });

@@ -33,9 +33,23 @@ export type PublishInput = {
 export type RawOutcome =
   | { type: 'response'; status: number; headers: Record<string, string>; body: unknown; bodyText: string }
   /** Status and headers arrived, the body did not (reset or timeout mid-body). */
-  | { type: 'body-error'; status: number; headers: Record<string, string>; code: string | null; message: string; timedOut: boolean }
+  | {
+      type: 'body-error';
+      status: number;
+      headers: Record<string, string>;
+      code: string | null;
+      message: string;
+      timedOut: boolean;
+    }
   /** No response at all; `connection` says how far the request got on the wire. */
-  | { type: 'error'; code: string | null; name: string; message: string; timedOut: boolean; connection: ConnectionFacts };
+  | {
+      type: 'error';
+      code: string | null;
+      name: string;
+      message: string;
+      timedOut: boolean;
+      connection: ConnectionFacts;
+    };
 
 /**
  * What the socket did during one request, observed on the wire: the facts that decide whether the
@@ -80,7 +94,13 @@ export type PublishResult = Classification & { raw: RawOutcome; startedAt: Date;
 
 export type RecentPost = { id: string; text: string; createdAt: Date; inReplyTo: string | null; url?: string };
 
-export type ListRecentInput = { since: Date; until?: Date; timeoutMs?: number; signal?: AbortSignal; maxPages?: number };
+export type ListRecentInput = {
+  since: Date;
+  until?: Date;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  maxPages?: number;
+};
 
 export type WhoAmIResult =
   | { ok: true; id: string; handle: string; displayName: string | null }

@@ -42,7 +42,9 @@ export const DEFAULT_PUBLISHER_TUNING = {
 } as const satisfies Partial<PublisherOptions>;
 
 /** Per provider: at most `max` attempts per account per `windowSeconds`; beyond it deliveries are deferred. */
-export type RateLimits = Partial<Record<'x' | 'mastodon' | 'bluesky' | 'sandbox', { max: number; windowSeconds: number }>>;
+export type RateLimits = Partial<
+  Record<'x' | 'mastodon' | 'bluesky' | 'sandbox', { max: number; windowSeconds: number }>
+>;
 
 // Conservative defaults under the platforms' documented posting limits; sandbox accounts are unlimited.
 export const DEFAULT_RATE_LIMITS: RateLimits = {

@@ -10,17 +10,30 @@ import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } fro
 const sandbox = await startTestSandbox({ hangMs: 3_000 });
 const { db } = sandbox;
 const options = (overrides = {}) => testPublisherOptions(sandbox.url, overrides);
-const expireLeases = () => db.execute(sql`update claims set lease_expires_at = now() - interval '1 second' where released_at is null`);
+const expireLeases = () =>
+  db.execute(sql`update claims set lease_expires_at = now() - interval '1 second' where released_at is null`);
 
 describe('publishing — I1: at most once', () => {
   it('I1 — four publishers racing on the same due set publish each delivery exactly once', async () => {
     const a = await sandbox.connectAccount('x');
     const b = await sandbox.connectAccount('mastodon', a.workspaceId);
     const ids = [
-      ...(await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 40, label: sandbox.uniqueText('race x') })),
-      ...(await schedulePosts(db, { workspaceId: a.workspaceId, accountId: b.productAccountId, count: 40, label: sandbox.uniqueText('race m') })),
+      ...(await schedulePosts(db, {
+        workspaceId: a.workspaceId,
+        accountId: a.productAccountId,
+        count: 40,
+        label: sandbox.uniqueText('race x'),
+      })),
+      ...(await schedulePosts(db, {
+        workspaceId: a.workspaceId,
+        accountId: b.productAccountId,
+        count: 40,
+        label: sandbox.uniqueText('race m'),
+      })),
     ];
-    const summaries = await Promise.all(Array.from({ length: 4 }, () => publishDueDeliveries(db, options({ batchSize: 7, callTimeoutMs: 10_000 }))));
+    const summaries = await Promise.all(
+      Array.from({ length: 4 }, () => publishDueDeliveries(db, options({ batchSize: 7, callTimeoutMs: 10_000 }))),
+    );
     expect(summaries.reduce((n, s) => n + s.sent, 0)).toBe(80);
     expect(summaries.reduce((n, s) => n + s.claimed, 0)).toBe(80);
     const states = await deliveryStates(db, ids);
@@ -33,7 +46,12 @@ describe('publishing — I1: at most once', () => {
   it('I1 — a timeout after the platform committed is ambiguous and never re-sent', async () => {
     const a = await sandbox.connectAccount('x');
     await sandbox.setFaults(a.sandboxAccount.id, { timeoutAfterCommit: 1 });
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('after commit') });
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('after commit'),
+    });
     const first = await publishDueDeliveries(db, options({ callTimeoutMs: 300 }));
     expect(first.ambiguous).toBe(1);
     await publishDueDeliveries(db, options());
@@ -47,7 +65,12 @@ describe('publishing — I1: at most once', () => {
 describe('publishing — I2: nothing lost', () => {
   it('I2 — a worker that crashed after claiming (no attempt) is released and the delivery published once', async () => {
     const a = await sandbox.connectAccount('x');
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('crash after claim') });
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('crash after claim'),
+    });
     const claimed = await claimDueDeliveries(db, { workerId: 'doomed', limit: 10, leaseMs: 30_000 });
     expect(claimed.map((c) => c.deliveryId)).toContain(id);
     await expireLeases(); // the worker died: its lease runs out
@@ -59,8 +82,15 @@ describe('publishing — I2: nothing lost', () => {
 
   it('I2 — a worker that crashed after its attempt started leaves the delivery ambiguous, not retried', async () => {
     const a = await sandbox.connectAccount('x');
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('crash after attempt') });
-    const claimed = (await claimDueDeliveries(db, { workerId: 'doomed', limit: 10, leaseMs: 30_000 })).filter((c) => c.deliveryId === id);
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('crash after attempt'),
+    });
+    const claimed = (await claimDueDeliveries(db, { workerId: 'doomed', limit: 10, leaseMs: 30_000 })).filter(
+      (c) => c.deliveryId === id,
+    );
     expect(await startAttempts(db, { claims: claimed, minLeaseMs: 0 })).toHaveLength(1);
     await expireLeases();
     await publishDueDeliveries(db, options());
@@ -72,7 +102,13 @@ describe('publishing — I2: nothing lost', () => {
 
   it('I2 — a delivery past the lateness limit is marked missed, not published late', async () => {
     const a = await sandbox.connectAccount('x');
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('late'), scheduledAt: new Date(Date.now() - 2 * 3600_000) });
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('late'),
+      scheduledAt: new Date(Date.now() - 2 * 3600_000),
+    });
     await publishDueDeliveries(db, options());
     expect((await deliveryStates(db, [id!])).get(id!)!.status).toBe('missed');
     expect(await sandbox.copies(a.sandboxAccount.id)).toBe(0);
@@ -82,22 +118,70 @@ describe('publishing — I2: nothing lost', () => {
 describe('publishing — I4: fencing', () => {
   it('I4 — an outcome written with a stale claim generation is rejected', async () => {
     const a = await sandbox.connectAccount('x');
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('stale') });
-    const [first] = (await claimDueDeliveries(db, { workerId: 'slow', limit: 50, leaseMs: 30_000 })).filter((c) => c.deliveryId === id);
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('stale'),
+    });
+    const [first] = (await claimDueDeliveries(db, { workerId: 'slow', limit: 50, leaseMs: 30_000 })).filter(
+      (c) => c.deliveryId === id,
+    );
     await expireLeases();
     await db.execute(sql`select 1`);
     // The sweeper releases the lapsed claim; a second worker claims generation 2.
     const { sweepExpiredClaims } = await import('@/db/queries/deliveries');
     await sweepExpiredClaims(db);
-    const [second] = (await claimDueDeliveries(db, { workerId: 'fresh', limit: 50, leaseMs: 30_000 })).filter((c) => c.deliveryId === id);
+    const [second] = (await claimDueDeliveries(db, { workerId: 'fresh', limit: 50, leaseMs: 30_000 })).filter(
+      (c) => c.deliveryId === id,
+    );
     expect(second!.generation).toBe(first!.generation + 1);
-    const stale = await recordOutcomes(db, { actor: 'worker:slow', outcomes: [{ deliveryId: id!, generation: first!.generation, attemptId: null, outcome: 'sent', status: 'sent', externalId: 'late', reason: 'late write' }] });
+    const stale = await recordOutcomes(db, {
+      actor: 'worker:slow',
+      outcomes: [
+        {
+          deliveryId: id!,
+          generation: first!.generation,
+          attemptId: null,
+          outcome: 'sent',
+          status: 'sent',
+          externalId: 'late',
+          reason: 'late write',
+        },
+      ],
+    });
     expect(stale).toEqual([]);
     expect((await deliveryStates(db, [id!])).get(id!)!.status).toBe('publishing');
-    const current = await recordOutcomes(db, { actor: 'worker:fresh', outcomes: [{ deliveryId: id!, generation: second!.generation, attemptId: null, outcome: 'failed', status: 'failed', reason: 'test' }] });
+    const current = await recordOutcomes(db, {
+      actor: 'worker:fresh',
+      outcomes: [
+        {
+          deliveryId: id!,
+          generation: second!.generation,
+          attemptId: null,
+          outcome: 'failed',
+          status: 'failed',
+          reason: 'test',
+        },
+      ],
+    });
     expect(current).toEqual([id]);
     // A repeated (replayed) outcome after settlement changes nothing either.
-    expect(await recordOutcomes(db, { actor: 'worker:fresh', outcomes: [{ deliveryId: id!, generation: second!.generation, attemptId: null, outcome: 'sent', status: 'sent', reason: 'replay' }] })).toEqual([]);
+    expect(
+      await recordOutcomes(db, {
+        actor: 'worker:fresh',
+        outcomes: [
+          {
+            deliveryId: id!,
+            generation: second!.generation,
+            attemptId: null,
+            outcome: 'sent',
+            status: 'sent',
+            reason: 'replay',
+          },
+        ],
+      }),
+    ).toEqual([]);
     expect((await deliveryStates(db, [id!])).get(id!)!.status).toBe('failed');
   });
 });
@@ -106,7 +190,12 @@ describe('publishing — not sent and rate limits', () => {
   it('a platform 429 defers the delivery (same delivery, later), then it is sent once', async () => {
     const a = await sandbox.connectAccount('x');
     await sandbox.setFaults(a.sandboxAccount.id, { rateLimited: 1 });
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('429') });
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('429'),
+    });
     const first = await publishDueDeliveries(db, options());
     expect(first.not_sent).toBe(1);
     const after429 = (await deliveryStates(db, [id!])).get(id!)!;
@@ -117,13 +206,22 @@ describe('publishing — not sent and rate limits', () => {
     const second = await publishDueDeliveries(db, options());
     expect(second.sent).toBe(1);
     expect(await sandbox.copies(a.sandboxAccount.id)).toBe(1);
-    const history = await db.select({ to: deliveryEvents.toStatus }).from(deliveryEvents).where(eq(deliveryEvents.deliveryId, id!)).orderBy(deliveryEvents.id);
+    const history = await db
+      .select({ to: deliveryEvents.toStatus })
+      .from(deliveryEvents)
+      .where(eq(deliveryEvents.deliveryId, id!))
+      .orderBy(deliveryEvents.id);
     expect(history.map((h) => h.to)).toEqual(['scheduled', 'publishing', 'scheduled', 'publishing', 'sent']);
   });
 
   it('the per-account rate limit defers the excess instead of failing it', async () => {
     const a = await sandbox.connectAccount('x');
-    const ids = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 5, label: sandbox.uniqueText('limited') });
+    const ids = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 5,
+      label: sandbox.uniqueText('limited'),
+    });
     const summary = await publishDueDeliveries(db, options({ rateLimits: { sandbox: { max: 2, windowSeconds: 60 } } }));
     expect(summary.sent).toBe(2);
     expect(summary.deferred).toBe(3);
@@ -134,7 +232,12 @@ describe('publishing — not sent and rate limits', () => {
 
   it('a refused connection is not_sent: back to scheduled with a backoff, nothing on the platform', async () => {
     const a = await sandbox.connectAccount('x');
-    const [id] = await schedulePosts(db, { workspaceId: a.workspaceId, accountId: a.productAccountId, count: 1, label: sandbox.uniqueText('refused') });
+    const [id] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('refused'),
+    });
     const closedPort = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
         const { port } = server.address() as AddressInfo;

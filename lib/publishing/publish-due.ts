@@ -1,7 +1,13 @@
 import type { Database } from '@/db/client';
 import {
-  claimDueDeliveries, markMissedDeliveries, recordOutcomes, startAttempts, sweepExpiredClaims,
-  type ClaimedDelivery, type DeliveryOutcome, type StartedAttempt,
+  claimDueDeliveries,
+  markMissedDeliveries,
+  recordOutcomes,
+  startAttempts,
+  sweepExpiredClaims,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type StartedAttempt,
 } from '@/db/queries/deliveries';
 import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
@@ -10,11 +16,28 @@ import { providerClientForAccount, type ProviderClient } from '@/lib/providers';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 
 export type PublishSummary = {
-  claimed: number; sent: number; failed: number; not_sent: number; ambiguous: number; deferred: number;
-  missed: number; released: number; fenced: number;
+  claimed: number;
+  sent: number;
+  failed: number;
+  not_sent: number;
+  ambiguous: number;
+  deferred: number;
+  missed: number;
+  released: number;
+  fenced: number;
 };
 
-const emptySummary = (): PublishSummary => ({ claimed: 0, sent: 0, failed: 0, not_sent: 0, ambiguous: 0, deferred: 0, missed: 0, released: 0, fenced: 0 });
+const emptySummary = (): PublishSummary => ({
+  claimed: 0,
+  sent: 0,
+  failed: 0,
+  not_sent: 0,
+  ambiguous: 0,
+  deferred: 0,
+  missed: 0,
+  released: 0,
+  fenced: 0,
+});
 
 /**
  * One publisher pass, safe with any number of concurrent callers (docs/architecture.md#write-order): sweep lapsed leases,
@@ -48,12 +71,22 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     if (attempts.length < chunk.length) {
       // Too little lease left to call safely: hand those back untouched (no attempt was started).
       const startedIds = new Set(attempts.map((a) => a.deliveryId));
-      summary.released += (await recordOutcomes(db, {
-        actor,
-        outcomes: chunk.filter((c) => !startedIds.has(c.deliveryId)).map((c) => ({
-          deliveryId: c.deliveryId, generation: c.generation, attemptId: null, outcome: null, status: 'scheduled' as const, reason: 'released: lease too short to call', dueAt: new Date(),
-        })),
-      })).length;
+      summary.released += (
+        await recordOutcomes(db, {
+          actor,
+          outcomes: chunk
+            .filter((c) => !startedIds.has(c.deliveryId))
+            .map((c) => ({
+              deliveryId: c.deliveryId,
+              generation: c.generation,
+              attemptId: null,
+              outcome: null,
+              status: 'scheduled' as const,
+              reason: 'released: lease too short to call',
+              dueAt: new Date(),
+            })),
+        })
+      ).length;
     }
     const outcomes = await Promise.all(attempts.map((attempt) => publishOne(attempt, options, clients)));
     const written = new Set(await recordOutcomes(db, { outcomes, actor }));
@@ -65,7 +98,11 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
   };
 
   while (Date.now() - started < options.budgetMs) {
-    const claimed = await claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
+    const claimed = await claimDueDeliveries(db, {
+      workerId: options.workerId,
+      limit: claimLimit,
+      leaseMs: options.leaseMs,
+    });
     if (claimed.length === 0) break;
     summary.claimed += claimed.length;
 
@@ -75,9 +112,11 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     const chunks: ClaimedDelivery[][] = [];
     for (let i = 0; i < allowed.length; i += chunkSize) chunks.push(allowed.slice(i, i + chunkSize));
     let next = 0;
-    const lanes = await Promise.allSettled(Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
-      while (next < chunks.length) await publishChunk(chunks[next++]!);
-    }));
+    const lanes = await Promise.allSettled(
+      Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
+        while (next < chunks.length) await publishChunk(chunks[next++]!);
+      }),
+    );
     // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
     const failure = lanes.find((lane) => lane.status === 'rejected');
     if (failure) throw failure.reason;
@@ -87,18 +126,30 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
 }
 
 /** One platform call for one attempt; never throws: every failure is an outcome. */
-async function publishOne(attempt: StartedAttempt, options: PublisherOptions, clients: Map<string, ProviderClient>): Promise<DeliveryOutcome> {
+async function publishOne(
+  attempt: StartedAttempt,
+  options: PublisherOptions,
+  clients: Map<string, ProviderClient>,
+): Promise<DeliveryOutcome> {
   const base = { deliveryId: attempt.deliveryId, generation: attempt.generation, attemptId: attempt.attemptId };
   // Keyed by the sealed credentials too: a reconnected account (new token) never reuses an old client.
   const clientKey = `${attempt.accountId}\u0000${attempt.baseUrl}\u0000${attempt.credentialsEncrypted}`;
   let client = clients.get(clientKey);
   try {
-    client ??= providerClientForAccount({ ...attempt, id: attempt.accountId }, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
+    client ??= providerClientForAccount(
+      { ...attempt, id: attempt.accountId },
+      { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport },
+    );
     clients.set(clientKey, client);
   } catch (error) {
     // Nothing left this process: a definite failure of configuration, not an unknown outcome.
     logger.warn({ deliveryId: attempt.deliveryId, err: (error as Error).message }, 'provider client unavailable');
-    return { ...base, outcome: 'failed', status: 'failed', reason: `Account cannot publish: ${(error as Error).message}` };
+    return {
+      ...base,
+      outcome: 'failed',
+      status: 'failed',
+      reason: `Account cannot publish: ${(error as Error).message}`,
+    };
   }
   const result = await client.publish({
     text: attempt.text,
@@ -109,8 +160,18 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
     timeoutMs: options.callTimeoutMs,
   });
   observePlatformCall(attempt.provider, result);
-  const common = { ...base, outcome: result.outcome, reason: result.reason, httpStatus: result.httpStatus ?? null, durationMs: result.durationMs };
-  const detail = { rule: result.rule, ...(result.evidence ? { evidence: result.evidence } : {}), ...(result.safeRetryUntil ? { safeRetryUntil: result.safeRetryUntil.toISOString() } : {}) };
+  const common = {
+    ...base,
+    outcome: result.outcome,
+    reason: result.reason,
+    httpStatus: result.httpStatus ?? null,
+    durationMs: result.durationMs,
+  };
+  const detail = {
+    rule: result.rule,
+    ...(result.evidence ? { evidence: result.evidence } : {}),
+    ...(result.safeRetryUntil ? { safeRetryUntil: result.safeRetryUntil.toISOString() } : {}),
+  };
   switch (result.outcome) {
     case 'sent':
       return { ...common, status: 'sent', externalId: result.externalId ?? null, url: result.url ?? null, detail };
@@ -118,9 +179,19 @@ async function publishOne(attempt: StartedAttempt, options: PublisherOptions, cl
       return { ...common, status: 'failed', detail };
     case 'ambiguous':
       // First read only once this request has certainly ended on the platform too (docs/architecture.md#proof-of-absence).
-      return { ...common, status: 'ambiguous', dueAt: new Date(result.startedAt.getTime() + options.callTimeoutMs + options.allowanceMs[attempt.provider]), detail };
+      return {
+        ...common,
+        status: 'ambiguous',
+        dueAt: new Date(result.startedAt.getTime() + options.callTimeoutMs + options.allowanceMs[attempt.provider]),
+        detail,
+      };
     case 'not_sent':
-      return { ...common, status: 'scheduled', dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)), detail };
+      return {
+        ...common,
+        status: 'scheduled',
+        dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)),
+        detail,
+      };
   }
 }
 
@@ -130,7 +201,10 @@ async function applyRateLimits(db: Database, claimed: ClaimedDelivery[], limits:
   const limited = claimed.filter((c) => limitFor(c));
   if (limited.length === 0) return { allowed: claimed, deferred: [] as DeliveryOutcome[] };
   const longestWindow = Math.max(...limited.map((c) => limitFor(c)!.windowSeconds));
-  const used = await countRecentAttemptsByAccount(db, { accountIds: [...new Set(limited.map((c) => c.accountId))], since: new Date(Date.now() - longestWindow * 1000) });
+  const used = await countRecentAttemptsByAccount(db, {
+    accountIds: [...new Set(limited.map((c) => c.accountId))],
+    since: new Date(Date.now() - longestWindow * 1000),
+  });
   const allowed: ClaimedDelivery[] = [];
   const deferred: DeliveryOutcome[] = [];
   for (const c of claimed) {
@@ -141,7 +215,11 @@ async function applyRateLimits(db: Database, claimed: ClaimedDelivery[], limits:
       used.set(c.accountId, count + 1);
     } else {
       deferred.push({
-        deliveryId: c.deliveryId, generation: c.generation, attemptId: null, outcome: null, status: 'scheduled',
+        deliveryId: c.deliveryId,
+        generation: c.generation,
+        attemptId: null,
+        outcome: null,
+        status: 'scheduled',
         reason: `deferred: ${limit.max} posts per ${limit.windowSeconds} s account limit`,
         dueAt: new Date(Date.now() + Math.ceil((limit.windowSeconds * 1000) / limit.max)),
       });

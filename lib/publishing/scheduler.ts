@@ -47,7 +47,9 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
     }
   }
 
-  const listening = sql.listen('semel_due', () => void tick()).catch((error) => logger.warn({ err: error }, 'LISTEN failed; timer only'));
+  const listening = sql
+    .listen('semel_due', () => void tick())
+    .catch((error) => logger.warn({ err: error }, 'LISTEN failed; timer only'));
   void tick();
   return {
     wake: () => void tick(),

@@ -11,17 +11,35 @@ export const NO_ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0 };
 
 export function testPublisherOptions(origin: string, overrides: Partial<PublisherOptions> = {}): PublisherOptions {
   return {
-    workerId: `test-${randomUUID().slice(0, 8)}`, batchSize: 50, concurrency: 16, leaseMs: 30_000, callTimeoutMs: 1_000, budgetMs: 10_000,
-    encryptionKey: TEST_ENCRYPTION_KEY, origin, rateLimits: {}, allowanceMs: NO_ALLOWANCE, ...overrides,
+    workerId: `test-${randomUUID().slice(0, 8)}`,
+    batchSize: 50,
+    concurrency: 16,
+    leaseMs: 30_000,
+    callTimeoutMs: 1_000,
+    budgetMs: 10_000,
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    origin,
+    rateLimits: {},
+    allowanceMs: NO_ALLOWANCE,
+    ...overrides,
   };
 }
 
 /** Posts due now (or at `scheduledAt`), one delivery each on the given account. */
-export async function schedulePosts(db: Database, params: { workspaceId: string; accountId: string; count: number; label: string; scheduledAt?: Date }) {
+export async function schedulePosts(
+  db: Database,
+  params: { workspaceId: string; accountId: string; count: number; label: string; scheduledAt?: Date },
+) {
   const ids: string[] = [];
   for (let i = 0; i < params.count; i++) {
     const created = await insertPostWithDeliveries(db, {
-      post: { workspaceId: params.workspaceId, text: `${params.label} #${i}`, scheduledAt: params.scheduledAt ?? new Date(), source: 'api', idempotencyKey: randomUUID() },
+      post: {
+        workspaceId: params.workspaceId,
+        text: `${params.label} #${i}`,
+        scheduledAt: params.scheduledAt ?? new Date(),
+        source: 'api',
+        idempotencyKey: randomUUID(),
+      },
       accountIds: [params.accountId],
       actor: 'test',
     });
@@ -31,7 +49,15 @@ export async function schedulePosts(db: Database, params: { workspaceId: string;
 }
 
 export async function deliveryStates(db: Database, ids: string[]) {
-  const rows = await db.select({ id: deliveries.id, status: deliveries.status, externalId: deliveries.externalId, dueAt: deliveries.dueAt }).from(deliveries).where(inArray(deliveries.id, ids));
+  const rows = await db
+    .select({
+      id: deliveries.id,
+      status: deliveries.status,
+      externalId: deliveries.externalId,
+      dueAt: deliveries.dueAt,
+    })
+    .from(deliveries)
+    .where(inArray(deliveries.id, ids));
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -25,4 +25,3 @@ export function publisherOptionsFromEnv(overrides: Partial<PublisherOptions> = {
     ...overrides,
   };
 }
-

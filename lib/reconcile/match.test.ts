@@ -7,7 +7,9 @@ const window = { windowStart: at('00:00'), windowEnd: at('10:00') };
 describe('reconciliation matching', () => {
   it('normalises Unicode, whitespace, links and entities', () => {
     expect(normaliseForMatch('Cafe\u0301  launch\n\nday')).toBe('Café launch day');
-    expect(normaliseForMatch('Read https://example.com/a?b=1 now')).toBe(normaliseForMatch('Read https://t.co/xYz123 now'));
+    expect(normaliseForMatch('Read https://example.com/a?b=1 now')).toBe(
+      normaliseForMatch('Read https://t.co/xYz123 now'),
+    );
     expect(normaliseForMatch('Fish &amp; chips')).toBe('Fish & chips');
   });
 
@@ -16,7 +18,9 @@ describe('reconciliation matching', () => {
       { id: '1', text: 'Hello world', createdAt: at('30:00'), inReplyTo: null },
       { id: '2', text: 'Hello  world', createdAt: at('05:00'), inReplyTo: null },
     ];
-    expect(findMatchingPosts(posts, { text: 'Hello world', kind: 'post', inReplyTo: null, ...window }).map((p) => p.id)).toEqual(['2']);
+    expect(
+      findMatchingPosts(posts, { text: 'Hello world', kind: 'post', inReplyTo: null, ...window }).map((p) => p.id),
+    ).toEqual(['2']);
     expect(findMatchingPosts(posts, { text: 'Hello there', kind: 'post', inReplyTo: null, ...window })).toEqual([]);
   });
 
@@ -25,7 +29,14 @@ describe('reconciliation matching', () => {
       { id: '1', text: 'Thanks!', createdAt: at('01:00'), inReplyTo: '99' },
       { id: '2', text: 'Thanks!', createdAt: at('02:00'), inReplyTo: '42' },
     ];
-    expect(findMatchingPosts(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: 'https://x.com/a/status/42', ...window }).map((p) => p.id)).toEqual(['2']);
+    expect(
+      findMatchingPosts(posts, {
+        text: 'Thanks!',
+        kind: 'reply',
+        inReplyTo: 'https://x.com/a/status/42',
+        ...window,
+      }).map((p) => p.id),
+    ).toEqual(['2']);
     expect(findMatchingPosts(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: '7', ...window })).toEqual([]);
   });
 
@@ -35,6 +46,8 @@ describe('reconciliation matching', () => {
       { id: '1', text: 'Launch  day', createdAt: at('01:00'), inReplyTo: null },
       { id: '2', text: 'Launch day!', createdAt: at('02:00'), inReplyTo: null },
     ];
-    expect(findMatchingPosts(posts, { text: 'Launch day', kind: 'post', inReplyTo: null, ...window }).map((p) => p.id)).toEqual(['1', '3']);
+    expect(
+      findMatchingPosts(posts, { text: 'Launch day', kind: 'post', inReplyTo: null, ...window }).map((p) => p.id),
+    ).toEqual(['1', '3']);
   });
 });

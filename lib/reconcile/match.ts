@@ -9,13 +9,23 @@ const URL_PATTERN = /https?:\/\/\S+/gi;
 export function normaliseForMatch(text: string): string {
   return text
     .normalize('NFC')
-    .replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
     .replace(URL_PATTERN, '<link>')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-export type WantedPost = { text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; windowStart: Date; windowEnd: Date };
+export type WantedPost = {
+  text: string;
+  kind: 'post' | 'reply' | 'dm';
+  inReplyTo: string | null;
+  windowStart: Date;
+  windowEnd: Date;
+};
 
 /**
  * Every platform post that may be our delivery: same normalised text within the window, and for

@@ -1,6 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { claimAmbiguousDeliveries, disconnectAccount, recordReconcileDecision, resolveReviewItem } from '@/db/queries/deliveries';
+import {
+  claimAmbiguousDeliveries,
+  disconnectAccount,
+  recordReconcileDecision,
+  resolveReviewItem,
+} from '@/db/queries/deliveries';
 import { attempts, auditLog, deliveries, reconciliations, socialAccounts } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
@@ -14,20 +19,34 @@ const CALL_TIMEOUT_MS = 300;
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;
 const publish = () => publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: CALL_TIMEOUT_MS }));
-const reconcile = (overrides: Partial<ReconcileOptions> = {}) => reconcileAmbiguousDeliveries(db, testReconcileOptions(sandbox.url, overrides));
+const reconcile = (overrides: Partial<ReconcileOptions> = {}) =>
+  reconcileAmbiguousDeliveries(db, testReconcileOptions(sandbox.url, overrides));
 const status = async (id: string) => (await deliveryStates(db, [id])).get(id)!;
-const checks = (id: string) => db.select().from(reconciliations).where(eq(reconciliations.deliveryId, id)).orderBy(reconciliations.checkedAt);
+const checks = (id: string) =>
+  db.select().from(reconciliations).where(eq(reconciliations.deliveryId, id)).orderBy(reconciliations.checkedAt);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dueNow = (id: string) => db.update(deliveries).set({ dueAt: new Date() }).where(eq(deliveries.id, id));
 /** Earlier tests' deliveries that are still being checked must not be taken by a test that counts what it took. */
 const parkOthers = (ids: string[]) =>
-  db.execute(sql`update deliveries set due_at = now() + interval '1 hour' where status = 'ambiguous' and not (id = any(${`{${ids.join(',')}}`}::uuid[]))`);
+  db.execute(
+    sql`update deliveries set due_at = now() + interval '1 hour' where status = 'ambiguous' and not (id = any(${`{${ids.join(',')}}`}::uuid[]))`,
+  );
 
-async function ambiguousDelivery(platform: 'x' | 'mastodon', faults: Partial<FaultSettings>, options: { scheduledAt?: Date; healthyAfter?: boolean } = {}) {
+async function ambiguousDelivery(
+  platform: 'x' | 'mastodon',
+  faults: Partial<FaultSettings>,
+  options: { scheduledAt?: Date; healthyAfter?: boolean } = {},
+) {
   const account = await sandbox.connectAccount(platform);
   await sandbox.setFaults(account.sandboxAccount.id, faults);
   const text = sandbox.uniqueText(`${platform} ${JSON.stringify(faults)}`);
-  const [id] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label: text, scheduledAt: options.scheduledAt });
+  const [id] = await schedulePosts(db, {
+    workspaceId: account.workspaceId,
+    accountId: account.productAccountId,
+    count: 1,
+    label: text,
+    scheduledAt: options.scheduledAt,
+  });
   await publish();
   expect((await status(id!)).status).toBe('ambiguous');
   // The platform answers again for the reads, keeping its profile (and any slow processing already under way).
@@ -49,9 +68,11 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(1);
   });
 
-  it('Mastodon: settled by reading the account\'s statuses; the platform is never called to publish again', async () => {
+  it("Mastodon: settled by reading the account's statuses; the platform is never called to publish again", async () => {
     const { id, account } = await ambiguousDelivery('mastodon', { timeoutAfterCommit: 1 });
-    const [original] = await db.execute<{ id: string }>(sql`select id::text from sandbox.posts where account_id = ${account.sandboxAccount.id}`);
+    const [original] = await db.execute<{ id: string }>(
+      sql`select id::text from sandbox.posts where account_id = ${account.sandboxAccount.id}`,
+    );
     await reconcile();
     const after = await status(id);
     expect(after.status).toBe('sent');
@@ -98,8 +119,19 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
   it('the publisher schedules the first read after the allowance too', async () => {
     const account = await sandbox.connectAccount('x');
     await sandbox.setFaults(account.sandboxAccount.id, { timeoutAfterCommit: 1 });
-    const [id] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label: sandbox.uniqueText('first read') });
-    await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: CALL_TIMEOUT_MS, allowanceMs: { x: 45_000, mastodon: 0, bluesky: 0 } }));
+    const [id] = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('first read'),
+    });
+    await publishDueDeliveries(
+      db,
+      testPublisherOptions(sandbox.url, {
+        callTimeoutMs: CALL_TIMEOUT_MS,
+        allowanceMs: { x: 45_000, mastodon: 0, bluesky: 0 },
+      }),
+    );
     const [attempt] = await db.select().from(attempts).where(eq(attempts.deliveryId, id!));
     // Counted from the call's own start, which follows the attempt row's commit by a few milliseconds.
     const dueAt = (await status(id!)).dueAt.getTime();
@@ -108,7 +140,7 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
   });
 });
 
-describe('weak platforms: the guard is ours, not the platform\'s (docs/architecture.md#profiles-and-faults)', () => {
+describe("weak platforms: the guard is ours, not the platform's (docs/architecture.md#profiles-and-faults)", () => {
   const PROCESSING_MS = 1_200; // > the 300 ms call timeout: the call times out while the post is still being made
   const ALLOWANCE = { x: 1_500, mastodon: 1_500, bluesky: 1_500 };
   const weak = [
@@ -121,7 +153,11 @@ describe('weak platforms: the guard is ours, not the platform\'s (docs/architect
 
   for (const [platform, profile] of weak) {
     it(`I1 — ${profile} (${platform}) with slow processing: the reconciler waits it out and finds the one copy`, async () => {
-      const { id, account, text } = await ambiguousDelivery(platform, { profile, processingMs: PROCESSING_MS }, { healthyAfter: false });
+      const { id, account, text } = await ambiguousDelivery(
+        platform,
+        { profile, processingMs: PROCESSING_MS },
+        { healthyAfter: false },
+      );
       const options = { callTimeoutMs: CALL_TIMEOUT_MS, allowanceMs: ALLOWANCE };
       await reconcile(options);
       expect((await checks(id)).map((c) => c.decision)).toEqual(['waiting']);
@@ -135,7 +171,11 @@ describe('weak platforms: the guard is ours, not the platform\'s (docs/architect
   }
 
   it('read lag: a post that shows up in listings late is found by the second read, not published again', async () => {
-    const { id, account, text } = await ambiguousDelivery('x', { profile: 'x-nodedupe', timeoutAfterCommit: 1, readLagMs: 1_000 }, { healthyAfter: false });
+    const { id, account, text } = await ambiguousDelivery(
+      'x',
+      { profile: 'x-nodedupe', timeoutAfterCommit: 1, readLagMs: 1_000 },
+      { healthyAfter: false },
+    );
     await sandbox.setFaults(account.sandboxAccount.id, { profile: 'x-nodedupe', readLagMs: 1_000 });
     await reconcile({ recheckDelayMs: 1_500 });
     expect((await checks(id)).map((c) => c.decision)).toEqual(['not_found_recheck']);
@@ -170,22 +210,41 @@ describe('weak platforms: the guard is ours, not the platform\'s (docs/architect
     expect((await status(id)).status).toBe('needs_review');
     const copies = (await checks(id))[0]!.evidence.copies as { id: string }[];
     expect(copies).toHaveLength(3);
-    const [admin] = await db.execute<{ id: string }>(sql`insert into users (email, name) values (${`admin-${id}@t.test`}, 'Admin') returning id`);
-    const params = { workspaceId: account.workspaceId, deliveryId: id, actorUserId: admin!.id, encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url };
+    const [admin] = await db.execute<{ id: string }>(
+      sql`insert into users (email, name) values (${`admin-${id}@t.test`}, 'Admin') returning id`,
+    );
+    const params = {
+      workspaceId: account.workspaceId,
+      deliveryId: id,
+      actorUserId: admin!.id,
+      encryptionKey: TEST_ENCRYPTION_KEY,
+      origin: sandbox.url,
+    };
     const both = await Promise.all([deleteExtraCopies(db, params), deleteExtraCopies(db, params)]);
     // Exactly one click changed the delivery; the other found it done (deletes are repeatable, the status change is not).
     expect(both.filter((r) => r.ok && r.applied)).toHaveLength(1);
-    expect(both.filter((r) => !(r.ok && r.applied)).every((r) => (r.ok && !r.applied) || (!r.ok && r.status === 409))).toBe(true);
+    expect(
+      both.filter((r) => !(r.ok && r.applied)).every((r) => (r.ok && !r.applied) || (!r.ok && r.status === 409)),
+    ).toBe(true);
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
     const after = await status(id);
     expect(after).toMatchObject({ status: 'sent', externalId: copies[0]!.id });
-    expect(await db.select().from(auditLog).where(and(eq(auditLog.targetId, id), eq(auditLog.action, 'review.delete_extras')))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, id), eq(auditLog.action, 'review.delete_extras'))),
+    ).toHaveLength(1);
     const late = await deleteExtraCopies(db, params);
     expect(late).toMatchObject({ ok: false, status: 409 });
   });
 
   it('a delivery never gets more than its release budget: after that, an admin decides', async () => {
-    const { id, account } = await ambiguousDelivery('x', { profile: 'x-nodedupe', timeoutBeforeCommit: 1 }, { healthyAfter: false });
+    const { id, account } = await ambiguousDelivery(
+      'x',
+      { profile: 'x-nodedupe', timeoutBeforeCommit: 1 },
+      { healthyAfter: false },
+    );
     await reconcile();
     await reconcile({ maxReleases: 1 });
     expect((await status(id)).status).toBe('scheduled'); // released once, after its proof of absence
@@ -194,12 +253,17 @@ describe('weak platforms: the guard is ours, not the platform\'s (docs/architect
     await reconcile({ maxReleases: 1 });
     await reconcile({ maxReleases: 1 });
     expect((await status(id)).status).toBe('needs_review');
-    expect((await checks(id)).map((c) => c.decision)).toEqual(['not_found_recheck', 'released', 'not_found_recheck', 'needs_review']);
+    expect((await checks(id)).map((c) => c.decision)).toEqual([
+      'not_found_recheck',
+      'released',
+      'not_found_recheck',
+      'needs_review',
+    ]);
     expect(await attemptCount(db, id)).toBe(2);
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
   });
 
-  it('the reads for one delivery end before the reconciler\'s lease does', async () => {
+  it("the reads for one delivery end before the reconciler's lease does", async () => {
     const { id, account } = await ambiguousDelivery('x', { timeoutAfterCommit: 1 });
     await sandbox.setFaults(account.sandboxAccount.id, { latencyMs: 4_000 }); // every read is slow
     const started = Date.now();
@@ -213,7 +277,9 @@ describe('weak platforms: the guard is ours, not the platform\'s (docs/architect
 describe('reconciliation decisions', () => {
   it('not found and too late: needs_review with the evidence, never republished', async () => {
     const { id, account } = await ambiguousDelivery('x', { timeoutBeforeCommit: 1 });
-    await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`);
+    await db.execute(
+      sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`,
+    );
     await reconcile();
     await reconcile();
     expect((await status(id)).status).toBe('needs_review');
@@ -239,7 +305,11 @@ describe('reconciliation decisions', () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await ambiguousDelivery('x', { timeoutAfterCommit: 1 })).id);
     await parkOthers(ids);
-    const summaries = await Promise.all([reconcile({ batchSize: 1 }), reconcile({ batchSize: 1 }), reconcile({ batchSize: 1 })]);
+    const summaries = await Promise.all([
+      reconcile({ batchSize: 1 }),
+      reconcile({ batchSize: 1 }),
+      reconcile({ batchSize: 1 }),
+    ]);
     // Every delivery was decided by exactly one of them, and more than one of them took part.
     expect(summaries.reduce((n, s) => n + s.checked, 0)).toBe(ids.length);
     expect(summaries.filter((s) => s.checked > 0).length).toBeGreaterThanOrEqual(2);
@@ -258,9 +328,20 @@ describe('reconciliation decisions', () => {
     const [fresh] = await claimAmbiguousDeliveries(db, { workerId: 'fresh', limit: 1, leaseMs: 30_000 });
     expect(fresh!.generation).toBe(stale!.generation + 1);
     // Everything else the fence checks still holds: the delivery is ambiguous and the claim is not released.
-    const [claimRow] = await db.execute<{ released_at: Date | null }>(sql`select released_at from claims where delivery_id = ${id}`);
+    const [claimRow] = await db.execute<{ released_at: Date | null }>(
+      sql`select released_at from claims where delivery_id = ${id}`,
+    );
     expect(claimRow!.released_at).toBeNull();
-    const decision = { deliveryId: id, strategy: 'x-timeline', decision: 'found' as const, status: 'sent' as const, reason: 'test', externalId: '1', evidence: {}, actor: 'test' };
+    const decision = {
+      deliveryId: id,
+      strategy: 'x-timeline',
+      decision: 'found' as const,
+      status: 'sent' as const,
+      reason: 'test',
+      externalId: '1',
+      evidence: {},
+      actor: 'test',
+    };
     expect(await recordReconcileDecision(db, { ...decision, generation: stale!.generation })).toBe(false);
     expect((await status(id)).status).toBe('ambiguous');
     expect(await checks(id)).toHaveLength(0);
@@ -270,7 +351,9 @@ describe('reconciliation decisions', () => {
 
   it('Mastodon past its lateness limit: settled by reading the statuses, nothing resent', async () => {
     const { id, account } = await ambiguousDelivery('mastodon', { timeoutAfterCommit: 1 });
-    await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`);
+    await db.execute(
+      sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`,
+    );
     await reconcile();
     expect((await status(id)).status).toBe('sent');
     expect((await checks(id))[0]).toMatchObject({ decision: 'found', strategy: 'mastodon-timeline' });
@@ -279,13 +362,29 @@ describe('reconciliation decisions', () => {
 
   it('an admin\'s "publish now" on a late needs_review item publishes it once, and the reconciler honours the restarted window', async () => {
     const { id, account } = await ambiguousDelivery('x', { timeoutBeforeCommit: 1 }, { healthyAfter: false });
-    await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`);
+    await db.execute(
+      sql`update posts set scheduled_at = now() - interval '2 hours' where id = (select post_id from deliveries where id = ${id})`,
+    );
     await reconcile();
     await reconcile();
     expect((await status(id)).status).toBe('needs_review');
-    const [{ workspaceId }] = (await db.select({ workspaceId: deliveries.workspaceId }).from(deliveries).where(eq(deliveries.id, id))) as [{ workspaceId: string }];
-    const [admin] = await db.execute<{ id: string }>(sql`insert into users (email, name) values (${`admin-${id}@t.test`}, 'Admin') returning id`);
-    expect((await resolveReviewItem(db, { workspaceId, deliveryId: id, actorUserId: admin!.id, resolution: { action: 'publish' } })).applied).toBe(true);
+    const [{ workspaceId }] = (await db
+      .select({ workspaceId: deliveries.workspaceId })
+      .from(deliveries)
+      .where(eq(deliveries.id, id))) as [{ workspaceId: string }];
+    const [admin] = await db.execute<{ id: string }>(
+      sql`insert into users (email, name) values (${`admin-${id}@t.test`}, 'Admin') returning id`,
+    );
+    expect(
+      (
+        await resolveReviewItem(db, {
+          workspaceId,
+          deliveryId: id,
+          actorUserId: admin!.id,
+          resolution: { action: 'publish' },
+        })
+      ).applied,
+    ).toBe(true);
     await publish(); // the platform still fails before commit: ambiguous again, inside the restarted window
     expect((await status(id)).status).toBe('ambiguous');
     await reconcile();
@@ -297,17 +396,38 @@ describe('reconciliation decisions', () => {
     expect((await status(id)).status).toBe('sent');
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(1);
     // Repeating the decision changes nothing.
-    expect((await resolveReviewItem(db, { workspaceId, deliveryId: id, actorUserId: admin!.id, resolution: { action: 'publish' } })).applied).toBe(false);
+    expect(
+      (
+        await resolveReviewItem(db, {
+          workspaceId,
+          deliveryId: id,
+          actorUserId: admin!.id,
+          resolution: { action: 'publish' },
+        })
+      ).applied,
+    ).toBe(false);
   });
 });
 
 describe('disconnecting an account', () => {
   it('holds its scheduled deliveries in needs_review, wipes its token and never calls the platform with it again', async () => {
     const account = await sandbox.connectAccount('x');
-    const ids = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 3, label: sandbox.uniqueText('held') });
-    const result = await disconnectAccount(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, actor: 'user:test' });
+    const ids = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 3,
+      label: sandbox.uniqueText('held'),
+    });
+    const result = await disconnectAccount(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      actor: 'user:test',
+    });
     expect(result).toEqual({ id: account.productAccountId, held: 3 });
-    const [row] = await db.select({ sealed: socialAccounts.credentialsEncrypted }).from(socialAccounts).where(eq(socialAccounts.id, account.productAccountId));
+    const [row] = await db
+      .select({ sealed: socialAccounts.credentialsEncrypted })
+      .from(socialAccounts)
+      .where(eq(socialAccounts.id, account.productAccountId));
     expect(row!.sealed).toBe('');
     await publish();
     for (const id of ids) {
@@ -319,9 +439,17 @@ describe('disconnecting an account', () => {
 
   it('an ambiguous delivery of a disconnected account goes to review without a read', async () => {
     const { id, account } = await ambiguousDelivery('x', { timeoutAfterCommit: 1 });
-    await disconnectAccount(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, actor: 'user:test' });
+    await disconnectAccount(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      actor: 'user:test',
+    });
     await reconcile();
     expect((await status(id)).status).toBe('needs_review');
-    expect((await checks(id))[0]).toMatchObject({ decision: 'needs_review', readCount: null, evidence: { accountDisconnected: true } });
+    expect((await checks(id))[0]).toMatchObject({
+      decision: 'needs_review',
+      readCount: null,
+      evidence: { accountDisconnected: true },
+    });
   });
 });

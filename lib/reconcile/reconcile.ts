@@ -1,9 +1,21 @@
 import type { Database } from '@/db/client';
-import { claimAmbiguousDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision } from '@/db/queries/deliveries';
+import {
+  claimAmbiguousDeliveries,
+  recordReconcileDecision,
+  type AmbiguousDelivery,
+  type ReconcileDecision,
+} from '@/db/queries/deliveries';
 import { getIdsOwnedByOtherDeliveries } from '@/db/queries/reconcile';
 import { logger } from '@/lib/logging/logger';
 import { countReconcileDecision } from '@/lib/metrics/record';
-import { providerClientForAccount, ProviderReadError, type ProviderClient, type ProviderTransport, type ProviderName, type RecentPost } from '@/lib/providers';
+import {
+  providerClientForAccount,
+  ProviderReadError,
+  type ProviderClient,
+  type ProviderTransport,
+  type ProviderName,
+  type RecentPost,
+} from '@/lib/providers';
 import { findMatchingPosts } from './match';
 
 export type ReconcileOptions = {
@@ -33,7 +45,13 @@ export type ReconcileOptions = {
 };
 
 export type ReconcileSummary = {
-  checked: number; found: number; released: number; needs_review: number; rechecks: number; waiting: number; fenced: number;
+  checked: number;
+  found: number;
+  released: number;
+  needs_review: number;
+  rechecks: number;
+  waiting: number;
+  fenced: number;
 };
 
 /** Room left on the reconciler's lease after its reads, to record the decision before the lease runs out. */
@@ -48,12 +66,26 @@ const MAX_PAGES = 10;
  * running on the platform has certainly ended. No decision relies on a platform's idempotency key.
  */
 export async function reconcileAmbiguousDeliveries(db: Database, options: ReconcileOptions): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = { checked: 0, found: 0, released: 0, needs_review: 0, rechecks: 0, waiting: 0, fenced: 0 };
+  const summary: ReconcileSummary = {
+    checked: 0,
+    found: 0,
+    released: 0,
+    needs_review: 0,
+    rechecks: 0,
+    waiting: 0,
+    fenced: 0,
+  };
   const actor = `reconciler:${options.workerId}`;
   for (;;) {
-    const batch = await claimAmbiguousDeliveries(db, { workerId: options.workerId, limit: options.batchSize, leaseMs: options.leaseMs });
+    const batch = await claimAmbiguousDeliveries(db, {
+      workerId: options.workerId,
+      limit: options.batchSize,
+      leaseMs: options.leaseMs,
+    });
     if (batch.length === 0) break;
-    const decisions = await Promise.all(batch.map((d) => decide(db, d, options).catch((error) => unexpected(d, error))));
+    const decisions = await Promise.all(
+      batch.map((d) => decide(db, d, options).catch((error) => unexpected(d, error))),
+    );
     for (const decision of decisions) {
       summary.checked++;
       const written = await recordReconcileDecision(db, { ...decision, actor });
@@ -74,8 +106,12 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
   const base = { deliveryId: d.deliveryId, generation: d.generation };
   if (d.accountDisconnected) {
     return {
-      ...base, strategy: 'none', decision: 'needs_review', status: 'needs_review',
-      reason: 'The account was disconnected, so the platform cannot be read: check the account and decide', evidence: { accountDisconnected: true },
+      ...base,
+      strategy: 'none',
+      decision: 'needs_review',
+      status: 'needs_review',
+      reason: 'The account was disconnected, so the platform cannot be read: check the account and decide',
+      evidence: { accountDisconnected: true },
     };
   }
   // A request may still be creating the post on the platform until then: reading earlier could "prove"
@@ -83,97 +119,196 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
   const quietUntil = new Date(d.lastAttemptAt.getTime() + options.callTimeoutMs + options.allowanceMs[d.provider]);
   if (Date.now() < quietUntil.getTime()) {
     return {
-      ...base, strategy: 'none', decision: 'waiting', status: 'ambiguous', nextCheckAt: quietUntil,
+      ...base,
+      strategy: 'none',
+      decision: 'waiting',
+      status: 'ambiguous',
+      nextCheckAt: quietUntil,
       reason: 'Waiting until any request still running on the platform has certainly ended',
       evidence: { lastAttemptAt: d.lastAttemptAt.toISOString(), quietUntil: quietUntil.toISOString() },
     };
   }
   if (d.kind === 'dm') {
     return {
-      ...base, strategy: 'none', decision: 'needs_review', status: 'needs_review', reason: 'Direct messages cannot be read back from the platform: check the conversation',
+      ...base,
+      strategy: 'none',
+      decision: 'needs_review',
+      status: 'needs_review',
+      reason: 'Direct messages cannot be read back from the platform: check the conversation',
       evidence: { kind: 'dm', recipient: d.recipient, firstAttemptAt: d.firstAttemptAt.toISOString() },
     };
   }
-  const client = providerClientForAccount({ ...d, id: d.accountId }, { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport });
+  const client = providerClientForAccount(
+    { ...d, id: d.accountId },
+    { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport },
+  );
   return readAccountPosts(db, d, client, options);
 }
 
 /** Reads the account's own posts around the attempts and counts the copies of this delivery. */
-async function readAccountPosts(db: Database, d: AmbiguousDelivery, client: ProviderClient, options: ReconcileOptions): Promise<ReconcileDecision> {
+async function readAccountPosts(
+  db: Database,
+  d: AmbiguousDelivery,
+  client: ProviderClient,
+  options: ReconcileOptions,
+): Promise<ReconcileDecision> {
   const windowStart = new Date(d.firstAttemptAt.getTime() - options.windowBeforeMs);
   const windowEnd = new Date();
-  const base = { deliveryId: d.deliveryId, generation: d.generation, strategy: `${d.provider}-timeline`, windowStart, windowEnd };
+  const base = {
+    deliveryId: d.deliveryId,
+    generation: d.generation,
+    strategy: `${d.provider}-timeline`,
+    windowStart,
+    windowEnd,
+  };
   let posts: RecentPost[];
   try {
     // All pages together end before the lease does, so the decision is written while it still holds.
     const signal = AbortSignal.timeout(Math.max(1_000, options.leaseMs - DECISION_MARGIN_MS));
-    posts = await client.listRecent({ since: windowStart, until: windowEnd, timeoutMs: options.readTimeoutMs, signal, maxPages: MAX_PAGES });
+    posts = await client.listRecent({
+      since: windowStart,
+      until: windowEnd,
+      timeoutMs: options.readTimeoutMs,
+      signal,
+      maxPages: MAX_PAGES,
+    });
   } catch (error) {
     const reason = error instanceof ProviderReadError ? error.classification.reason : (error as Error).message;
     return unreadableOrRecheck(d, base, options, { readError: reason });
   }
-  const matches = findMatchingPosts(posts, { text: d.text, kind: d.kind, inReplyTo: d.inReplyTo, windowStart, windowEnd });
-  const ownedElsewhere = await getIdsOwnedByOtherDeliveries(db, { accountId: d.accountId, deliveryId: d.deliveryId, externalIds: matches.map((m) => m.id) });
+  const matches = findMatchingPosts(posts, {
+    text: d.text,
+    kind: d.kind,
+    inReplyTo: d.inReplyTo,
+    windowStart,
+    windowEnd,
+  });
+  const ownedElsewhere = await getIdsOwnedByOtherDeliveries(db, {
+    accountId: d.accountId,
+    deliveryId: d.deliveryId,
+    externalIds: matches.map((m) => m.id),
+  });
   const copies = matches.filter((m) => !ownedElsewhere.has(m.id));
   const evidence = {
-    read: posts.length, ids: posts.slice(0, 20).map((p) => p.id), duplicateContent: d.duplicateContent,
+    read: posts.length,
+    ids: posts.slice(0, 20).map((p) => p.id),
+    duplicateContent: d.duplicateContent,
     copies: copies.map((c) => ({ id: c.id, url: c.url ?? null, createdAt: c.createdAt.toISOString() })),
     ...(ownedElsewhere.size > 0 ? { sameTextOtherDeliveries: [...ownedElsewhere] } : {}),
   };
   const readCount = posts.length;
   if (copies.length > 1) {
     return {
-      ...base, decision: 'needs_review', status: 'needs_review', readCount, evidence,
+      ...base,
+      decision: 'needs_review',
+      status: 'needs_review',
+      readCount,
+      evidence,
       reason: `${copies.length} copies on the platform: keep one and delete the others`,
     };
   }
   if (copies.length === 1) {
     const [copy] = copies as [RecentPost];
-    return { ...base, decision: 'found', status: 'sent', reason: 'Found on the platform', readCount, externalId: copy.id, url: copy.url ?? null, evidence: { ...evidence, matched: copy.id } };
+    return {
+      ...base,
+      decision: 'found',
+      status: 'sent',
+      reason: 'Found on the platform',
+      readCount,
+      externalId: copy.id,
+      url: copy.url ?? null,
+      evidence: { ...evidence, matched: copy.id },
+    };
   }
   // "Not found" counts only after a second read at least recheckDelayMs after the first (read lag).
   const firstMiss = d.firstNotFoundAt;
   if (!firstMiss || Date.now() - firstMiss.getTime() < options.recheckDelayMs) {
     const waitMs = firstMiss ? options.recheckDelayMs - (Date.now() - firstMiss.getTime()) : options.recheckDelayMs;
     return {
-      ...base, decision: 'not_found_recheck', status: 'ambiguous', reason: 'Not found yet; checking again after the read-lag delay', readCount,
-      nextCheckAt: new Date(Date.now() + waitMs), evidence,
+      ...base,
+      decision: 'not_found_recheck',
+      status: 'ambiguous',
+      reason: 'Not found yet; checking again after the read-lag delay',
+      readCount,
+      nextCheckAt: new Date(Date.now() + waitMs),
+      evidence,
     };
   }
   if (d.duplicateContent) {
-    return { ...base, decision: 'needs_review', status: 'needs_review', reason: 'The platform said "duplicate content" but the post was not found', readCount, evidence };
+    return {
+      ...base,
+      decision: 'needs_review',
+      status: 'needs_review',
+      reason: 'The platform said "duplicate content" but the post was not found',
+      readCount,
+      evidence,
+    };
   }
   if (d.releases >= options.maxReleases) {
     return {
-      ...base, decision: 'needs_review', status: 'needs_review', readCount, evidence: { ...evidence, releases: d.releases },
+      ...base,
+      decision: 'needs_review',
+      status: 'needs_review',
+      readCount,
+      evidence: { ...evidence, releases: d.releases },
       reason: `Not found after ${d.releases} new attempt${d.releases === 1 ? '' : 's'} without an answer: an admin decides`,
     };
   }
   if (Date.now() + options.releaseMarginMs < d.deadline.getTime()) {
-    return { ...base, decision: 'released', status: 'scheduled', reason: 'Not found in two reads: released to be published again', readCount, evidence };
+    return {
+      ...base,
+      decision: 'released',
+      status: 'scheduled',
+      reason: 'Not found in two reads: released to be published again',
+      readCount,
+      evidence,
+    };
   }
   return {
-    ...base, decision: 'needs_review', status: 'needs_review', reason: 'Not found, and too late to publish again on time', readCount,
+    ...base,
+    decision: 'needs_review',
+    status: 'needs_review',
+    reason: 'Not found, and too late to publish again on time',
+    readCount,
     evidence: { ...evidence, deadline: d.deadline.toISOString() },
   };
 }
 
 function unreadableOrRecheck(
-  d: AmbiguousDelivery, base: Omit<ReconcileDecision, 'decision' | 'status' | 'reason' | 'evidence'>, options: ReconcileOptions, evidence: Record<string, unknown>,
+  d: AmbiguousDelivery,
+  base: Omit<ReconcileDecision, 'decision' | 'status' | 'reason' | 'evidence'>,
+  options: ReconcileOptions,
+  evidence: Record<string, unknown>,
 ): ReconcileDecision {
   if (d.unreadableReads + 1 >= options.maxUnreadable) {
-    return { ...base, decision: 'needs_review', status: 'needs_review', reason: `The platform could not be read after ${options.maxUnreadable} tries`, evidence };
+    return {
+      ...base,
+      decision: 'needs_review',
+      status: 'needs_review',
+      reason: `The platform could not be read after ${options.maxUnreadable} tries`,
+      evidence,
+    };
   }
   return {
-    ...base, decision: 'unreadable', status: 'ambiguous', reason: 'The platform could not be read; trying again',
-    nextCheckAt: new Date(Date.now() + Math.max(1_000, options.recheckDelayMs) * 2 ** d.unreadableReads), evidence,
+    ...base,
+    decision: 'unreadable',
+    status: 'ambiguous',
+    reason: 'The platform could not be read; trying again',
+    nextCheckAt: new Date(Date.now() + Math.max(1_000, options.recheckDelayMs) * 2 ** d.unreadableReads),
+    evidence,
   };
 }
 
 function unexpected(d: AmbiguousDelivery, error: unknown): ReconcileDecision {
   logger.error({ deliveryId: d.deliveryId, err: error }, 'reconciliation check failed');
   return {
-    deliveryId: d.deliveryId, generation: d.generation, strategy: 'error', decision: 'unreadable', status: 'ambiguous',
-    reason: 'The check failed unexpectedly; trying again', nextCheckAt: new Date(Date.now() + 30_000), evidence: { error: (error as Error).message },
+    deliveryId: d.deliveryId,
+    generation: d.generation,
+    strategy: 'error',
+    decision: 'unreadable',
+    status: 'ambiguous',
+    reason: 'The check failed unexpectedly; trying again',
+    nextCheckAt: new Date(Date.now() + 30_000),
+    evidence: { error: (error as Error).message },
   };
 }

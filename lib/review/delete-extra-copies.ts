@@ -23,17 +23,28 @@ export async function deleteExtraCopies(
     return { ok: false, status: 409, message: 'There are no extra copies to delete for this delivery.', deleted: [] };
   }
   if (review.accountDisconnected) {
-    return { ok: false, status: 409, message: 'The account is disconnected: reconnect it first, then delete the extra copies.', deleted: [] };
+    return {
+      ok: false,
+      status: 409,
+      message: 'The account is disconnected: reconnect it first, then delete the extra copies.',
+      deleted: [],
+    };
   }
-  const client = providerClientForAccount({ ...review, id: review.accountId }, { encryptionKey: params.encryptionKey, origin: params.origin });
+  const client = providerClientForAccount(
+    { ...review, id: review.accountId },
+    { encryptionKey: params.encryptionKey, origin: params.origin },
+  );
   const deleted: string[] = [];
   for (const copy of extras) {
     const result = await client.deletePost(copy.id, { timeoutMs: 10_000 });
-    if (!result.ok) return { ok: false, status: 502, message: `Copy ${copy.id} could not be deleted: ${result.reason}`, deleted };
+    if (!result.ok)
+      return { ok: false, status: 502, message: `Copy ${copy.id} could not be deleted: ${result.reason}`, deleted };
     deleted.push(copy.id);
   }
   const resolved = await resolveReviewItem(db, {
-    workspaceId: params.workspaceId, deliveryId: params.deliveryId, actorUserId: params.actorUserId,
+    workspaceId: params.workspaceId,
+    deliveryId: params.deliveryId,
+    actorUserId: params.actorUserId,
     resolution: { action: 'delete_extras', externalId: kept.id, url: kept.url, deleted },
   });
   return { ok: true, applied: resolved.applied, kept: kept.id, deleted, currentStatus: resolved.currentStatus };

@@ -24,7 +24,9 @@ export function getAppSandboxDeps(): SandboxDeps {
     viewerScope: async () => {
       const context = await getWorkspace();
       if (!context) return null;
-      const scopes = await Promise.all(context.memberships.map((m) => workspaceSandboxScope(db, { workspaceId: m.id, encryptionKey })));
+      const scopes = await Promise.all(
+        context.memberships.map((m) => workspaceSandboxScope(db, { workspaceId: m.id, encryptionKey })),
+      );
       return scopes.flat();
     },
   };

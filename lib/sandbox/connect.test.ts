@@ -14,26 +14,47 @@ const { db } = await createTestDatabase();
 describe('connecting accounts', () => {
   it('one click: the sandbox issues a user and token, the workspace stores it sealed; the two agree', async () => {
     const workspace = await makeWorkspace(db);
-    const account = await connectSandboxAccount(db, { workspaceId: workspace.id, provider: 'mastodon', encryptionKey: KEY });
+    const account = await connectSandboxAccount(db, {
+      workspaceId: workspace.id,
+      provider: 'mastodon',
+      encryptionKey: KEY,
+    });
     expect(account).toMatchObject({ provider: 'mastodon', sandbox: true, baseUrl: '/api/sandbox/mastodon' });
     expect(account).not.toHaveProperty('credentialsEncrypted');
     const stored = await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: account.id });
     const { accessToken } = openCredentials(stored!.credentialsEncrypted, KEY, account.id);
     expect(accessToken.slice(-4)).toBe(account.tokenLast4);
-    const platformSide = await getSandboxAccountByUserId(db, { platform: 'mastodon', platformUserId: account.platformUserId });
+    const platformSide = await getSandboxAccountByUserId(db, {
+      platform: 'mastodon',
+      platformUserId: account.platformUserId,
+    });
     expect(platformSide).toMatchObject({ handle: account.handle });
-    const [row] = await db.execute<{ token_hash: string }>(`select token_hash from sandbox.accounts where platform_user_id = '${account.platformUserId}'` as never);
+    const [row] = await db.execute<{ token_hash: string }>(
+      `select token_hash from sandbox.accounts where platform_user_id = '${account.platformUserId}'` as never,
+    );
     expect(row!.token_hash).toBe(hashSandboxToken(accessToken));
   });
 
   it('disconnect keeps the row; reconnecting the same identity revives it with the new token', async () => {
     const workspace = await makeWorkspace(db);
-    const params = { workspaceId: workspace.id, provider: 'x' as const, sandbox: false, handle: '@me', platformUserId: '42', baseUrl: 'https://api.x.com' };
+    const params = {
+      workspaceId: workspace.id,
+      provider: 'x' as const,
+      sandbox: false,
+      handle: '@me',
+      platformUserId: '42',
+      baseUrl: 'https://api.x.com',
+    };
     const first = await connectAccount(db, params, (id) => sealCredentials({ accessToken: 'token-one-1111' }, KEY, id));
-    expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toEqual({ id: first.id, held: 0 });
+    expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toEqual({
+      id: first.id,
+      held: 0,
+    });
     expect(await disconnectAccount(db, { workspaceId: workspace.id, accountId: first.id, actor: 'test' })).toBeNull();
     // The sealed token is wiped, not kept for later.
-    expect((await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: first.id }))!.credentialsEncrypted).toBe('');
+    expect(
+      (await getAccountWithCredentials(db, { workspaceId: workspace.id, accountId: first.id }))!.credentialsEncrypted,
+    ).toBe('');
     expect(await listAccounts(db, { workspaceId: workspace.id })).toEqual([]);
     const again = await connectAccount(db, params, (id) => sealCredentials({ accessToken: 'token-two-2222' }, KEY, id));
     expect(again).toMatchObject({ id: first.id, tokenLast4: '2222', disconnectedAt: null });

@@ -7,7 +7,13 @@ import type { FaultSettings, FaultsUpdate, SandboxDeps, SandboxStore, ScopedAcco
 // The control side of the sandbox (fault knobs and the timeline of every copy), scoped to what one caller may see.
 
 export type TimelinePost = {
-  id: string; kind: string; text: string; inReplyToId: string | null; recipientId: string | null; idempotencyKey: string | null; createdAt: string;
+  id: string;
+  kind: string;
+  text: string;
+  inReplyToId: string | null;
+  recipientId: string | null;
+  idempotencyKey: string | null;
+  createdAt: string;
   /** Deleted copies stay on the platform's records, marked; its APIs no longer show them. */
   deletedAt: string | null;
 };
@@ -23,28 +29,40 @@ export type TimelineAccount = {
   posts: TimelinePost[];
 };
 
-export async function getTimeline(store: SandboxStore, scope: ScopedAccount[], options: { accountId?: string; limit: number }): Promise<TimelineAccount[]> {
+export async function getTimeline(
+  store: SandboxStore,
+  scope: ScopedAccount[],
+  options: { accountId?: string; limit: number },
+): Promise<TimelineAccount[]> {
   const chosen = options.accountId ? scope.filter((s) => s.accountId === options.accountId) : scope;
   const totals = await store.countPosts(chosen.map((s) => s.account.id));
-  return Promise.all(chosen.map(async (s) => {
-    const [faults, posts] = await Promise.all([
-      store.getFaults(s.account.id),
-      store.listPosts(s.account.id, { kinds: ['post', 'reply', 'dm'], includeDeleted: true, limit: options.limit }),
-    ]);
-    return {
-      accountId: s.accountId,
-      provider: s.account.platform,
-      handle: s.handle,
-      platformUserId: s.account.platformUserId,
-      disconnected: s.disconnected,
-      total: totals.get(s.account.id) ?? 0,
-      faults,
-      posts: posts.map((p) => ({
-        id: p.id, kind: p.kind, text: p.text, inReplyToId: p.inReplyToId, recipientId: p.recipientId, idempotencyKey: p.idempotencyKey,
-        createdAt: p.createdAt.toISOString(), deletedAt: p.deletedAt?.toISOString() ?? null,
-      })),
-    };
-  }));
+  return Promise.all(
+    chosen.map(async (s) => {
+      const [faults, posts] = await Promise.all([
+        store.getFaults(s.account.id),
+        store.listPosts(s.account.id, { kinds: ['post', 'reply', 'dm'], includeDeleted: true, limit: options.limit }),
+      ]);
+      return {
+        accountId: s.accountId,
+        provider: s.account.platform,
+        handle: s.handle,
+        platformUserId: s.account.platformUserId,
+        disconnected: s.disconnected,
+        total: totals.get(s.account.id) ?? 0,
+        faults,
+        posts: posts.map((p) => ({
+          id: p.id,
+          kind: p.kind,
+          text: p.text,
+          inReplyToId: p.inReplyToId,
+          recipientId: p.recipientId,
+          idempotencyKey: p.idempotencyKey,
+          createdAt: p.createdAt.toISOString(),
+          deletedAt: p.deletedAt?.toISOString() ?? null,
+        })),
+      };
+    }),
+  );
 }
 
 export type ApplyFaultsResult =
@@ -57,15 +75,31 @@ export type ApplyFaultsResult =
  * scope. A profile must fit each target's platform (`mastodon-*` on Mastodon, `x*` on X, `plain` on both);
  * without one, each account gets its platform's default. Nothing changes when any target does not fit.
  */
-export async function applyFaults(store: SandboxStore, scope: ScopedAccount[], input: FaultsInput): Promise<ApplyFaultsResult> {
-  const targets = input.accountId ? scope.filter((s) => s.accountId === input.accountId) : scope.filter((s) => !s.disconnected);
+export async function applyFaults(
+  store: SandboxStore,
+  scope: ScopedAccount[],
+  input: FaultsInput,
+): Promise<ApplyFaultsResult> {
+  const targets = input.accountId
+    ? scope.filter((s) => s.accountId === input.accountId)
+    : scope.filter((s) => !s.disconnected);
   if (input.accountId && targets.length === 0) return { ok: false, reason: 'not_found' };
   const { accountId: _ignored, ...faults } = input;
   void _ignored;
   const misfit = faults.profile ? targets.find((t) => !profileFits(faults.profile!, t.account.platform)) : undefined;
-  if (misfit) return { ok: false, reason: 'profile_mismatch', message: `Profile ${faults.profile} does not fit ${misfit.handle} (${misfit.account.platform}).` };
-  await store.setFaults(targets.map((t) => t.account.id), faults satisfies FaultsUpdate);
-  const accounts = await Promise.all(targets.map(async (t) => ({ accountId: t.accountId, faults: await store.getFaults(t.account.id) })));
+  if (misfit)
+    return {
+      ok: false,
+      reason: 'profile_mismatch',
+      message: `Profile ${faults.profile} does not fit ${misfit.handle} (${misfit.account.platform}).`,
+    };
+  await store.setFaults(
+    targets.map((t) => t.account.id),
+    faults satisfies FaultsUpdate,
+  );
+  const accounts = await Promise.all(
+    targets.map(async (t) => ({ accountId: t.accountId, faults: await store.getFaults(t.account.id) })),
+  );
   return { ok: true, accounts };
 }
 
@@ -88,7 +122,14 @@ export async function handleFaults(request: Request, deps: SandboxDeps): Promise
   const scope = await deps.resolveScope(request);
   if (scope instanceof Response) return scope;
   if (request.method === 'GET') {
-    const accounts = await Promise.all(scope.map(async (s) => ({ accountId: s.accountId, handle: s.handle, provider: s.account.platform, faults: await deps.store.getFaults(s.account.id) })));
+    const accounts = await Promise.all(
+      scope.map(async (s) => ({
+        accountId: s.accountId,
+        handle: s.handle,
+        provider: s.account.platform,
+        faults: await deps.store.getFaults(s.account.id),
+      })),
+    );
     return json(200, { accounts });
   }
   let body: unknown;
@@ -100,9 +141,15 @@ export async function handleFaults(request: Request, deps: SandboxDeps): Promise
   const parsed = faultsInput.safeParse(body);
   if (!parsed.success) return invalid(parsed.error);
   const applied = await applyFaults(deps.store, scope, parsed.data);
-  if (!applied.ok && applied.reason === 'not_found') return problem({ status: 404, title: 'Not Found', detail: 'No sandbox account with that id in this workspace.' });
+  if (!applied.ok && applied.reason === 'not_found')
+    return problem({ status: 404, title: 'Not Found', detail: 'No sandbox account with that id in this workspace.' });
   if (!applied.ok) {
-    return problem({ status: 422, title: 'Unprocessable Content', detail: 'Some fields are invalid; nothing was changed.', errors: { profile: [applied.message] } });
+    return problem({
+      status: 422,
+      title: 'Unprocessable Content',
+      detail: 'Some fields are invalid; nothing was changed.',
+      errors: { profile: [applied.message] },
+    });
   }
   return json(200, { accounts: applied.accounts });
 }
@@ -110,7 +157,12 @@ export async function handleFaults(request: Request, deps: SandboxDeps): Promise
 function invalid(error: z.ZodError): Response {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
-  return problem({ status: 422, title: 'Unprocessable Content', detail: 'Some fields are invalid; nothing was changed.', errors });
+  return problem({
+    status: 422,
+    title: 'Unprocessable Content',
+    detail: 'Some fields are invalid; nothing was changed.',
+    errors,
+  });
 }
 
 function methodNotAllowed(allow: string): Response {

@@ -3,7 +3,8 @@ import { PROFILES } from './profiles';
 import type { FaultSettings, Platform, Profile, SandboxDeps } from './types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
-const millis = (max: number) => z.coerce.number().int('Whole milliseconds').min(0, 'At least 0 ms').max(max, `At most ${max} ms`).default(0);
+const millis = (max: number) =>
+  z.coerce.number().int('Whole milliseconds').min(0, 'At least 0 ms').max(max, `At most ${max} ms`).default(0);
 
 /**
  * PUT /api/sandbox/faults: a full replacement of the settings (missing rates are 0, a missing profile is
@@ -66,10 +67,14 @@ function hang(signal: AbortSignal, ms: number): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -78,16 +83,29 @@ function sleep(ms: number): Promise<void> {
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 
 /** Each platform's own 429, with its own rate-limit headers. */
 function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
   if (platform === 'x') {
-    return json(429, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, {
-      'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.ceil(resetAt.getTime() / 1000)),
-    });
+    return json(
+      429,
+      { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+      {
+        'x-rate-limit-limit': '100',
+        'x-rate-limit-remaining': '0',
+        'x-rate-limit-reset': String(Math.ceil(resetAt.getTime() / 1000)),
+      },
+    );
   }
-  return json(429, { error: 'Too many requests' }, { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt.toISOString() });
+  return json(
+    429,
+    { error: 'Too many requests' },
+    { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt.toISOString() },
+  );
 }
 
 function badGateway(platform: Platform): Response {
@@ -120,7 +138,10 @@ export async function withWriteFaults(
   if (roll(faults.rateLimited)) return rateLimitedResponse(target.platform, new Date(Date.now() + 60_000));
   if (roll(faults.timeoutBeforeCommit)) {
     await hang(request.signal, hangMs);
-    return json(504, target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' });
+    return json(
+      504,
+      target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' },
+    );
   }
   const response = await commit({ profile: faults.profile, createAt: arrivedAt + (slow ? faults.processingMs : 0) });
   if (!response.ok) return response;
@@ -138,10 +159,14 @@ export async function withWriteFaults(
  * `listingUnavailable` (the platform's 503) and `readLagMs` (posts newer than that are not listed yet).
  * Returns the instant up to which posts are listed, or the 503 to answer.
  */
-export async function withListingFaults(deps: SandboxDeps, target: { platform: Platform; accountId: string }): Promise<{ createdUpTo: Date } | Response> {
+export async function withListingFaults(
+  deps: SandboxDeps,
+  target: { platform: Platform; accountId: string },
+): Promise<{ createdUpTo: Date } | Response> {
   const faults = await deps.store.getFaults(target.accountId);
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-  if (faults.listingUnavailable > 0 && (deps.random ?? Math.random)() < faults.listingUnavailable) return serviceUnavailable(target.platform);
+  if (faults.listingUnavailable > 0 && (deps.random ?? Math.random)() < faults.listingUnavailable)
+    return serviceUnavailable(target.platform);
   return { createdUpTo: new Date(Date.now() - faults.readLagMs) };
 }
 

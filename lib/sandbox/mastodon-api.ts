@@ -9,15 +9,22 @@ import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 const MAX_CHARACTERS = 500;
 const VISIBILITIES = new Set(['public', 'unlisted', 'private', 'direct']);
 
-const error = (status: number, message: string, headers: Record<string, string> = {}) => json(status, { error: message }, headers);
-const invalidToken = () => error(401, 'The access token is invalid', { 'www-authenticate': 'Bearer realm="Doorkeeper", error="invalid_token"' });
+const error = (status: number, message: string, headers: Record<string, string> = {}) =>
+  json(status, { error: message }, headers);
+const invalidToken = () =>
+  error(401, 'The access token is invalid', { 'www-authenticate': 'Bearer realm="Doorkeeper", error="invalid_token"' });
 const authenticationRequired = () => error(401, 'This method requires an authenticated user');
 const recordNotFound = () => error(404, 'Record not found');
 /** Api::BaseController's answer to Mastodon::RaceConditionError (a lock it could not take in time). */
 const temporaryProblem = () => error(503, 'There was a temporary problem serving your request, please try again');
 
 /** `base` is this sandbox's Mastodon root (e.g. http://127.0.0.1:3000/api/sandbox/mastodon), for `url` fields. */
-export async function handleMastodon(request: Request, path: string, deps: SandboxDeps, base: string): Promise<Response> {
+export async function handleMastodon(
+  request: Request,
+  path: string,
+  deps: SandboxDeps,
+  base: string,
+): Promise<Response> {
   const token = bearerToken(request);
   const viewer = token ? await deps.store.authenticate('mastodon', token) : null;
   if (token && !viewer) return invalidToken();
@@ -29,7 +36,10 @@ export async function handleMastodon(request: Request, path: string, deps: Sandb
   }
   if (path === '/api/v1/accounts/verify_credentials' && method === 'GET') {
     if (!viewer) return authenticationRequired();
-    return json(200, { ...accountJson(viewer, base), source: { privacy: 'public', sensitive: false, language: 'en', note: '' } });
+    return json(200, {
+      ...accountJson(viewer, base),
+      source: { privacy: 'public', sensitive: false, language: 'en', note: '' },
+    });
   }
   let match = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(path);
   if (match && method === 'GET') {
@@ -52,7 +62,13 @@ export async function handleMastodon(request: Request, path: string, deps: Sandb
  * (the app's "View post" links). Not subject to read lag: Mastodon reads a status by id from its database
  * at once; only timelines are built later.
  */
-async function showStatus(request: Request, id: string, viewer: SandboxAccount | null, deps: SandboxDeps, base: string): Promise<Response> {
+async function showStatus(
+  request: Request,
+  id: string,
+  viewer: SandboxAccount | null,
+  deps: SandboxDeps,
+  base: string,
+): Promise<Response> {
   let readable: SandboxAccount[];
   if (viewer) readable = [viewer];
   else {
@@ -73,26 +89,37 @@ async function deleteStatus(id: string, viewer: SandboxAccount, deps: SandboxDep
   return json(200, { ...statusJson(result.post, viewer, base), text: result.post.text });
 }
 
-async function createStatus(request: Request, account: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
+async function createStatus(
+  request: Request,
+  account: SandboxAccount,
+  deps: SandboxDeps,
+  base: string,
+): Promise<Response> {
   const body = await readBody(request);
   if (!body) return error(400, 'Request body is not valid JSON');
   const text = typeof body.status === 'string' ? body.status : '';
   if (text.trim() === '') return error(422, "Validation failed: Text can't be blank");
-  if (characterCount(text) > MAX_CHARACTERS) return error(422, `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded`);
+  if (characterCount(text) > MAX_CHARACTERS)
+    return error(422, `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded`);
   const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
   if (!VISIBILITIES.has(visibility)) return error(422, 'Validation failed: Visibility is not included in the list');
-  const inReplyToId = typeof body.in_reply_to_id === 'string' && body.in_reply_to_id !== '' ? body.in_reply_to_id : null;
+  const inReplyToId =
+    typeof body.in_reply_to_id === 'string' && body.in_reply_to_id !== '' ? body.in_reply_to_id : null;
   if (inReplyToId && !/^\d{1,19}$/.test(inReplyToId)) return recordNotFound();
   const key = request.headers.get('idempotency-key');
   return withWriteFaults(deps, request, { platform: 'mastodon', accountId: account.id }, async (context) => {
-    const result = await writeWithProfile(deps.store, {
-      account,
-      kind: visibility === 'direct' ? 'dm' : inReplyToId ? 'reply' : 'post',
-      text,
-      inReplyToId,
-      recipientId: visibility === 'direct' ? (/@([\w.-]+(?:@[\w.-]+)?)/.exec(text)?.[1] ?? null) : null,
-      idempotencyKey: key && key.length <= 255 ? key : null,
-    }, { ...context, lockWaitMs: deps.lockWaitMs });
+    const result = await writeWithProfile(
+      deps.store,
+      {
+        account,
+        kind: visibility === 'direct' ? 'dm' : inReplyToId ? 'reply' : 'post',
+        text,
+        inReplyToId,
+        recipientId: visibility === 'direct' ? (/@([\w.-]+(?:@[\w.-]+)?)/.exec(text)?.[1] ?? null) : null,
+        idempotencyKey: key && key.length <= 255 ? key : null,
+      },
+      { ...context, lockWaitMs: deps.lockWaitMs },
+    );
     if (result.status === 'busy') return temporaryProblem();
     if (result.status === 'replayed_missing') return recordNotFound();
     if (result.status === 'duplicate') return error(422, 'Validation failed: duplicate');
@@ -105,7 +132,13 @@ async function createStatus(request: Request, account: SandboxAccount, deps: San
  * Newest first; `limit` (max 40), `max_id`, `since_id`/`min_id`, `exclude_replies`; a Link header for the
  * next page. Only the token's own account is listed here (with its DMs); another account lists nothing.
  */
-async function accountStatuses(request: Request, accountId: string, viewer: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
+async function accountStatuses(
+  request: Request,
+  accountId: string,
+  viewer: SandboxAccount,
+  deps: SandboxDeps,
+  base: string,
+): Promise<Response> {
   const query = new URL(request.url).searchParams;
   if (accountId !== viewer.platformUserId) {
     return (await deps.store.getAccount('mastodon', accountId)) ? json(200, []) : recordNotFound();
@@ -135,7 +168,11 @@ async function accountStatuses(request: Request, accountId: string, viewer: Sand
     };
     headers.link = `<${link('max_id', posts.at(-1)!.id)}>; rel="next", <${link('min_id', posts[0]!.id)}>; rel="prev"`;
   }
-  return json(200, posts.map((p) => statusJson(p, account, base)), headers);
+  return json(
+    200,
+    posts.map((p) => statusJson(p, account, base)),
+    headers,
+  );
 }
 
 function username(account: SandboxAccount): string {
@@ -145,8 +182,20 @@ function username(account: SandboxAccount): string {
 function accountJson(account: SandboxAccount, base: string) {
   const name = username(account);
   return {
-    id: account.platformUserId, username: name, acct: name, display_name: account.displayName ?? name, locked: false, bot: false,
-    created_at: new Date(0).toISOString(), note: '', url: `${base}/@${name}`, avatar: '', header: '', followers_count: 0, following_count: 0, statuses_count: 0,
+    id: account.platformUserId,
+    username: name,
+    acct: name,
+    display_name: account.displayName ?? name,
+    locked: false,
+    bot: false,
+    created_at: new Date(0).toISOString(),
+    note: '',
+    url: `${base}/@${name}`,
+    avatar: '',
+    header: '',
+    followers_count: 0,
+    following_count: 0,
+    statuses_count: 0,
   };
 }
 
@@ -180,6 +229,14 @@ function statusJson(post: SandboxPost, author: SandboxAccount, base: string) {
 }
 
 function toHtml(text: string): string {
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  return `<p>${escaped.split(/\n{2,}/).map((p) => p.replace(/\n/g, '<br />')).join('</p><p>')}</p>`;
+  const escaped = text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+  return `<p>${escaped
+    .split(/\n{2,}/)
+    .map((p) => p.replace(/\n/g, '<br />'))
+    .join('</p><p>')}</p>`;
 }

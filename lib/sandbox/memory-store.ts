@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
 import { hashSandboxToken } from './tokens';
-import { NO_FAULTS, type FaultSettings, type NewSandboxPost, type SandboxAccount, type SandboxPost, type SandboxStore } from './types';
+import {
+  NO_FAULTS,
+  type FaultSettings,
+  type NewSandboxPost,
+  type SandboxAccount,
+  type SandboxPost,
+  type SandboxStore,
+} from './types';
 
 /**
  * The sandbox in process memory, for the standalone server without a database (benchmarks, chaos runs).
@@ -22,7 +29,16 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const locks = new Map<string, { token: string; expiresAt: number }>();
   const faults = new Map<string, FaultSettings>();
 
-  const strip = (a: SandboxAccount | undefined): SandboxAccount | null => (a ? { id: a.id, platform: a.platform, platformUserId: a.platformUserId, handle: a.handle, displayName: a.displayName } : null);
+  const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
+    a
+      ? {
+          id: a.id,
+          platform: a.platform,
+          platformUserId: a.platformUserId,
+          handle: a.handle,
+          displayName: a.displayName,
+        }
+      : null;
   const textKey = (accountId: string, text: string) => `${accountId}\u0000${text}`;
 
   function insert(input: NewSandboxPost): SandboxPost {
@@ -30,8 +46,15 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
     let id = newPostId(createdAt);
     while (posts.has(id)) id = newPostId(createdAt);
     const post: SandboxPost = {
-      id, accountId: input.account.id, kind: input.kind, text: input.text, inReplyToId: input.inReplyToId ?? null,
-      recipientId: input.recipientId ?? null, idempotencyKey: input.idempotencyKey ?? null, createdAt, deletedAt: null,
+      id,
+      accountId: input.account.id,
+      kind: input.kind,
+      text: input.text,
+      inReplyToId: input.inReplyToId ?? null,
+      recipientId: input.recipientId ?? null,
+      idempotencyKey: input.idempotencyKey ?? null,
+      createdAt,
+      deletedAt: null,
     };
     posts.set(id, post);
     const timeline = timelines.get(post.accountId) ?? [];
@@ -123,7 +146,8 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
         if (sinceId !== null && id <= sinceId) break;
         if (maxId !== null && id >= maxId) continue;
         if ((p.deletedAt && !query.includeDeleted) || !query.kinds.includes(p.kind)) continue;
-        if ((query.createdUpTo && p.createdAt > query.createdUpTo) || (query.endTime && p.createdAt > query.endTime)) continue;
+        if ((query.createdUpTo && p.createdAt > query.createdUpTo) || (query.endTime && p.createdAt > query.endTime))
+          continue;
         if (query.startTime && p.createdAt < query.startTime) break;
         found.push(p);
       }
@@ -148,12 +172,19 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
     },
 
     async getFaults(accountId) {
-      return faults.get(accountId) ?? { ...NO_FAULTS, profile: resolveProfile(accounts.get(accountId)?.platform ?? 'x', undefined) };
+      return (
+        faults.get(accountId) ?? {
+          ...NO_FAULTS,
+          profile: resolveProfile(accounts.get(accountId)?.platform ?? 'x', undefined),
+        }
+      );
     },
 
     async setFaults(accountIds, { profile, ...settings }) {
       // Resolve every profile first: a mismatch throws before anything changes.
-      const resolved = accountIds.filter((id) => accounts.has(id)).map((id) => [id, resolveProfile(accounts.get(id)!.platform, profile)] as const);
+      const resolved = accountIds
+        .filter((id) => accounts.has(id))
+        .map((id) => [id, resolveProfile(accounts.get(id)!.platform, profile)] as const);
       for (const [id, p] of resolved) faults.set(id, { ...settings, profile: p });
     },
   };

@@ -1,9 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@/db/client';
 import {
-  countSandboxPosts, findSandboxDuplicate, getOwnSandboxPost, getSandboxAccountById, getSandboxAccountByTokenHash, getSandboxAccountByUserId,
-  getSandboxFaults, getSandboxIdempotencyKeyPost, getSandboxPost, insertSandboxPost, listAllSandboxPosts, listSandboxPosts, lockSandboxAccount,
-  registerSandboxAccount, releaseSandboxLock, setSandboxIdempotencyKeyPost, softDeleteSandboxPost, tryTakeSandboxLock, upsertSandboxFaults,
+  countSandboxPosts,
+  findSandboxDuplicate,
+  getOwnSandboxPost,
+  getSandboxAccountById,
+  getSandboxAccountByTokenHash,
+  getSandboxAccountByUserId,
+  getSandboxFaults,
+  getSandboxIdempotencyKeyPost,
+  getSandboxPost,
+  insertSandboxPost,
+  listAllSandboxPosts,
+  listSandboxPosts,
+  lockSandboxAccount,
+  registerSandboxAccount,
+  releaseSandboxLock,
+  setSandboxIdempotencyKeyPost,
+  softDeleteSandboxPost,
+  tryTakeSandboxLock,
+  upsertSandboxFaults,
 } from '@/db/queries/sandbox';
 import type { Executor } from '@/db/client';
 import type { SandboxPostRow } from '@/db/sandbox-schema';
@@ -16,13 +32,22 @@ import { NO_FAULTS, type NewSandboxPost, type SandboxPost, type SandboxStore } f
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product
  * sandbox accounts the sandbox has not seen yet, then the lookup is tried once more.
  */
-export function createPgSandboxStore(db: Database, options: { onUnknownToken?: () => Promise<void> } = {}): SandboxStore {
+export function createPgSandboxStore(
+  db: Database,
+  options: { onUnknownToken?: () => Promise<void> } = {},
+): SandboxStore {
   async function insert(tx: Executor, input: NewSandboxPost): Promise<SandboxPost> {
     for (;;) {
       const createdAt = new Date();
       const row = await insertSandboxPost(tx, {
-        id: BigInt(newPostId(createdAt)), accountId: input.account.id, kind: input.kind, text: input.text, inReplyToId: input.inReplyToId ?? null,
-        recipientId: input.recipientId ?? null, idempotencyKey: input.idempotencyKey ?? null, createdAt,
+        id: BigInt(newPostId(createdAt)),
+        accountId: input.account.id,
+        kind: input.kind,
+        text: input.text,
+        inReplyToId: input.inReplyToId ?? null,
+        recipientId: input.recipientId ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        createdAt,
       });
       if (row) return toPost(row); // else: the same snowflake in the same millisecond; draw again
     }
@@ -52,7 +77,10 @@ export function createPgSandboxStore(db: Database, options: { onUnknownToken?: (
       return db.transaction(async (tx) => {
         // One writer per account at a time, so the duplicate check and the insert are one atomic step.
         await lockSandboxAccount(tx, { accountId: input.account.id });
-        if (await findSandboxDuplicate(tx, { accountId: input.account.id, text: input.text, since: refuseDuplicateSince })) return null;
+        if (
+          await findSandboxDuplicate(tx, { accountId: input.account.id, text: input.text, since: refuseDuplicateSince })
+        )
+          return null;
         return insert(tx, input);
       });
     },
@@ -127,7 +155,8 @@ export function createPgSandboxStore(db: Database, options: { onUnknownToken?: (
       const rows = [];
       for (const accountId of accountIds) {
         const account = await getSandboxAccountById(db, { id: accountId });
-        if (account) rows.push({ accountId, faults: { ...faults, profile: resolveProfile(account.platform, profile) } });
+        if (account)
+          rows.push({ accountId, faults: { ...faults, profile: resolveProfile(account.platform, profile) } });
       }
       await upsertSandboxFaults(db, { rows });
     },

@@ -16,11 +16,16 @@ type Sandbox = Awaited<ReturnType<(typeof backends)[number]['start']>>;
 
 /** One raw write as the platform's wire format has it; resolves with status, body and when the answer came. */
 async function write(sandbox: Sandbox, platform: Platform, token: string, text: string, key?: string) {
-  const url = platform === 'x' ? `${sandbox.url}/api/sandbox/x/2/tweets` : `${sandbox.url}/api/sandbox/mastodon/api/v1/statuses`;
+  const url =
+    platform === 'x' ? `${sandbox.url}/api/sandbox/x/2/tweets` : `${sandbox.url}/api/sandbox/mastodon/api/v1/statuses`;
   const body = platform === 'x' ? { text } : { status: text };
   const res = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
     body: JSON.stringify(body),
   });
   const json = (await res.json()) as Record<string, unknown>;
@@ -61,7 +66,10 @@ describe.each(backends)('platform profiles ($name)', async ({ start }) => {
     const first = write(sandbox, 'mastodon', a.token, text, key);
     await pause(100);
     const second = await write(sandbox, 'mastodon', a.token, text, key);
-    expect(second).toMatchObject({ status: 503, json: { error: 'There was a temporary problem serving your request, please try again' } });
+    expect(second).toMatchObject({
+      status: 503,
+      json: { error: 'There was a temporary problem serving your request, please try again' },
+    });
     expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(0); // the first is still being processed
     const original = await first;
     expect(original.status).toBe(200);
@@ -74,7 +82,10 @@ describe.each(backends)('platform profiles ($name)', async ({ start }) => {
     const a = await account('mastodon', 'mastodon-legacy', { processingMs: 500 });
     const text = sandbox.uniqueText('legacy');
     const key = randomUUID();
-    const [first, second] = await Promise.all([write(sandbox, 'mastodon', a.token, text, key), pause(100).then(() => write(sandbox, 'mastodon', a.token, text, key))]);
+    const [first, second] = await Promise.all([
+      write(sandbox, 'mastodon', a.token, text, key),
+      pause(100).then(() => write(sandbox, 'mastodon', a.token, text, key)),
+    ]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.id).not.toBe(first.id);
@@ -101,7 +112,9 @@ describe.each(backends)('platform profiles ($name)', async ({ start }) => {
     const text = sandbox.uniqueText('x');
     const results = await Promise.all([write(sandbox, 'x', a.token, text), write(sandbox, 'x', a.token, text)]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 403]);
-    expect(results.find((r) => r.status === 403)!.json).toMatchObject({ detail: 'You are not allowed to create a Tweet with duplicate content.' });
+    expect(results.find((r) => r.status === 403)!.json).toMatchObject({
+      detail: 'You are not allowed to create a Tweet with duplicate content.',
+    });
     expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(1);
   });
 
@@ -113,22 +126,31 @@ describe.each(backends)('platform profiles ($name)', async ({ start }) => {
     expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(2);
   });
 
-  it.each(['x', 'mastodon'] as const)('plain (%s wire format): no key, no dedupe — two requests, two copies', async (platform) => {
-    const a = await account(platform, 'plain', { processingMs: 200 });
-    const text = sandbox.uniqueText(`plain-${platform}`);
-    const key = randomUUID();
-    const results = await Promise.all([write(sandbox, platform, a.token, text, key), pause(50).then(() => write(sandbox, platform, a.token, text, key))]);
-    expect(results.every((r) => r.status === (platform === 'x' ? 201 : 200))).toBe(true);
-    expect(results[0]!.id).not.toBe(results[1]!.id);
-    expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(2);
-  });
+  it.each(['x', 'mastodon'] as const)(
+    'plain (%s wire format): no key, no dedupe — two requests, two copies',
+    async (platform) => {
+      const a = await account(platform, 'plain', { processingMs: 200 });
+      const text = sandbox.uniqueText(`plain-${platform}`);
+      const key = randomUUID();
+      const results = await Promise.all([
+        write(sandbox, platform, a.token, text, key),
+        pause(50).then(() => write(sandbox, platform, a.token, text, key)),
+      ]);
+      expect(results.every((r) => r.status === (platform === 'x' ? 201 : 200))).toBe(true);
+      expect(results[0]!.id).not.toBe(results[1]!.id);
+      expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(2);
+    },
+  );
 
   it('a replay of a deleted status is Mastodon’s 404 (statuses.find), never a new copy', async () => {
     const a = await account('mastodon', 'mastodon-modern');
     const text = sandbox.uniqueText('replay-deleted');
     const key = randomUUID();
     const first = await write(sandbox, 'mastodon', a.token, text, key);
-    const del = await fetch(`${sandbox.url}/api/sandbox/mastodon/api/v1/statuses/${first.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${a.token}` } });
+    const del = await fetch(`${sandbox.url}/api/sandbox/mastodon/api/v1/statuses/${first.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${a.token}` },
+    });
     expect(del.status).toBe(200);
     const again = await write(sandbox, 'mastodon', a.token, text, key);
     expect(again).toMatchObject({ status: 404, json: { error: 'Record not found' } });

@@ -1,4 +1,11 @@
-import { PROFILES, type CreatePostResult, type NewSandboxPost, type Platform, type Profile, type SandboxStore } from './types';
+import {
+  PROFILES,
+  type CreatePostResult,
+  type NewSandboxPost,
+  type Platform,
+  type Profile,
+  type SandboxStore,
+} from './types';
 
 // What each profile does with a write, written once for both stores (they only provide atomic primitives).
 // Each reproduces a real server, so the sandbox is never more forgiving than the platforms are.
@@ -63,12 +70,19 @@ export type WriteOptions = {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** One write as the account's profile treats it. Not abortable: a client that times out does not stop it. */
-export async function writeWithProfile(store: SandboxStore, input: NewSandboxPost, options: WriteOptions): Promise<WriteOutcome> {
+export async function writeWithProfile(
+  store: SandboxStore,
+  input: NewSandboxPost,
+  options: WriteOptions,
+): Promise<WriteOutcome> {
   const key = input.idempotencyKey || null;
   const create = async (): Promise<WriteOutcome> => {
     await sleep(options.createAt - Date.now());
     const dedupe = options.profile === 'x' && input.kind !== 'dm';
-    const post = await store.insertPost({ ...input, refuseDuplicateSince: dedupe ? new Date(Date.now() - X_DUPLICATE_WINDOW_MS) : undefined });
+    const post = await store.insertPost({
+      ...input,
+      refuseDuplicateSince: dedupe ? new Date(Date.now() - X_DUPLICATE_WINDOW_MS) : undefined,
+    });
     return post ? { status: 'created', post } : { status: 'duplicate' };
   };
   const replay = async (): Promise<WriteOutcome | null> => {

@@ -20,9 +20,18 @@ describe.each(backends)('sandbox reads and deletes ($name)', async ({ start }) =
   const m = `${sandbox.url}/api/sandbox/mastodon`;
 
   async function publish(platform: Platform, token: string, text: string): Promise<string> {
-    const res = platform === 'x'
-      ? await fetch(`${x}/2/tweets`, { method: 'POST', headers: { ...auth(token), 'content-type': 'application/json' }, body: JSON.stringify({ text }) })
-      : await fetch(`${m}/api/v1/statuses`, { method: 'POST', headers: { ...auth(token), 'content-type': 'application/json' }, body: JSON.stringify({ status: text }) });
+    const res =
+      platform === 'x'
+        ? await fetch(`${x}/2/tweets`, {
+            method: 'POST',
+            headers: { ...auth(token), 'content-type': 'application/json' },
+            body: JSON.stringify({ text }),
+          })
+        : await fetch(`${m}/api/v1/statuses`, {
+            method: 'POST',
+            headers: { ...auth(token), 'content-type': 'application/json' },
+            body: JSON.stringify({ status: text }),
+          });
     const body = await res.json();
     return platform === 'x' ? body.data.id : body.id;
   }
@@ -32,12 +41,19 @@ describe.each(backends)('sandbox reads and deletes ($name)', async ({ start }) =
     const id = await publish('x', owner.token, sandbox.uniqueText('mine'));
     expect((await fetch(`${x}/2/tweets/${id}`)).status).toBe(401);
     expect((await fetch(`${x}/2/tweets/${id}`, { headers: auth('sbx_wrong') })).status).toBe(401);
-    expect(await (await fetch(`${x}/2/tweets/${id}`, { headers: auth(other.token) })).json()).toMatchObject({ errors: [{ title: 'Not Found Error' }] });
-    expect(await (await fetch(`${x}/2/tweets/${id}`, { headers: auth(owner.token) })).json()).toMatchObject({ data: { id } });
+    expect(await (await fetch(`${x}/2/tweets/${id}`, { headers: auth(other.token) })).json()).toMatchObject({
+      errors: [{ title: 'Not Found Error' }],
+    });
+    expect(await (await fetch(`${x}/2/tweets/${id}`, { headers: auth(owner.token) })).json()).toMatchObject({
+      data: { id },
+    });
     const timeline = `${x}/2/users/${owner.platformUserId}/tweets`;
     expect((await fetch(timeline)).status).toBe(401);
     expect(await (await fetch(timeline, { headers: auth(other.token) })).json()).toEqual({ meta: { result_count: 0 } });
-    expect(await (await fetch(timeline, { headers: auth(owner.token) })).json()).toMatchObject({ data: [{ id }], meta: { result_count: 1 } });
+    expect(await (await fetch(timeline, { headers: auth(owner.token) })).json()).toMatchObject({
+      data: [{ id }],
+      meta: { result_count: 1 },
+    });
   });
 
   it('Mastodon: a status and an account’s statuses need a token (401) and show only the token’s own posts', async () => {
@@ -45,7 +61,9 @@ describe.each(backends)('sandbox reads and deletes ($name)', async ({ start }) =
     const id = await publish('mastodon', owner.token, sandbox.uniqueText('mine'));
     expect((await fetch(`${m}/api/v1/statuses/${id}`)).status).toBe(401);
     expect((await fetch(`${m}/api/v1/statuses/${id}`, { headers: auth(other.token) })).status).toBe(404);
-    expect(await (await fetch(`${m}/api/v1/statuses/${id}`, { headers: auth(owner.token) })).json()).toMatchObject({ id });
+    expect(await (await fetch(`${m}/api/v1/statuses/${id}`, { headers: auth(owner.token) })).json()).toMatchObject({
+      id,
+    });
     const listing = `${m}/api/v1/accounts/${owner.platformUserId}/statuses`;
     expect((await fetch(listing)).status).toBe(401);
     expect(await (await fetch(listing, { headers: auth(other.token) })).json()).toEqual([]);
@@ -75,16 +93,32 @@ describe.each(backends)('sandbox reads and deletes ($name)', async ({ start }) =
     expect(await sandbox.copiesOfText(owner.sandboxAccount.id, text)).toBe(1);
     expect((await fetch(`${x}/2/tweets/${id}`, { method: 'DELETE' })).status).toBe(401);
     // Two deletes at once: exactly one of them deleted it.
-    const both = await Promise.all([1, 2].map(() => fetch(`${x}/2/tweets/${id}`, { method: 'DELETE', headers: auth(owner.token) }).then((r) => r.json())));
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        fetch(`${x}/2/tweets/${id}`, { method: 'DELETE', headers: auth(owner.token) }).then((r) => r.json()),
+      ),
+    );
     expect(both.map((b) => b.data.deleted).sort()).toEqual([false, true]);
     expect(await sandbox.copiesOfText(owner.sandboxAccount.id, text)).toBe(0);
     expect(await sandbox.copies(owner.sandboxAccount.id)).toBe(0);
-    expect(await (await fetch(`${x}/2/tweets/${id}`, { headers: auth(owner.token) })).json()).toMatchObject({ errors: [{ title: 'Not Found Error' }] });
-    expect(await (await fetch(`${x}/2/users/${owner.platformUserId}/tweets`, { headers: auth(owner.token) })).json()).toEqual({ meta: { result_count: 0 } });
+    expect(await (await fetch(`${x}/2/tweets/${id}`, { headers: auth(owner.token) })).json()).toMatchObject({
+      errors: [{ title: 'Not Found Error' }],
+    });
+    expect(
+      await (await fetch(`${x}/2/users/${owner.platformUserId}/tweets`, { headers: auth(owner.token) })).json(),
+    ).toEqual({ meta: { result_count: 0 } });
     const kept = await sandbox.allPosts(owner.sandboxAccount.id);
     expect(kept).toMatchObject([{ id, text, deletedAt: expect.any(Date) }]);
     // X's duplicate rule looks at live posts: the same text may be posted again after the delete.
-    expect((await fetch(`${x}/2/tweets`, { method: 'POST', headers: { ...auth(owner.token), 'content-type': 'application/json' }, body: JSON.stringify({ text }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${x}/2/tweets`, {
+          method: 'POST',
+          headers: { ...auth(owner.token), 'content-type': 'application/json' },
+          body: JSON.stringify({ text }),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('Mastodon DELETE: the author gets the deleted status (with its text); again → 404; another account → 404 and nothing deleted', async () => {
@@ -101,7 +135,11 @@ describe.each(backends)('sandbox reads and deletes ($name)', async ({ start }) =
     expect(again.status).toBe(404);
     expect(await again.json()).toEqual({ error: 'Record not found' });
     expect((await fetch(`${m}/api/v1/statuses/${id}`, { headers: auth(owner.token) })).status).toBe(404);
-    expect(await (await fetch(`${m}/api/v1/accounts/${owner.platformUserId}/statuses`, { headers: auth(owner.token) })).json()).toEqual([]);
+    expect(
+      await (
+        await fetch(`${m}/api/v1/accounts/${owner.platformUserId}/statuses`, { headers: auth(owner.token) })
+      ).json(),
+    ).toEqual([]);
     expect(await sandbox.copies(owner.sandboxAccount.id)).toBe(0);
     expect(await sandbox.allPosts(owner.sandboxAccount.id)).toMatchObject([{ id, deletedAt: expect.any(Date) }]);
   });
@@ -116,18 +154,34 @@ describe('"View post" links inside the app (a signed-in member, no bearer token)
     deps: {
       store: sandbox.store,
       resolveScope: async () => [],
-      viewerScope: async (request) => (request.headers.get('x-test-session') === 'member' ? [{ accountId: randomUUID(), handle: '@m', disconnected: false, account: member.sandboxAccount }] : null),
+      viewerScope: async (request) =>
+        request.headers.get('x-test-session') === 'member'
+          ? [{ accountId: randomUUID(), handle: '@m', disconnected: false, account: member.sandboxAccount }]
+          : null,
     },
   });
   afterAll(() => server.close());
 
   it('open for the account’s workspace members, 401 when signed out, not found for another workspace’s post', async () => {
-    const tweet = await member.client.publish({ text: sandbox.uniqueText('link'), kind: 'post', idempotencyKey: randomUUID() });
-    const status = await outsider.client.publish({ text: sandbox.uniqueText('link'), kind: 'post', idempotencyKey: randomUUID() });
+    const tweet = await member.client.publish({
+      text: sandbox.uniqueText('link'),
+      kind: 'post',
+      idempotencyKey: randomUUID(),
+    });
+    const status = await outsider.client.publish({
+      text: sandbox.uniqueText('link'),
+      kind: 'post',
+      idempotencyKey: randomUUID(),
+    });
     const session = { 'x-test-session': 'member' };
-    expect(await (await fetch(`${server.url}/api/sandbox/x/2/tweets/${tweet.externalId}`, { headers: session })).json()).toMatchObject({ data: { id: tweet.externalId } });
+    expect(
+      await (await fetch(`${server.url}/api/sandbox/x/2/tweets/${tweet.externalId}`, { headers: session })).json(),
+    ).toMatchObject({ data: { id: tweet.externalId } });
     expect((await fetch(`${server.url}/api/sandbox/x/2/tweets/${tweet.externalId}`)).status).toBe(401);
-    expect((await fetch(`${server.url}/api/sandbox/mastodon/api/v1/statuses/${status.externalId}`, { headers: session })).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/api/sandbox/mastodon/api/v1/statuses/${status.externalId}`, { headers: session }))
+        .status,
+    ).toBe(404);
     expect((await fetch(`${server.url}/api/sandbox/mastodon/api/v1/statuses/${status.externalId}`)).status).toBe(401);
   });
 });

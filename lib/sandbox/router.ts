@@ -18,7 +18,8 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
   const root = url.origin + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
   try {
     if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
-    if (path.startsWith('/mastodon/')) return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
+    if (path.startsWith('/mastodon/'))
+      return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
     return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });

@@ -7,7 +7,13 @@ export type SandboxPostKind = 'post' | 'reply' | 'dm';
 export const PROFILES = ['mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain'] as const;
 export type Profile = (typeof PROFILES)[number];
 
-export type SandboxAccount = { id: string; platform: Platform; platformUserId: string; handle: string; displayName: string | null };
+export type SandboxAccount = {
+  id: string;
+  platform: Platform;
+  platformUserId: string;
+  handle: string;
+  displayName: string | null;
+};
 
 export type SandboxPost = {
   id: string;
@@ -44,8 +50,16 @@ export type FaultSettings = {
 export type FaultsUpdate = Omit<FaultSettings, 'profile'> & { profile?: Profile };
 
 export const NO_FAULTS: Omit<FaultSettings, 'profile'> = {
-  latencyMs: 0, timeoutBeforeCommit: 0, timeoutAfterCommit: 0, errorAfterCommit: 0, resetAfterCommit: 0, rateLimited: 0,
-  processingMs: 0, processingShare: 1, readLagMs: 0, listingUnavailable: 0,
+  latencyMs: 0,
+  timeoutBeforeCommit: 0,
+  timeoutAfterCommit: 0,
+  errorAfterCommit: 0,
+  resetAfterCommit: 0,
+  rateLimited: 0,
+  processingMs: 0,
+  processingShare: 1,
+  readLagMs: 0,
+  listingUnavailable: 0,
 };
 
 /** A post as the platform stores it; which rule applies (key, duplicate text) is decided in profiles.ts. */
@@ -73,7 +87,8 @@ export type PostQuery = {
   limit: number;
 };
 
-export type DeleteResult = { status: 'deleted'; post: SandboxPost } | { status: 'already_deleted'; post: SandboxPost } | { status: 'not_found' };
+export type DeleteResult =
+  { status: 'deleted'; post: SandboxPost } | { status: 'already_deleted'; post: SandboxPost } | { status: 'not_found' };
 
 /**
  * Storage primitives, each atomic on its own. The platform rules built from them (Idempotency-Key
@@ -83,7 +98,13 @@ export interface SandboxStore {
   authenticate(platform: Platform, token: string): Promise<SandboxAccount | null>;
   getAccount(platform: Platform, platformUserId: string): Promise<SandboxAccount | null>;
   getAccountById(id: string): Promise<SandboxAccount | null>;
-  registerAccount(input: { platform: Platform; platformUserId: string; handle: string; displayName?: string | null; token: string }): Promise<SandboxAccount>;
+  registerAccount(input: {
+    platform: Platform;
+    platformUserId: string;
+    handle: string;
+    displayName?: string | null;
+    token: string;
+  }): Promise<SandboxAccount>;
   /**
    * Stores a new copy. With `refuseDuplicateSince`, atomically refuses (null) when a live post or reply
    * with identical text exists on the account since then (X's duplicate-content rule).

@@ -1,6 +1,10 @@
 import type { Executor } from '@/db/client';
 import { getActiveApiKeyByHash } from '@/db/queries/api-keys';
-import { listUnregisteredProductSandboxAccounts, listWorkspaceSandboxAccounts, registerSandboxAccount } from '@/db/queries/sandbox';
+import {
+  listUnregisteredProductSandboxAccounts,
+  listWorkspaceSandboxAccounts,
+  registerSandboxAccount,
+} from '@/db/queries/sandbox';
 import { hashApiKey } from '@/lib/auth/api-key-token';
 import { can } from '@/lib/auth/can';
 import type { Role } from '@/lib/auth/roles';
@@ -20,19 +24,36 @@ export async function registerProductSandboxAccounts(db: Executor, encryptionKey
     try {
       accessToken = openCredentials(row.credentialsEncrypted, encryptionKey, row.id).accessToken;
     } catch {
-      logger.warn({ platformUserId: row.platformUserId }, 'sandbox: could not open a sandbox account’s credentials (encryption key changed?)');
+      logger.warn(
+        { platformUserId: row.platformUserId },
+        'sandbox: could not open a sandbox account’s credentials (encryption key changed?)',
+      );
       continue;
     }
     const platform = row.provider as 'x' | 'mastodon';
-    await registerSandboxAccount(db, { platform, platformUserId: row.platformUserId, handle: row.handle, displayName: row.displayName, tokenHash: hashSandboxToken(accessToken) });
+    await registerSandboxAccount(db, {
+      platform,
+      platformUserId: row.platformUserId,
+      handle: row.handle,
+      displayName: row.displayName,
+      tokenHash: hashSandboxToken(accessToken),
+    });
   }
 }
 
 /** The sandbox accounts of one workspace, as its members know them (by the product's account id). */
-export async function workspaceSandboxScope(db: Executor, params: { workspaceId: string; encryptionKey: string }): Promise<ScopedAccount[]> {
+export async function workspaceSandboxScope(
+  db: Executor,
+  params: { workspaceId: string; encryptionKey: string },
+): Promise<ScopedAccount[]> {
   await registerProductSandboxAccounts(db, params.encryptionKey);
   const rows = await listWorkspaceSandboxAccounts(db, { workspaceId: params.workspaceId });
-  return rows.map((r) => ({ accountId: r.accountId, handle: r.handle, disconnected: r.disconnectedAt !== null, account: r.sandboxAccount }));
+  return rows.map((r) => ({
+    accountId: r.accountId,
+    handle: r.handle,
+    disconnected: r.disconnectedAt !== null,
+    account: r.sandboxAccount,
+  }));
 }
 
 /**
@@ -50,12 +71,25 @@ export function workspaceScopeResolver(options: {
     if (header) {
       const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       const key = token ? await getActiveApiKeyByHash(options.db, { hash: hashApiKey(token) }) : null;
-      if (!key) return problem({ status: 401, title: 'Unauthorized', detail: 'Send a valid workspace API key: Authorization: Bearer <key>.' }, { 'www-authenticate': 'Bearer' });
+      if (!key)
+        return problem(
+          {
+            status: 401,
+            title: 'Unauthorized',
+            detail: 'Send a valid workspace API key: Authorization: Bearer <key>.',
+          },
+          { 'www-authenticate': 'Bearer' },
+        );
       workspaceId = key.workspaceId;
     } else {
       const session = options.session ? await options.session() : null;
-      if (!session) return problem({ status: 401, title: 'Unauthorized', detail: 'Sign in as a workspace admin or send a workspace API key.' }, { 'www-authenticate': 'Bearer' });
-      if (!can(session.role, 'sandboxControl')) return problem({ status: 403, title: 'Forbidden', detail: 'Only workspace admins control the sandbox.' });
+      if (!session)
+        return problem(
+          { status: 401, title: 'Unauthorized', detail: 'Sign in as a workspace admin or send a workspace API key.' },
+          { 'www-authenticate': 'Bearer' },
+        );
+      if (!can(session.role, 'sandboxControl'))
+        return problem({ status: 403, title: 'Forbidden', detail: 'Only workspace admins control the sandbox.' });
       workspaceId = session.workspaceId;
     }
     return workspaceSandboxScope(options.db, { workspaceId, encryptionKey: options.encryptionKey });

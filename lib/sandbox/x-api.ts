@@ -7,15 +7,46 @@ import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 
 const MAX_CHARACTERS = 280;
 
-const unauthorized = () => json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
+const unauthorized = () =>
+  json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
 const invalidRequest = (message: string) =>
-  json(400, { errors: [{ message }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' });
+  json(400, {
+    errors: [{ message }],
+    title: 'Invalid Request',
+    detail: 'One or more parameters to your request was invalid.',
+    type: 'https://api.twitter.com/2/problems/invalid-request',
+  });
 /** X answers a lookup of something missing with 200 and an `errors` array. */
 const notFound = (resourceType: 'tweet' | 'user', id: string) =>
-  json(200, { errors: [{ value: id, detail: `Could not find ${resourceType} with id: [${id}].`, title: 'Not Found Error', resource_type: resourceType, parameter: 'id', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' }] });
-const duplicateContent = () => json(403, { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 });
-const notYours = () => json(403, { detail: 'You are not authorized to delete this Tweet.', type: 'about:blank', title: 'Forbidden', status: 403 });
-const routeNotFound = () => json(404, { title: 'Not Found Error', type: 'about:blank', status: 404, detail: 'Sorry, that page does not exist' });
+  json(200, {
+    errors: [
+      {
+        value: id,
+        detail: `Could not find ${resourceType} with id: [${id}].`,
+        title: 'Not Found Error',
+        resource_type: resourceType,
+        parameter: 'id',
+        resource_id: id,
+        type: 'https://api.twitter.com/2/problems/resource-not-found',
+      },
+    ],
+  });
+const duplicateContent = () =>
+  json(403, {
+    detail: 'You are not allowed to create a Tweet with duplicate content.',
+    type: 'about:blank',
+    title: 'Forbidden',
+    status: 403,
+  });
+const notYours = () =>
+  json(403, {
+    detail: 'You are not authorized to delete this Tweet.',
+    type: 'about:blank',
+    title: 'Forbidden',
+    status: 403,
+  });
+const routeNotFound = () =>
+  json(404, { title: 'Not Found Error', type: 'about:blank', status: 404, detail: 'Sorry, that page does not exist' });
 
 export async function handleX(request: Request, path: string, deps: SandboxDeps): Promise<Response> {
   const method = request.method;
@@ -55,7 +86,12 @@ export async function handleX(request: Request, path: string, deps: SandboxDeps)
  * links). A lookup by id is not subject to read lag: X serves a new Tweet by id at once, while the user
  * timeline (a fan-out index) may list it later.
  */
-async function getTweet(request: Request, account: SandboxAccount | null, id: string, deps: SandboxDeps): Promise<Response> {
+async function getTweet(
+  request: Request,
+  account: SandboxAccount | null,
+  id: string,
+  deps: SandboxDeps,
+): Promise<Response> {
   let readable: (post: SandboxPost) => boolean;
   if (account) readable = (post) => post.accountId === account.id;
   else if (!bearerToken(request) && deps.viewerScope) {
@@ -86,27 +122,44 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
   if (!body) return invalidRequest('Request body is not valid JSON.');
   const text = body.text;
   if (typeof text !== 'string' || text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
-  if (characterCount(text) > MAX_CHARACTERS) return invalidRequest(`$.text must be at most ${MAX_CHARACTERS} characters.`);
+  if (characterCount(text) > MAX_CHARACTERS)
+    return invalidRequest(`$.text must be at most ${MAX_CHARACTERS} characters.`);
   const reply = body.reply as { in_reply_to_tweet_id?: unknown } | undefined;
   const inReplyTo = reply?.in_reply_to_tweet_id;
   if (reply !== undefined && (typeof inReplyTo !== 'string' || !/^\d{1,19}$/.test(inReplyTo))) {
     return invalidRequest('$.reply.in_reply_to_tweet_id must be a tweet id.');
   }
   return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async (context) => {
-    const result = await writeWithProfile(deps.store, { account, kind: inReplyTo ? 'reply' : 'post', text, inReplyToId: (inReplyTo as string | undefined) ?? null }, context);
+    const result = await writeWithProfile(
+      deps.store,
+      { account, kind: inReplyTo ? 'reply' : 'post', text, inReplyToId: (inReplyTo as string | undefined) ?? null },
+      context,
+    );
     if (result.status !== 'created' && result.status !== 'replayed') return duplicateContent();
-    return json(201, { data: { id: result.post.id, text: result.post.text, edit_history_tweet_ids: [result.post.id] } });
+    return json(201, {
+      data: { id: result.post.id, text: result.post.text, edit_history_tweet_ids: [result.post.id] },
+    });
   });
 }
 
-async function sendDirectMessage(request: Request, account: SandboxAccount, participantId: string, deps: SandboxDeps): Promise<Response> {
+async function sendDirectMessage(
+  request: Request,
+  account: SandboxAccount,
+  participantId: string,
+  deps: SandboxDeps,
+): Promise<Response> {
   if (!/^\d{1,19}$/.test(participantId)) return invalidRequest('participant_id must be a user id.');
   const body = await readBody(request);
   if (!body) return invalidRequest('Request body is not valid JSON.');
-  if (typeof body.text !== 'string' || body.text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
+  if (typeof body.text !== 'string' || body.text.trim() === '')
+    return invalidRequest('$.text must be a non-empty string.');
   const text = body.text;
   return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async (context) => {
-    const result = await writeWithProfile(deps.store, { account, kind: 'dm', text, recipientId: participantId }, context);
+    const result = await writeWithProfile(
+      deps.store,
+      { account, kind: 'dm', text, recipientId: participantId },
+      context,
+    );
     if (result.status !== 'created' && result.status !== 'replayed') return duplicateContent();
     const pair = [account.platformUserId, participantId].sort();
     return json(201, { data: { dm_conversation_id: pair.join('-'), dm_event_id: result.post.id } });
@@ -117,13 +170,20 @@ async function sendDirectMessage(request: Request, account: SandboxAccount, part
  * GET /2/users/:id/tweets: newest first, start_time/end_time, max_results 5–100, pagination_token.
  * Only the token's own timeline is readable here; another user's id lists nothing.
  */
-async function userTweets(request: Request, viewer: SandboxAccount, userId: string, deps: SandboxDeps): Promise<Response> {
+async function userTweets(
+  request: Request,
+  viewer: SandboxAccount,
+  userId: string,
+  deps: SandboxDeps,
+): Promise<Response> {
   const query = new URL(request.url).searchParams;
   const maxResults = query.has('max_results') ? Number(query.get('max_results')) : 10;
-  if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100) return invalidRequest('The `max_results` query parameter value must be between 5 and 100.');
+  if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100)
+    return invalidRequest('The `max_results` query parameter value must be between 5 and 100.');
   const startTime = parseTime(query.get('start_time'));
   const endTime = parseTime(query.get('end_time'));
-  if (startTime === 'invalid' || endTime === 'invalid') return invalidRequest('start_time and end_time must be RFC 3339 timestamps (YYYY-MM-DDTHH:mm:ssZ).');
+  if (startTime === 'invalid' || endTime === 'invalid')
+    return invalidRequest('start_time and end_time must be RFC 3339 timestamps (YYYY-MM-DDTHH:mm:ssZ).');
   let maxId = query.get('until_id') ?? undefined;
   const token = query.get('pagination_token');
   if (token) {
@@ -132,7 +192,9 @@ async function userTweets(request: Request, viewer: SandboxAccount, userId: stri
     maxId = decoded;
   }
   if (userId !== viewer.platformUserId) {
-    return (await deps.store.getAccount('x', userId)) ? json(200, { meta: { result_count: 0 } }) : notFound('user', userId);
+    return (await deps.store.getAccount('x', userId))
+      ? json(200, { meta: { result_count: 0 } })
+      : notFound('user', userId);
   }
   const exclude = new Set((query.get('exclude') ?? '').split(',').filter(Boolean));
   const fields = new Set((query.get('tweet.fields') ?? '').split(',').filter(Boolean));
@@ -149,7 +211,11 @@ async function userTweets(request: Request, viewer: SandboxAccount, userId: stri
   });
   const page = rows.slice(0, maxResults);
   if (page.length === 0) return json(200, { meta: { result_count: 0 } });
-  const meta: Record<string, unknown> = { result_count: page.length, newest_id: page[0]!.id, oldest_id: page.at(-1)!.id };
+  const meta: Record<string, unknown> = {
+    result_count: page.length,
+    newest_id: page[0]!.id,
+    oldest_id: page.at(-1)!.id,
+  };
   if (rows.length > maxResults) meta.next_token = Buffer.from(page.at(-1)!.id).toString('base64url');
   return json(200, { data: page.map((p) => tweetJson(p, fields)), meta });
 }
@@ -166,7 +232,9 @@ function tweetJson(post: SandboxPost, fields: Set<string>) {
     text: post.text,
     edit_history_tweet_ids: [post.id],
     ...(fields.has('created_at') ? { created_at: post.createdAt.toISOString() } : {}),
-    ...(fields.has('referenced_tweets') && post.inReplyToId ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] } : {}),
+    ...(fields.has('referenced_tweets') && post.inReplyToId
+      ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] }
+      : {}),
   };
 }
 

@@ -15,8 +15,11 @@ export function gatedDatabase(db: Database, sim: Simulation, actor: Actor): Data
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (prop === 'query') return lazy(value, sim, actor, 'query');
       if (typeof value !== 'function') return value;
-      if (EAGER.has(prop)) return (...args: unknown[]) => sim.io(actor, String(prop), () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
-      return (...args: unknown[]) => lazy((value as (...a: unknown[]) => unknown).apply(target, args), sim, actor, String(prop));
+      if (EAGER.has(prop))
+        return (...args: unknown[]) =>
+          sim.io(actor, String(prop), () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      return (...args: unknown[]) =>
+        lazy((value as (...a: unknown[]) => unknown).apply(target, args), sim, actor, String(prop));
     },
   });
 }
@@ -29,9 +32,20 @@ function lazy(value: unknown, sim: Simulation, actor: Actor, label: string): unk
       const member = Reflect.get(target, prop, target) as unknown;
       if (prop === 'then' && typeof member === 'function') {
         return (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
-          sim.io(actor, label, () => new Promise((resolve, reject) => (member as PromiseLike<unknown>['then']).call(target, resolve, reject))).then(onFulfilled, onRejected);
+          sim
+            .io(
+              actor,
+              label,
+              () =>
+                new Promise((resolve, reject) =>
+                  (member as PromiseLike<unknown>['then']).call(target, resolve, reject),
+                ),
+            )
+            .then(onFulfilled, onRejected);
       }
-      if (typeof member === 'function') return (...args: unknown[]) => lazy((member as (...a: unknown[]) => unknown).apply(target, args), sim, actor, label);
+      if (typeof member === 'function')
+        return (...args: unknown[]) =>
+          lazy((member as (...a: unknown[]) => unknown).apply(target, args), sim, actor, label);
       if (member !== null && typeof member === 'object' && label === 'query') return lazy(member, sim, actor, label);
       return member;
     },

@@ -15,7 +15,11 @@ describe('simulation — I1, I2, I4, I5 under every interleaving', () => {
     }, 60_000);
   }
 
-  it(`I1 I2 I4 I5 — publishers, reconcilers, edits, cancels, time jumps and crashes at every await point, weak profiles and faults (${runs} runs)`, async () => {
-    await fc.assert(property, { numRuns: runs, endOnFailure: true });
-  }, timeoutFor(runs));
+  it(
+    `I1 I2 I4 I5 — publishers, reconcilers, edits, cancels, time jumps and crashes at every await point, weak profiles and faults (${runs} runs)`,
+    async () => {
+      await fc.assert(property, { numRuns: runs, endOnFailure: true });
+    },
+    timeoutFor(runs),
+  );
 });

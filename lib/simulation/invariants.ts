@@ -22,17 +22,24 @@ export async function checkInvariants(db: Database, result: SimulationResult): P
     const ids = copies.map((c) => c.id).join(', ');
     // I1: at most one copy, always. Even a detected duplicate (needs_review listing the copies) counts:
     // every timing assumption holds in the simulation, so a second copy means a guard is missing.
-    if (copies.length > 1) violations.push(`I1: delivery ${d.id} (${row.status}) has ${copies.length} copies on the platform: ${ids}`);
+    if (copies.length > 1)
+      violations.push(`I1: delivery ${d.id} (${row.status}) has ${copies.length} copies on the platform: ${ids}`);
     if (row.status === 'sent' && (copies.length !== 1 || copies[0]!.id !== row.externalId)) {
-      violations.push(`I1: delivery ${d.id} is sent as ${row.externalId} but the platform holds ${copies.length} copies (${ids})`);
+      violations.push(
+        `I1: delivery ${d.id} is sent as ${row.externalId} but the platform holds ${copies.length} copies (${ids})`,
+      );
     }
-    if (WITHOUT_COPY.has(row.status) && copies.length > 0) violations.push(`I1: delivery ${d.id} is ${row.status} but the platform holds ${ids}`);
+    if (WITHOUT_COPY.has(row.status) && copies.length > 0)
+      violations.push(`I1: delivery ${d.id} is ${row.status} but the platform holds ${ids}`);
 
     // I2: settled, or still in someone's hands (a live lease, a reconciliation still due).
-    const underLease = row.status === 'publishing' && row.leaseExpiresAt !== null && row.leaseExpiresAt > row.now && !row.claimReleased;
+    const underLease =
+      row.status === 'publishing' && row.leaseExpiresAt !== null && row.leaseExpiresAt > row.now && !row.claimReleased;
     const underReconciliation = row.status === 'ambiguous' && row.dueAt > row.now;
     if (!SETTLED.has(row.status) && !underLease && !underReconciliation) {
-      violations.push(`I2: delivery ${d.id} ended ${row.status} (due ${row.dueAt.toISOString()}, lease ${row.leaseExpiresAt?.toISOString() ?? 'none'})`);
+      violations.push(
+        `I2: delivery ${d.id} ended ${row.status} (due ${row.dueAt.toISOString()}, lease ${row.leaseExpiresAt?.toISOString() ?? 'none'})`,
+      );
     }
     if (row.status === 'failed' && !row.failureReason) violations.push(`I2: delivery ${d.id} failed without a reason`);
 
@@ -40,18 +47,24 @@ export async function checkInvariants(db: Database, result: SimulationResult): P
     const history = events.filter((e) => e.deliveryId === d.id);
     let status: string | null = null;
     for (const e of history) {
-      if (e.fromStatus !== status) violations.push(`I5: delivery ${d.id} event ${e.id} moves from ${e.fromStatus} but the status was ${status}`);
+      if (e.fromStatus !== status)
+        violations.push(`I5: delivery ${d.id} event ${e.id} moves from ${e.fromStatus} but the status was ${status}`);
       if (e.fromStatus !== null && !canTransition(e.fromStatus as DeliveryStatus, e.toStatus as DeliveryStatus)) {
-        violations.push(`I5: delivery ${d.id} event ${e.id} ${e.fromStatus} → ${e.toStatus} is not an allowed transition`);
+        violations.push(
+          `I5: delivery ${d.id} event ${e.id} ${e.fromStatus} → ${e.toStatus} is not an allowed transition`,
+        );
       }
       status = e.toStatus;
     }
-    if (status !== row.status) violations.push(`I5: delivery ${d.id} is ${row.status} but its history ends at ${status}`);
+    if (status !== row.status)
+      violations.push(`I5: delivery ${d.id} is ${row.status} but its history ends at ${status}`);
 
     // I4: a row written under a claim names the generation current when it was written.
     for (const e of history) {
       if (e.generation !== null && e.generation !== e.claimGeneration) {
-        violations.push(`I4: delivery ${d.id} event ${e.id} (${e.fromStatus} → ${e.toStatus} by ${e.actor}) carries generation ${e.generation}, the claim was at ${e.claimGeneration}`);
+        violations.push(
+          `I4: delivery ${d.id} event ${e.id} (${e.fromStatus} → ${e.toStatus} by ${e.actor}) carries generation ${e.generation}, the claim was at ${e.claimGeneration}`,
+        );
       }
     }
   }
@@ -59,6 +72,7 @@ export async function checkInvariants(db: Database, result: SimulationResult): P
   for (const a of result.sim.actors) {
     if (a.error) violations.push(`actor ${a.name} threw: ${(a.error as Error)?.stack ?? String(a.error)}`);
   }
-  for (const name of result.stuck) violations.push(`actor ${name} never finished (waiting on something no step releases)`);
+  for (const name of result.stuck)
+    violations.push(`actor ${name} never finished (waiting on something no step releases)`);
   return violations;
 }

@@ -3,14 +3,25 @@ import type { Profile } from '@/lib/sandbox/types';
 
 export type Platform = 'x' | 'mastodon';
 export type FaultRates = {
-  timeoutBeforeCommit: number; timeoutAfterCommit: number; errorAfterCommit: number; resetAfterCommit: number; rateLimited: number; listingUnavailable: number;
+  timeoutBeforeCommit: number;
+  timeoutAfterCommit: number;
+  errorAfterCommit: number;
+  resetAfterCommit: number;
+  rateLimited: number;
+  listingUnavailable: number;
 };
 /**
  * `slowShare`: the share of writes the platform finishes only after our call timed out (processing time
  * beyond the call timeout, within the allowance): created at the next time jump. `readLag`: new posts are
  * listed only after a scheduled event (before the next time jump).
  */
-export type AccountPlan = { platform: Platform; profile: Profile; faults: FaultRates; slowShare: number; readLag: boolean };
+export type AccountPlan = {
+  platform: Platform;
+  profile: Profile;
+  faults: FaultRates;
+  slowShare: number;
+  readLag: boolean;
+};
 export type ActorPlan =
   | { kind: 'publisher'; passes: number; batchSize: number; concurrency: number; crashAt: number | null }
   | { kind: 'reconciler'; passes: number; crashAt: number | null }
@@ -34,24 +45,65 @@ const PROFILES: Record<Platform, Profile[]> = {
   mastodon: ['mastodon-legacy', 'mastodon-nokey', 'plain', 'mastodon-modern'],
 };
 
-const NO_FAULT_RATES: FaultRates = { timeoutBeforeCommit: 0, timeoutAfterCommit: 0, errorAfterCommit: 0, resetAfterCommit: 0, rateLimited: 0, listingUnavailable: 0 };
+const NO_FAULT_RATES: FaultRates = {
+  timeoutBeforeCommit: 0,
+  timeoutAfterCommit: 0,
+  errorAfterCommit: 0,
+  resetAfterCommit: 0,
+  rateLimited: 0,
+  listingUnavailable: 0,
+};
 const rate = fc.constantFrom(0, 0, 0, 0.5, 1);
 const faults: fc.Arbitrary<FaultRates> = fc.record({
-  timeoutBeforeCommit: rate, timeoutAfterCommit: rate, errorAfterCommit: rate, resetAfterCommit: rate, rateLimited: fc.constantFrom(0, 0, 0, 0.5), listingUnavailable: rate,
+  timeoutBeforeCommit: rate,
+  timeoutAfterCommit: rate,
+  errorAfterCommit: rate,
+  resetAfterCommit: rate,
+  rateLimited: fc.constantFrom(0, 0, 0, 0.5),
+  listingUnavailable: rate,
 });
 
 const account: fc.Arbitrary<AccountPlan> = fc.constantFrom<Platform>('x', 'mastodon').chain((platform) =>
-  fc.record({ platform: fc.constant(platform), profile: fc.constantFrom(...PROFILES[platform]), faults, slowShare: fc.constantFrom(0, 0, 0.5, 1), readLag: fc.boolean() }));
+  fc.record({
+    platform: fc.constant(platform),
+    profile: fc.constantFrom(...PROFILES[platform]),
+    faults,
+    slowShare: fc.constantFrom(0, 0, 0.5, 1),
+    readLag: fc.boolean(),
+  }),
+);
 
 /** A crash point: the actor's n-th await point (database call or platform send), or never. */
 const crashAt = fc.option(fc.integer({ min: 1, max: 14 }), { freq: 2 });
 
 function actor(posts: number): fc.Arbitrary<ActorPlan> {
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('publisher' as const), passes: fc.integer({ min: 1, max: 3 }), batchSize: fc.integer({ min: 1, max: 3 }), concurrency: fc.integer({ min: 1, max: 2 }), crashAt }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('reconciler' as const), passes: fc.integer({ min: 1, max: 4 }), crashAt }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), post: fc.nat({ max: posts - 1 }), crashAt }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), post: fc.nat({ max: posts - 1 }), crashAt }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('publisher' as const),
+        passes: fc.integer({ min: 1, max: 3 }),
+        batchSize: fc.integer({ min: 1, max: 3 }),
+        concurrency: fc.integer({ min: 1, max: 2 }),
+        crashAt,
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('reconciler' as const),
+        passes: fc.integer({ min: 1, max: 4 }),
+        crashAt,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('edit' as const), post: fc.nat({ max: posts - 1 }), crashAt }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('cancel' as const), post: fc.nat({ max: posts - 1 }), crashAt }),
+    },
     { weight: 2, arbitrary: fc.constant({ kind: 'time-jump' as const }) },
   );
 }
@@ -61,11 +113,18 @@ export const simulationPlan: fc.Arbitrary<SimulationPlan> = fc
   .chain(({ accounts, postCount }) =>
     fc.record({
       accounts: fc.constant(accounts),
-      posts: fc.array(fc.subarray(accounts.map((_, i) => i), { minLength: 1 }), { minLength: postCount, maxLength: postCount }),
+      posts: fc.array(
+        fc.subarray(
+          accounts.map((_, i) => i),
+          { minLength: 1 },
+        ),
+        { minLength: postCount, maxLength: postCount },
+      ),
       latenessLimitSeconds: fc.constantFrom(900, 3600),
       actors: fc.array(actor(postCount), { minLength: 2, maxLength: 7 }),
       randomSeed: fc.integer(),
-    }));
+    }),
+  );
 
 /**
  * The narrow window of docs/architecture.md#proof-of-absence: one slow account (writes finish after our timeout), two publishers and
@@ -76,18 +135,27 @@ export const slowPlatformPlan: fc.Arbitrary<SimulationPlan> = fc
   .constantFrom<Platform>('x', 'mastodon')
   .chain((platform) =>
     fc.record({
-      accounts: fc.tuple(fc.record({
-        platform: fc.constant(platform), profile: fc.constantFrom(...PROFILES[platform]), faults: fc.constant(NO_FAULT_RATES),
-        slowShare: fc.constantFrom(0.5, 1), readLag: fc.boolean(),
-      })),
+      accounts: fc.tuple(
+        fc.record({
+          platform: fc.constant(platform),
+          profile: fc.constantFrom(...PROFILES[platform]),
+          faults: fc.constant(NO_FAULT_RATES),
+          slowShare: fc.constantFrom(0.5, 1),
+          readLag: fc.boolean(),
+        }),
+      ),
       posts: fc.constantFrom([[0]], [[0], [0]]),
       latenessLimitSeconds: fc.constant(3600),
-      actors: fc.shuffledSubarray<ActorPlan>([
-        { kind: 'publisher', passes: 2, batchSize: 1, concurrency: 1, crashAt: null },
-        { kind: 'publisher', passes: 2, batchSize: 2, concurrency: 1, crashAt: null },
-        { kind: 'reconciler', passes: 3, crashAt: null },
-        { kind: 'reconciler', passes: 3, crashAt: null },
-        { kind: 'time-jump' },
-      ], { minLength: 3 }),
+      actors: fc.shuffledSubarray<ActorPlan>(
+        [
+          { kind: 'publisher', passes: 2, batchSize: 1, concurrency: 1, crashAt: null },
+          { kind: 'publisher', passes: 2, batchSize: 2, concurrency: 1, crashAt: null },
+          { kind: 'reconciler', passes: 3, crashAt: null },
+          { kind: 'reconciler', passes: 3, crashAt: null },
+          { kind: 'time-jump' },
+        ],
+        { minLength: 3 },
+      ),
       randomSeed: fc.integer(),
-    }));
+    }),
+  );

@@ -11,7 +11,13 @@ export const SIM_ORIGIN = 'http://sim.invalid';
 
 // The store steps of a write, each one a point where the platform may pause (processing time) and where
 // another request may overtake it: Mastodon's key check, the insert, the key store, the lock.
-const WRITE_STEPS = new Set<PropertyKey>(['getIdempotentPostId', 'insertPost', 'createPost', 'setIdempotentPostId', 'tryLock']);
+const WRITE_STEPS = new Set<PropertyKey>([
+  'getIdempotentPostId',
+  'insertPost',
+  'createPost',
+  'setIdempotentPostId',
+  'tryLock',
+]);
 
 /**
  * The sandbox network in this process (its own request handlers and in-memory store), with the
@@ -44,7 +50,8 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
         if (typeof member !== 'function') return member;
         const method = member as (...args: unknown[]) => Promise<unknown>;
         if (prop === 'listPosts') {
-          return async (...args: unknown[]) => ((await method.apply(target, args)) as SandboxPost[]).filter((p) => !hidden.has(p.id));
+          return async (...args: unknown[]) =>
+            ((await method.apply(target, args)) as SandboxPost[]).filter((p) => !hidden.has(p.id));
         }
         if (!WRITE_STEPS.has(prop)) return (...args: unknown[]) => method.apply(target, args);
         return async (...args: unknown[]) => {
@@ -64,13 +71,14 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
     });
   }
 
-  const depsFor = (epoch: number): SandboxDeps => ({
-    store: storeFor(epoch),
-    resolveScope: async () => [],
-    hangMs: 3_600_000, // a "timeout" fault holds the request until the client gives up
-    lockWaitMs: 0, // a same-key write that finds the lock held answers 503 at once (no real sleeping)
-    random: options.random,
-  } as SandboxDeps);
+  const depsFor = (epoch: number): SandboxDeps =>
+    ({
+      store: storeFor(epoch),
+      resolveScope: async () => [],
+      hangMs: 3_600_000, // a "timeout" fault holds the request until the client gives up
+      lockWaitMs: 0, // a same-key write that finds the lock held answers 503 at once (no real sleeping)
+      random: options.random,
+    }) as SandboxDeps;
 
   return {
     store,
@@ -88,7 +96,10 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
     shiftBack(ms: number) {
       for (const post of created) post.createdAt = new Date(post.createdAt.getTime() - ms);
     },
-    transport: (actor: Actor): ProviderTransport => (request) => send(sim, actor, request, depsFor, open),
+    transport:
+      (actor: Actor): ProviderTransport =>
+      (request) =>
+        send(sim, actor, request, depsFor, open),
     /** Ends every request still held (timeout faults hang until the client leaves). */
     close() {
       for (const abort of open) abort();
@@ -107,16 +118,30 @@ function writeAccountId(args: unknown[]): string | undefined {
 function insertedPost(prop: PropertyKey, result: unknown): SandboxPost | null {
   if (!result || typeof result !== 'object') return null;
   if (prop === 'insertPost' && 'id' in result) return result as SandboxPost;
-  if (prop === 'createPost' && (result as { status?: string }).status === 'created') return (result as { post: SandboxPost }).post;
+  if (prop === 'createPost' && (result as { status?: string }).status === 'created')
+    return (result as { post: SandboxPost }).post;
   return null;
 }
 
-async function send(sim: Simulation, actor: Actor, request: HttpRequest, depsFor: (epoch: number) => SandboxDeps, open: Set<() => void>): Promise<RawOutcome> {
+async function send(
+  sim: Simulation,
+  actor: Actor,
+  request: HttpRequest,
+  depsFor: (epoch: number) => SandboxDeps,
+  open: Set<() => void>,
+): Promise<RawOutcome> {
   const path = new URL(request.url).pathname.replace(/^.*\/api\/sandbox/, '');
   const label = `${request.method} ${path.split('?')[0]}`;
   await sim.gate(actor, `send ${label}`);
   if (request.signal?.aborted) {
-    return { type: 'error', code: 'ABORTED_BEFORE_SEND', name: 'AbortError', message: 'Canceled before the request was sent', timedOut: false, connection: NO_SOCKET };
+    return {
+      type: 'error',
+      code: 'ABORTED_BEFORE_SEND',
+      name: 'AbortError',
+      message: 'Canceled before the request was sent',
+      timedOut: false,
+      connection: NO_SOCKET,
+    };
   }
   // The process stalled past a time jump since its last database step: its call timed out unsent.
   if (actor.jumpsSeen < sim.jumps) return timedOut(0);
@@ -127,7 +152,11 @@ async function send(sim: Simulation, actor: Actor, request: HttpRequest, depsFor
   const body = request.json === undefined ? undefined : JSON.stringify(request.json);
   const web = new Request(request.url, {
     method: request.method,
-    headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...request.headers },
+    headers: {
+      accept: 'application/json',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...request.headers,
+    },
     body,
     signal: controller.signal,
   });
@@ -149,20 +178,49 @@ async function send(sim: Simulation, actor: Actor, request: HttpRequest, depsFor
     abort();
     return timedOut(body?.length ?? 1);
   }
-  if (isConnectionReset(response)) return { type: 'error', code: 'ECONNRESET', name: 'Error', message: 'socket hang up', timedOut: false, connection: connected(body?.length ?? 1) };
+  if (isConnectionReset(response))
+    return {
+      type: 'error',
+      code: 'ECONNRESET',
+      name: 'Error',
+      message: 'socket hang up',
+      timedOut: false,
+      connection: connected(body?.length ?? 1),
+    };
   const headers = Object.fromEntries(response.headers);
   try {
     const text = await sim.track(response.text());
     return { type: 'response', status: response.status, headers, body: parseJson(text), bodyText: text.slice(0, 2000) };
   } catch (error) {
-    return { type: 'body-error', status: response.status, headers, code: 'ECONNRESET', message: (error as Error).message, timedOut: false };
+    return {
+      type: 'body-error',
+      status: response.status,
+      headers,
+      code: 'ECONNRESET',
+      message: (error as Error).message,
+      timedOut: false,
+    };
   }
 }
 
-const connected = (bytesWritten: number) => ({ socketAssigned: true, reused: false, tls: false, connected: true, secured: false, bytesWritten });
+const connected = (bytesWritten: number) => ({
+  socketAssigned: true,
+  reused: false,
+  tls: false,
+  connected: true,
+  secured: false,
+  bytesWritten,
+});
 
 function timedOut(bytesWritten: number): RawOutcome {
-  return { type: 'error', code: null, name: 'TimeoutError', message: 'The operation was aborted due to timeout', timedOut: true, connection: connected(bytesWritten) };
+  return {
+    type: 'error',
+    code: null,
+    name: 'TimeoutError',
+    message: 'The operation was aborted due to timeout',
+    timedOut: true,
+    connection: connected(bytesWritten),
+  };
 }
 
 function parseJson(text: string): unknown {

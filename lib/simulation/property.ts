@@ -21,11 +21,15 @@ export const timeoutFor = (runs: number) => Math.max(60_000, runs * 2_000);
 export async function simulationProperty(property: PropertyName) {
   const { db } = await createTestDatabase({ max: 4 });
   beforeAll(() => installFenceAudit(db));
-  return fc.asyncProperty(fc.scheduler(), property === 'general' ? simulationPlan : slowPlatformPlan, async (s, plan) => {
-    const result = await simulate(db, s, plan);
-    const violations = await checkInvariants(db, result);
-    if (violations.length > 0) throw new Error(`${violations.join('\n')}\n\nsteps:\n${result.sim.trace.join('\n')}`);
-  });
+  return fc.asyncProperty(
+    fc.scheduler(),
+    property === 'general' ? simulationPlan : slowPlatformPlan,
+    async (s, plan) => {
+      const result = await simulate(db, s, plan);
+      const violations = await checkInvariants(db, result);
+      if (violations.length > 0) throw new Error(`${violations.join('\n')}\n\nsteps:\n${result.sim.trace.join('\n')}`);
+    },
+  );
 }
 
 declare module 'vitest' {

@@ -11,6 +11,7 @@ export const REGRESSIONS: Regression[] = [
     property: 'slow',
     seed: -1786091616,
     path: '1',
-    found: 'with the reconciler reading before the allowance (callTimeout and allowance 0, recheck 0), a slow platform held two copies',
+    found:
+      'with the reconciler reading before the allowance (callTimeout and allowance 0, recheck 0), a slow platform held two copies',
   },
 ];

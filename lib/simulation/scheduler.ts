@@ -1,7 +1,15 @@
 import type { Scheduler } from 'fast-check';
 
 /** One simulated process: its gates are numbered in order; at `crashAt` it stops for good (SIGKILL). */
-export type Actor = { name: string; crashAt: number | null; gates: number; crashed: boolean; done: boolean; error: unknown; jumpsSeen: number };
+export type Actor = {
+  name: string;
+  crashAt: number | null;
+  gates: number;
+  crashed: boolean;
+  done: boolean;
+  error: unknown;
+  jumpsSeen: number;
+};
 
 type Deferred = { promise: Promise<void>; resolve: () => void };
 const deferred = (): Deferred => {

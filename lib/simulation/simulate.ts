@@ -32,7 +32,11 @@ const TERMINAL = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review'
 
 // Production-like timing (the defaults of lib/env.ts): time passes only by explicit jumps, so nothing
 // here waits, and a read never comes before the allowance has passed on the simulated clock.
-const TIMING = { leaseMs: 60_000, callTimeoutMs: 10_000, allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000 } };
+const TIMING = {
+  leaseMs: 60_000,
+  callTimeoutMs: 10_000,
+  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000 },
+};
 
 export type SimulatedDelivery = { id: string; postId: string; sandboxAccountId: string; texts: Set<string> };
 
@@ -49,18 +53,32 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
   const sim = new Simulation(s);
   const platform = simulatedPlatform(sim, { random: seededRandom(plan.randomSeed) });
   const workspace = await makeWorkspace(db);
-  await db.update(workspaces).set({ latenessLimitSeconds: plan.latenessLimitSeconds }).where(eq(workspaces.id, workspace.id));
+  await db
+    .update(workspaces)
+    .set({ latenessLimitSeconds: plan.latenessLimitSeconds })
+    .where(eq(workspaces.id, workspace.id));
 
-  const accounts: { plan: SimulationPlan['accounts'][number]; sandboxAccountId: string; productAccountId: string }[] = [];
+  const accounts: { plan: SimulationPlan['accounts'][number]; sandboxAccountId: string; productAccountId: string }[] =
+    [];
   for (const a of plan.accounts) {
     const { platformUserId, token, suffix } = newSandboxIdentity();
     const handle = `@sim_${suffix}`;
-    const sandboxAccount = await platform.store.registerAccount({ platform: a.platform, platformUserId, handle, token });
+    const sandboxAccount = await platform.store.registerAccount({
+      platform: a.platform,
+      platformUserId,
+      handle,
+      token,
+    });
     await platform.store.setFaults([sandboxAccount.id], { ...NO_FAULTS, ...a.faults, profile: a.profile });
     if (a.readLag) platform.setReadLag(sandboxAccount.id);
     platform.setSlowShare(sandboxAccount.id, a.slowShare);
     const product = await upsertAccount(db, {
-      workspaceId: workspace.id, provider: a.platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${a.platform}`,
+      workspaceId: workspace.id,
+      provider: a.platform,
+      sandbox: true,
+      handle,
+      platformUserId,
+      baseUrl: `/api/sandbox/${a.platform}`,
       ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
     });
     accounts.push({ plan: a, sandboxAccountId: sandboxAccount.id, productAccountId: product!.id });
@@ -78,7 +96,12 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
     posts.push({ id: created!.post.id, text });
     for (const d of created!.deliveries) {
       const account = accounts.find((a) => a.productAccountId === d.accountId)!;
-      deliveries.push({ id: d.id, postId: created!.post.id, sandboxAccountId: account.sandboxAccountId, texts: new Set([text]) });
+      deliveries.push({
+        id: d.id,
+        postId: created!.post.id,
+        sandboxAccountId: account.sandboxAccountId,
+        texts: new Set([text]),
+      });
     }
   }
 
@@ -89,13 +112,29 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
       sim.jump();
     });
   const publish = (actor: Actor, overrides: { batchSize: number; concurrency: number }) =>
-    publishDueDeliveries(gatedDatabase(db, sim, actor), testPublisherOptions(SIM_ORIGIN, {
-      workerId: actor.name, ...overrides, chunkSize: 1, budgetMs: 60_000, ...TIMING, transport: platform.transport(actor),
-    }));
+    publishDueDeliveries(
+      gatedDatabase(db, sim, actor),
+      testPublisherOptions(SIM_ORIGIN, {
+        workerId: actor.name,
+        ...overrides,
+        chunkSize: 1,
+        budgetMs: 60_000,
+        ...TIMING,
+        transport: platform.transport(actor),
+      }),
+    );
   const reconcile = (actor: Actor) =>
-    reconcileAmbiguousDeliveries(gatedDatabase(db, sim, actor), testReconcileOptions(SIM_ORIGIN, {
-      workerId: actor.name, batchSize: 2, ...TIMING, recheckDelayMs: 15_000, releaseMarginMs: 30_000, transport: platform.transport(actor),
-    }));
+    reconcileAmbiguousDeliveries(
+      gatedDatabase(db, sim, actor),
+      testReconcileOptions(SIM_ORIGIN, {
+        workerId: actor.name,
+        batchSize: 2,
+        ...TIMING,
+        recheckDelayMs: 15_000,
+        releaseMarginMs: 30_000,
+        transport: platform.transport(actor),
+      }),
+    );
 
   // The scheduled phase: every actor starts at once; fast-check decides which await point goes next.
   for (const [i, a] of plan.actors.entries()) {
@@ -104,14 +143,14 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
       switch (a.kind) {
         // Workers poll like the scheduler does: a pass that finds nothing to do does not count, up to a limit.
         case 'publisher':
-          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.publisher; ) {
+          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.publisher;) {
             const r = await publish(actor, a);
             if (r.claimed + r.released + r.ambiguous + r.missed > 0) done++;
             else idle++;
           }
           return;
         case 'reconciler':
-          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.reconciler; ) {
+          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.reconciler;) {
             if ((await reconcile(actor)).checked > 0) done++;
             else idle++;
           }
@@ -121,10 +160,19 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
           const text = `${post.text} (edited by ${actor.name})`;
           // Known before the edit commits: a copy with either text is this delivery's.
           for (const d of deliveries) if (d.postId === post.id) d.texts.add(text);
-          return editScheduledPost(gatedDatabase(db, sim, actor), { workspaceId: workspace.id, postId: post.id, changes: { text }, actor: `sim:${actor.name}` });
+          return editScheduledPost(gatedDatabase(db, sim, actor), {
+            workspaceId: workspace.id,
+            postId: post.id,
+            changes: { text },
+            actor: `sim:${actor.name}`,
+          });
         }
         case 'cancel':
-          return cancelScheduledDeliveries(gatedDatabase(db, sim, actor), { workspaceId: workspace.id, postId: posts[a.post]!.id, actor: `sim:${actor.name}` });
+          return cancelScheduledDeliveries(gatedDatabase(db, sim, actor), {
+            workspaceId: workspace.id,
+            postId: posts[a.post]!.id,
+            actor: `sim:${actor.name}`,
+          });
         case 'time-jump':
           return timeJump(actor);
       }
@@ -136,7 +184,8 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
   // The drain: the crashed stay dead, the platform recovers (its profile stays), time passes in jumps,
   // and one publisher and one reconciler run after each jump until every delivery has settled.
   sim.free = true;
-  for (const a of accounts) await platform.store.setFaults([a.sandboxAccountId], { ...NO_FAULTS, profile: a.plan.profile });
+  for (const a of accounts)
+    await platform.store.setFaults([a.sandboxAccountId], { ...NO_FAULTS, profile: a.plan.profile });
   for (let round = 0; round < MAX_DRAIN_ROUNDS; round++) {
     const rows = await listSimDeliveries(db);
     if (rows.every((d) => TERMINAL.has(d.status))) break;
@@ -153,4 +202,3 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
     stuck,
   };
 }
-

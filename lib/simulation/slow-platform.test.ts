@@ -15,7 +15,11 @@ describe('simulation — I1, I2 on platforms slower than our call timeout', () =
     }, 60_000);
   }
 
-  it(`I1 I2 I4 I5 — no read, so no release, before every request that may still run on the platform has ended (${runs} runs)`, async () => {
-    await fc.assert(property, { numRuns: runs, endOnFailure: true });
-  }, timeoutFor(runs));
+  it(
+    `I1 I2 I4 I5 — no read, so no release, before every request that may still run on the platform has ended (${runs} runs)`,
+    async () => {
+      await fc.assert(property, { numRuns: runs, endOnFailure: true });
+    },
+    timeoutFor(runs),
+  );
 });

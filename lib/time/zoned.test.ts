@@ -3,9 +3,18 @@ import { zonedLocalToUtc } from './zoned';
 
 describe('zonedLocalToUtc', () => {
   it('converts a wall-clock time in a zone to UTC', () => {
-    expect(zonedLocalToUtc('2026-07-01T09:30', 'Europe/Berlin')).toEqual({ ok: true, date: new Date('2026-07-01T07:30:00Z') });
-    expect(zonedLocalToUtc('2026-12-01T09:30', 'Europe/Berlin')).toEqual({ ok: true, date: new Date('2026-12-01T08:30:00Z') });
-    expect(zonedLocalToUtc('2026-12-01T09:30', 'America/New_York')).toEqual({ ok: true, date: new Date('2026-12-01T14:30:00Z') });
+    expect(zonedLocalToUtc('2026-07-01T09:30', 'Europe/Berlin')).toEqual({
+      ok: true,
+      date: new Date('2026-07-01T07:30:00Z'),
+    });
+    expect(zonedLocalToUtc('2026-12-01T09:30', 'Europe/Berlin')).toEqual({
+      ok: true,
+      date: new Date('2026-12-01T08:30:00Z'),
+    });
+    expect(zonedLocalToUtc('2026-12-01T09:30', 'America/New_York')).toEqual({
+      ok: true,
+      date: new Date('2026-12-01T14:30:00Z'),
+    });
   });
 
   it('refuses a time skipped by the spring-forward jump', () => {
@@ -15,7 +24,10 @@ describe('zonedLocalToUtc', () => {
 
   it('takes the first of two repeated times when clocks go back', () => {
     // 2026-10-25 02:30 happens twice in Berlin: first at 00:30Z (CEST), then 01:30Z (CET).
-    expect(zonedLocalToUtc('2026-10-25T02:30', 'Europe/Berlin')).toEqual({ ok: true, date: new Date('2026-10-25T00:30:00Z') });
+    expect(zonedLocalToUtc('2026-10-25T02:30', 'Europe/Berlin')).toEqual({
+      ok: true,
+      date: new Date('2026-10-25T00:30:00Z'),
+    });
   });
 
   it('refuses malformed input and unknown zones', () => {

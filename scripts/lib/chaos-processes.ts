@@ -18,7 +18,15 @@ export type Managed = {
   crashes: { at: Date; code: number | null; signal: string | null }[];
 };
 
-type Spec = { name: string; role: Role; command: string; args: string[]; env: NodeJS.ProcessEnv; logFile: string; readyUrl?: string };
+type Spec = {
+  name: string;
+  role: Role;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  readyUrl?: string;
+};
 
 export function createSupervisor() {
   const all: (Managed & { spec: Spec; killing: boolean })[] = [];
@@ -34,7 +42,10 @@ export function createSupervisor() {
     m.up = false;
     m.killing = false;
     m.ready = m.spec.readyUrl ? waitForHttp(m.spec.readyUrl, child) : Promise.resolve();
-    m.ready.then(() => (m.up = m.child === child && child.exitCode === null && child.signalCode === null), () => {});
+    m.ready.then(
+      () => (m.up = m.child === child && child.exitCode === null && child.signalCode === null),
+      () => {},
+    );
     child.once('exit', (code, signal) => {
       if (m.child !== child) return;
       m.up = false;
@@ -42,7 +53,10 @@ export function createSupervisor() {
       if (!m.killing) {
         const at = new Date();
         m.crashes.push({ at, code, signal });
-        appendFileSync(m.spec.logFile, `--- ${m.name}: exited by itself (code ${code}, signal ${signal}), ${at.toISOString()}\n`);
+        appendFileSync(
+          m.spec.logFile,
+          `--- ${m.name}: exited by itself (code ${code}, signal ${signal}), ${at.toISOString()}\n`,
+        );
       }
       // Killed on purpose or crashed: it comes back, like a supervisor (systemd, Kubernetes) would bring it.
       setTimeout(() => !stopped && launch(m), 200 + Math.floor(Math.random() * 800));
@@ -52,7 +66,18 @@ export function createSupervisor() {
   return {
     all: all as readonly Managed[],
     add(spec: Spec): Managed {
-      const m = { name: spec.name, role: spec.role, child: null, ready: Promise.resolve(), up: false, starts: 0, kills: 0, crashes: [], spec, killing: false };
+      const m = {
+        name: spec.name,
+        role: spec.role,
+        child: null,
+        ready: Promise.resolve(),
+        up: false,
+        starts: 0,
+        kills: 0,
+        crashes: [],
+        spec,
+        killing: false,
+      };
       all.push(m);
       launch(m);
       return m;
@@ -74,7 +99,8 @@ export function createSupervisor() {
     async waitAllExited(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (const m of all) {
-        while (m.child && m.child.exitCode === null && m.child.signalCode === null && Date.now() < deadline) await sleep(50);
+        while (m.child && m.child.exitCode === null && m.child.signalCode === null && Date.now() < deadline)
+          await sleep(50);
       }
     },
   };

@@ -43,10 +43,21 @@ export type Verdict = {
 /** `copiesByText`: every copy ever stored on the chaos accounts, grouped by text. */
 export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): Verdict {
   const verdict: Verdict = {
-    paths: new Map(), byStatus: new Map(), lines: [], duplicatesListed: [], copies: [...copiesByText.values()].reduce((n, c) => n + c.length, 0),
+    paths: new Map(),
+    byStatus: new Map(),
+    lines: [],
+    duplicatesListed: [],
+    copies: [...copiesByText.values()].reduce((n, c) => n + c.length, 0),
     failures: {
-      duplicates: [], duplicateIntents: [], lost: [], unsettled: [], sentNotExactlyOne: [], sentWrongLink: [],
-      liveButNotSent: [], reviewWithoutEvidence: [], reviewCopiesNotListed: [],
+      duplicates: [],
+      duplicateIntents: [],
+      lost: [],
+      unsettled: [],
+      sentNotExactlyOne: [],
+      sentWrongLink: [],
+      liveButNotSent: [],
+      reviewWithoutEvidence: [],
+      reviewCopiesNotListed: [],
     },
   };
   const f = verdict.failures;
@@ -76,10 +87,22 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
       if (!evidence && !row.failureReason) f.reviewWithoutEvidence.push(row.id);
       if (copies.length > 1 && !listed) f.reviewCopiesNotListed.push(row.id);
     }
-    verdict.lines.push([
-      row.id, row.profile.padEnd(15), row.source.padEnd(4), row.status.padEnd(12), `copies=${copies.length}`, `attempts=${row.attemptCount}`,
-      `path="${path}"`, `history=${row.history}`, copies.length > 0 ? `copy_ids=${copies.map((c) => c.id).join(',')}` : '', row.externalId ? `external_id=${row.externalId}` : '',
-    ].filter(Boolean).join(' '));
+    verdict.lines.push(
+      [
+        row.id,
+        row.profile.padEnd(15),
+        row.source.padEnd(4),
+        row.status.padEnd(12),
+        `copies=${copies.length}`,
+        `attempts=${row.attemptCount}`,
+        `path="${path}"`,
+        `history=${row.history}`,
+        copies.length > 0 ? `copy_ids=${copies.map((c) => c.id).join(',')}` : '',
+        row.externalId ? `external_id=${row.externalId}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
   }
   return verdict;
 }
@@ -107,5 +130,7 @@ function generalise(reason: string): string {
 }
 
 function mentions(evidence: Record<string, unknown>, id: string): boolean {
-  return new RegExp(`(^|[^0-9A-Za-z])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^0-9A-Za-z]|$)`).test(JSON.stringify(evidence));
+  return new RegExp(`(^|[^0-9A-Za-z])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^0-9A-Za-z]|$)`).test(
+    JSON.stringify(evidence),
+  );
 }

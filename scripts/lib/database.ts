@@ -5,7 +5,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/db/embedded';
 /** DATABASE_URL when set (any Postgres ≥ 15); otherwise the embedded Postgres under the data dir. */
 export async function resolveDatabase(options: { fresh?: boolean } = {}): Promise<EmbeddedDatabase> {
   const url = process.env.DATABASE_URL;
-  if (url && options.fresh) return { url: await recreateSiblingDatabase(url, 'e2e'), stop: async () => {}, owned: false };
+  if (url && options.fresh)
+    return { url: await recreateSiblingDatabase(url, 'e2e'), stop: async () => {}, owned: false };
   if (url) return { url, stop: async () => {}, owned: false };
   const dataDir = process.env.SEMEL_DATA_DIR ?? '.data';
   return startEmbeddedPostgres(path.join(dataDir, 'postgres'), options);

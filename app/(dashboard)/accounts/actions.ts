@@ -30,9 +30,21 @@ export const connectSandboxAccountAction = workspaceAction(
   { name: 'connectSandboxAccount', can: 'manageAccounts', schema: z.object({ provider: z.enum(['x', 'mastodon']) }) },
   async ({ provider }, { workspace, user }) => {
     const env = getEnv();
-    if (!env.sandboxEnabled) return { ok: false, status: 409, message: 'The sandbox network is switched off on this server (SANDBOX_ENABLED).' };
-    const account = await connectSandboxAccount(getDb(), { workspaceId: workspace.id, provider, encryptionKey: env.APP_ENCRYPTION_KEY });
-    logger.info({ workspaceId: workspace.id, userId: user.id, accountId: account.id, provider }, 'sandbox account connected');
+    if (!env.sandboxEnabled)
+      return {
+        ok: false,
+        status: 409,
+        message: 'The sandbox network is switched off on this server (SANDBOX_ENABLED).',
+      };
+    const account = await connectSandboxAccount(getDb(), {
+      workspaceId: workspace.id,
+      provider,
+      encryptionKey: env.APP_ENCRYPTION_KEY,
+    });
+    logger.info(
+      { workspaceId: workspace.id, userId: user.id, accountId: account.id, provider },
+      'sandbox account connected',
+    );
     return { ok: true, message: `Connected sandbox account ${account.handle}.` };
   },
 );
@@ -44,28 +56,51 @@ export const connectXAccountAction = workspaceAction(
     schema: z.object({
       baseUrl: httpUrl('API base URL'),
       accessToken,
-      platformUserId: z.string().trim().regex(/^\d{1,19}$/, 'The numeric X user id'),
+      platformUserId: z
+        .string()
+        .trim()
+        .regex(/^\d{1,19}$/, 'The numeric X user id'),
     }),
   },
   async (input, { workspace }) => {
     const check = await verifyPlatformAccount({ provider: 'x', ...input });
     if (!check.ok) return { ok: false, status: 422, message: check.message };
-    const account = await connectAccount(getDb(), {
-      workspaceId: workspace.id, provider: 'x', sandbox: false, baseUrl: input.baseUrl.replace(/\/+$/, ''), ...check.identity,
-    }, (id) => sealCredentials({ accessToken: input.accessToken }, getEnv().APP_ENCRYPTION_KEY, id));
+    const account = await connectAccount(
+      getDb(),
+      {
+        workspaceId: workspace.id,
+        provider: 'x',
+        sandbox: false,
+        baseUrl: input.baseUrl.replace(/\/+$/, ''),
+        ...check.identity,
+      },
+      (id) => sealCredentials({ accessToken: input.accessToken }, getEnv().APP_ENCRYPTION_KEY, id),
+    );
     return { ok: true, message: `Connected ${account.handle} on X.` };
   },
 );
 
 export const connectMastodonAccountAction = workspaceAction(
-  { name: 'connectMastodonAccount', can: 'manageAccounts', schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }) },
+  {
+    name: 'connectMastodonAccount',
+    can: 'manageAccounts',
+    schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }),
+  },
   async ({ instanceUrl, accessToken: token }, { workspace }) => {
     const baseUrl = instanceUrl.replace(/\/+$/, '');
     const check = await verifyPlatformAccount({ provider: 'mastodon', baseUrl, accessToken: token });
     if (!check.ok) return { ok: false, status: 422, message: check.message };
-    const account = await connectAccount(getDb(), {
-      workspaceId: workspace.id, provider: 'mastodon', sandbox: false, baseUrl, ...check.identity,
-    }, (id) => sealCredentials({ accessToken: token }, getEnv().APP_ENCRYPTION_KEY, id));
+    const account = await connectAccount(
+      getDb(),
+      {
+        workspaceId: workspace.id,
+        provider: 'mastodon',
+        sandbox: false,
+        baseUrl,
+        ...check.identity,
+      },
+      (id) => sealCredentials({ accessToken: token }, getEnv().APP_ENCRYPTION_KEY, id),
+    );
     return { ok: true, message: `Connected ${account.handle} on Mastodon.` };
   },
 );
@@ -76,7 +111,8 @@ export const checkAccountConnectionAction = workspaceAction(
   async ({ accountId: id }, { workspace }) => {
     const account = await getAccountWithCredentials(getDb(), { workspaceId: workspace.id, accountId: id });
     if (!account) return { ok: false, status: 422, message: 'No such account in this workspace.' };
-    if (account.provider === 'bluesky') return { ok: false, status: 422, message: 'Bluesky accounts cannot be checked yet.' };
+    if (account.provider === 'bluesky')
+      return { ok: false, status: 422, message: 'Bluesky accounts cannot be checked yet.' };
     const client = providerClientForAccount(account, { encryptionKey: getEnv().APP_ENCRYPTION_KEY });
     const me = await client.whoAmI({ timeoutMs: 10_000 });
     if (!me.ok) return { ok: false, message: connectionCheckFailure(me) };
@@ -87,10 +123,20 @@ export const checkAccountConnectionAction = workspaceAction(
 export const disconnectAccountAction = workspaceAction(
   { name: 'disconnectAccount', can: 'manageAccounts', schema: accountId },
   async ({ accountId: id }, { workspace, user }) => {
-    const row = await disconnectAccount(getDb(), { workspaceId: workspace.id, accountId: id, actor: `user:${user.id}` });
+    const row = await disconnectAccount(getDb(), {
+      workspaceId: workspace.id,
+      accountId: id,
+      actor: `user:${user.id}`,
+    });
     if (!row) return { ok: false, status: 409, message: 'That account is already disconnected.' };
     logger.info({ workspaceId: workspace.id, userId: user.id, accountId: id, held: row.held }, 'account disconnected');
-    const held = row.held === 0 ? '' : ` ${row.held} scheduled post${row.held === 1 ? ' is' : 's are'} held in Review until you decide.`;
-    return { ok: true, message: `Disconnected: its token is deleted. Its posts and their history stay readable.${held}` };
+    const held =
+      row.held === 0
+        ? ''
+        : ` ${row.held} scheduled post${row.held === 1 ? ' is' : 's are'} held in Review until you decide.`;
+    return {
+      ok: true,
+      message: `Disconnected: its token is deleted. Its posts and their history stay readable.${held}`,
+    };
   },
 );

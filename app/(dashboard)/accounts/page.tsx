@@ -31,16 +31,28 @@ export default async function AccountsPage() {
     <>
       <PageHeader
         title="Accounts"
-        description={canManage ? 'Social accounts this workspace publishes to.' : 'Social accounts this workspace publishes to. Only admins can connect or disconnect accounts.'}
+        description={
+          canManage
+            ? 'Social accounts this workspace publishes to.'
+            : 'Social accounts this workspace publishes to. Only admins can connect or disconnect accounts.'
+        }
       />
       <HydrationBoundary state={dehydrate(queryClient)}>
         <div className="space-y-8">
-          <AccountList workspaceId={workspace.id} canManage={canManage} actions={{ checkConnection: checkAccountConnectionAction, disconnect: disconnectAccountAction }} />
+          <AccountList
+            workspaceId={workspace.id}
+            canManage={canManage}
+            actions={{ checkConnection: checkAccountConnectionAction, disconnect: disconnectAccountAction }}
+          />
           {canManage && (
             <ConnectAccounts
               workspaceId={workspace.id}
               sandboxEnabled={getEnv().sandboxEnabled}
-              actions={{ connectSandbox: connectSandboxAccountAction, connectX: connectXAccountAction, connectMastodon: connectMastodonAccountAction }}
+              actions={{
+                connectSandbox: connectSandboxAccountAction,
+                connectX: connectXAccountAction,
+                connectMastodon: connectMastodonAccountAction,
+              }}
             />
           )}
         </div>

@@ -10,7 +10,8 @@ import { composeFormSchema, submitComposeForm, type ComposeResult } from '@/lib/
 export type ComposeActionState = ActionState<ComposeResult>;
 
 const MESSAGES = {
-  mismatch: 'This form already scheduled a different post. Your changes were not saved — start a new post to schedule them.',
+  mismatch:
+    'This form already scheduled a different post. Your changes were not saved — start a new post to schedule them.',
   in_flight: 'Still scheduling your post. Retry in a moment: it will not be duplicated.',
   possible_duplicate: 'The same text went to this account in the last 24 hours. Schedule anyway?',
   invalid: 'Please fix the highlighted fields.',
@@ -19,11 +20,24 @@ const MESSAGES = {
 export const createPostAction = workspaceAction(
   { name: 'createPost', can: 'compose', schema: composeFormSchema },
   async (form, { workspace, user }): Promise<ComposeActionState> => {
-    const result = await submitComposeForm(getDb(), form, { workspaceId: workspace.id, userId: user.id, requestId: requestIdOf(await headers()) });
+    const result = await submitComposeForm(getDb(), form, {
+      workspaceId: workspace.id,
+      userId: user.id,
+      requestId: requestIdOf(await headers()),
+    });
     if (result.ok) {
       revalidatePath('/queue');
-      return { ok: true, data: result, message: result.replayed ? 'Already scheduled — nothing was duplicated' : 'Scheduled' };
+      return {
+        ok: true,
+        data: result,
+        message: result.replayed ? 'Already scheduled — nothing was duplicated' : 'Scheduled',
+      };
     }
-    return { ok: false, data: result, errors: result.kind === 'invalid' ? result.errors : undefined, message: MESSAGES[result.kind] };
+    return {
+      ok: false,
+      data: result,
+      errors: result.kind === 'invalid' ? result.errors : undefined,
+      message: MESSAGES[result.kind],
+    };
   },
 );

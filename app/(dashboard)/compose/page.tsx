@@ -17,7 +17,12 @@ export default async function ComposePage() {
       <PageHeader title="Compose" description="Write once, schedule to one or many accounts." />
       <ComposeForm
         workspaceId={workspace.id}
-        accounts={accounts.map((a) => ({ id: a.id, handle: a.handle, provider: a.provider, displayName: a.displayName }))}
+        accounts={accounts.map((a) => ({
+          id: a.id,
+          handle: a.handle,
+          provider: a.provider,
+          displayName: a.displayName,
+        }))}
         action={createPostAction}
       />
     </>

@@ -16,25 +16,48 @@ export const metadata = { title: 'Queue' };
 export default async function QueuePage() {
   const { workspace, role } = await requirePageWorkspace();
   const queryClient = getServerQueryClient();
-  const items = await queryClient.fetchQuery({ queryKey: queryKeys.queue(workspace.id), queryFn: () => readQueue(getDb(), { workspaceId: workspace.id }) });
+  const items = await queryClient.fetchQuery({
+    queryKey: queryKeys.queue(workspace.id),
+    queryFn: () => readQueue(getDb(), { workspaceId: workspace.id }),
+  });
   return (
     <>
       <PageHeader
         title="Queue"
         description={`Scheduled, publishing and settled posts in ${workspace.name}.`}
-        actions={can(role, 'compose') ? <Link href="/compose" className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-500">Compose</Link> : undefined}
+        actions={
+          can(role, 'compose') ? (
+            <Link
+              href="/compose"
+              className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-500"
+            >
+              Compose
+            </Link>
+          ) : undefined
+        }
       />
       {items.length === 0 ? (
         <EmptyState
           title="Nothing scheduled yet"
-          action={can(role, 'compose') ? <Link href="/compose" className="text-sm font-semibold text-indigo-700 hover:underline">Compose a post →</Link> : undefined}
+          action={
+            can(role, 'compose') ? (
+              <Link href="/compose" className="text-sm font-semibold text-indigo-700 hover:underline">
+                Compose a post →
+              </Link>
+            ) : undefined
+          }
         >
           Posts you schedule appear here grouped by day, each with its state: scheduled, publishing, sent, or
           &ldquo;ambiguous — being verified&rdquo; while Semel checks the platform.
         </EmptyState>
       ) : (
         <HydrationBoundary state={dehydrate(queryClient)}>
-          <QueueList workspaceId={workspace.id} canEdit={can(role, 'edit')} canCancel={can(role, 'cancel')} cancelAction={cancelPostAction} />
+          <QueueList
+            workspaceId={workspace.id}
+            canEdit={can(role, 'edit')}
+            canCancel={can(role, 'cancel')}
+            cancelAction={cancelPostAction}
+          />
         </HydrationBoundary>
       )}
     </>

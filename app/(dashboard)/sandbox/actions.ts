@@ -11,10 +11,16 @@ import { PROFILES } from '@/lib/sandbox/profiles';
 import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
 import { workspaceSandboxScope } from '@/lib/sandbox/workspace-scope';
 
-const NOT_A_SANDBOX_ACCOUNT = { ok: false, status: 422, message: 'Choose a connected sandbox account of this workspace.' } as const;
+const NOT_A_SANDBOX_ACCOUNT = {
+  ok: false,
+  status: 422,
+  message: 'Choose a connected sandbox account of this workspace.',
+} as const;
 
 function sandboxOff() {
-  return getEnv().sandboxEnabled ? null : ({ ok: false, status: 409, message: 'The sandbox network is switched off on this server.' } as const);
+  return getEnv().sandboxEnabled
+    ? null
+    : ({ ok: false, status: 409, message: 'The sandbox network is switched off on this server.' } as const);
 }
 
 export const updateFaultsAction = workspaceAction(
@@ -22,19 +28,29 @@ export const updateFaultsAction = workspaceAction(
     name: 'updateSandboxFaults',
     can: 'sandboxControl',
     schema: faultsInput.extend({
-      accountId: z.union([z.literal(''), z.uuid('Unknown account')]).optional().transform((v) => v || undefined),
+      accountId: z
+        .union([z.literal(''), z.uuid('Unknown account')])
+        .optional()
+        .transform((v) => v || undefined),
       // '' = each account's platform default
-      profile: z.union([z.literal(''), z.enum(PROFILES, 'Choose a profile')]).optional().transform((v) => v || undefined),
+      profile: z
+        .union([z.literal(''), z.enum(PROFILES, 'Choose a profile')])
+        .optional()
+        .transform((v) => v || undefined),
     }),
   },
   async (input, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;
     const db = getDb();
-    const scope = await workspaceSandboxScope(db, { workspaceId: workspace.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+    const scope = await workspaceSandboxScope(db, {
+      workspaceId: workspace.id,
+      encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+    });
     const applied = await applyFaults(createPgSandboxStore(db), scope, input);
     if (!applied.ok && applied.reason === 'not_found') return NOT_A_SANDBOX_ACCOUNT;
-    if (!applied.ok) return { ok: false, status: 422, message: applied.message, errors: { profile: [applied.message] } };
+    if (!applied.ok)
+      return { ok: false, status: 422, message: applied.message, errors: { profile: [applied.message] } };
     const n = applied.accounts.length;
     return { ok: true, message: `Faults set on ${n} account${n === 1 ? '' : 's'}.` };
   },
@@ -44,24 +60,43 @@ export const publishTestPostAction = workspaceAction<z.ZodType<{ accountId: stri
   {
     name: 'publishSandboxTestPost',
     can: 'sandboxControl',
-    schema: z.object({ accountId: z.uuid('Choose an account'), text: z.string().trim().min(1, 'Write something').max(280, 'At most 280 characters') }),
+    schema: z.object({
+      accountId: z.uuid('Choose an account'),
+      text: z.string().trim().min(1, 'Write something').max(280, 'At most 280 characters'),
+    }),
   },
   async (input, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;
-    const attempt = await publishTestPost(getDb(), { workspaceId: workspace.id, ...input, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+    const attempt = await publishTestPost(getDb(), {
+      workspaceId: workspace.id,
+      ...input,
+      encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+    });
     if (!attempt) return NOT_A_SANDBOX_ACCOUNT;
     return { ok: attempt.outcome === 'sent', message: `${attempt.outcome}: ${attempt.reason}`, data: attempt };
   },
 );
 
 export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: string }>, NaiveRetryDemo>(
-  { name: 'sandboxNaiveRetryDemo', can: 'sandboxControl', schema: z.object({ accountId: z.uuid('Choose an account') }) },
+  {
+    name: 'sandboxNaiveRetryDemo',
+    can: 'sandboxControl',
+    schema: z.object({ accountId: z.uuid('Choose an account') }),
+  },
   async (input, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;
-    const demo = await runNaiveRetryDemo(getDb(), { workspaceId: workspace.id, ...input, encryptionKey: getEnv().APP_ENCRYPTION_KEY });
+    const demo = await runNaiveRetryDemo(getDb(), {
+      workspaceId: workspace.id,
+      ...input,
+      encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+    });
     if (!demo) return NOT_A_SANDBOX_ACCOUNT;
-    return { ok: true, message: `${demo.attempts.length} attempt${demo.attempts.length === 1 ? '' : 's'}, ${demo.copies} cop${demo.copies === 1 ? 'y' : 'ies'} on the platform.`, data: demo };
+    return {
+      ok: true,
+      message: `${demo.attempts.length} attempt${demo.attempts.length === 1 ? '' : 's'}, ${demo.copies} cop${demo.copies === 1 ? 'y' : 'ies'} on the platform.`,
+      data: demo,
+    };
   },
 );

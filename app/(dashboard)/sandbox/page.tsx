@@ -17,32 +17,65 @@ export const metadata = { title: 'Sandbox' };
 export default async function SandboxPage() {
   const { workspace, role } = await requirePageWorkspace();
   const env = getEnv();
-  const header = <PageHeader title="Sandbox" description="A built-in fake social network (X and Mastodon wire formats) with fault injection." />;
+  const header = (
+    <PageHeader
+      title="Sandbox"
+      description="A built-in fake social network (X and Mastodon wire formats) with fault injection."
+    />
+  );
   if (!env.sandboxEnabled) {
-    return <>{header}<EmptyState title="The sandbox is switched off">Set SANDBOX_ENABLED=true to serve the sandbox network on this server.</EmptyState></>;
+    return (
+      <>
+        {header}
+        <EmptyState title="The sandbox is switched off">
+          Set SANDBOX_ENABLED=true to serve the sandbox network on this server.
+        </EmptyState>
+      </>
+    );
   }
   const queryClient = getServerQueryClient();
   await queryClient.prefetchQuery({
     queryKey: queryKeys.sandboxTimeline(workspace.id),
-    queryFn: () => readSandboxTimeline(getDb(), { workspaceId: workspace.id, encryptionKey: env.APP_ENCRYPTION_KEY, sandboxEnabled: true }),
+    queryFn: () =>
+      readSandboxTimeline(getDb(), {
+        workspaceId: workspace.id,
+        encryptionKey: env.APP_ENCRYPTION_KEY,
+        sandboxEnabled: true,
+      }),
   });
   return (
     <>
       {header}
-      <aside aria-labelledby="why" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
-        <h2 id="why" className="font-semibold">Why “timeout after commit” matters</h2>
+      <aside
+        aria-labelledby="why"
+        className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+      >
+        <h2 id="why" className="font-semibold">
+          Why “timeout after commit” matters
+        </h2>
         <p className="mt-1">
-          With it on, the platform stores the post and then never answers in time. The client only sees a timeout, which looks
-          exactly like a request that never arrived. A naive client retries and the post appears twice. Semel marks such a
-          delivery <em>ambiguous</em> and checks the platform before publishing again, so it appears once.
+          With it on, the platform stores the post and then never answers in time. The client only sees a timeout, which
+          looks exactly like a request that never arrived. A naive client retries and the post appears twice. Semel
+          marks such a delivery <em>ambiguous</em> and checks the platform before publishing again, so it appears once.
           Turn the knob up to 1 and run the naive retry demo to watch the copies on the timeline.
         </p>
       </aside>
       <HydrationBoundary state={dehydrate(queryClient)}>
         <div className="space-y-8">
-          {can(role, 'sandboxControl') && <SandboxControls workspaceId={workspace.id} actions={{ publishTestPost: publishTestPostAction, updateFaults: updateFaultsAction, naiveRetryDemo: naiveRetryDemoAction }} />}
+          {can(role, 'sandboxControl') && (
+            <SandboxControls
+              workspaceId={workspace.id}
+              actions={{
+                publishTestPost: publishTestPostAction,
+                updateFaults: updateFaultsAction,
+                naiveRetryDemo: naiveRetryDemoAction,
+              }}
+            />
+          )}
           <section aria-labelledby="timeline">
-            <h2 id="timeline" className="mb-3 text-base font-semibold">Live timeline</h2>
+            <h2 id="timeline" className="mb-3 text-base font-semibold">
+              Live timeline
+            </h2>
             <SandboxTimeline workspaceId={workspace.id} />
           </section>
         </div>

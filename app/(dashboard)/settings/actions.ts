@@ -7,7 +7,11 @@ import { changeMemberRole, renameWorkspace, setLatenessLimit } from '@/db/querie
 import { workspaceAction } from '@/lib/auth/action';
 
 export const renameWorkspaceAction = workspaceAction(
-  { name: 'renameWorkspace', can: 'manageWorkspace', schema: z.object({ name: z.string().trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters') }) },
+  {
+    name: 'renameWorkspace',
+    can: 'manageWorkspace',
+    schema: z.object({ name: z.string().trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters') }),
+  },
   async ({ name }, { workspace }) => {
     await renameWorkspace(getDb(), { workspaceId: workspace.id, name });
     revalidatePath('/', 'layout');
@@ -16,17 +20,33 @@ export const renameWorkspaceAction = workspaceAction(
 );
 
 export const changeMemberRoleAction = workspaceAction(
-  { name: 'changeMemberRole', can: 'manageMembers', schema: z.object({ userId: z.uuid(), role: z.enum(['admin', 'manager', 'viewer']) }) },
+  {
+    name: 'changeMemberRole',
+    can: 'manageMembers',
+    schema: z.object({ userId: z.uuid(), role: z.enum(['admin', 'manager', 'viewer']) }),
+  },
   async ({ userId, role }, { workspace }) => {
     const changed = await changeMemberRole(getDb(), { workspaceId: workspace.id, userId, role });
     revalidatePath('/settings');
-    return changed ? { ok: true, message: `Role set to ${role}.` } : { ok: false, status: 409, message: 'Not changed: a workspace keeps at least one admin.' };
+    return changed
+      ? { ok: true, message: `Role set to ${role}.` }
+      : { ok: false, status: 409, message: 'Not changed: a workspace keeps at least one admin.' };
   },
 );
 
 /** How late a post may still go out; past it a due delivery becomes "missed" instead of publishing late. */
 export const setLatenessLimitAction = workspaceAction(
-  { name: 'setLatenessLimit', can: 'manageWorkspace', schema: z.object({ minutes: z.coerce.number({ error: 'Enter a number of minutes' }).int('Whole minutes').min(1, 'At least 1 minute').max(10_080, 'At most 7 days (10080 minutes)') }) },
+  {
+    name: 'setLatenessLimit',
+    can: 'manageWorkspace',
+    schema: z.object({
+      minutes: z.coerce
+        .number({ error: 'Enter a number of minutes' })
+        .int('Whole minutes')
+        .min(1, 'At least 1 minute')
+        .max(10_080, 'At most 7 days (10080 minutes)'),
+    }),
+  },
   async ({ minutes }, { workspace }) => {
     await setLatenessLimit(getDb(), { workspaceId: workspace.id, seconds: minutes * 60 });
     revalidatePath('/settings');

@@ -15,30 +15,57 @@ export const metadata = { title: 'Settings' };
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const [members, settings] = await Promise.all([listMembers(getDb(), { workspaceId: workspace.id }), getWorkspaceSettings(getDb(), { workspaceId: workspace.id })]);
+  const [members, settings] = await Promise.all([
+    listMembers(getDb(), { workspaceId: workspace.id }),
+    getWorkspaceSettings(getDb(), { workspaceId: workspace.id }),
+  ]);
   return (
     <>
       <PageHeader title="Settings" description="Workspace settings, members and API keys." />
       <section aria-labelledby="general" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <h2 id="general" className="mb-4 text-base font-semibold">General</h2>
-        <RenameWorkspaceForm name={workspace.name} canEdit={can(role, 'manageWorkspace')} action={renameWorkspaceAction} />
-        <LatenessForm minutes={Math.round((settings?.latenessLimitSeconds ?? 3600) / 60)} canEdit={can(role, 'manageWorkspace')} action={setLatenessLimitAction} />
+        <h2 id="general" className="mb-4 text-base font-semibold">
+          General
+        </h2>
+        <RenameWorkspaceForm
+          name={workspace.name}
+          canEdit={can(role, 'manageWorkspace')}
+          action={renameWorkspaceAction}
+        />
+        <LatenessForm
+          minutes={Math.round((settings?.latenessLimitSeconds ?? 3600) / 60)}
+          canEdit={can(role, 'manageWorkspace')}
+          action={setLatenessLimitAction}
+        />
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <h2 id="members" className="mb-2 text-base font-semibold">Members</h2>
-        <p className="mb-3 text-sm text-slate-600">Viewers read; managers also compose and schedule; admins also manage accounts, members and review.</p>
+        <h2 id="members" className="mb-2 text-base font-semibold">
+          Members
+        </h2>
+        <p className="mb-3 text-sm text-slate-600">
+          Viewers read; managers also compose and schedule; admins also manage accounts, members and review.
+        </p>
         <ul role="list" aria-label="Members" className="divide-y divide-slate-200 rounded-md ring-1 ring-slate-200">
-          {members.map((m) => <MemberRow key={m.userId} member={m} canEdit={can(role, 'manageMembers')} action={changeMemberRoleAction} />)}
+          {members.map((m) => (
+            <MemberRow key={m.userId} member={m} canEdit={can(role, 'manageMembers')} action={changeMemberRoleAction} />
+          ))}
         </ul>
       </section>
       <section aria-labelledby="api" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <h2 id="api" className="mb-2 text-base font-semibold">API</h2>
+        <h2 id="api" className="mb-2 text-base font-semibold">
+          API
+        </h2>
         <p className="text-sm text-slate-600">API keys and how to create posts from your own tools, exactly once.</p>
-        <Link href="/settings/api" className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline">Open API settings →</Link>
+        <Link href="/settings/api" className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline">
+          Open API settings →
+        </Link>
       </section>
       <section aria-labelledby="sessions" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <h2 id="sessions" className="mb-2 text-base font-semibold">Your sessions</h2>
-        <p className="mb-3 text-sm text-slate-600">Signs you out on every browser and device at once, this one included.</p>
+        <h2 id="sessions" className="mb-2 text-base font-semibold">
+          Your sessions
+        </h2>
+        <p className="mb-3 text-sm text-slate-600">
+          Signs you out on every browser and device at once, this one included.
+        </p>
         <SignOutEverywhere action={signOutEverywhereAction} />
       </section>
     </>

@@ -46,22 +46,26 @@ beforeAll(async () => {
 function signedOut<T>(run: () => Promise<T>): Promise<T> {
   const saved = context;
   context = null;
-  return run().finally(() => { context = saved; });
+  return run().finally(() => {
+    context = saved;
+  });
 }
 
 describe('dashboard reads are GET route handlers: session, workspace scope, JSON', () => {
   it('signed out → 401 problem+json from every read', async () => {
-    for (const response of await signedOut(() => Promise.all([
-      accountsRoute.GET(get('/api/app/accounts'), noParams),
-      queueRoute.GET(get('/api/app/queue'), noParams),
-      postRoute.GET(get(`/api/app/posts/${ours.postId}`), { params: Promise.resolve({ id: ours.postId }) }),
-    ]))) {
+    for (const response of await signedOut(() =>
+      Promise.all([
+        accountsRoute.GET(get('/api/app/accounts'), noParams),
+        queueRoute.GET(get('/api/app/queue'), noParams),
+        postRoute.GET(get(`/api/app/posts/${ours.postId}`), { params: Promise.resolve({ id: ours.postId }) }),
+      ]),
+    )) {
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
     }
   });
 
-  it('accounts: only the active workspace\'s, public columns only (no sealed credentials), never cached', async () => {
+  it("accounts: only the active workspace's, public columns only (no sealed credentials), never cached", async () => {
     const response = await accountsRoute.GET(get('/api/app/accounts'), noParams);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('private, no-store');
@@ -72,14 +76,17 @@ describe('dashboard reads are GET route handlers: session, workspace scope, JSON
     expect(typeof body[0]!.createdAt).toBe('string');
   });
 
-  it('queue: only the active workspace\'s posts, each with its deliveries', async () => {
-    const body = (await (await queueRoute.GET(get('/api/app/queue'), noParams)).json()) as { id: string; deliveries: { handle: string }[] }[];
+  it("queue: only the active workspace's posts, each with its deliveries", async () => {
+    const body = (await (await queueRoute.GET(get('/api/app/queue'), noParams)).json()) as {
+      id: string;
+      deliveries: { handle: string }[];
+    }[];
     expect(body.map((p) => p.id)).toEqual([ours.postId]);
     expect(body[0]!.deliveries).toHaveLength(1);
     expect(body[0]!.deliveries[0]!.handle).toBe('@t');
   });
 
-  it('post detail: ours → 200; another workspace\'s or a malformed id → 404, like a missing one (I6)', async () => {
+  it("post detail: ours → 200; another workspace's or a malformed id → 404, like a missing one (I6)", async () => {
     const read = (id: string) => postRoute.GET(get(`/api/app/posts/${id}`), { params: Promise.resolve({ id }) });
     const mine = await read(ours.postId);
     expect(mine.status).toBe(200);

@@ -27,7 +27,11 @@ describe('GET /api/health/ready and /api/health', () => {
     for (const route of [ready, health]) {
       const response = await route();
       expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ status: 'ok', database: { status: 'up' }, migrations: { expected: tags.length, applied: tags.length } });
+      expect(await response.json()).toMatchObject({
+        status: 'ok',
+        database: { status: 'up' },
+        migrations: { expected: tags.length, applied: tags.length },
+      });
     }
   });
 
@@ -42,7 +46,12 @@ describe('GET /api/health/ready and /api/health', () => {
     const response = await readinessResponse(empty.db);
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
-    expect(await response.json()).toMatchObject({ status: 503, title: 'Not Ready', database: { status: 'up' }, migrations: { applied: 0, pending: tags } });
+    expect(await response.json()).toMatchObject({
+      status: 503,
+      title: 'Not Ready',
+      database: { status: 'up' },
+      migrations: { applied: 0, pending: tags },
+    });
   });
 
   it('answers 503 when the database is unreachable', async () => {
@@ -58,12 +67,18 @@ describe('GET /api/health/ready and /api/health', () => {
 
   // Last: it leaves this file's database one migration behind.
   it('answers 503 naming the migration that is missing, on both paths', async () => {
-    await database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
+    await database.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+    );
     for (const route of [ready, health]) {
       const response = await route();
       expect(response.status).toBe(503);
       const body = await response.json();
-      expect(body.migrations).toMatchObject({ expected: tags.length, applied: tags.length - 1, pending: [tags.at(-1)] });
+      expect(body.migrations).toMatchObject({
+        expected: tags.length,
+        applied: tags.length - 1,
+        pending: [tags.at(-1)],
+      });
       expect(body.detail).toContain(tags.at(-1));
     }
   });

@@ -23,7 +23,9 @@ process.env.DATABASE_URL = lastTestDatabaseUrl(); // the route handlers' getDb()
 const { db } = sandbox;
 
 async function scrape(): Promise<string> {
-  const response = await GET(new Request('http://localhost/api/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
+  const response = await GET(
+    new Request('http://localhost/api/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }),
+  );
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
   return response.text();
@@ -33,9 +35,14 @@ const delta = (before: string, after: string, name: string, labels: Record<strin
   sampleOrZero(after, name, labels) - sampleOrZero(before, name, labels);
 
 function apiCreate(token: string, key: string, body: unknown) {
-  return createPost(new Request('http://localhost/api/v1/posts', {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body),
-  }), { params: Promise.resolve({}) as Promise<Record<string, never>> });
+  return createPost(
+    new Request('http://localhost/api/v1/posts', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) as Promise<Record<string, never>> },
+  );
 }
 
 describe('GET /api/metrics', () => {
@@ -53,8 +60,18 @@ describe('GET /api/metrics', () => {
     expect((await apiCreate(token, key, body)).status).toBe(201);
     expect((await apiCreate(token, key, body)).headers.get('idempotent-replayed')).toBe('true');
     expect((await apiCreate(token, key, { ...body, text: 'another intent' })).status).toBe(422);
-    await schedulePosts(db, { workspaceId: x.workspaceId, accountId: x.productAccountId, count: 1, label: sandbox.uniqueText('metrics x') });
-    await schedulePosts(db, { workspaceId: x.workspaceId, accountId: mastodon.productAccountId, count: 1, label: sandbox.uniqueText('metrics m') });
+    await schedulePosts(db, {
+      workspaceId: x.workspaceId,
+      accountId: x.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('metrics x'),
+    });
+    await schedulePosts(db, {
+      workspaceId: x.workspaceId,
+      accountId: mastodon.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('metrics m'),
+    });
     const queued = await scrape();
     expect(delta(before, queued, 'semel_deliveries', { status: 'scheduled' })).toBe(3);
 
@@ -76,14 +93,30 @@ describe('GET /api/metrics', () => {
     expect(sample(after, 'semel_oldest_ambiguous_age_seconds')).toBeLessThan(60);
     expect(sample(after, 'semel_review_queue_size')).toBe(1);
     expect(delta(before, after, 'semel_platform_calls_total', { provider: 'x', outcome: 'sent' })).toBe(2);
-    expect(delta(before, after, 'semel_platform_calls_total', { provider: 'mastodon', outcome: 'ambiguous', rule: 'timeout-without-response' })).toBe(1);
-    expect(delta(before, after, 'semel_platform_call_duration_seconds_count', { provider: 'x', outcome: 'sent' })).toBe(2);
-    expect(delta(before, after, 'semel_platform_call_duration_seconds_sum', { provider: 'x', outcome: 'sent' })).toBeGreaterThanOrEqual(1.2); // 2 × 600 ms latency
+    expect(
+      delta(before, after, 'semel_platform_calls_total', {
+        provider: 'mastodon',
+        outcome: 'ambiguous',
+        rule: 'timeout-without-response',
+      }),
+    ).toBe(1);
+    expect(delta(before, after, 'semel_platform_call_duration_seconds_count', { provider: 'x', outcome: 'sent' })).toBe(
+      2,
+    );
+    expect(
+      delta(before, after, 'semel_platform_call_duration_seconds_sum', { provider: 'x', outcome: 'sent' }),
+    ).toBeGreaterThanOrEqual(1.2); // 2 × 600 ms latency
     expect(delta(before, after, 'semel_delivery_lateness_seconds_count')).toBe(2); // the ambiguous one is not "sent"
     expect(delta(before, after, 'semel_delivery_lateness_seconds_sum')).toBeGreaterThan(0);
-    expect(delta(before, after, 'semel_idempotency_requests_total', { operation: 'posts.create', outcome: 'executed' })).toBe(1);
-    expect(delta(before, after, 'semel_idempotency_requests_total', { operation: 'posts.create', outcome: 'replayed' })).toBe(1);
-    expect(delta(before, after, 'semel_idempotency_requests_total', { operation: 'posts.create', outcome: 'mismatch' })).toBe(1);
+    expect(
+      delta(before, after, 'semel_idempotency_requests_total', { operation: 'posts.create', outcome: 'executed' }),
+    ).toBe(1);
+    expect(
+      delta(before, after, 'semel_idempotency_requests_total', { operation: 'posts.create', outcome: 'replayed' }),
+    ).toBe(1);
+    expect(
+      delta(before, after, 'semel_idempotency_requests_total', { operation: 'posts.create', outcome: 'mismatch' }),
+    ).toBe(1);
 
     // Reconciliation finds the post the platform created: decision counted, gauges back to zero.
     await sandbox.setFaults(mastodon.sandboxAccount.id, {});
@@ -99,7 +132,12 @@ describe('GET /api/metrics', () => {
 
   it('counts a lapsed claim swept back to scheduled', async () => {
     const x = await sandbox.connectAccount('x');
-    await schedulePosts(db, { workspaceId: x.workspaceId, accountId: x.productAccountId, count: 1, label: sandbox.uniqueText('swept') });
+    await schedulePosts(db, {
+      workspaceId: x.workspaceId,
+      accountId: x.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('swept'),
+    });
     expect(await claimDueDeliveries(db, { workerId: 'doomed', limit: 10, leaseMs: 30_000 })).toHaveLength(1);
     await db.execute(sql`update claims set lease_expires_at = now() - interval '1 second' where released_at is null`);
     const before = await scrape();
@@ -111,7 +149,10 @@ describe('GET /api/metrics', () => {
 
   it('counts job runs from the cron routes and failures of a job that throws', async () => {
     const before = await scrape();
-    const request = new Request('http://localhost/api/cron/maintenance', { method: 'POST', headers: { authorization: `Bearer ${getEnv().CRON_SECRET}` } });
+    const request = new Request('http://localhost/api/cron/maintenance', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${getEnv().CRON_SECRET}` },
+    });
     const response = await runCronJob(request, { params: Promise.resolve({ job: 'maintenance' }) });
     expect(response.status).toBe(200);
     await expect(trackJob('broken', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
@@ -128,7 +169,9 @@ describe('GET /api/metrics', () => {
       const scraped = await fetch(`${listener.url}/api/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(scraped.status).toBe(200);
       const text = await scraped.text();
-      expect(sample(text, 'semel_deliveries', { status: 'sent' })).toBe(sample(await scrape(), 'semel_deliveries', { status: 'sent' }));
+      expect(sample(text, 'semel_deliveries', { status: 'sent' })).toBe(
+        sample(await scrape(), 'semel_deliveries', { status: 'sent' }),
+      );
       expect(sample(text, 'semel_platform_calls_total')).toBeGreaterThan(0); // this process's counters
       expect((await fetch(`${listener.url}/api/metrics`)).status).toBe(401);
       expect((await fetch(`${listener.url}/api/health/live`)).status).toBe(200);
@@ -141,7 +184,9 @@ describe('GET /api/metrics', () => {
 
   it('answers 401 without the bearer token or with a wrong one', async () => {
     for (const authorization of [undefined, 'Bearer wrong-token-wrong-token-wrong', `Basic ${TOKEN}`]) {
-      const response = await GET(new Request('http://localhost/api/metrics', { headers: authorization ? { authorization } : {} }));
+      const response = await GET(
+        new Request('http://localhost/api/metrics', { headers: authorization ? { authorization } : {} }),
+      );
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
       expect(await response.text()).not.toContain('semel_');
@@ -153,7 +198,9 @@ describe('GET /api/metrics', () => {
     vi.resetModules(); // a fresh env module: the environment is parsed once per process
     try {
       const { GET: offGet } = await import('./route');
-      const response = await offGet(new Request('http://localhost/api/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
+      const response = await offGet(
+        new Request('http://localhost/api/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }),
+      );
       expect(response.status).toBe(404);
       expect(await response.text()).not.toContain('semel_');
     } finally {

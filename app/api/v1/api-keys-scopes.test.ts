@@ -24,14 +24,21 @@ beforeAll(async () => {
 
 async function keyWith(scopes?: ApiKeyScope[]) {
   const key = generateApiKey();
-  const row = await createApiKey(db, { workspaceId: tenant.workspace.id, name: 'scoped', prefix: key.prefix, hash: key.hash, scopes });
+  const row = await createApiKey(db, {
+    workspaceId: tenant.workspace.id,
+    name: 'scoped',
+    prefix: key.prefix,
+    hash: key.hash,
+    scopes,
+  });
   return { token: key.token, id: row.id, scopes: row.scopes };
 }
 
 const postBody = () => ({ text: `scoped ${randomUUID()}`, accountIds: tenant.accounts.map((a) => a.id) });
 const create = (token: string, body: unknown = postBody(), key = randomUUID()) =>
   createPost(apiRequest('/api/v1/posts', { method: 'POST', token, key, body }), noParams);
-const postCount = async () => (await db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, tenant.workspace.id)))[0]!.n;
+const postCount = async () =>
+  (await db.select({ n: count() }).from(posts).where(eq(posts.workspaceId, tenant.workspace.id)))[0]!.n;
 
 describe('API key scopes', () => {
   it('a new key gets all three scopes by default', async () => {
@@ -40,7 +47,15 @@ describe('API key scopes', () => {
 
   it('the database refuses an unknown scope', async () => {
     const key = generateApiKey();
-    await expect(createApiKey(db, { workspaceId: tenant.workspace.id, name: 'x', prefix: key.prefix, hash: key.hash, scopes: ['admin' as ApiKeyScope] })).rejects.toThrow();
+    await expect(
+      createApiKey(db, {
+        workspaceId: tenant.workspace.id,
+        name: 'x',
+        prefix: key.prefix,
+        hash: key.hash,
+        scopes: ['admin' as ApiKeyScope],
+      }),
+    ).rejects.toThrow();
   });
 
   it('a read-only key reads but cannot write: 403 problem+json naming the missing scope, nothing stored', async () => {
@@ -55,8 +70,23 @@ describe('API key scopes', () => {
     expect(problem.detail).toContain('posts:write');
     expect(await postCount()).toBe(before);
     const id = randomUUID();
-    expect((await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: reader.token }), idParams(id))).status).toBe(403);
-    const patch = await editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token: reader.token, key: randomUUID(), body: { text: 'x' } }), idParams(id));
+    expect(
+      (
+        await cancelPost(
+          apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: reader.token }),
+          idParams(id),
+        )
+      ).status,
+    ).toBe(403);
+    const patch = await editPost(
+      apiRequest(`/api/v1/posts/${id}`, {
+        method: 'PATCH',
+        token: reader.token,
+        key: randomUUID(),
+        body: { text: 'x' },
+      }),
+      idParams(id),
+    );
     expect(patch.status).toBe(403);
     const accounts = await listAccounts(apiRequest('/api/v1/accounts', { token: reader.token }), noParams);
     expect(accounts.status).toBe(403);
@@ -75,7 +105,9 @@ describe('API key scopes', () => {
 
   it('an accounts-only key lists accounts and nothing else', async () => {
     const accountsOnly = await keyWith(['accounts:read']);
-    expect((await listAccounts(apiRequest('/api/v1/accounts', { token: accountsOnly.token }), noParams)).status).toBe(200);
+    expect((await listAccounts(apiRequest('/api/v1/accounts', { token: accountsOnly.token }), noParams)).status).toBe(
+      200,
+    );
     expect((await listPosts(apiRequest('/api/v1/posts', { token: accountsOnly.token }), noParams)).status).toBe(403);
   });
 });
@@ -84,7 +116,9 @@ describe('per-key rate limit (atomic counter in Postgres)', () => {
   it(`${LIMIT * 3} parallel requests on one key: exactly ${LIMIT} pass, the rest get 429 with Retry-After and RateLimit-*`, async () => {
     const { token } = await keyWith();
     const other = await keyWith();
-    const responses = await Promise.all(Array.from({ length: LIMIT * 3 }, () => listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams)));
+    const responses = await Promise.all(
+      Array.from({ length: LIMIT * 3 }, () => listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams)),
+    );
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
     // A minute boundary during the burst may open a new window: then a few more pass, never fewer.
@@ -108,7 +142,9 @@ describe('per-key rate limit (atomic counter in Postgres)', () => {
 
   it('a write refused by the limit stores nothing', async () => {
     const { token } = await keyWith();
-    await Promise.all(Array.from({ length: LIMIT }, () => listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams)));
+    await Promise.all(
+      Array.from({ length: LIMIT }, () => listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams)),
+    );
     const before = await postCount();
     const res = await create(token);
     if (res.status !== 429) return expect(res.status).toBe(201); // the minute turned over mid-test: a fresh window
@@ -117,7 +153,8 @@ describe('per-key rate limit (atomic counter in Postgres)', () => {
 
   it('records the last use, at most once a minute', async () => {
     const { token, id } = await keyWith();
-    const lastUsed = async () => (await db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]!.at;
+    const lastUsed = async () =>
+      (await db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]!.at;
     expect(await lastUsed()).toBeNull();
     await listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams);
     const first = await lastUsed();
@@ -126,7 +163,10 @@ describe('per-key rate limit (atomic counter in Postgres)', () => {
     await listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams);
     expect((await lastUsed())!.getTime()).toBe(first!.getTime());
     // An hour-old last use is refreshed by the next request.
-    await db.update(apiKeys).set({ lastUsedAt: new Date(Date.now() - 3_600_000) }).where(eq(apiKeys.id, id));
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(apiKeys.id, id));
     await listPosts(apiRequest('/api/v1/posts?limit=1', { token }), noParams);
     expect(Date.now() - (await lastUsed())!.getTime()).toBeLessThan(60_000);
   });
@@ -179,7 +219,10 @@ describe('bad input: a NUL character in post text', () => {
   it('PATCH answers 422 and leaves the text unchanged', async () => {
     const { token } = await keyWith();
     const { id, text } = await (await create(token)).json();
-    const res = await editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: randomUUID(), body: { text: 'a\u0000b' } }), idParams(id));
+    const res = await editPost(
+      apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token, key: randomUUID(), body: { text: 'a\u0000b' } }),
+      idParams(id),
+    );
     expect(res.status).toBe(422);
     expect((await db.select({ text: posts.text }).from(posts).where(eq(posts.id, id)))[0]!.text).toBe(text);
   });
@@ -189,7 +232,10 @@ describe('scope lists (Settings form and `npm run apikey -- --scopes`)', () => {
   it.each([
     ['posts:read,accounts:read', ['posts:read', 'accounts:read']],
     [' posts:write , posts:write ', ['posts:write']],
-    [['posts:read', 'posts:write'], ['posts:read', 'posts:write']],
+    [
+      ['posts:read', 'posts:write'],
+      ['posts:read', 'posts:write'],
+    ],
   ])('%j → %j', (input, expected) => {
     expect(scopesSchema.parse(input)).toEqual(expected);
   });

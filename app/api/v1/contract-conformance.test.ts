@@ -36,7 +36,10 @@ async function expectConforms(route: RouteContract, method: HttpMethod, response
   if (documented!.headers) {
     const names = Object.keys(documented!.headers.shape);
     const headers = Object.fromEntries(names.map((n) => [n, response.headers.get(n) ?? undefined]));
-    expect(documented!.headers.safeParse(headers).error, `${method} ${route.path} ${response.status} headers`).toBeUndefined();
+    expect(
+      documented!.headers.safeParse(headers).error,
+      `${method} ${route.path} ${response.status} headers`,
+    ).toBeUndefined();
   }
   return body as Record<string, unknown>;
 }
@@ -44,7 +47,15 @@ async function expectConforms(route: RouteContract, method: HttpMethod, response
 // One time for every post: a replay must send the same request as its original.
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
 const newPost = (key: string) =>
-  createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key, body: { text: `Contract ${key}`, accountIds: tenant.accounts.map((a) => a.id), scheduledAt: tomorrow } }), noParams);
+  createPost(
+    apiRequest('/api/v1/posts', {
+      method: 'POST',
+      token: tenant.token,
+      key,
+      body: { text: `Contract ${key}`, accountIds: tenant.accounts.map((a) => a.id), scheduledAt: tomorrow },
+    }),
+    noParams,
+  );
 
 describe('real answers match the generated contract', () => {
   it('POST /posts: 201 with Location, its replay, 400 without a key, 422 on invalid fields, 401 without an API key', async () => {
@@ -56,13 +67,27 @@ describe('real answers match the generated contract', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     await expectConforms(postsContract, 'POST', replay);
 
-    const noKey = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, body: { text: 'x', accountIds: [] } }), noParams);
+    const noKey = await createPost(
+      apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, body: { text: 'x', accountIds: [] } }),
+      noParams,
+    );
     expect(noKey.status).toBe(400);
     await expectConforms(postsContract, 'POST', noKey);
-    const invalid = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), body: { text: '', accountIds: [] } }), noParams);
+    const invalid = await createPost(
+      apiRequest('/api/v1/posts', {
+        method: 'POST',
+        token: tenant.token,
+        key: randomUUID(),
+        body: { text: '', accountIds: [] },
+      }),
+      noParams,
+    );
     expect(invalid.status).toBe(422);
     expect(await expectConforms(postsContract, 'POST', invalid)).toHaveProperty('errors');
-    const anonymous = await createPost(apiRequest('/api/v1/posts', { method: 'POST', key: randomUUID(), body: {} }), noParams);
+    const anonymous = await createPost(
+      apiRequest('/api/v1/posts', { method: 'POST', key: randomUUID(), body: {} }),
+      noParams,
+    );
     expect(anonymous.status).toBe(401);
     await expectConforms(postsContract, 'POST', anonymous);
   });
@@ -83,18 +108,32 @@ describe('real answers match the generated contract', () => {
     const found = await getPost(apiRequest(`/api/v1/posts/${id}`, { token: tenant.token }), idParams(id));
     expect(found.status).toBe(200);
     await expectConforms(postContract, 'GET', found);
-    const missing = await getPost(apiRequest(`/api/v1/posts/${randomUUID()}`, { token: tenant.token }), idParams(randomUUID()));
+    const missing = await getPost(
+      apiRequest(`/api/v1/posts/${randomUUID()}`, { token: tenant.token }),
+      idParams(randomUUID()),
+    );
     expect(missing.status).toBe(404);
     await expectConforms(postContract, 'GET', missing);
 
-    const edited = await editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token: tenant.token, key: randomUUID(), body: { text: 'Edited through the contract' } }), idParams(id));
+    const edited = await editPost(
+      apiRequest(`/api/v1/posts/${id}`, {
+        method: 'PATCH',
+        token: tenant.token,
+        key: randomUUID(),
+        body: { text: 'Edited through the contract' },
+      }),
+      idParams(id),
+    );
     expect(edited.status).toBe(200);
     expect(await expectConforms(postContract, 'PATCH', edited)).toMatchObject({ text: 'Edited through the contract' });
   });
 
   it('POST /posts/{id}/cancel: the canceled post', async () => {
     const { id } = (await (await newPost(randomUUID())).json()) as { id: string };
-    const canceled = await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }), idParams(id));
+    const canceled = await cancelPost(
+      apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }),
+      idParams(id),
+    );
     expect(canceled.status).toBe(200);
     expect(await expectConforms(cancelPostContract, 'POST', canceled)).toMatchObject({ status: 'canceled' });
   });

@@ -13,7 +13,10 @@ function routeFiles(): { file: string; path: string }[] {
   return readdirSync(V1_DIR, { recursive: true, encoding: 'utf8' })
     .filter((f) => path.basename(f) === 'route.ts')
     .map((f) => {
-      const segments = path.dirname(f).split(path.sep).filter((s) => s !== '.' && !/^\(.*\)$/.test(s));
+      const segments = path
+        .dirname(f)
+        .split(path.sep)
+        .filter((s) => s !== '.' && !/^\(.*\)$/.test(s));
       return { file: f, path: `/${segments.map((s) => s.replace(/^\[(\w+)\]$/, '{$1}')).join('/')}` };
     });
 }
@@ -28,10 +31,18 @@ async function implementedOperations(): Promise<string[]> {
   return found.sort();
 }
 
-async function servedDocument(url = 'https://semel.example.test/api/v1/openapi.json', headers: Record<string, string> = {}) {
+async function servedDocument(
+  url = 'https://semel.example.test/api/v1/openapi.json',
+  headers: Record<string, string> = {},
+) {
   const response = openApiRoute.GET(new Request(url, { headers }));
   expect(response.status).toBe(200);
-  return (await response.json()) as { openapi: string; info: { title: string }; servers: { url: string }[]; paths: Record<string, Record<string, Operation>> };
+  return (await response.json()) as {
+    openapi: string;
+    info: { title: string };
+    servers: { url: string }[];
+    paths: Record<string, Record<string, Operation>>;
+  };
 }
 
 type Operation = {
@@ -41,13 +52,17 @@ type Operation = {
 };
 
 function documentedOperations(doc: Awaited<ReturnType<typeof servedDocument>>): string[] {
-  return Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+  return Object.entries(doc.paths)
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+    .sort();
 }
 
 describe('the OpenAPI document covers app/api/v1 route by route', () => {
   it('finds the route files it walks (the walk itself works)', () => {
     const paths = routeFiles().map((r) => r.path);
-    expect(paths).toEqual(expect.arrayContaining(['/posts', '/posts/{id}', '/posts/{id}/cancel', '/accounts', '/openapi.json']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/posts', '/posts/{id}', '/posts/{id}/cancel', '/accounts', '/openapi.json']),
+    );
   });
 
   it('documents every exported method of every route.ts, and nothing that is not served', async () => {
@@ -59,20 +74,28 @@ describe('the OpenAPI document covers app/api/v1 route by route', () => {
   it('keeps one contract per route file (none documented twice)', () => {
     const paths = apiV1Contracts.map((c) => c.path);
     expect(new Set(paths).size).toBe(paths.length);
-    expect([...paths].sort()).toEqual(routeFiles().map((r) => r.path).sort());
+    expect([...paths].sort()).toEqual(
+      routeFiles()
+        .map((r) => r.path)
+        .sort(),
+    );
   });
 });
 
 describe('GET /api/v1/openapi.json', () => {
-  it('is rendered per request, with the caller\'s origin as the server URL', async () => {
+  it("is rendered per request, with the caller's origin as the server URL", async () => {
     expect(openApiRoute.dynamic).toBe('force-dynamic');
     const doc = await servedDocument('http://10.0.0.7:8080/api/v1/openapi.json');
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBe('Semel API');
     expect(doc.servers).toEqual([{ url: 'http://10.0.0.7:8080/api/v1' }]);
-    expect((await servedDocument('https://semel.example.test/api/v1/openapi.json')).servers[0]!.url).toBe('https://semel.example.test/api/v1');
+    expect((await servedDocument('https://semel.example.test/api/v1/openapi.json')).servers[0]!.url).toBe(
+      'https://semel.example.test/api/v1',
+    );
     // Behind `next start` request.url names localhost: the Host the caller sent is what counts.
-    expect((await servedDocument('http://localhost:3000/api/v1/openapi.json', { host: '127.0.0.1:3501' })).servers[0]!.url).toBe('http://127.0.0.1:3501/api/v1');
+    expect(
+      (await servedDocument('http://localhost:3000/api/v1/openapi.json', { host: '127.0.0.1:3501' })).servers[0]!.url,
+    ).toBe('http://127.0.0.1:3501/api/v1');
   });
 
   it('is public itself; every other operation needs an API key with a scope, and documents 401 and 403', async () => {
@@ -81,7 +104,9 @@ describe('GET /api/v1/openapi.json', () => {
     for (const [p, ops] of Object.entries(doc.paths)) {
       if (p === '/openapi.json') continue;
       for (const [method, op] of Object.entries(ops)) {
-        expect(op.security, `${method} ${p}`).toEqual([{ bearer: [expect.stringMatching(/^(posts|accounts):(read|write)$/)] }]);
+        expect(op.security, `${method} ${p}`).toEqual([
+          { bearer: [expect.stringMatching(/^(posts|accounts):(read|write)$/)] },
+        ]);
         expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['401', '403', '500']));
         expect(op.responses['401']!.content, `${method} ${p}`).toHaveProperty(['application/problem+json']);
       }
@@ -92,7 +117,12 @@ describe('GET /api/v1/openapi.json', () => {
     for (const [p, ops] of Object.entries((await servedDocument()).paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const headers = op.responses['429']?.headers ?? {};
-        expect(Object.keys(headers), `${method} ${p}`).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+        expect(Object.keys(headers), `${method} ${p}`).toEqual([
+          'Retry-After',
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+        ]);
         expect(headers['Retry-After']!.required).toBe(true);
       }
     }
@@ -101,7 +131,9 @@ describe('GET /api/v1/openapi.json', () => {
   it('requires an Idempotency-Key on the keyed writes and documents their replay and in-flight headers', async () => {
     const { paths } = await servedDocument();
     for (const op of [paths['/posts']!.post!, paths['/posts/{id}']!.patch!]) {
-      expect(op.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true }));
+      expect(op.parameters).toContainEqual(
+        expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true }),
+      );
       const success = op.responses['201'] ?? op.responses['200']!;
       expect(success.headers).toHaveProperty('Idempotent-Replayed');
       expect(op.responses['409']!.headers).toHaveProperty('Retry-After');

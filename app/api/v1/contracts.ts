@@ -6,4 +6,10 @@ import { postContract } from './posts/[id]/contract';
 import { postsContract } from './posts/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
-export const apiV1Contracts: readonly RouteContract[] = [postsContract, postContract, cancelPostContract, accountsContract, openApiContract];
+export const apiV1Contracts: readonly RouteContract[] = [
+  postsContract,
+  postContract,
+  cancelPostContract,
+  accountsContract,
+  openApiContract,
+];

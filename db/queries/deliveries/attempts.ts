@@ -5,9 +5,20 @@ import { interval, jsonb } from '../sql-params';
 import type { ClaimedDelivery } from './claim';
 
 export type StartedAttempt = {
-  attemptId: string; deliveryId: string; generation: number; workspaceId: string; postId: string;
-  text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; recipient: string | null;
-  accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string;
+  attemptId: string;
+  deliveryId: string;
+  generation: number;
+  workspaceId: string;
+  postId: string;
+  text: string;
+  kind: 'post' | 'reply' | 'dm';
+  inReplyTo: string | null;
+  recipient: string | null;
+  accountId: string;
+  provider: 'x' | 'mastodon' | 'bluesky';
+  baseUrl: string;
+  platformUserId: string;
+  credentialsEncrypted: string;
   /** The post's scheduled time as Postgres prints it (metrics: due-to-sent lateness). */
   scheduledAt: string;
 };
@@ -16,7 +27,10 @@ export type StartedAttempt = {
  * Commits an attempt row `started` for each claim still held at its generation with at least
  * `minLeaseMs` left (the lease re-check before the platform call). Returns what to publish.
  */
-export async function startAttempts(db: Executor, params: { claims: Pick<ClaimedDelivery, 'deliveryId' | 'generation'>[]; minLeaseMs: number }) {
+export async function startAttempts(
+  db: Executor,
+  params: { claims: Pick<ClaimedDelivery, 'deliveryId' | 'generation'>[]; minLeaseMs: number },
+) {
   if (params.claims.length === 0) return [];
   const result = await db.execute(sql`
     with input as (

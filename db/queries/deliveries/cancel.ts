@@ -6,7 +6,10 @@ import { deliveries, deliveryEvents } from '../../schema';
  * Cancels the post's deliveries that are still `scheduled` and not claimed — one conditional
  * statement, so it cannot race the publisher into "canceled but published". Returns the canceled ids.
  */
-export async function cancelScheduledDeliveries(db: Executor, params: { workspaceId: string; postId: string; actor: string }) {
+export async function cancelScheduledDeliveries(
+  db: Executor,
+  params: { workspaceId: string; postId: string; actor: string },
+) {
   const rows = await db.execute<{ delivery_id: string }>(sql`
     with canceled as (
       update ${deliveries} set status = 'canceled', settled_at = now(), updated_at = now()

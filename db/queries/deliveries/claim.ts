@@ -6,7 +6,13 @@ import { interval } from '../sql-params';
 // Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
 // pick one claimer, the claim's generation fences every later write, and status checks keep them monotonic.
 
-export type ClaimedDelivery = { deliveryId: string; generation: number; accountId: string; provider: 'x' | 'mastodon' | 'bluesky'; sandbox: boolean };
+export type ClaimedDelivery = {
+  deliveryId: string;
+  generation: number;
+  accountId: string;
+  provider: 'x' | 'mastodon' | 'bluesky';
+  sandbox: boolean;
+};
 
 /** Claims up to `limit` due deliveries for `workerId`: scheduled → publishing, claim generation + 1, history row. */
 export async function claimDueDeliveries(db: Executor, params: { workerId: string; limit: number; leaseMs: number }) {

@@ -6,7 +6,10 @@ import type { Executor } from '../../client';
  * scheduled deliveries are held in needs_review, so nothing is published or lost behind the admin's
  * back. A delivery the publisher claimed first keeps its call; the reconciler then sends it to review.
  */
-export async function disconnectAccount(db: Executor, params: { workspaceId: string; accountId: string; actor: string }) {
+export async function disconnectAccount(
+  db: Executor,
+  params: { workspaceId: string; accountId: string; actor: string },
+) {
   const result = await db.execute(sql`
     with account as (
       update social_accounts set disconnected_at = now(), credentials_encrypted = ''

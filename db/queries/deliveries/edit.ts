@@ -8,7 +8,13 @@ import { deliveries, deliveryEvents, type DeliveryStatus } from '../../schema';
  * waits for a claim sees the delivery as publishing afterwards.
  */
 export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId: string; postId: string }) {
-  const result = await db.execute<{ id: string; status: DeliveryStatus; accountId: string; claimed: boolean; mayBeLive: boolean }>(sql`
+  const result = await db.execute<{
+    id: string;
+    status: DeliveryStatus;
+    accountId: string;
+    claimed: boolean;
+    mayBeLive: boolean;
+  }>(sql`
     select d.id, d.status, d.account_id as "accountId",
       exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed,
       exists (select 1 from attempts a where a.delivery_id = d.id and a.outcome = 'ambiguous') as "mayBeLive"
@@ -20,15 +26,40 @@ export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId:
 }
 
 /** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */
-export async function applyEditToDeliveries(db: Executor, params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string }) {
+export async function applyEditToDeliveries(
+  db: Executor,
+  params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string },
+) {
   if (params.keep.length) {
-    await db.update(deliveries).set({ dueAt: params.dueAt, updatedAt: new Date() })
+    await db
+      .update(deliveries)
+      .set({ dueAt: params.dueAt, updatedAt: new Date() })
       .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.keep)));
-    await db.insert(deliveryEvents).values(params.keep.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'scheduled' as const, actor: params.actor, reason: 'edited' })));
+    await db.insert(deliveryEvents).values(
+      params.keep.map((id) => ({
+        workspaceId: params.workspaceId,
+        deliveryId: id,
+        fromStatus: 'scheduled' as const,
+        toStatus: 'scheduled' as const,
+        actor: params.actor,
+        reason: 'edited',
+      })),
+    );
   }
   if (params.remove.length) {
-    await db.update(deliveries).set({ status: 'canceled', settledAt: new Date(), updatedAt: new Date() })
+    await db
+      .update(deliveries)
+      .set({ status: 'canceled', settledAt: new Date(), updatedAt: new Date() })
       .where(and(eq(deliveries.workspaceId, params.workspaceId), inArray(deliveries.id, params.remove)));
-    await db.insert(deliveryEvents).values(params.remove.map((id) => ({ workspaceId: params.workspaceId, deliveryId: id, fromStatus: 'scheduled' as const, toStatus: 'canceled' as const, actor: params.actor, reason: 'account removed by an edit' })));
+    await db.insert(deliveryEvents).values(
+      params.remove.map((id) => ({
+        workspaceId: params.workspaceId,
+        deliveryId: id,
+        fromStatus: 'scheduled' as const,
+        toStatus: 'canceled' as const,
+        actor: params.actor,
+        reason: 'account removed by an edit',
+      })),
+    );
   }
 }

@@ -9,6 +9,11 @@ export { applyEditToDeliveries, lockDeliveriesForEdit } from './edit';
 export { latenessDeadline } from './lateness';
 export { markMissedDeliveries } from './missed';
 export { recordOutcomes, type DeliveryOutcome } from './outcomes';
-export { claimAmbiguousDeliveries, recordReconcileDecision, type AmbiguousDelivery, type ReconcileDecision } from './reconcile';
+export {
+  claimAmbiguousDeliveries,
+  recordReconcileDecision,
+  type AmbiguousDelivery,
+  type ReconcileDecision,
+} from './reconcile';
 export { resolveReviewItem, type ReviewResolution } from './review';
 export { sweepExpiredClaims } from './sweep';

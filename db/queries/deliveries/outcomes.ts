@@ -31,11 +31,22 @@ export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryO
   const o = params.outcomes;
   const result = await db.execute(sql`
     with input as (
-      select * from jsonb_to_recordset(${jsonb(o.map((x) => ({
-        delivery_id: x.deliveryId, generation: x.generation, attempt_id: x.attemptId, outcome: x.outcome, status: x.status,
-        external_id: x.externalId ?? null, url: x.url ?? null, reason: x.reason, http_status: x.httpStatus ?? null,
-        duration_ms: x.durationMs == null ? null : Math.round(x.durationMs), due_at: x.dueAt?.toISOString() ?? null, detail: x.detail ?? {},
-      })))}) as t(delivery_id uuid, generation int, attempt_id uuid, outcome text, status text, external_id text, url text, reason text,
+      select * from jsonb_to_recordset(${jsonb(
+        o.map((x) => ({
+          delivery_id: x.deliveryId,
+          generation: x.generation,
+          attempt_id: x.attemptId,
+          outcome: x.outcome,
+          status: x.status,
+          external_id: x.externalId ?? null,
+          url: x.url ?? null,
+          reason: x.reason,
+          http_status: x.httpStatus ?? null,
+          duration_ms: x.durationMs == null ? null : Math.round(x.durationMs),
+          due_at: x.dueAt?.toISOString() ?? null,
+          detail: x.detail ?? {},
+        })),
+      )}) as t(delivery_id uuid, generation int, attempt_id uuid, outcome text, status text, external_id text, url text, reason text,
         http_status int, duration_ms int, due_at timestamptz, detail jsonb)
     ), fenced as (
       select i.*, d.workspace_id from input i

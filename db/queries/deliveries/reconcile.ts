@@ -4,13 +4,28 @@ import { interval, jsonb } from '../sql-params';
 import { latenessDeadline } from './lateness';
 
 export type AmbiguousDelivery = {
-  deliveryId: string; generation: number; workspaceId: string; postId: string; accountId: string;
-  text: string; kind: 'post' | 'reply' | 'dm'; inReplyTo: string | null; recipient: string | null;
+  deliveryId: string;
+  generation: number;
+  workspaceId: string;
+  postId: string;
+  accountId: string;
+  text: string;
+  kind: 'post' | 'reply' | 'dm';
+  inReplyTo: string | null;
+  recipient: string | null;
   /** The lateness limit runs out at this time (from the scheduled time, or from an admin's "publish now"). */
   deadline: Date;
-  provider: 'x' | 'mastodon' | 'bluesky'; baseUrl: string; platformUserId: string; credentialsEncrypted: string; accountDisconnected: boolean;
-  firstAttemptAt: Date; lastAttemptAt: Date; duplicateContent: boolean;
-  notFoundReads: number; firstNotFoundAt: Date | null; unreadableReads: number;
+  provider: 'x' | 'mastodon' | 'bluesky';
+  baseUrl: string;
+  platformUserId: string;
+  credentialsEncrypted: string;
+  accountDisconnected: boolean;
+  firstAttemptAt: Date;
+  lastAttemptAt: Date;
+  duplicateContent: boolean;
+  notFoundReads: number;
+  firstNotFoundAt: Date | null;
+  unreadableReads: number;
   /** Times this delivery was released to be published again (each after its own proof of absence). */
   releases: number;
 };
@@ -19,7 +34,10 @@ export type AmbiguousDelivery = {
  * Takes up to `limit` ambiguous deliveries whose next check is due, one reconciler per delivery: the
  * claim's generation is bumped (fencing any older writer) and its lease set for this check.
  */
-export async function claimAmbiguousDeliveries(db: Executor, params: { workerId: string; limit: number; leaseMs: number }) {
+export async function claimAmbiguousDeliveries(
+  db: Executor,
+  params: { workerId: string; limit: number; leaseMs: number },
+) {
   const result = await db.execute(sql`
     with picked as (
       select d.id from deliveries d join claims c on c.delivery_id = d.id

@@ -21,7 +21,10 @@ const REASONS: Record<ReviewResolution['action'], string> = {
  * state that allows it (a repeated or late submit changes nothing), releases the claim so "publish now"
  * goes through the normal claim path, and writes the history and the audit record.
  */
-export async function resolveReviewItem(db: Executor, params: { workspaceId: string; deliveryId: string; actorUserId: string; resolution: ReviewResolution }) {
+export async function resolveReviewItem(
+  db: Executor,
+  params: { workspaceId: string; deliveryId: string; actorUserId: string; resolution: ReviewResolution },
+) {
   const r = params.resolution;
   const live = r.action === 'live' || r.action === 'delete_extras';
   const to = live ? 'sent' : r.action === 'publish' ? 'scheduled' : 'canceled';

@@ -33,9 +33,16 @@ export function defineRoute(path: RouteContract['path'], operations: RouteContra
   return { path, operations };
 }
 
-export const jsonResponse = (description: string, schema: z.ZodType, headers?: z.ZodObject): ResponseContract => ({ description, schema, headers });
-export const problemResponse = (description: string, schema: z.ZodType = problemSchema, headers?: z.ZodObject): ResponseContract =>
-  ({ description, schema, mediaType: 'application/problem+json', headers });
+export const jsonResponse = (description: string, schema: z.ZodType, headers?: z.ZodObject): ResponseContract => ({
+  description,
+  schema,
+  headers,
+});
+export const problemResponse = (
+  description: string,
+  schema: z.ZodType = problemSchema,
+  headers?: z.ZodObject,
+): ResponseContract => ({ description, schema, mediaType: 'application/problem+json', headers });
 
 export const idempotencyKeyHeader = z.object({
   'Idempotency-Key': z.string().regex(IDEMPOTENCY_KEY_PATTERN).openapi({
@@ -45,7 +52,10 @@ export const idempotencyKeyHeader = z.object({
 });
 
 export const replayedHeader = z.object({
-  'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this is the stored answer to an earlier request with the same key.' }),
+  'Idempotent-Replayed': z
+    .literal('true')
+    .optional()
+    .openapi({ description: 'Present when this is the stored answer to an earlier request with the same key.' }),
 });
 
 const retryAfter = z.string().regex(/^\d+$/).openapi({ description: 'Seconds to wait before retrying.', example: '1' });
@@ -54,7 +64,10 @@ export const retryAfterHeader = z.object({ 'Retry-After': retryAfter });
 const rateLimitHeaders = z.object({
   'Retry-After': retryAfter,
   'RateLimit-Limit': z.string().regex(/^\d+$/).openapi({ description: 'Requests allowed in the current window.' }),
-  'RateLimit-Remaining': z.string().regex(/^\d+$/).openapi({ description: 'Requests left in the current window (0 here).' }),
+  'RateLimit-Remaining': z
+    .string()
+    .regex(/^\d+$/)
+    .openapi({ description: 'Requests left in the current window (0 here).' }),
   'RateLimit-Reset': z.string().regex(/^\d+$/).openapi({ description: 'Seconds until the window resets.' }),
 });
 
@@ -71,8 +84,14 @@ export function sharedResponses(scope: ApiScope | null): Record<number, Response
     : {};
   return {
     ...authenticated,
-    429: problemResponse('Too many requests: wait `Retry-After` seconds. `RateLimit-*` describe the window.', problemSchema, rateLimitHeaders),
-    500: problemResponse('Unexpected server error; nothing about it is exposed. A keyed write may be retried with the same Idempotency-Key.'),
+    429: problemResponse(
+      'Too many requests: wait `Retry-After` seconds. `RateLimit-*` describe the window.',
+      problemSchema,
+      rateLimitHeaders,
+    ),
+    500: problemResponse(
+      'Unexpected server error; nothing about it is exposed. A keyed write may be retried with the same Idempotency-Key.',
+    ),
   };
 }
 

@@ -22,7 +22,9 @@ export function openApiDocument(serverUrl: string, routes: readonly RouteContrac
     for (const method of HTTP_METHODS) {
       const operation = route.operations[method];
       if (!operation) continue;
-      const responses = Object.fromEntries(Object.entries(allResponses(operation)).map(([status, r]) => [status, toResponseConfig(r)]));
+      const responses = Object.fromEntries(
+        Object.entries(allResponses(operation)).map(([status, r]) => [status, toResponseConfig(r)]),
+      );
       registry.registerPath({
         method: method.toLowerCase() as Lowercase<typeof method>,
         path: route.path,

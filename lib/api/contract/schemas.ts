@@ -16,7 +16,9 @@ export const deliverySchema = z
 export const postSchema = z
   .object({
     id: z.uuid(),
-    status: z.union([z.enum(deliveryStatusEnum.enumValues), z.literal('partial')]).openapi({ description: "The deliveries' status when they agree, else `partial`." }),
+    status: z
+      .union([z.enum(deliveryStatusEnum.enumValues), z.literal('partial')])
+      .openapi({ description: "The deliveries' status when they agree, else `partial`." }),
     kind: z.enum(postKindEnum.enumValues),
     text: z.string(),
     inReplyTo: z.string().nullable(),
@@ -34,15 +36,31 @@ const postMatchesSerializer: PostMatchesSerializer = true;
 void postMatchesSerializer;
 
 export const postPageSchema = z
-  .object({ data: z.array(postSchema), nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }) })
+  .object({
+    data: z.array(postSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
   .openapi('PostPage');
 
 export const canceledPostSchema = postSchema
-  .extend({ canceledDeliveryIds: z.array(z.uuid()).openapi({ description: 'Deliveries this request canceled (empty on a repeat).' }) })
+  .extend({
+    canceledDeliveryIds: z
+      .array(z.uuid())
+      .openapi({ description: 'Deliveries this request canceled (empty on a repeat).' }),
+  })
   .openapi('CanceledPost');
 
 export const accountSchema = z
-  .object({ id: z.uuid(), provider: z.enum(providerEnum.enumValues), sandbox: z.boolean(), handle: z.string(), displayName: z.string().nullable() })
+  .object({
+    id: z.uuid(),
+    provider: z.enum(providerEnum.enumValues),
+    sandbox: z.boolean(),
+    handle: z.string(),
+    displayName: z.string().nullable(),
+  })
   .openapi('Account');
 
 export const accountListSchema = z.object({ data: z.array(accountSchema) }).openapi('AccountList');
@@ -54,17 +72,25 @@ export const problemSchema = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string().optional(),
-    errors: z.record(z.string(), z.array(z.string())).optional().openapi({ description: 'Messages per invalid field (422).' }),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .openapi({ description: 'Messages per invalid field (422).' }),
   })
   .openapi('Problem');
 
 const deliveryStateSchema = z.object({ id: z.uuid(), accountId: z.uuid(), status: z.string() });
 
 export const notEditableProblemSchema = problemSchema
-  .extend({ reason: z.enum(['already_publishing', 'already_sent', 'not_editable']), deliveries: z.array(deliveryStateSchema) })
+  .extend({
+    reason: z.enum(['already_publishing', 'already_sent', 'not_editable']),
+    deliveries: z.array(deliveryStateSchema),
+  })
   .openapi('NotEditableProblem');
 
-export const notCancelableProblemSchema = problemSchema.extend({ deliveries: z.array(deliveryStateSchema) }).openapi('NotCancelableProblem');
+export const notCancelableProblemSchema = problemSchema
+  .extend({ deliveries: z.array(deliveryStateSchema) })
+  .openapi('NotCancelableProblem');
 
 export const possibleDuplicateProblemSchema = problemSchema
   .extend({ matches: z.array(z.object({ postId: z.uuid(), accountId: z.uuid() })) })

@@ -14,7 +14,8 @@ function mastodonRateLimitReset(headers: Record<string, string>): Date | undefin
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 
-const status = (raw: RawOutcome) => (raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : {});
+const status = (raw: RawOutcome) =>
+  raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : {};
 
 export const MASTODON_RULES: readonly Rule[] = [
   ...NETWORK_RULES,

@@ -33,7 +33,11 @@ describe('Mastodon client against the sandbox, per fault', () => {
 
   it('timeout after commit → ambiguous, safe to resend with the same key for most of an hour; one copy', async () => {
     const { result, copies, idempotencyKey } = await publishWith({ timeoutAfterCommit: 1 });
-    expect(result).toMatchObject({ outcome: 'ambiguous', rule: 'timeout-without-response', evidence: { idempotencyKey } });
+    expect(result).toMatchObject({
+      outcome: 'ambiguous',
+      rule: 'timeout-without-response',
+      evidence: { idempotencyKey },
+    });
     const window = result.safeRetryUntil!.getTime() - result.startedAt.getTime();
     expect(window).toBeGreaterThan(50 * 60_000);
     expect(window).toBeLessThan(60 * 60_000);
@@ -67,7 +71,15 @@ describe('Mastodon client against the sandbox, per fault', () => {
 
   it('a wrong token → failed 401, zero copies', async () => {
     const m = await sandbox.connectAccount('mastodon');
-    const impostor = createProviderClient({ provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: m.platformUserId, accessToken: 'wrong' }, { origin: sandbox.url });
+    const impostor = createProviderClient(
+      {
+        provider: 'mastodon',
+        baseUrl: '/api/sandbox/mastodon',
+        platformUserId: m.platformUserId,
+        accessToken: 'wrong',
+      },
+      { origin: sandbox.url },
+    );
     const result = await impostor.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID() });
     expect(result).toMatchObject({ outcome: 'failed', rule: 'unauthorized', httpStatus: 401 });
     expect(result.reason).toContain('The access token is invalid');
@@ -75,7 +87,12 @@ describe('Mastodon client against the sandbox, per fault', () => {
   });
 
   it('DNS failure → not_sent', async () => {
-    const client = createProviderClient({ provider: 'mastodon', baseUrl: 'http://semel-sandbox.invalid', platformUserId: '1', accessToken: 't' });
+    const client = createProviderClient({
+      provider: 'mastodon',
+      baseUrl: 'http://semel-sandbox.invalid',
+      platformUserId: '1',
+      accessToken: 't',
+    });
     const result = await client.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID(), timeoutMs: 5_000 });
     expect(result).toMatchObject({ outcome: 'not_sent', rule: 'connection-not-established' });
   });
@@ -112,7 +129,9 @@ describe('Mastodon Idempotency-Key', () => {
     const m = await sandbox.connectAccount('mastodon');
     const idempotencyKey = randomUUID();
     const text = sandbox.uniqueText('parallel');
-    const results = await Promise.all(Array.from({ length: 30 }, () => m.client.publish({ text, kind: 'post', idempotencyKey, timeoutMs: 10_000 })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => m.client.publish({ text, kind: 'post', idempotencyKey, timeoutMs: 10_000 })),
+    );
     expect(results.every((r) => r.outcome === 'sent')).toBe(true);
     expect(new Set(results.map((r) => r.externalId)).size).toBe(1);
     expect(await sandbox.copies(m.sandboxAccount.id)).toBe(1);
@@ -130,7 +149,9 @@ describe('Mastodon Idempotency-Key', () => {
     const m = await sandbox.connectAccount('mastodon');
     const idempotencyKey = randomUUID();
     const first = await m.client.publish({ text: 'old', kind: 'post', idempotencyKey });
-    await sandbox.db.execute(`update sandbox.idempotency_keys set created_at = now() - interval '61 minutes' where key = '${idempotencyKey}'` as never);
+    await sandbox.db.execute(
+      `update sandbox.idempotency_keys set created_at = now() - interval '61 minutes' where key = '${idempotencyKey}'` as never,
+    );
     const second = await m.client.publish({ text: 'old', kind: 'post', idempotencyKey });
     expect(second.outcome).toBe('sent');
     expect(second.externalId).not.toBe(first.externalId);
@@ -142,9 +163,23 @@ describe('Mastodon replies, DMs, timeline and whoAmI', () => {
   it('a DM is a direct status mentioning the recipient; listRecent shows the owner its posts in the window as plain text', async () => {
     const m = await sandbox.connectAccount('mastodon');
     const since = new Date(Date.now() - 2_000);
-    const post = await m.client.publish({ text: 'Tom & Jerry <3\nline two', kind: 'post', idempotencyKey: randomUUID() });
-    const reply = await m.client.publish({ text: 'a reply', kind: 'reply', inReplyTo: post.externalId, idempotencyKey: randomUUID() });
-    const dm = await m.client.publish({ text: 'secret', kind: 'dm', recipient: 'alice@example.social', idempotencyKey: randomUUID() });
+    const post = await m.client.publish({
+      text: 'Tom & Jerry <3\nline two',
+      kind: 'post',
+      idempotencyKey: randomUUID(),
+    });
+    const reply = await m.client.publish({
+      text: 'a reply',
+      kind: 'reply',
+      inReplyTo: post.externalId,
+      idempotencyKey: randomUUID(),
+    });
+    const dm = await m.client.publish({
+      text: 'secret',
+      kind: 'dm',
+      recipient: 'alice@example.social',
+      idempotencyKey: randomUUID(),
+    });
     expect([post.outcome, reply.outcome, dm.outcome]).toEqual(['sent', 'sent', 'sent']);
     const recent = await m.client.listRecent({ since });
     expect(recent.map((p) => p.text)).toEqual(['@alice@example.social secret', 'a reply', 'Tom & Jerry <3\nline two']);
@@ -155,7 +190,8 @@ describe('Mastodon replies, DMs, timeline and whoAmI', () => {
 
   it('listRecent pages with max_id past 40 statuses', async () => {
     const m = await sandbox.connectAccount('mastodon');
-    for (let i = 0; i < 85; i++) await sandbox.store.createPost({ account: m.sandboxAccount, kind: 'post', text: `bulk ${i}` });
+    for (let i = 0; i < 85; i++)
+      await sandbox.store.createPost({ account: m.sandboxAccount, kind: 'post', text: `bulk ${i}` });
     const all = await m.client.listRecent({ since: new Date(Date.now() - 60_000) });
     expect(all).toHaveLength(85);
     expect(all[0]!.text).toBe('bulk 84');
@@ -164,7 +200,10 @@ describe('Mastodon replies, DMs, timeline and whoAmI', () => {
   it('whoAmI names the account; a wrong token is a failed check', async () => {
     const m = await sandbox.connectAccount('mastodon');
     expect(await m.client.whoAmI()).toMatchObject({ ok: true, id: m.platformUserId });
-    const impostor = createProviderClient({ provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 'nope' }, { origin: sandbox.url });
+    const impostor = createProviderClient(
+      { provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 'nope' },
+      { origin: sandbox.url },
+    );
     expect(await impostor.whoAmI()).toMatchObject({ ok: false, outcome: 'failed', httpStatus: 401 });
   });
 });

@@ -4,7 +4,14 @@ import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import type { ProviderTransport } from '../transport';
-import { ProviderReadError, type ListRecentInput, type ProviderClient, type PublishInput, type PublishResult, type RecentPost } from '../types';
+import {
+  ProviderReadError,
+  type ListRecentInput,
+  type ProviderClient,
+  type PublishInput,
+  type PublishResult,
+  type RecentPost,
+} from '../types';
 import { MASTODON_RULES, classifyMastodon } from './classifier';
 
 type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
@@ -24,8 +31,10 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
 
   async function publish(input: PublishInput): Promise<PublishResult> {
     const startedAt = new Date();
-    if (input.kind === 'reply' && !input.inReplyTo) return rejectedInput('A reply needs the id of the status it answers.', startedAt);
-    if (input.kind === 'dm' && !input.recipient) return rejectedInput('A direct message needs a recipient (user@instance).', startedAt);
+    if (input.kind === 'reply' && !input.inReplyTo)
+      return rejectedInput('A reply needs the id of the status it answers.', startedAt);
+    if (input.kind === 'dm' && !input.recipient)
+      return rejectedInput('A direct message needs a recipient (user@instance).', startedAt);
     // A Mastodon DM is a status with visibility "direct" that mentions its recipient.
     const mention = input.recipient ? `@${input.recipient.replace(/^@/, '')}` : '';
     const status = input.kind === 'dm' && !input.text.includes(mention) ? `${mention} ${input.text}` : input.text;
@@ -34,7 +43,11 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
       url: `${base}/api/v1/statuses`,
       headers: { ...auth, 'idempotency-key': input.idempotencyKey },
       outbound: account.outbound,
-      json: { status, visibility: input.kind === 'dm' ? 'direct' : 'public', ...(input.kind === 'reply' ? { in_reply_to_id: input.inReplyTo } : {}) },
+      json: {
+        status,
+        visibility: input.kind === 'dm' ? 'direct' : 'public',
+        ...(input.kind === 'reply' ? { in_reply_to_id: input.inReplyTo } : {}),
+      },
       timeoutMs: input.timeoutMs,
       signal: input.signal,
     });
@@ -53,12 +66,28 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
     for (let page = 0; page < (input.maxPages ?? 10); page++) {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
       if (maxId) query.set('max_id', maxId);
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal }, MASTODON_RULES, send);
+      const { body } = await readJson(
+        {
+          url: `${base}/api/v1/accounts/${encodeURIComponent(account.platformUserId)}/statuses?${query}`,
+          headers: auth,
+          outbound: account.outbound,
+          timeoutMs: input.timeoutMs,
+          signal: input.signal,
+        },
+        MASTODON_RULES,
+        send,
+      );
       const statuses = Array.isArray(body) ? body.map(asRecord) : [];
       for (const s of statuses) {
         const createdAt = new Date(String(s.created_at));
         if (createdAt < input.since || (input.until && createdAt > input.until)) continue;
-        posts.push({ id: String(s.id), text: htmlToText(String(s.content ?? '')), createdAt, inReplyTo: asString(s.in_reply_to_id) ?? null, url: asString(s.url) });
+        posts.push({
+          id: String(s.id),
+          text: htmlToText(String(s.content ?? '')),
+          createdAt,
+          inReplyTo: asString(s.in_reply_to_id) ?? null,
+          url: asString(s.url),
+        });
       }
       const oldest = statuses.at(-1);
       if (statuses.length < PAGE_SIZE || !oldest || new Date(String(oldest.created_at)) < input.since) break;
@@ -69,11 +98,19 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, outbound: account.outbound, ...options }, MASTODON_RULES, send);
+      const { body } = await readJson(
+        { url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, outbound: account.outbound, ...options },
+        MASTODON_RULES,
+        send,
+      );
       const me = asRecord(body);
       // Only a real account object: a stored base URL then receives a POST with the token on every publish.
       if (!asString(me.id) || !asString(me.acct) || !asString(me.username)) {
-        throw new ProviderReadError('Not a Mastodon account', { outcome: 'failed', rule: 'not-an-account', reason: 'The answer is not a Mastodon account (id, acct, username).' });
+        throw new ProviderReadError('Not a Mastodon account', {
+          outcome: 'failed',
+          rule: 'not-an-account',
+          reason: 'The answer is not a Mastodon account (id, acct, username).',
+        });
       }
       const acct = String(me.acct);
       const handle = acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(base).host}`;
@@ -83,7 +120,16 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
 
   /** DELETE /api/v1/statuses/:id answers with the deleted status. */
   function deletePost(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
-    return deleteOnce({ url: `${base}/api/v1/statuses/${encodeURIComponent(id)}`, headers: auth, outbound: account.outbound, ...options }, () => true, send);
+    return deleteOnce(
+      {
+        url: `${base}/api/v1/statuses/${encodeURIComponent(id)}`,
+        headers: auth,
+        outbound: account.outbound,
+        ...options,
+      },
+      () => true,
+      send,
+    );
   }
 
   return { provider: 'mastodon', publish, listRecent, whoAmI, deletePost };
@@ -97,5 +143,9 @@ export function htmlToText(html: string): string {
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/p>\s*<p>/gi, '\n\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&(#?\w+);/g, (match, name: string) => ENTITIES[name] ?? (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : match));
+    .replace(
+      /&(#?\w+);/g,
+      (match, name: string) =>
+        ENTITIES[name] ?? (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : match),
+    );
 }

@@ -27,10 +27,19 @@ export type TestServer = {
 };
 
 /** A TCP server (or a TLS one with the fixture certificate) that hands each chunk to `onData`. */
-export async function startServer(kind: 'tcp' | 'tls', onData: OnData = () => {}, onConnection: (connection: Connection) => void = () => {}): Promise<TestServer> {
+export async function startServer(
+  kind: 'tcp' | 'tls',
+  onData: OnData = () => {},
+  onConnection: (connection: Connection) => void = () => {},
+): Promise<TestServer> {
   const connections: Connection[] = [];
   const handle = (socket: Socket) => {
-    const connection: Connection = { socket, received: Buffer.alloc(0), requests: 0, closed: new Promise((resolve) => socket.once('close', () => resolve())) };
+    const connection: Connection = {
+      socket,
+      received: Buffer.alloc(0),
+      requests: 0,
+      closed: new Promise((resolve) => socket.once('close', () => resolve())),
+    };
     connections.push(connection);
     socket.on('error', () => {});
     onConnection(connection);
@@ -42,7 +51,8 @@ export async function startServer(kind: 'tcp' | 'tls', onData: OnData = () => {}
       if (!socket.destroyed) onData(connection, completed);
     });
   };
-  const server = kind === 'tls' ? tls.createServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, handle) : net.createServer(handle);
+  const server =
+    kind === 'tls' ? tls.createServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, handle) : net.createServer(handle);
   server.on('tlsClientError', () => {});
   const port = await listen(server);
   return {
@@ -72,7 +82,14 @@ export async function startProxy(upstreamPort: number): Promise<TestServer & { t
     upstream.on('close', () => client.destroy());
   });
   const port = await listen(server);
-  return { port, url: (path = '/') => `https://127.0.0.1:${port}${path}`, connections: [], received: () => Buffer.alloc(0), toClient, close: () => closeServer(server, () => sockets) };
+  return {
+    port,
+    url: (path = '/') => `https://127.0.0.1:${port}${path}`,
+    connections: [],
+    received: () => Buffer.alloc(0),
+    toClient,
+    close: () => closeServer(server, () => sockets),
+  };
 }
 
 /** A port where nothing listens (bound, then closed: the kernel answers a SYN with a reset). */
@@ -139,10 +156,13 @@ export function countRequests(buffer: Buffer): number {
   }
 }
 
-export const HTTP_OK = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+export const HTTP_OK = (body: string, extra = '') =>
+  `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 function closeServer(server: net.Server, sockets: () => Socket[]): Promise<void> {

@@ -16,14 +16,20 @@ function xRateLimitReset(headers: Record<string, string>): Date | undefined {
   return Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : undefined;
 }
 
-const data = (raw: RawOutcome) => (raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(asRecord(raw.body).data) : {});
+const data = (raw: RawOutcome) =>
+  raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(asRecord(raw.body).data) : {};
 
 export const X_RULES: readonly Rule[] = [
   ...NETWORK_RULES,
   {
     id: 'x-tweet-created',
     when: (raw) => Boolean(asString(data(raw).id)),
-    then: (raw) => ({ outcome: 'sent', httpStatus: (raw as { status: number }).status, externalId: asString(data(raw).id)!, reason: 'Published; the platform returned its id.' }),
+    then: (raw) => ({
+      outcome: 'sent',
+      httpStatus: (raw as { status: number }).status,
+      externalId: asString(data(raw).id)!,
+      reason: 'Published; the platform returned its id.',
+    }),
   },
   {
     id: 'x-dm-created',
@@ -39,7 +45,8 @@ export const X_RULES: readonly Rule[] = [
   {
     // X refuses identical text within a window: the first copy is probably live. Evidence for reconciliation, not a failure.
     id: 'x-duplicate-content',
-    when: (raw) => raw.type === 'response' && raw.status === 403 && /duplicate content/i.test(xErrorMessage(raw.body) ?? ''),
+    when: (raw) =>
+      raw.type === 'response' && raw.status === 403 && /duplicate content/i.test(xErrorMessage(raw.body) ?? ''),
     then: (raw) => ({
       outcome: 'ambiguous',
       httpStatus: 403,

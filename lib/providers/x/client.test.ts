@@ -13,7 +13,12 @@ const TIMEOUT = 400;
 async function publishWith(faults: Parameters<typeof sandbox.setFaults>[1]) {
   const x = await sandbox.connectAccount('x');
   await sandbox.setFaults(x.sandboxAccount.id, faults);
-  const result = await x.client.publish({ text: sandbox.uniqueText('hello'), kind: 'post', idempotencyKey: randomUUID(), timeoutMs: TIMEOUT });
+  const result = await x.client.publish({
+    text: sandbox.uniqueText('hello'),
+    kind: 'post',
+    idempotencyKey: randomUUID(),
+    timeoutMs: TIMEOUT,
+  });
   return { x, result, copies: await sandbox.copies(x.sandboxAccount.id) };
 }
 
@@ -66,7 +71,10 @@ describe('X client against the sandbox, per fault', () => {
 
   it('a wrong token → failed 401, zero copies', async () => {
     const x = await sandbox.connectAccount('x');
-    const impostor = createProviderClient({ provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: x.platformUserId, accessToken: 'sbx_wrong' }, { origin: sandbox.url });
+    const impostor = createProviderClient(
+      { provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: x.platformUserId, accessToken: 'sbx_wrong' },
+      { origin: sandbox.url },
+    );
     const result = await impostor.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID() });
     expect(result).toMatchObject({ outcome: 'failed', rule: 'unauthorized', httpStatus: 401 });
     expect(await sandbox.copies(x.sandboxAccount.id)).toBe(0);
@@ -75,7 +83,10 @@ describe('X client against the sandbox, per fault', () => {
   it('connection refused → not_sent', async () => {
     const port = await closedPort();
     // The sandbox path on a trusted origin whose port is closed (an absolute loopback URL is refused by the outbound guard).
-    const client = createProviderClient({ provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: '1', accessToken: 't' }, { origin: `http://127.0.0.1:${port}` });
+    const client = createProviderClient(
+      { provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: '1', accessToken: 't' },
+      { origin: `http://127.0.0.1:${port}` },
+    );
     const result = await client.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID() });
     expect(result).toMatchObject({ outcome: 'not_sent', rule: 'connection-not-established' });
   });
@@ -95,8 +106,20 @@ describe('X duplicate-content rule', () => {
     const first = await x.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() });
     const second = await x.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() });
     expect(first.outcome).toBe('sent');
-    expect(second).toMatchObject({ outcome: 'ambiguous', rule: 'x-duplicate-content', httpStatus: 403, evidence: { duplicateContent: true } });
-    expect(second.raw).toMatchObject({ body: { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 } });
+    expect(second).toMatchObject({
+      outcome: 'ambiguous',
+      rule: 'x-duplicate-content',
+      httpStatus: 403,
+      evidence: { duplicateContent: true },
+    });
+    expect(second.raw).toMatchObject({
+      body: {
+        detail: 'You are not allowed to create a Tweet with duplicate content.',
+        type: 'about:blank',
+        title: 'Forbidden',
+        status: 403,
+      },
+    });
     expect(await sandbox.copies(x.sandboxAccount.id)).toBe(1);
   });
 
@@ -105,13 +128,17 @@ describe('X duplicate-content rule', () => {
     const text = sandbox.uniqueText('shared');
     expect((await a.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() })).outcome).toBe('sent');
     expect((await b.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() })).outcome).toBe('sent');
-    expect((await a.client.publish({ text, kind: 'dm', recipient: b.platformUserId, idempotencyKey: randomUUID() })).outcome).toBe('sent');
+    expect(
+      (await a.client.publish({ text, kind: 'dm', recipient: b.platformUserId, idempotencyKey: randomUUID() })).outcome,
+    ).toBe('sent');
   });
 
   it('parallel identical posts on one account → exactly one copy', async () => {
     const x = await sandbox.connectAccount('x');
     const text = sandbox.uniqueText('race');
-    const results = await Promise.all(Array.from({ length: 10 }, () => x.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => x.client.publish({ text, kind: 'post', idempotencyKey: randomUUID() })),
+    );
     expect(results.filter((r) => r.outcome === 'sent')).toHaveLength(1);
     expect(results.filter((r) => r.rule === 'x-duplicate-content')).toHaveLength(9);
     expect(await sandbox.copies(x.sandboxAccount.id)).toBe(1);
@@ -122,8 +149,17 @@ describe('X replies, DMs, timeline and whoAmI', () => {
   it('a reply and a DM are sent; listRecent returns posts and replies (not DMs) newest first, with the reply target', async () => {
     const x = await sandbox.connectAccount('x');
     const since = new Date(Date.now() - 2_000);
-    const post = await x.client.publish({ text: sandbox.uniqueText('root'), kind: 'post', idempotencyKey: randomUUID() });
-    const reply = await x.client.publish({ text: sandbox.uniqueText('reply'), kind: 'reply', inReplyTo: post.externalId, idempotencyKey: randomUUID() });
+    const post = await x.client.publish({
+      text: sandbox.uniqueText('root'),
+      kind: 'post',
+      idempotencyKey: randomUUID(),
+    });
+    const reply = await x.client.publish({
+      text: sandbox.uniqueText('reply'),
+      kind: 'reply',
+      inReplyTo: post.externalId,
+      idempotencyKey: randomUUID(),
+    });
     const dm = await x.client.publish({ text: 'psst', kind: 'dm', recipient: '12345', idempotencyKey: randomUUID() });
     expect([post.outcome, reply.outcome, dm.outcome]).toEqual(['sent', 'sent', 'sent']);
     expect(dm.rule).toBe('x-dm-created');
@@ -135,7 +171,8 @@ describe('X replies, DMs, timeline and whoAmI', () => {
 
   it('listRecent follows pagination tokens and honours the time window', async () => {
     const x = await sandbox.connectAccount('x');
-    for (let i = 0; i < 105; i++) await sandbox.store.createPost({ account: x.sandboxAccount, kind: 'post', text: `bulk ${i}` });
+    for (let i = 0; i < 105; i++)
+      await sandbox.store.createPost({ account: x.sandboxAccount, kind: 'post', text: `bulk ${i}` });
     const all = await x.client.listRecent({ since: new Date(Date.now() - 60_000) });
     expect(all).toHaveLength(105);
     expect(new Set(all.map((p) => p.id)).size).toBe(105);
@@ -144,14 +181,25 @@ describe('X replies, DMs, timeline and whoAmI', () => {
 
   it('whoAmI names the token’s user; a wrong token is a failed check', async () => {
     const x = await sandbox.connectAccount('x');
-    expect(await x.client.whoAmI()).toEqual({ ok: true, id: x.platformUserId, handle: x.sandboxAccount.handle, displayName: x.sandboxAccount.handle.slice(1) });
-    const impostor = createProviderClient({ provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: x.platformUserId, accessToken: 'nope' }, { origin: sandbox.url });
+    expect(await x.client.whoAmI()).toEqual({
+      ok: true,
+      id: x.platformUserId,
+      handle: x.sandboxAccount.handle,
+      displayName: x.sandboxAccount.handle.slice(1),
+    });
+    const impostor = createProviderClient(
+      { provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: x.platformUserId, accessToken: 'nope' },
+      { origin: sandbox.url },
+    );
     expect(await impostor.whoAmI()).toMatchObject({ ok: false, outcome: 'failed', httpStatus: 401 });
   });
 
   it('listRecent of an unknown user throws a read error', async () => {
     const x = await sandbox.connectAccount('x');
-    const ghost = createProviderClient({ provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: '999', accessToken: x.token }, { origin: sandbox.url });
+    const ghost = createProviderClient(
+      { provider: 'x', baseUrl: '/api/sandbox/x', platformUserId: '999', accessToken: x.token },
+      { origin: sandbox.url },
+    );
     await expect(ghost.listRecent({ since: new Date(0) })).rejects.toMatchObject({ name: 'ProviderReadError' });
   });
 });

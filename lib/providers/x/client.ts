@@ -3,7 +3,14 @@ import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
-import { ProviderReadError, type ListRecentInput, type ProviderClient, type PublishInput, type PublishResult, type RecentPost } from '../types';
+import {
+  ProviderReadError,
+  type ListRecentInput,
+  type ProviderClient,
+  type PublishInput,
+  type PublishResult,
+  type RecentPost,
+} from '../types';
 import type { ProviderTransport } from '../transport';
 import { X_RULES, classifyX } from './classifier';
 
@@ -26,15 +33,34 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
 
   async function publish(input: PublishInput): Promise<PublishResult> {
     const startedAt = new Date();
-    if (input.kind === 'reply' && !input.inReplyTo) return rejectedInput('A reply needs the id of the post it answers.', startedAt);
-    if (input.kind === 'dm' && !input.recipient) return rejectedInput('A direct message needs a recipient user id.', startedAt);
+    if (input.kind === 'reply' && !input.inReplyTo)
+      return rejectedInput('A reply needs the id of the post it answers.', startedAt);
+    if (input.kind === 'dm' && !input.recipient)
+      return rejectedInput('A direct message needs a recipient user id.', startedAt);
     const request =
       input.kind === 'dm'
-        ? { url: `${base}/2/dm_conversations/with/${encodeURIComponent(input.recipient!)}/messages`, json: { text: input.text } }
-        : { url: `${base}/2/tweets`, json: { text: input.text, ...(input.kind === 'reply' ? { reply: { in_reply_to_tweet_id: input.inReplyTo } } : {}) } };
-    const raw = await send({ method: 'POST', ...request, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal });
+        ? {
+            url: `${base}/2/dm_conversations/with/${encodeURIComponent(input.recipient!)}/messages`,
+            json: { text: input.text },
+          }
+        : {
+            url: `${base}/2/tweets`,
+            json: {
+              text: input.text,
+              ...(input.kind === 'reply' ? { reply: { in_reply_to_tweet_id: input.inReplyTo } } : {}),
+            },
+          };
+    const raw = await send({
+      method: 'POST',
+      ...request,
+      headers: auth,
+      outbound: account.outbound,
+      timeoutMs: input.timeoutMs,
+      signal: input.signal,
+    });
     const classification = classifyX(raw);
-    if (classification.outcome === 'sent' && input.kind !== 'dm') classification.url = postUrl(classification.externalId!);
+    if (classification.outcome === 'sent' && input.kind !== 'dm')
+      classification.url = postUrl(classification.externalId!);
     return withTiming(classification, raw, startedAt);
   }
 
@@ -50,15 +76,33 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
       });
       if (input.until) query.set('end_time', rfc3339(input.until, 'ceil'));
       if (token) query.set('pagination_token', token);
-      const { body } = await readJson({ url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`, headers: auth, outbound: account.outbound, timeoutMs: input.timeoutMs, signal: input.signal }, X_RULES, send);
+      const { body } = await readJson(
+        {
+          url: `${base}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`,
+          headers: auth,
+          outbound: account.outbound,
+          timeoutMs: input.timeoutMs,
+          signal: input.signal,
+        },
+        X_RULES,
+        send,
+      );
       const { data, meta, errors } = asRecord(body);
       if (!Array.isArray(data) && Array.isArray(errors)) throw readFailure(errors);
       for (const item of Array.isArray(data) ? data : []) {
         const tweet = asRecord(item);
         const id = asString(tweet.id);
         if (!id) continue;
-        const repliedTo = Array.isArray(tweet.referenced_tweets) ? tweet.referenced_tweets.map(asRecord).find((r) => r.type === 'replied_to') : undefined;
-        posts.push({ id, text: String(tweet.text ?? ''), createdAt: new Date(String(tweet.created_at)), inReplyTo: asString(repliedTo?.id) ?? null, url: postUrl(id) });
+        const repliedTo = Array.isArray(tweet.referenced_tweets)
+          ? tweet.referenced_tweets.map(asRecord).find((r) => r.type === 'replied_to')
+          : undefined;
+        posts.push({
+          id,
+          text: String(tweet.text ?? ''),
+          createdAt: new Date(String(tweet.created_at)),
+          inReplyTo: asString(repliedTo?.id) ?? null,
+          url: postUrl(id),
+        });
       }
       token = asString(asRecord(meta).next_token);
       if (!token) break;
@@ -68,16 +112,28 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
     return checkIdentity(async () => {
-      const { body } = await readJson({ url: `${base}/2/users/me`, headers: auth, outbound: account.outbound, ...options }, X_RULES, send);
+      const { body } = await readJson(
+        { url: `${base}/2/users/me`, headers: auth, outbound: account.outbound, ...options },
+        X_RULES,
+        send,
+      );
       const user = asRecord(asRecord(body).data);
       if (!asString(user.id)) throw readFailure(asRecord(body).errors);
-      return { id: String(user.id), handle: `@${String(user.username ?? user.id)}`, displayName: asString(user.name) ?? null };
+      return {
+        id: String(user.id),
+        handle: `@${String(user.username ?? user.id)}`,
+        displayName: asString(user.name) ?? null,
+      };
     });
   }
 
   /** DELETE /2/tweets/:id answers { data: { deleted: true } }. */
   function deletePost(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
-    return deleteOnce({ url: `${base}/2/tweets/${encodeURIComponent(id)}`, headers: auth, outbound: account.outbound, ...options }, (body) => asRecord(asRecord(body).data).deleted === true, send);
+    return deleteOnce(
+      { url: `${base}/2/tweets/${encodeURIComponent(id)}`, headers: auth, outbound: account.outbound, ...options },
+      (body) => asRecord(asRecord(body).data).deleted === true,
+      send,
+    );
   }
 
   return { provider: 'x', publish, listRecent, whoAmI, deletePost };
@@ -85,7 +141,13 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
 
 /** X answers some lookups with 200 and an `errors` array (e.g. an unknown user id). */
 function readFailure(errors: unknown) {
-  const raw = { type: 'response' as const, status: 404, headers: {}, body: { errors }, bodyText: JSON.stringify(errors ?? null) };
+  const raw = {
+    type: 'response' as const,
+    status: 404,
+    headers: {},
+    body: { errors },
+    bodyText: JSON.stringify(errors ?? null),
+  };
   const classification = classifyX(raw);
   return new ProviderReadError(`Could not read from X: ${classification.reason}`, classification);
 }

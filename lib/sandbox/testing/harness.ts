@@ -21,12 +21,21 @@ export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
  * (no Next needed). Accounts are connected the way the app does it: registered on the sandbox and
  * stored, sealed, as product social accounts of a workspace.
  */
-export async function startTestSandbox(options: { destroySocketOnReset?: boolean; hangMs?: number; lockWaitMs?: number } = {}) {
+export async function startTestSandbox(
+  options: { destroySocketOnReset?: boolean; hangMs?: number; lockWaitMs?: number } = {},
+) {
   const database = await createTestDatabase({ max: 40 });
   const { db } = database;
-  const store = createPgSandboxStore(db, { onUnknownToken: () => registerProductSandboxAccounts(db, TEST_ENCRYPTION_KEY) });
+  const store = createPgSandboxStore(db, {
+    onUnknownToken: () => registerProductSandboxAccounts(db, TEST_ENCRYPTION_KEY),
+  });
   const server = await startSandboxServer({
-    deps: { store, resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }), hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs },
+    deps: {
+      store,
+      resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }),
+      hangMs: options.hangMs ?? 5_000,
+      lockWaitMs: options.lockWaitMs,
+    },
     destroySocketOnReset: options.destroySocketOnReset,
   });
   afterAll(() => server.close());
@@ -37,10 +46,18 @@ export async function startTestSandbox(options: { destroySocketOnReset?: boolean
     const handle = `@sbx_${suffix}`;
     const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle, token });
     const product = await upsertAccount(db, {
-      workspaceId: workspace, provider: platform, sandbox: true, handle, platformUserId, baseUrl: `/api/sandbox/${platform}`,
+      workspaceId: workspace,
+      provider: platform,
+      sandbox: true,
+      handle,
+      platformUserId,
+      baseUrl: `/api/sandbox/${platform}`,
       ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
     });
-    const client = createProviderClient({ provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token }, { origin: server.url });
+    const client = createProviderClient(
+      { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
+      { origin: server.url },
+    );
     return { workspaceId: workspace, productAccountId: product!.id, sandboxAccount, token, platformUserId, client };
   }
 
@@ -50,7 +67,8 @@ export async function startTestSandbox(options: { destroySocketOnReset?: boolean
     store,
     connectAccount,
     /** A full replacement, like PUT /api/sandbox/faults: what is not given is off (profile: the platform's default). */
-    setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) => store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
+    setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) =>
+      store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
     /** Live copies on the platform's own records (not via our database). */
     copies: async (sandboxAccountId: string) => (await store.countPosts([sandboxAccountId])).get(sandboxAccountId) ?? 0,
     /** Live copies with exactly this text. */
@@ -73,7 +91,9 @@ export async function startTestSandbox(options: { destroySocketOnReset?: boolean
  */
 export async function startMemoryTestSandbox(options: { hangMs?: number; lockWaitMs?: number } = {}) {
   const store = createMemorySandboxStore();
-  const server = await startSandboxServer({ deps: { store, resolveScope: async () => [], hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs } });
+  const server = await startSandboxServer({
+    deps: { store, resolveScope: async () => [], hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs },
+  });
   afterAll(() => server.close());
   return {
     url: server.url,
@@ -81,10 +101,14 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
     async connectAccount(platform: Platform) {
       const { platformUserId, token, suffix } = newSandboxIdentity();
       const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle: `@mem_${suffix}`, token });
-      const client = createProviderClient({ provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token }, { origin: server.url });
+      const client = createProviderClient(
+        { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
+        { origin: server.url },
+      );
       return { sandboxAccount, token, platformUserId, client };
     },
-    setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) => store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
+    setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) =>
+      store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
     copies: async (sandboxAccountId: string) => (await store.countPosts([sandboxAccountId])).get(sandboxAccountId) ?? 0,
     copiesOfText: async (sandboxAccountId: string, text: string) =>
       (await store.listAllPosts(sandboxAccountId)).filter((p) => p.text === text && !p.deletedAt).length,

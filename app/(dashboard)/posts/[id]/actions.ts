@@ -23,19 +23,45 @@ export const editPostAction = workspaceAction(
       text: z.string(),
       localDateTime: z.string().optional(),
       timeZone: z.string().default('UTC'),
-      accountIds: z.union([z.uuid(), z.array(z.uuid())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+      accountIds: z
+        .union([z.uuid(), z.array(z.uuid())])
+        .optional()
+        .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
     }),
   },
   async ({ postId, text, localDateTime, timeZone, accountIds }, { workspace, user }) => {
     let scheduledAt: string | undefined;
     if (localDateTime) {
       const converted = zonedLocalToUtc(localDateTime, timeZone);
-      if (!converted.ok) return { ok: false, status: 422, errors: { localDateTime: [converted.error] }, message: 'Please fix the highlighted fields.' };
+      if (!converted.ok)
+        return {
+          ok: false,
+          status: 422,
+          errors: { localDateTime: [converted.error] },
+          message: 'Please fix the highlighted fields.',
+        };
       scheduledAt = converted.date.toISOString();
     }
-    if (!text.trim()) return { ok: false, status: 422, errors: { text: ['Text is required'] }, message: 'Please fix the highlighted fields.' };
-    if (accountIds.length === 0) return { ok: false, status: 422, errors: { accountIds: ['Choose at least one account'] }, message: 'Please fix the highlighted fields.' };
-    const result = await editPost(getDb(), { workspaceId: workspace.id, postId, changes: { text, scheduledAt, accountIds }, actor: `user:${user.id}` });
+    if (!text.trim())
+      return {
+        ok: false,
+        status: 422,
+        errors: { text: ['Text is required'] },
+        message: 'Please fix the highlighted fields.',
+      };
+    if (accountIds.length === 0)
+      return {
+        ok: false,
+        status: 422,
+        errors: { accountIds: ['Choose at least one account'] },
+        message: 'Please fix the highlighted fields.',
+      };
+    const result = await editPost(getDb(), {
+      workspaceId: workspace.id,
+      postId,
+      changes: { text, scheduledAt, accountIds },
+      actor: `user:${user.id}`,
+    });
     revalidatePath(`/posts/${postId}`);
     revalidatePath('/queue');
     switch (result.kind) {

@@ -14,11 +14,21 @@ export const createApiKeyAction = workspaceAction(
     name: 'createApiKey',
     can: 'manageApiKeys',
     // An unchecked checkbox group sends nothing at all: that reads as "no scope", not as the default.
-    schema: z.object({ name: z.string().trim().min(1, 'Give the key a name').max(80), scopes: z.preprocess((v) => v ?? [], scopesSchema) }),
+    schema: z.object({
+      name: z.string().trim().min(1, 'Give the key a name').max(80),
+      scopes: z.preprocess((v) => v ?? [], scopesSchema),
+    }),
   },
   async ({ name, scopes }, { workspace, user }) => {
     const key = generateApiKey();
-    await createApiKey(getDb(), { workspaceId: workspace.id, name, prefix: key.prefix, hash: key.hash, scopes, createdByUserId: user.id });
+    await createApiKey(getDb(), {
+      workspaceId: workspace.id,
+      name,
+      prefix: key.prefix,
+      hash: key.hash,
+      scopes,
+      createdByUserId: user.id,
+    });
     revalidatePath('/settings/api');
     return { ok: true, message: 'Key created. Copy it now: it will not be shown again.', data: { token: key.token } };
   },

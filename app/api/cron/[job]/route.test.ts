@@ -18,14 +18,21 @@ const CALL_TIMEOUT_MS = 300;
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 // Read once by getEnv() on the first request: the jobs' defaults come from here, as in production.
 Object.assign(process.env, {
-  DATABASE_URL: lastTestDatabaseUrl(), CRON_SECRET, APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, PORT: new URL(sandbox.url).port,
-  PUBLISH_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS), RECONCILE_ALLOWANCE_MS: '0', RECONCILE_RECHECK_MS: '0',
+  DATABASE_URL: lastTestDatabaseUrl(),
+  CRON_SECRET,
+  APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  PORT: new URL(sandbox.url).port,
+  PUBLISH_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS),
+  RECONCILE_ALLOWANCE_MS: '0',
+  RECONCILE_RECHECK_MS: '0',
 });
 const { db } = sandbox;
 
 function cron(job: string, authorization: string | null = `Bearer ${CRON_SECRET}`) {
   const headers = authorization ? { authorization } : undefined;
-  return POST(new Request(`http://localhost/api/cron/${job}`, { method: 'POST', headers }), { params: Promise.resolve({ job }) });
+  return POST(new Request(`http://localhost/api/cron/${job}`, { method: 'POST', headers }), {
+    params: Promise.resolve({ job }),
+  });
 }
 
 const runsOf = async (job: string) => sampleOrZero(await metrics().registry.metrics(), 'semel_job_runs_total', { job });
@@ -57,7 +64,12 @@ describe('POST /api/cron/[job]', () => {
   it('publish: sends the post that is due, once, answers the summary and counts the run', async () => {
     const account = await sandbox.connectAccount('mastodon');
     const label = sandbox.uniqueText('cron publish');
-    const [id] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label });
+    const [id] = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 1,
+      label,
+    });
     const before = await runsOf('publish');
 
     const response = await cron('publish');
@@ -72,13 +84,23 @@ describe('POST /api/cron/[job]', () => {
     const account = await sandbox.connectAccount('x');
     await sandbox.setFaults(account.sandboxAccount.id, { timeoutAfterCommit: 1 });
     const label = sandbox.uniqueText('cron reconcile');
-    const [id] = await schedulePosts(db, { workspaceId: account.workspaceId, accountId: account.productAccountId, count: 1, label });
+    const [id] = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 1,
+      label,
+    });
     expect(await (await cron('publish')).json()).toMatchObject({ claimed: 1, ambiguous: 1 });
     expect(await status(id!)).toBe('ambiguous');
     await sandbox.setFaults(account.sandboxAccount.id, {});
     // The reconciler reads only once the call timed out (PUBLISH_CALL_TIMEOUT_MS, no allowance) and the delivery is due.
-    const [attempt] = await db.select({ startedAt: attempts.startedAt }).from(attempts).where(eq(attempts.deliveryId, id!));
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, attempt!.startedAt.getTime() + CALL_TIMEOUT_MS + 100 - Date.now())));
+    const [attempt] = await db
+      .select({ startedAt: attempts.startedAt })
+      .from(attempts)
+      .where(eq(attempts.deliveryId, id!));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, attempt!.startedAt.getTime() + CALL_TIMEOUT_MS + 100 - Date.now())),
+    );
     await db.execute(sql`update deliveries set due_at = now() where id = ${id!}`);
     const before = await runsOf('reconcile');
 
@@ -94,9 +116,19 @@ describe('POST /api/cron/[job]', () => {
     const workspace = await makeWorkspace(db);
     const email = `cron-${randomUUID().slice(0, 8)}@test.test`;
     const expired = new Date(Date.now() - 1_000);
-    const keys = await db.insert(idempotencyKeys).values([expired, new Date(Date.now() + 86_400_000)].map((expiresAt) => (
-      { workspaceId: workspace.id, operation: 'posts.create', key: randomUUID(), fingerprint: 'f', state: 'completed' as const, expiresAt }
-    ))).returning({ id: idempotencyKeys.id });
+    const keys = await db
+      .insert(idempotencyKeys)
+      .values(
+        [expired, new Date(Date.now() + 86_400_000)].map((expiresAt) => ({
+          workspaceId: workspace.id,
+          operation: 'posts.create',
+          key: randomUUID(),
+          fingerprint: 'f',
+          state: 'completed' as const,
+          expiresAt,
+        })),
+      )
+      .returning({ id: idempotencyKeys.id });
     const old = new Date(Date.now() - 60 * 60 * 1000);
     await db.insert(loginAttempts).values([
       { email, ip: '192.0.2.1', succeeded: false, createdAt: old },
@@ -104,7 +136,17 @@ describe('POST /api/cron/[job]', () => {
       { email, ip: '192.0.2.1', succeeded: false },
     ]);
     const left = async () => ({
-      keys: (await db.select().from(idempotencyKeys).where(inArray(idempotencyKeys.id, keys.map((k) => k.id)))).length,
+      keys: (
+        await db
+          .select()
+          .from(idempotencyKeys)
+          .where(
+            inArray(
+              idempotencyKeys.id,
+              keys.map((k) => k.id),
+            ),
+          )
+      ).length,
       attempts: (await db.select().from(loginAttempts).where(eq(loginAttempts.email, email))).length,
     });
     return { left };
@@ -123,7 +165,10 @@ describe('POST /api/cron/[job]', () => {
     const before = { keys: await runsOf('prune-idempotency-keys'), attempts: await runsOf('prune-login-attempts') };
     const response = await cron('maintenance');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ 'prune-idempotency-keys': { prunedIdempotencyKeys: 1 }, 'prune-login-attempts': { prunedLoginAttempts: 2 } });
+    expect(await response.json()).toEqual({
+      'prune-idempotency-keys': { prunedIdempotencyKeys: 1 },
+      'prune-login-attempts': { prunedLoginAttempts: 2 },
+    });
     expect(await left()).toEqual({ keys: 1, attempts: 1 });
     expect(await runsOf('prune-idempotency-keys')).toBe(before.keys + 1);
     expect(await runsOf('prune-login-attempts')).toBe(before.attempts + 1);

@@ -22,7 +22,8 @@ export async function POST(request: Request, context: { params: Promise<{ job: s
   const job = findJob(name);
   if (job) return Response.json(await runJob(getDb(), job));
   const aliased = aliasedJobs(name);
-  if (!aliased) return problem({ status: 404, title: 'Not Found', detail: `No background job by that name. Jobs: ${KNOWN}.` });
+  if (!aliased)
+    return problem({ status: 404, title: 'Not Found', detail: `No background job by that name. Jobs: ${KNOWN}.` });
   const summaries: Record<string, unknown> = {};
   for (const each of aliased) summaries[each.name] = await runJob(getDb(), each);
   return Response.json(summaries);

@@ -7,7 +7,12 @@ export const dynamic = 'force-dynamic';
 
 /** The built-in sandbox network (X v2, Mastodon, fault and timeline control); off unless SANDBOX_ENABLED. */
 async function handle(request: Request): Promise<Response> {
-  if (!getEnv().sandboxEnabled) return problem({ status: 404, title: 'Not Found', detail: 'The sandbox network is switched off (SANDBOX_ENABLED).' });
+  if (!getEnv().sandboxEnabled)
+    return problem({
+      status: 404,
+      title: 'Not Found',
+      detail: 'The sandbox network is switched off (SANDBOX_ENABLED).',
+    });
   return handleSandboxRequest(request, getAppSandboxDeps());
 }
 

@@ -1,4 +1,11 @@
-import { defineRoute, idempotencyKeyHeader, jsonResponse, problemResponse, replayedHeader, retryAfterHeader } from '@/lib/api/contract/define';
+import {
+  defineRoute,
+  idempotencyKeyHeader,
+  jsonResponse,
+  problemResponse,
+  replayedHeader,
+  retryAfterHeader,
+} from '@/lib/api/contract/define';
 import { postPageSchema, postSchema, possibleDuplicateProblemSchema, problemSchema } from '@/lib/api/contract/schemas';
 import { named, z } from '@/lib/api/contract/zod';
 import { listPostsQuerySchema } from '@/lib/posts/list';
@@ -20,23 +27,33 @@ export const postsContract = defineRoute('/posts', {
   POST: {
     operationId: 'createPost',
     summary: 'Create a post (idempotent)',
-    description: 'Creates the post and one delivery per account, exactly once per Idempotency-Key. Every answer that did work (201, 409 possible duplicate) is stored and replayed for the same key.',
+    description:
+      'Creates the post and one delivery per account, exactly once per Idempotency-Key. Every answer that did work (201, 409 possible duplicate) is stored and replayed for the same key.',
     scope: 'posts:write',
     request: {
       headers: idempotencyKeyHeader,
-      body: { required: true, content: { 'application/json': { schema: named('CreatePost', createPostRequestSchema) } } },
+      body: {
+        required: true,
+        content: { 'application/json': { schema: named('CreatePost', createPostRequestSchema) } },
+      },
     },
     responses: {
-      201: jsonResponse('Created, or the replay of the first answer for this key', postSchema, replayedHeader.extend({
-        Location: z.string().openapi({ description: 'The new post, e.g. `/api/v1/posts/{id}`.' }),
-      })),
+      201: jsonResponse(
+        'Created, or the replay of the first answer for this key',
+        postSchema,
+        replayedHeader.extend({
+          Location: z.string().openapi({ description: 'The new post, e.g. `/api/v1/posts/{id}`.' }),
+        }),
+      ),
       400: problemResponse('Missing or malformed Idempotency-Key, or a body that is not JSON (nothing stored)'),
       409: problemResponse(
         'The first request with this key is still running (retry after `Retry-After` seconds), or the same text was scheduled recently (`matches`, stored and replayed)',
         z.union([possibleDuplicateProblemSchema, problemSchema]),
         retryAfterHeader.partial(),
       ),
-      422: problemResponse('Invalid fields (nothing stored; `errors` per field), or the key was already used with a different request'),
+      422: problemResponse(
+        'Invalid fields (nothing stored; `errors` per field), or the key was already used with a different request',
+      ),
     },
   },
 });

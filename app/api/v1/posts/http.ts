@@ -16,15 +16,26 @@ export const notFound = () => problem({ status: 404, title: 'Not Found', detail:
 /** The keyed-write answers every idempotent operation shares (docs/architecture.md#inbound-idempotency). */
 function keyProblem(result: { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number }): Response {
   if (result.kind === 'key_reused') {
-    return problem({ status: 422, title: 'Idempotency-Key reused', detail: 'This Idempotency-Key was already used with a different request. Nothing was written; use a new key for a new intent.' });
+    return problem({
+      status: 422,
+      title: 'Idempotency-Key reused',
+      detail:
+        'This Idempotency-Key was already used with a different request. Nothing was written; use a new key for a new intent.',
+    });
   }
   return problem(
-    { status: 409, title: 'Request in progress', detail: 'A request with this Idempotency-Key is still being processed. Retry after the indicated delay to get its result.' },
+    {
+      status: 409,
+      title: 'Request in progress',
+      detail:
+        'A request with this Idempotency-Key is still being processed. Retry after the indicated delay to get its result.',
+    },
     { 'retry-after': String(result.retryAfterSeconds) },
   );
 }
 
-const invalid = (errors: Record<string, string[]>, detail: string) => problem({ status: 422, title: 'Unprocessable Content', detail, errors });
+const invalid = (errors: Record<string, string[]>, detail: string) =>
+  problem({ status: 422, title: 'Unprocessable Content', detail, errors });
 
 export function createPostResponse(result: CreatePostResult): Response {
   switch (result.kind) {
@@ -32,12 +43,21 @@ export function createPostResponse(result: CreatePostResult): Response {
       // The stored answer, byte for byte: a replay is indistinguishable from the original but for the marker.
       return new Response(result.stored.body, {
         status: result.stored.status,
-        headers: { 'content-type': 'application/json', location: `/api/v1/posts/${result.postId}`, ...replayedHeader(result.replayed) },
+        headers: {
+          'content-type': 'application/json',
+          location: `/api/v1/posts/${result.postId}`,
+          ...replayedHeader(result.replayed),
+        },
       });
     case 'invalid':
       return invalid(result.errors, 'The request has invalid fields; nothing was stored.');
     case 'possible_duplicate':
-      return problem({ status: 409, title: 'Possible duplicate', detail: 'The same text was scheduled recently.', matches: result.matches });
+      return problem({
+        status: 409,
+        title: 'Possible duplicate',
+        detail: 'The same text was scheduled recently.',
+        matches: result.matches,
+      });
     default:
       return keyProblem(result);
   }
@@ -59,7 +79,13 @@ export function editPostResponse(result: EditPostResult): Response {
       return invalid(result.errors, 'The edit has invalid fields; nothing changed.');
     case 'conflict':
       return problem(
-        { status: 409, title: 'Not editable', detail: NOT_EDITABLE[result.reason], reason: result.reason, deliveries: result.deliveries },
+        {
+          status: 409,
+          title: 'Not editable',
+          detail: NOT_EDITABLE[result.reason],
+          reason: result.reason,
+          deliveries: result.deliveries,
+        },
         replayedHeader(result.replayed),
       );
     default:
@@ -75,7 +101,10 @@ export function cancelPostResponse(result: CancelPostResult): Response {
       return notFound();
     case 'conflict':
       return problem({
-        status: 409, title: 'Cannot cancel', detail: 'These deliveries are already publishing or settled; nothing was changed.', deliveries: result.deliveries,
+        status: 409,
+        title: 'Cannot cancel',
+        detail: 'These deliveries are already publishing or settled; nothing was changed.',
+        deliveries: result.deliveries,
       });
   }
 }
@@ -87,5 +116,10 @@ export function getPostResponse(result: GetPostResult): Response {
 /** Query parameters are not a request body: a bad one is a 400 (the body's fields answer 422). */
 export function listPostsResponse(result: ListPostsResult): Response {
   if (result.kind === 'ok') return json(result.page);
-  return problem({ status: 400, title: 'Bad Request', detail: 'Invalid query parameters; nothing was read.', errors: result.errors });
+  return problem({
+    status: 400,
+    title: 'Bad Request',
+    detail: 'Invalid query parameters; nothing was read.',
+    errors: result.errors,
+  });
 }

@@ -17,7 +17,11 @@ beforeAll(async () => {
   other = await fixture.tenant();
 });
 
-const body = (overrides: Record<string, unknown> = {}) => ({ text: 'Launch day!', accountIds: tenant.accounts.map((a) => a.id), ...overrides });
+const body = (overrides: Record<string, unknown> = {}) => ({
+  text: 'Launch day!',
+  accountIds: tenant.accounts.map((a) => a.id),
+  ...overrides,
+});
 const create = (key: string | undefined, payload: unknown = body(), token = tenant.token) =>
   createPost(apiRequest('/api/v1/posts', { method: 'POST', token, key, body: payload }), noParams);
 
@@ -75,10 +79,14 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
     const retry = await create(key);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await retry.text()).toBe(original);
-    const [{ n }] = (await db.select({ n: count() }).from(posts).where(eq(posts.idempotencyKey, key))) as [{ n: number }];
+    const [{ n }] = (await db.select({ n: count() }).from(posts).where(eq(posts.idempotencyKey, key))) as [
+      { n: number },
+    ];
     expect(n).toBe(1);
     const id = JSON.parse(original).id as string;
-    const [{ d }] = (await db.select({ d: count() }).from(deliveries).where(eq(deliveries.postId, id))) as [{ d: number }];
+    const [{ d }] = (await db.select({ d: count() }).from(deliveries).where(eq(deliveries.postId, id))) as [
+      { d: number },
+    ];
     expect(d).toBe(2);
   });
 
@@ -122,7 +130,7 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
     expect((await postsWithKey(key)).total).toBe(1);
   });
 
-  it('database-checked errors (another workspace\'s account, text too long, past time) are 422 and not stored', async () => {
+  it("database-checked errors (another workspace's account, text too long, past time) are 422 and not stored", async () => {
     const key = randomUUID();
     for (const payload of [
       body({ accountIds: [other.accounts[0]!.id] }),
@@ -146,7 +154,12 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
     const request = apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, body: body() });
     if (key !== undefined) {
       // Request headers refuse control characters, so that case is built on a Headers-like object.
-      Object.defineProperty(request, 'headers', { value: new Map([['authorization', `Bearer ${tenant.token}`], ['idempotency-key', key]]) });
+      Object.defineProperty(request, 'headers', {
+        value: new Map([
+          ['authorization', `Bearer ${tenant.token}`],
+          ['idempotency-key', key],
+        ]),
+      });
     }
     const res = await createPost(request, noParams);
     expect(res.status).toBe(400);
@@ -168,7 +181,10 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
   });
 
   it('a scheduledAt beyond the two-year horizon is a 422 field error', async () => {
-    for (const scheduledAt of ['9999-12-31T23:59:59-23:59', new Date(Date.now() + 3 * 365 * 86_400_000).toISOString()]) {
+    for (const scheduledAt of [
+      '9999-12-31T23:59:59-23:59',
+      new Date(Date.now() + 3 * 365 * 86_400_000).toISOString(),
+    ]) {
       const res = await create(randomUUID(), body({ scheduledAt }));
       expect(res.status).toBe(422);
       expect((await res.json()).errors.scheduledAt).toBeDefined();
@@ -180,41 +196,76 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
   });
 
   it('a body that is not JSON → 400; a missing or wrong API key → 401', async () => {
-    const notJson = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), rawBody: '{nope' }), noParams);
+    const notJson = await createPost(
+      apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), rawBody: '{nope' }),
+      noParams,
+    );
     expect(notJson.status).toBe(400);
-    expect((await createPost(apiRequest('/api/v1/posts', { method: 'POST', key: randomUUID(), body: body() }), noParams)).status).toBe(401);
-    expect((await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: 'sm_live_wrong', key: randomUUID(), body: body() }), noParams)).status).toBe(401);
+    expect(
+      (await createPost(apiRequest('/api/v1/posts', { method: 'POST', key: randomUUID(), body: body() }), noParams))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await createPost(
+          apiRequest('/api/v1/posts', { method: 'POST', token: 'sm_live_wrong', key: randomUUID(), body: body() }),
+          noParams,
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('an in-flight key whose lease ran out is taken over by the next request, once', async () => {
     const key = randomUUID();
     await db.insert(idempotencyKeys).values({
-      workspaceId: tenant.workspace.id, operation: 'posts.create', key, fingerprint: 'x', state: 'in_flight', lockToken: randomUUID(),
-      lockedUntil: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() + 86_400_000),
+      workspaceId: tenant.workspace.id,
+      operation: 'posts.create',
+      key,
+      fingerprint: 'x',
+      state: 'in_flight',
+      lockToken: randomUUID(),
+      lockedUntil: new Date(Date.now() - 1000),
+      expiresAt: new Date(Date.now() + 86_400_000),
     });
     // A different request on an abandoned key is still a mismatch, never a takeover.
     expect((await create(key)).status).toBe(422);
-    await db.update(idempotencyKeys).set({ fingerprint: (await import('@/lib/idempotency/fingerprint')).fingerprint((await import('@/lib/posts/post-input')).fingerprintInput((await import('@/lib/posts/post-input')).createPostRequestSchema.parse(body()))) }).where(eq(idempotencyKeys.key, key));
+    await db
+      .update(idempotencyKeys)
+      .set({
+        fingerprint: (await import('@/lib/idempotency/fingerprint')).fingerprint(
+          (await import('@/lib/posts/post-input')).fingerprintInput(
+            (await import('@/lib/posts/post-input')).createPostRequestSchema.parse(body()),
+          ),
+        ),
+      })
+      .where(eq(idempotencyKeys.key, key));
     const responses = await Promise.all(Array.from({ length: 10 }, () => create(key)));
     expect(responses.filter((r) => r.status === 201 && !r.headers.get('idempotent-replayed'))).toHaveLength(1);
     expect((await postsWithKey(key)).total).toBe(1);
   });
 });
 
-describe('GET and cancel — scoped to the key\'s workspace (I6)', () => {
-  it('reads a post, lists with cursor pagination, and hides other workspaces\' posts as 404', async () => {
+describe("GET and cancel — scoped to the key's workspace (I6)", () => {
+  it("reads a post, lists with cursor pagination, and hides other workspaces' posts as 404", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await (await create(randomUUID(), body({ text: `page ${i}` }))).json()).id);
     const one = await getPost(apiRequest(`/api/v1/posts/${ids[0]}`, { token: tenant.token }), idParams(ids[0]!));
     expect(one.status).toBe(200);
     expect((await one.json()).id).toBe(ids[0]);
-    expect((await getPost(apiRequest(`/api/v1/posts/${ids[0]}`, { token: other.token }), idParams(ids[0]!))).status).toBe(404);
-    expect((await getPost(apiRequest('/api/v1/posts/not-a-uuid', { token: tenant.token }), idParams('not-a-uuid'))).status).toBe(404);
+    expect(
+      (await getPost(apiRequest(`/api/v1/posts/${ids[0]}`, { token: other.token }), idParams(ids[0]!))).status,
+    ).toBe(404);
+    expect(
+      (await getPost(apiRequest('/api/v1/posts/not-a-uuid', { token: tenant.token }), idParams('not-a-uuid'))).status,
+    ).toBe(404);
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await listPosts(apiRequest(`/api/v1/posts?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.token }), noParams);
+      const res = await listPosts(
+        apiRequest(`/api/v1/posts?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.token }),
+        noParams,
+      );
       const page = await res.json();
       seen.push(...page.data.map((p: { id: string }) => p.id));
       cursor = page.nextCursor;
@@ -223,26 +274,42 @@ describe('GET and cancel — scoped to the key\'s workspace (I6)', () => {
     expect(seen).toEqual(expect.arrayContaining(ids));
     const theirs = await (await listPosts(apiRequest('/api/v1/posts', { token: other.token }), noParams)).json();
     expect(theirs.data.some((p: { id: string }) => ids.includes(p.id))).toBe(false);
-    expect((await listPosts(apiRequest('/api/v1/posts?status=bogus', { token: tenant.token }), noParams)).status).toBe(400);
-    expect((await listPosts(apiRequest('/api/v1/posts?cursor=%%%', { token: tenant.token }), noParams)).status).toBe(400);
+    expect((await listPosts(apiRequest('/api/v1/posts?status=bogus', { token: tenant.token }), noParams)).status).toBe(
+      400,
+    );
+    expect((await listPosts(apiRequest('/api/v1/posts?cursor=%%%', { token: tenant.token }), noParams)).status).toBe(
+      400,
+    );
   });
 
   it('cancel is idempotent, only touches scheduled deliveries, and is refused for another workspace', async () => {
     const id = (await (await create(randomUUID())).json()).id as string;
-    expect((await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: other.token }), idParams(id))).status).toBe(404);
-    const first = await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }), idParams(id));
+    expect(
+      (await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: other.token }), idParams(id)))
+        .status,
+    ).toBe(404);
+    const first = await cancelPost(
+      apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }),
+      idParams(id),
+    );
     expect(first.status).toBe(200);
     const firstBody = await first.json();
     expect(firstBody.status).toBe('canceled');
     expect(firstBody.canceledDeliveryIds).toHaveLength(2);
-    const again = await cancelPost(apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }), idParams(id));
+    const again = await cancelPost(
+      apiRequest(`/api/v1/posts/${id}/cancel`, { method: 'POST', token: tenant.token }),
+      idParams(id),
+    );
     expect(again.status).toBe(200);
     expect((await again.json()).canceledDeliveryIds).toHaveLength(0);
 
     const sentId = (await (await create(randomUUID())).json()).id as string;
     await db.update(deliveries).set({ status: 'publishing' }).where(eq(deliveries.postId, sentId));
     await db.update(deliveries).set({ status: 'sent' }).where(eq(deliveries.postId, sentId));
-    const refused = await cancelPost(apiRequest(`/api/v1/posts/${sentId}/cancel`, { method: 'POST', token: tenant.token }), idParams(sentId));
+    const refused = await cancelPost(
+      apiRequest(`/api/v1/posts/${sentId}/cancel`, { method: 'POST', token: tenant.token }),
+      idParams(sentId),
+    );
     expect(refused.status).toBe(409);
     expect((await refused.json()).deliveries.every((d: { status: string }) => d.status === 'sent')).toBe(true);
   });

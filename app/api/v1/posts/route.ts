@@ -13,7 +13,11 @@ export const POST = apiHandler('posts:write', async (request, principal) => {
   const input = await readKeyedRequest(request, createPostRequestSchema);
   if (!input.ok) return input.response;
   const result = await createPost(getDb(), input.data, {
-    workspaceId: principal.workspaceId, source: 'api', idempotencyKey: input.key, actor: `api_key:${principal.apiKeyId}`, apiKeyId: principal.apiKeyId,
+    workspaceId: principal.workspaceId,
+    source: 'api',
+    idempotencyKey: input.key,
+    actor: `api_key:${principal.apiKeyId}`,
+    apiKeyId: principal.apiKeyId,
     requestId: requestIdOf(request.headers),
   });
   return createPostResponse(result);
@@ -21,5 +25,7 @@ export const POST = apiHandler('posts:write', async (request, principal) => {
 
 /** List posts, newest first: ?status=&account=&cursor=&limit= */
 export const GET = apiHandler('posts:read', async (request, principal) =>
-  listPostsResponse(await listPostPage(getDb(), principal.workspaceId, Object.fromEntries(new URL(request.url).searchParams))),
+  listPostsResponse(
+    await listPostPage(getDb(), principal.workspaceId, Object.fromEntries(new URL(request.url).searchParams)),
+  ),
 );

@@ -7,5 +7,9 @@ export const dynamic = 'force-dynamic';
 
 export const GET = appRead('read', ({ workspace }) => {
   const env = getEnv();
-  return readSandboxTimeline(getDb(), { workspaceId: workspace.id, encryptionKey: env.APP_ENCRYPTION_KEY, sandboxEnabled: env.sandboxEnabled });
+  return readSandboxTimeline(getDb(), {
+    workspaceId: workspace.id,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
+    sandboxEnabled: env.sandboxEnabled,
+  });
 });

@@ -1,4 +1,11 @@
-import { defineRoute, idempotencyKeyHeader, jsonResponse, problemResponse, replayedHeader, retryAfterHeader } from '@/lib/api/contract/define';
+import {
+  defineRoute,
+  idempotencyKeyHeader,
+  jsonResponse,
+  problemResponse,
+  replayedHeader,
+  retryAfterHeader,
+} from '@/lib/api/contract/define';
 import { notEditableProblemSchema, postSchema, problemSchema } from '@/lib/api/contract/schemas';
 import { named, z } from '@/lib/api/contract/zod';
 import { editPostRequestSchema } from '@/lib/posts/edit';
@@ -21,7 +28,8 @@ export const postContract = defineRoute('/posts/{id}', {
   PATCH: {
     operationId: 'editPost',
     summary: 'Edit text, time or targets while nothing is claimed (idempotent)',
-    description: 'Refused with 409 once any delivery is publishing or settled; the answer (200 or that 409) is stored and replayed for the same key.',
+    description:
+      'Refused with 409 once any delivery is publishing or settled; the answer (200 or that 409) is stored and replayed for the same key.',
     scope: 'posts:write',
     request: {
       params: postIdParams,
@@ -29,7 +37,11 @@ export const postContract = defineRoute('/posts/{id}', {
       body: { required: true, content: { 'application/json': { schema: named('EditPost', editPostRequestSchema) } } },
     },
     responses: {
-      200: jsonResponse('The post after the edit, or the replay of the first answer for this key', postSchema, replayedHeader),
+      200: jsonResponse(
+        'The post after the edit, or the replay of the first answer for this key',
+        postSchema,
+        replayedHeader,
+      ),
       400: problemResponse('Missing or malformed Idempotency-Key, or a body that is not JSON (nothing changed)'),
       404: notFound,
       409: problemResponse(
@@ -37,7 +49,9 @@ export const postContract = defineRoute('/posts/{id}', {
         z.union([notEditableProblemSchema, problemSchema]),
         retryAfterHeader.partial(),
       ),
-      422: problemResponse('Invalid fields (nothing changed; `errors` per field), or the key was already used with a different request'),
+      422: problemResponse(
+        'Invalid fields (nothing changed; `errors` per field), or the key was already used with a different request',
+      ),
     },
   },
 });

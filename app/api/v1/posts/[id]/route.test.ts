@@ -18,12 +18,25 @@ beforeAll(async () => {
 
 const later = () => new Date(Date.now() + 3_600_000).toISOString();
 async function scheduledPost(): Promise<string> {
-  const res = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), body: { text: 'Draft', accountIds: tenant.accounts.map((a) => a.id), scheduledAt: later() } }), noParams);
+  const res = await createPost(
+    apiRequest('/api/v1/posts', {
+      method: 'POST',
+      token: tenant.token,
+      key: randomUUID(),
+      body: { text: 'Draft', accountIds: tenant.accounts.map((a) => a.id), scheduledAt: later() },
+    }),
+    noParams,
+  );
   expect(res.status).toBe(201);
   return (await res.json()).id;
 }
-const patch = (id: string, key: string, body: unknown) => editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token: tenant.token, key, body }), idParams(id));
-const storedKeys = (key: string) => db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.operation, 'posts.update')));
+const patch = (id: string, key: string, body: unknown) =>
+  editPost(apiRequest(`/api/v1/posts/${id}`, { method: 'PATCH', token: tenant.token, key, body }), idParams(id));
+const storedKeys = (key: string) =>
+  db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.operation, 'posts.update')));
 
 describe('PATCH /api/v1/posts/:id — the edit use case through its HTTP adapter', () => {
   it('an edit answers 200 and its retry replays the same bytes, marked replayed', async () => {
@@ -63,11 +76,15 @@ describe('PATCH /api/v1/posts/:id — the edit use case through its HTTP adapter
     const key = randomUUID();
     const invalid = await patch(id, key, { accountIds: [other.accounts[0]!.id] });
     expect(invalid.status).toBe(422);
-    expect((await invalid.json()).errors.accountIds).toEqual(['One or more accounts do not exist in this workspace or are disconnected']);
+    expect((await invalid.json()).errors.accountIds).toEqual([
+      'One or more accounts do not exist in this workspace or are disconnected',
+    ]);
     expect(await storedKeys(key)).toHaveLength(0);
     const corrected = await patch(id, key, { accountIds: [tenant.accounts[0]!.id] });
     expect(corrected.status).toBe(200);
-    expect((await corrected.json()).deliveries.filter((d: { status: string }) => d.status === 'scheduled')).toHaveLength(1);
+    expect(
+      (await corrected.json()).deliveries.filter((d: { status: string }) => d.status === 'scheduled'),
+    ).toHaveLength(1);
 
     const missing = randomUUID();
     const notFound = await patch(missing, randomUUID(), { text: 'x' });
@@ -79,7 +96,15 @@ describe('PATCH /api/v1/posts/:id — the edit use case through its HTTP adapter
     const id = await scheduledPost();
     const long = 'x'.repeat(600);
     const edit = await patch(id, randomUUID(), { text: long });
-    const create = await createPost(apiRequest('/api/v1/posts', { method: 'POST', token: tenant.token, key: randomUUID(), body: { text: long, accountIds: tenant.accounts.map((a) => a.id) } }), noParams);
+    const create = await createPost(
+      apiRequest('/api/v1/posts', {
+        method: 'POST',
+        token: tenant.token,
+        key: randomUUID(),
+        body: { text: long, accountIds: tenant.accounts.map((a) => a.id) },
+      }),
+      noParams,
+    );
     expect(edit.status).toBe(422);
     expect(create.status).toBe(422);
     const editErrors = (await edit.json()).errors.text as string[];

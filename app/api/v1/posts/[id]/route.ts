@@ -16,7 +16,11 @@ export const PATCH = apiHandler<{ id: string }>('posts:write', async (request, p
   const input = await readKeyedRequest(request, editPostRequestSchema);
   if (!input.ok) return input.response;
   const result = await editPost(getDb(), {
-    workspaceId: principal.workspaceId, postId: id, changes: input.data, actor: `api_key:${principal.apiKeyId}`, idempotencyKey: input.key,
+    workspaceId: principal.workspaceId,
+    postId: id,
+    changes: input.data,
+    actor: `api_key:${principal.apiKeyId}`,
+    idempotencyKey: input.key,
   });
   return editPostResponse(result);
 });

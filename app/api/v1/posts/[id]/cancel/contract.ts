@@ -13,7 +13,10 @@ export const cancelPostContract = defineRoute('/posts/{id}/cancel', {
     responses: {
       200: jsonResponse('The post after canceling', canceledPostSchema),
       404: problemResponse('No such post in this workspace'),
-      409: problemResponse('Every delivery is already publishing or settled; nothing was changed', notCancelableProblemSchema),
+      409: problemResponse(
+        'Every delivery is already publishing or settled; nothing was changed',
+        notCancelableProblemSchema,
+      ),
     },
   },
 });

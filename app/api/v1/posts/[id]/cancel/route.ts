@@ -10,5 +10,11 @@ export const dynamic = 'force-dynamic';
  * publishing or settled are left alone and reported with their state (409 when none could be canceled).
  */
 export const POST = apiHandler<{ id: string }>('posts:write', async (_request, principal, { id }) =>
-  cancelPostResponse(await cancelPost(getDb(), { workspaceId: principal.workspaceId, postId: id, actor: `api_key:${principal.apiKeyId}` })),
+  cancelPostResponse(
+    await cancelPost(getDb(), {
+      workspaceId: principal.workspaceId,
+      postId: id,
+      actor: `api_key:${principal.apiKeyId}`,
+    }),
+  ),
 );
