@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '@/db/client';
-import { deliveries, posts, socialAccounts, users, workspaces } from '@/db/schema';
+import { deliveries, idempotencyKeys, posts, socialAccounts, users, workspaces } from '@/db/schema';
 
 /** Minimal rows for tests; each call makes new, unique ones. */
 export async function makeWorkspace(db: Executor, slug = `ws-${randomUUID().slice(0, 8)}`) {
@@ -44,4 +44,16 @@ export async function makeDelivery(db: Executor, params: { workspaceId: string; 
     .values({ ...params, dueAt: new Date() })
     .returning();
   return row!;
+}
+
+/** An idempotency key whose retention has already run out (what the pruning job deletes). */
+export async function makeExpiredIdempotencyKey(db: Executor, workspaceId: string) {
+  await db.insert(idempotencyKeys).values({
+    workspaceId,
+    operation: 'posts.create',
+    key: 'k',
+    fingerprint: 'f',
+    state: 'completed',
+    expiresAt: new Date(Date.now() - 1_000),
+  });
 }

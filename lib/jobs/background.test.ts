@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '@/db/schema';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeExpiredIdempotencyKey, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { metrics } from '@/lib/metrics/registry';
 import { sampleOrZero } from '@/lib/metrics/testing';
@@ -23,14 +23,7 @@ async function waitFor(done: () => Promise<boolean>, timeoutMs = 10_000) {
 describe('startBackgroundJobs', () => {
   it('runs an interval job on its cadence, counted, until stopped', async () => {
     const workspace = await makeWorkspace(db);
-    await db.insert(idempotencyKeys).values({
-      workspaceId: workspace.id,
-      operation: 'posts.create',
-      key: 'k',
-      fingerprint: 'f',
-      state: 'completed',
-      expiresAt: new Date(Date.now() - 1_000),
-    });
+    await makeExpiredIdempotencyKey(db, workspace.id);
     const work = startBackgroundJobs(db, sql, [{ ...pruneIdempotencyKeysJob, cadence: { everyMs: 30 } }]);
     await waitFor(async () => (await runsOf('prune-idempotency-keys')) >= 2);
     expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.workspaceId, workspace.id))).toEqual([]);

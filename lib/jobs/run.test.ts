@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKeys } from '@/db/schema';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeExpiredIdempotencyKey, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { metrics } from '@/lib/metrics/registry';
 import { sampleOrZero } from '@/lib/metrics/testing';
@@ -14,14 +13,7 @@ const counted = async (name: string, job: string) => sampleOrZero(await metrics(
 describe('runJob', () => {
   it('runs the job with its defaults on the database, counting the run and no failure', async () => {
     const workspace = await makeWorkspace(db);
-    await db.insert(idempotencyKeys).values({
-      workspaceId: workspace.id,
-      operation: 'posts.create',
-      key: 'k',
-      fingerprint: 'f',
-      state: 'completed',
-      expiresAt: new Date(Date.now() - 1_000),
-    });
+    await makeExpiredIdempotencyKey(db, workspace.id);
     const before = {
       runs: await counted('semel_job_runs_total', 'prune-idempotency-keys'),
       failures: await counted('semel_job_failures_total', 'prune-idempotency-keys'),
