@@ -18,7 +18,7 @@ import {
  */
 export const sandbox = pgSchema('sandbox');
 
-export const sandboxPlatformEnum = sandbox.enum('platform', ['x', 'mastodon']);
+export const sandboxPlatformEnum = sandbox.enum('platform', ['x', 'mastodon', 'bluesky', 'linkedin', 'threads']);
 export const sandboxPostKindEnum = sandbox.enum('post_kind', ['post', 'reply', 'dm']);
 
 const createdAt = () => timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow();

@@ -19,7 +19,7 @@ import {
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 export const roleEnum = pgEnum('role', ['admin', 'manager', 'viewer']);
-export const providerEnum = pgEnum('provider', ['x', 'mastodon', 'bluesky']);
+export const providerEnum = pgEnum('provider', ['x', 'mastodon', 'bluesky', 'linkedin', 'threads']);
 export const postKindEnum = pgEnum('post_kind', ['post', 'reply', 'dm']);
 export const postSourceEnum = pgEnum('post_source', ['form', 'api']);
 export const deliveryStatusEnum = pgEnum('delivery_status', [
@@ -122,9 +122,19 @@ export const socialAccounts = pgTable(
     credentialsEncrypted: text().notNull(),
     tokenLast4: text().notNull(),
     disconnectedAt: timestamp({ withTimezone: true }),
+    /** Token health: `ok`, or why the account needs a reconnect (its due deliveries are held meanwhile). */
+    tokenStatus: text({ enum: ['ok', 'expired', 'rejected'] })
+      .notNull()
+      .default('ok'),
+    tokenProblem: text(),
+    /** When the sealed access token expires (OAuth, Bluesky sessions); the token job refreshes before then. */
+    tokenExpiresAt: timestamp({ withTimezone: true }),
+    /** The refresh claim: one refresher per account at a time (no two refreshes racing). */
+    tokenRefreshLeaseUntil: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
+    check('social_accounts_token_status_ck', sql`${t.tokenStatus} in ('ok', 'expired', 'rejected')`),
     unique('social_accounts_workspace_platform_uq').on(t.workspaceId, t.provider, t.baseUrl, t.platformUserId),
     index('social_accounts_workspace_idx').on(t.workspaceId),
   ],
@@ -180,6 +190,8 @@ export const deliveries = pgTable(
     externalId: text(),
     externalUrl: text(),
     failureReason: text(),
+    /** What the provider keeps across attempts (Threads: the container id); written fenced by the claim. */
+    providerState: jsonb().$type<Record<string, string | number | boolean | null>>().notNull().default({}),
     settledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

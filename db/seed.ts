@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { hashPassword } from '@/lib/auth/password';
+import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
+import type { ProviderName } from '@/lib/providers/types';
 import type { Database } from './client';
 import { upsertAccount } from './queries/accounts';
 import { upsertUser } from './queries/users';
 import { addMembership, upsertWorkspace, type Role } from './queries/workspaces';
 
-type SeedAccount = { provider: 'x' | 'mastodon'; handle: string; displayName: string };
+type SeedAccount = { provider: ProviderName; handle: string; displayName: string };
 
 const DEMO: { slug: string; name: string; members: [string, string, Role][]; accounts: SeedAccount[] }[] = [
   {
@@ -31,9 +33,6 @@ const DEMO: { slug: string; name: string; members: [string, string, Role][]; acc
   },
 ];
 
-/** Sandbox accounts point at this app's own sandbox network (a relative base URL). */
-export const SANDBOX_BASE_URL = { x: '/api/sandbox/x', mastodon: '/api/sandbox/mastodon' } as const;
-
 /** Idempotent: running it again updates names and passwords and adds nothing twice. */
 export async function seedDemoData(db: Database, options: { password: string; encryptionKey: string }) {
   const passwordHash = await hashPassword(options.password);
@@ -56,7 +55,8 @@ export async function seedDemoData(db: Database, options: { password: string; en
         handle: account.handle,
         displayName: account.displayName,
         platformUserId,
-        baseUrl: SANDBOX_BASE_URL[account.provider],
+        // Sandbox accounts point at this app's own sandbox network (a relative base URL).
+        baseUrl: PROVIDER_META[account.provider].sandboxPath,
         ...sealCredentials({ accessToken: token }, options.encryptionKey),
       });
     }

@@ -3,9 +3,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { z } from 'zod';
 import { addressListIssue } from './net/address-list';
+import { providerEnum } from '@/db/schema';
 
 /** Milliseconds, or JSON per provider ({"mastodon":60000,"x":60000}); see RECONCILE_ALLOWANCE_MS in .env.example. */
-const PROVIDERS = ['x', 'mastodon', 'bluesky'] as const;
+const PROVIDERS = providerEnum.enumValues;
 const DEFAULT_ALLOWANCE_MS = 60_000;
 const milliseconds = z.number().int().min(0).max(3_600_000, 'at most one hour');
 const allowanceSchema = z

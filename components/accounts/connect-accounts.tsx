@@ -7,9 +7,11 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
 import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
 import type { FormAction } from '@/lib/auth/action';
+import { PROVIDER_META, PROVIDER_NAMES } from '@/lib/providers/catalog';
+import type { ProviderName } from '@/lib/providers/types';
 import { queryKeys } from '@/lib/query/keys';
 
-export type ConnectActions = { connectSandbox: FormAction; connectX: FormAction; connectMastodon: FormAction };
+export type ConnectActions = { connectSandbox: FormAction; connect: FormAction };
 
 const card = 'space-y-4 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200';
 
@@ -26,8 +28,9 @@ export function ConnectAccounts({
   return (
     <div className="grid gap-6 lg:grid-cols-3">
       {sandboxEnabled && <ConnectSandbox workspaceId={workspaceId} action={actions.connectSandbox} />}
-      <ConnectX workspaceId={workspaceId} action={actions.connectX} />
-      <ConnectMastodon workspaceId={workspaceId} action={actions.connectMastodon} />
+      {PROVIDER_NAMES.filter((p) => PROVIDER_META[p].connect.fields.length > 0).map((p) => (
+        <ConnectWithFields key={p} provider={p} workspaceId={workspaceId} action={actions.connect} />
+      ))}
     </div>
   );
 }
@@ -44,84 +47,61 @@ function ConnectSandbox({ workspaceId, action }: { workspaceId: string; action: 
         A demo account on the built-in sandbox network, with its own token. One click, no platform sign-up.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" name="provider" value="x" disabled={pending}>
-          Connect sandbox X account
-        </Button>
-        <Button type="submit" name="provider" value="mastodon" variant="secondary" disabled={pending}>
-          Connect sandbox Mastodon account
-        </Button>
+        {PROVIDER_NAMES.map((p, i) => (
+          <Button
+            key={p}
+            type="submit"
+            name="provider"
+            value={p}
+            variant={i === 0 ? undefined : 'secondary'}
+            disabled={pending}
+          >
+            Connect sandbox {PROVIDER_META[p].label} account
+          </Button>
+        ))}
       </div>
       <FormStatus state={state} />
     </form>
   );
 }
 
-function ConnectX({ workspaceId, action }: { workspaceId: string; action: FormAction }) {
+/** A network connected with pasted credentials (a token, an app password): its fields come from the registry. */
+function ConnectWithFields({
+  provider,
+  workspaceId,
+  action,
+}: {
+  provider: ProviderName;
+  workspaceId: string;
+  action: FormAction;
+}) {
   const [state, onSubmit, pending] = useKeptFormAction(action);
   useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
+  const { label, connect } = PROVIDER_META[provider];
   return (
-    <form onSubmit={onSubmit} className={card} aria-labelledby="connect-x">
-      <h2 id="connect-x" className="text-base font-semibold">
-        X account
+    <form onSubmit={onSubmit} className={card} aria-labelledby={`connect-${provider}`}>
+      <h2 id={`connect-${provider}`} className="text-base font-semibold">
+        {label} account
       </h2>
-      <TextField
-        id="x-base-url"
-        name="baseUrl"
-        label="API base URL"
-        defaultValue="https://api.x.com"
-        error={state?.errors?.baseUrl?.[0]}
-      />
-      <TextField
-        id="x-user-id"
-        name="platformUserId"
-        label="User id"
-        inputMode="numeric"
-        autoComplete="off"
-        error={state?.errors?.platformUserId?.[0]}
-      />
-      <TextField
-        id="x-token"
-        name="accessToken"
-        label="OAuth 2.0 user access token"
-        type="password"
-        autoComplete="off"
-        error={state?.errors?.accessToken?.[0]}
-        description="Stored encrypted; only its last four characters are ever shown."
-      />
+      <input type="hidden" name="provider" value={provider} />
+      {connect.fields.map((field) => (
+        <TextField
+          key={field.name}
+          id={`${provider}-${field.name}`}
+          name={field.name}
+          label={field.label}
+          type={field.type === 'password' ? 'password' : undefined}
+          autoComplete={field.autoComplete}
+          defaultValue={field.defaultValue}
+          placeholder={field.placeholder}
+          error={state?.errors?.[field.name]?.[0]}
+          description={
+            field.type === 'password' ? 'Stored encrypted; only its last four characters are ever shown.' : field.help
+          }
+        />
+      ))}
       <SubmitButton pending={pending} pendingLabel="Checking…">
-        Check and connect X
-      </SubmitButton>
-      <FormStatus state={state} />
-    </form>
-  );
-}
-
-function ConnectMastodon({ workspaceId, action }: { workspaceId: string; action: FormAction }) {
-  const [state, onSubmit, pending] = useKeptFormAction(action);
-  useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
-  return (
-    <form onSubmit={onSubmit} className={card} aria-labelledby="connect-mastodon">
-      <h2 id="connect-mastodon" className="text-base font-semibold">
-        Mastodon account
-      </h2>
-      <TextField
-        id="mastodon-instance"
-        name="instanceUrl"
-        label="Instance URL"
-        placeholder="https://mastodon.social"
-        error={state?.errors?.instanceUrl?.[0]}
-      />
-      <TextField
-        id="mastodon-token"
-        name="accessToken"
-        label="Access token"
-        type="password"
-        autoComplete="off"
-        error={state?.errors?.accessToken?.[0]}
-        description="Stored encrypted; only its last four characters are ever shown."
-      />
-      <SubmitButton pending={pending} pendingLabel="Checking…">
-        Check and connect Mastodon
+        Check and connect {label}
       </SubmitButton>
       <FormStatus state={state} />
     </form>

@@ -1,10 +1,11 @@
 import { FieldError } from '@/components/ui/field';
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
+import type { ProviderName } from '@/lib/providers/types';
 
 export type ComposeAccount = {
   id: string;
   handle: string;
-  provider: 'x' | 'mastodon' | 'bluesky';
+  provider: ProviderName;
   displayName: string | null;
 };
 

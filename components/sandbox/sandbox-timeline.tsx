@@ -1,5 +1,6 @@
 'use client';
 
+import { PROVIDER_META } from '@/lib/providers/catalog';
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -20,11 +21,6 @@ function faultSummary(faults: FaultSettings): string {
   }
   if (faults.latencyMs > 0) parts.unshift(`Latency ${faults.latencyMs} ms`);
   return parts.length ? parts.join(' · ') : 'No faults';
-}
-
-/** The sandbox's own address of a post; it opens for signed-in members of the account's workspace. */
-function postHref(provider: 'x' | 'mastodon', id: string): string {
-  return provider === 'x' ? `/api/sandbox/x/2/tweets/${id}` : `/api/sandbox/mastodon/api/v1/statuses/${id}`;
 }
 
 export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
@@ -88,7 +84,7 @@ export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
                         {' '}
                         ·{' '}
                         <a
-                          href={postHref(a.provider, p.id)}
+                          href={PROVIDER_META[a.provider].sandboxPostPath(p.id, a.platformUserId)}
                           target="_blank"
                           rel="noreferrer"
                           className="text-indigo-700 underline"

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { uuidList } from './sql-params';
+import type { ProviderName } from '@/lib/providers/types';
 
 export type ReviewItem = {
   deliveryId: string;
@@ -69,7 +70,7 @@ export async function countReviewItems(db: Executor, params: { workspaceIds: str
 export type CopiesUnderReview = {
   status: string;
   accountId: string;
-  provider: 'x' | 'mastodon' | 'bluesky';
+  provider: ProviderName;
   baseUrl: string;
   platformUserId: string;
   credentialsEncrypted: string;

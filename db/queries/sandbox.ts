@@ -6,7 +6,8 @@ import { socialAccounts } from '../schema';
 // The sandbox network's own tables (schema `sandbox`). Only the two "workspace" queries at the end read
 // product tables, to find which sandbox accounts a workspace may see.
 
-type Platform = 'x' | 'mastodon';
+type Platform = ProviderName;
+import type { ProviderName } from '@/lib/providers/types';
 type PostKind = 'post' | 'reply' | 'dm';
 
 const accountColumns = {
@@ -314,11 +315,5 @@ export async function listUnregisteredProductSandboxAccounts(db: Executor) {
         eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
       ),
     )
-    .where(
-      and(
-        eq(socialAccounts.sandbox, true),
-        inArray(socialAccounts.provider, ['x', 'mastodon']),
-        isNull(sandboxAccounts.id),
-      ),
-    );
+    .where(and(eq(socialAccounts.sandbox, true), isNull(sandboxAccounts.id)));
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { createProviderClient } from '@/lib/providers';
-import { verifyPlatformAccount } from '@/lib/providers/connect';
+import { verifyAccount } from '@/lib/providers';
 import { sendOnce } from '@/lib/providers/http';
 import { classifyX } from '@/lib/providers/x/classifier';
 import {
@@ -316,9 +316,8 @@ describe('provider clients and the connection check', () => {
   ] as const) {
     it(`the connection check refuses a ${label} URL, names the class, echoes nothing`, async () => {
       const before = secret.hits.length;
-      const check = await verifyPlatformAccount({
-        provider: 'mastodon',
-        baseUrl: `http://${host}:${secret.port}`,
+      const check = await verifyAccount('mastodon', {
+        instanceUrl: `http://${host}:${secret.port}`,
         accessToken: 'token-123456',
       });
       expect(check).toEqual({ ok: false, message: expect.stringContaining('private or internal network') });

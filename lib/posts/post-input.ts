@@ -1,17 +1,7 @@
 import { z } from 'zod';
 
 export const POST_KINDS = ['post', 'reply', 'dm'] as const;
-export const TEXT_LIMITS = { x: 280, mastodon: 500, bluesky: 300 } as const;
-
-/** Text as platforms compare it: Unicode NFC, whitespace runs collapsed, trimmed. */
-export function normaliseText(text: string): string {
-  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
-}
-
-/** Characters as users and platforms count them (code points, not UTF-16 units). */
-export function characterCount(text: string): number {
-  return [...text.normalize('NFC')].length;
-}
+export { characterCount, normaliseText } from './text';
 
 const TWO_YEARS_MS = 2 * 366 * 24 * 60 * 60 * 1000;
 /** Scheduling horizon: also keeps every derived time (retention = time + 7 days) inside Postgres' range. */

@@ -1,6 +1,6 @@
 import type { Executor } from '@/db/client';
 import { getTargetAccounts } from '@/db/queries/posts';
-import { characterCount, TEXT_LIMITS } from './post-input';
+import { PROVIDER_META } from '@/lib/providers/catalog';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -18,10 +18,11 @@ export async function validateTargets(
   // Another workspace's account is reported exactly like a missing one (I6).
   if (usable.length !== params.accountIds.length)
     errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
-  const length = characterCount(params.text);
   for (const account of usable) {
-    const limit = TEXT_LIMITS[account.provider];
-    if (length > limit) (errors.text ??= []).push(`${length}/${limit} characters: too long for ${account.handle}`);
+    const { countText, textLimit } = PROVIDER_META[account.provider];
+    const length = countText(params.text);
+    if (length > textLimit)
+      (errors.text ??= []).push(`${length}/${textLimit} characters: too long for ${account.handle}`);
   }
   return usable;
 }

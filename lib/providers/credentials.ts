@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/secret-box';
+import type { AccountCredentials } from './types';
 
-/** What is sealed in social_accounts.credentials_encrypted. */
-export type AccountCredentials = { accessToken: string };
+export type { AccountCredentials } from './types';
+
+const credentialsSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string().optional(),
+  expiresAt: z.string().optional(),
+  identifier: z.string().optional(),
+  appPassword: z.string().optional(),
+}) satisfies z.ZodType<AccountCredentials>;
 
 /**
  * Seals credentials for one account row: its id is the associated data, so the sealed value opens only
@@ -25,9 +34,7 @@ export function openCredentials(
   encryptionKey: string,
   accountId: string,
 ): AccountCredentials {
-  const parsed = JSON.parse(
-    decryptSecret(credentialsEncrypted, encryptionKey, accountId),
-  ) as Partial<AccountCredentials>;
-  if (typeof parsed.accessToken !== 'string') throw new Error('Sealed credentials have no access token');
-  return { accessToken: parsed.accessToken };
+  const parsed = credentialsSchema.safeParse(JSON.parse(decryptSecret(credentialsEncrypted, encryptionKey, accountId)));
+  if (!parsed.success) throw new Error('Sealed credentials have no access token');
+  return parsed.data;
 }

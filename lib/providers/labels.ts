@@ -1,2 +1,1 @@
-/** How each provider is named to people. */
-export const PROVIDER_LABEL = { x: 'X', mastodon: 'Mastodon', bluesky: 'Bluesky' } as const;
+export { PROVIDER_LABEL } from './catalog';

@@ -1,9 +1,12 @@
+import type { providerEnum } from '@/db/schema';
+
 /**
- * What every provider client (X, Mastodon, later Bluesky) offers the publisher and the reconciler.
- * Clients make exactly one HTTP call per method call: no retries anywhere (docs/architecture.md#publishing).
+ * What every provider client offers the publisher and the reconciler (the registry, lib/providers/registry.ts,
+ * holds one per network). Clients never retry a write on their own (docs/architecture.md#publishing).
  */
 
-export type ProviderName = 'x' | 'mastodon' | 'bluesky';
+/** Derived from the database enum: a new network there makes the compiler list every place to handle it. */
+export type ProviderName = (typeof providerEnum.enumValues)[number];
 export type PostKind = 'post' | 'reply' | 'dm';
 
 /** The four outcomes a platform call can have; `ambiguous` is never retried blindly. */
@@ -27,7 +30,17 @@ export type PublishInput = {
   timeoutMs?: number;
   /** Caller's cancellation (e.g. shutdown); an abort after the call started is ambiguous. */
   signal?: AbortSignal;
+  /** What earlier attempts of this delivery kept (Threads: its container id); empty on the first attempt. */
+  state?: ProviderState;
+  /**
+   * Keeps provider state on the delivery before the next step (fenced by the claim). False when the claim
+   * was lost: the client must then stop before anything that could publish.
+   */
+  saveState?: (state: ProviderState) => Promise<boolean>;
 };
+
+/** Small JSON a provider keeps per delivery across attempts (deliveries.provider_state). */
+export type ProviderState = Record<string, string | number | boolean | null>;
 
 /** Exactly what happened on the wire, before any interpretation. */
 export type RawOutcome =
@@ -116,7 +129,35 @@ export interface ProviderClient {
   whoAmI(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<WhoAmIResult>;
   /** Deletes one of the account's own posts (extra copies); a post already gone counts as deleted. */
   deletePost(id: string, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<DeleteResult>;
+  /** Reads one delivery back by the provider's own evidence (record key, container, URN); see ReconcileStrategy. */
+  readBack?(input: ReadBackInput): Promise<ReadBack>;
 }
+
+/** What the reconciler gives a provider to read back one ambiguous delivery by its own evidence. */
+export type ReadBackInput = {
+  /** The delivery id: the same key every attempt sent (Bluesky derives its record key from it). */
+  idempotencyKey: string;
+  text: string;
+  kind: PostKind;
+  inReplyTo: string | null;
+  state: ProviderState;
+  /** The evidence of each ambiguous attempt, oldest first (classification.evidence). */
+  evidence: Record<string, unknown>[];
+  since: Date;
+  until: Date;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+};
+
+/**
+ * A provider's own reading of one delivery. `found`/`absent` are authoritative for that delivery (a record
+ * read by its key, a container's status); `list` means there is no such evidence: read the account's posts.
+ */
+export type ReadBack =
+  | { verdict: 'found'; post: RecentPost; evidence?: Record<string, unknown> }
+  | { verdict: 'absent'; evidence?: Record<string, unknown> }
+  | { verdict: 'review'; reason: string; evidence?: Record<string, unknown> }
+  | { verdict: 'list'; evidence?: Record<string, unknown> };
 
 export type DeleteResult = { ok: true; alreadyGone: boolean } | { ok: false; reason: string; httpStatus?: number };
 
@@ -131,11 +172,24 @@ export class ProviderReadError extends Error {
   }
 }
 
-/** What a client needs from a social account: where the platform is and the decrypted token. */
+/** What is sealed in social_accounts.credentials_encrypted (lib/providers/credentials.ts). */
+export type AccountCredentials = {
+  accessToken: string;
+  /** OAuth refresh token, or a Bluesky session's refreshJwt. */
+  refreshToken?: string;
+  /** When the access token expires (ISO 8601); refreshed before then by the token job. */
+  expiresAt?: string;
+  /** Bluesky: the account identifier and app password, to open a new session when the old one is gone. */
+  identifier?: string;
+  appPassword?: string;
+};
+
+/** What a client needs from a social account: where the platform is and the decrypted credentials. */
 export type ProviderAccount = {
   provider: ProviderName;
   /** Absolute URL, or relative (`/api/sandbox/x`) meaning this app's own origin. */
   baseUrl: string;
   platformUserId: string;
   accessToken: string;
+  credentials?: AccountCredentials;
 };

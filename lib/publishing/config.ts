@@ -1,4 +1,5 @@
 import type { ProviderTransport } from '@/lib/providers/transport';
+import { PROVIDERS } from '@/lib/providers/registry';
 import type { ProviderName } from '@/lib/providers/types';
 
 export type PublisherOptions = {
@@ -42,15 +43,13 @@ export const DEFAULT_PUBLISHER_TUNING = {
 } as const satisfies Partial<PublisherOptions>;
 
 /** Per provider: at most `max` attempts per account per `windowSeconds`; beyond it deliveries are deferred. */
-export type RateLimits = Partial<
-  Record<'x' | 'mastodon' | 'bluesky' | 'sandbox', { max: number; windowSeconds: number }>
->;
+export type RateLimits = Partial<Record<ProviderName | 'sandbox', { max: number; windowSeconds: number }>>;
 
-// Conservative defaults under the platforms' documented posting limits; sandbox accounts are unlimited.
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  x: { max: 100, windowSeconds: 15 * 60 },
-  mastodon: { max: 300, windowSeconds: 3 * 60 * 60 },
-};
+// Conservative defaults under the platforms' documented posting limits (each network's registry entry);
+// sandbox accounts are unlimited.
+export const DEFAULT_RATE_LIMITS: RateLimits = Object.fromEntries(
+  Object.values(PROVIDERS).map((p) => [p.name, p.rateLimit]),
+);
 
 /** RATE_LIMITS (validated in lib/env.ts) merged over the defaults. */
 export function withDefaultRateLimits(fromEnv: RateLimits): RateLimits {

@@ -3,6 +3,7 @@ import {
   claimDueDeliveries,
   markMissedDeliveries,
   recordOutcomes,
+  saveProviderState,
   startAttempts,
   sweepExpiredClaims,
   type ClaimedDelivery,
@@ -88,7 +89,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
         })
       ).length;
     }
-    const outcomes = await Promise.all(attempts.map((attempt) => publishOne(attempt, options, clients)));
+    const outcomes = await Promise.all(attempts.map((attempt) => publishOne(db, attempt, options, clients)));
     const written = new Set(await recordOutcomes(db, { outcomes, actor }));
     observeSentLateness(attempts, outcomes, written);
     for (const o of outcomes) {
@@ -127,6 +128,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
 
 /** One platform call for one attempt; never throws: every failure is an outcome. */
 async function publishOne(
+  db: Database,
   attempt: StartedAttempt,
   options: PublisherOptions,
   clients: Map<string, ProviderClient>,
@@ -157,7 +159,11 @@ async function publishOne(
     inReplyTo: attempt.inReplyTo ?? undefined,
     recipient: attempt.recipient ?? undefined,
     idempotencyKey: attempt.deliveryId, // the same on every attempt of this delivery
+    createdAt: attempt.firstAttemptAt,
     timeoutMs: options.callTimeoutMs,
+    state: attempt.providerState,
+    saveState: (state) =>
+      saveProviderState(db, { deliveryId: attempt.deliveryId, generation: attempt.generation, state }),
   });
   observePlatformCall(attempt.provider, result);
   const common = {

@@ -7,7 +7,7 @@ import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import type { PublisherOptions } from './config';
 
 /** Tests read the platform as soon as a call has timed out (the sandbox creates posts within the call unless told otherwise). */
-export const NO_ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0 };
+export const NO_ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0, linkedin: 0, threads: 0 };
 
 export function testPublisherOptions(origin: string, overrides: Partial<PublisherOptions> = {}): PublisherOptions {
   return {

@@ -107,7 +107,10 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
   it('no read before the last attempt start + call timeout + the processing allowance', async () => {
     const { id, account } = await ambiguousDelivery('mastodon', { timeoutBeforeCommit: 1 });
     const [attempt] = await db.select().from(attempts).where(eq(attempts.deliveryId, id));
-    await reconcile({ callTimeoutMs: CALL_TIMEOUT_MS, allowanceMs: { x: 0, mastodon: 60_000, bluesky: 0 } });
+    await reconcile({
+      callTimeoutMs: CALL_TIMEOUT_MS,
+      allowanceMs: { x: 0, mastodon: 60_000, bluesky: 0, linkedin: 0, threads: 0 },
+    });
     const [check] = await checks(id);
     expect(check).toMatchObject({ decision: 'waiting', readCount: null });
     expect(check!.nextCheckAt!.getTime()).toBe(attempt!.startedAt.getTime() + CALL_TIMEOUT_MS + 60_000);
@@ -129,7 +132,7 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
       db,
       testPublisherOptions(sandbox.url, {
         callTimeoutMs: CALL_TIMEOUT_MS,
-        allowanceMs: { x: 45_000, mastodon: 0, bluesky: 0 },
+        allowanceMs: { x: 45_000, mastodon: 0, bluesky: 0, linkedin: 0, threads: 0 },
       }),
     );
     const [attempt] = await db.select().from(attempts).where(eq(attempts.deliveryId, id!));
@@ -142,7 +145,7 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
 
 describe("weak platforms: the guard is ours, not the platform's (docs/architecture.md#profiles-and-faults)", () => {
   const PROCESSING_MS = 1_200; // > the 300 ms call timeout: the call times out while the post is still being made
-  const ALLOWANCE = { x: 1_500, mastodon: 1_500, bluesky: 1_500 };
+  const ALLOWANCE = { x: 1_500, mastodon: 1_500, bluesky: 1_500, linkedin: 1_500, threads: 1_500 };
   const weak = [
     ['mastodon', 'mastodon-legacy'],
     ['mastodon', 'mastodon-nokey'],

@@ -10,10 +10,12 @@ import { logger } from '@/lib/logging/logger';
 import { countReconcileDecision } from '@/lib/metrics/record';
 import {
   providerClientForAccount,
+  providerDefinition,
   ProviderReadError,
   type ProviderClient,
   type ProviderTransport,
   type ProviderName,
+  type ReadBack,
   type RecentPost,
 } from '@/lib/providers';
 import { findMatchingPosts } from './match';
@@ -102,6 +104,8 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
   return summary;
 }
 
+type Base = Omit<ReconcileDecision, 'decision' | 'status' | 'reason' | 'evidence'>;
+
 async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOptions): Promise<ReconcileDecision> {
   const base = { deliveryId: d.deliveryId, generation: d.generation };
   if (d.accountDisconnected) {
@@ -114,10 +118,12 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
       evidence: { accountDisconnected: true },
     };
   }
+  const definition = providerDefinition(d.provider);
   // A request may still be creating the post on the platform until then: reading earlier could "prove"
-  // an absence that is not one, and the release after it would publish a second copy.
+  // an absence that is not one, and the release after it would publish a second copy. A record-key network
+  // needs no wait: a resend under the same key can never create a second record.
   const quietUntil = new Date(d.lastAttemptAt.getTime() + options.callTimeoutMs + options.allowanceMs[d.provider]);
-  if (Date.now() < quietUntil.getTime()) {
+  if (definition.reconcile !== 'record-key' && Date.now() < quietUntil.getTime()) {
     return {
       ...base,
       strategy: 'none',
@@ -142,7 +148,70 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
     { ...d, id: d.accountId },
     { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport },
   );
+  if (definition.reconcile !== 'timeline' && client.readBack) {
+    const outcome = await readBackOne(d, client, options);
+    if (outcome) return outcome;
+  }
   return readAccountPosts(db, d, client, options);
+}
+
+/** Reads one delivery back by the provider's own evidence; null when it has none (read the account's posts). */
+async function readBackOne(
+  d: AmbiguousDelivery,
+  client: ProviderClient,
+  options: ReconcileOptions,
+): Promise<ReconcileDecision | null> {
+  const strategy = providerDefinition(d.provider).reconcile;
+  const windowStart = new Date(d.firstAttemptAt.getTime() - options.windowBeforeMs);
+  const base: Base = {
+    deliveryId: d.deliveryId,
+    generation: d.generation,
+    strategy: `${d.provider}-${strategy}`,
+    windowStart,
+    windowEnd: new Date(),
+  };
+  let read: ReadBack;
+  try {
+    read = await client.readBack!({
+      idempotencyKey: d.deliveryId,
+      text: d.text,
+      kind: d.kind,
+      inReplyTo: d.inReplyTo,
+      state: d.providerState,
+      evidence: d.ambiguousDetails.map((detail) => detail.evidence ?? {}),
+      since: windowStart,
+      until: new Date(),
+      timeoutMs: options.readTimeoutMs,
+      signal: AbortSignal.timeout(Math.max(1_000, options.leaseMs - DECISION_MARGIN_MS)),
+    });
+  } catch (error) {
+    const reason = error instanceof ProviderReadError ? error.classification.reason : (error as Error).message;
+    return unreadableOrRecheck(d, base, options, { readError: reason });
+  }
+  const evidence = { ...read.evidence, verdict: read.verdict };
+  switch (read.verdict) {
+    case 'found':
+      return {
+        ...base,
+        decision: 'found',
+        status: 'sent',
+        reason: 'Found on the platform',
+        readCount: 1,
+        externalId: read.post.id,
+        url: read.post.url ?? null,
+        evidence: { ...evidence, matched: read.post.id },
+      };
+    case 'review':
+      return { ...base, decision: 'needs_review', status: 'needs_review', reason: read.reason, evidence };
+    case 'absent':
+      // Record key: this one read is the proof (a resend cannot make a second record). Other evidence: the
+      // usual two reads a delay apart.
+      return strategy === 'record-key'
+        ? releaseOrReview(d, { ...base, readCount: 0 }, options, evidence)
+        : notFound(d, { ...base, readCount: 0 }, options, evidence);
+    case 'list':
+      return null;
+  }
 }
 
 /** Reads the account's own posts around the attempts and counts the copies of this delivery. */
@@ -192,7 +261,6 @@ async function readAccountPosts(
   const evidence = {
     read: posts.length,
     ids: posts.slice(0, 20).map((p) => p.id),
-    duplicateContent: d.duplicateContent,
     copies: copies.map((c) => ({ id: c.id, url: c.url ?? null, createdAt: c.createdAt.toISOString() })),
     ...(ownedElsewhere.size > 0 ? { sameTextOtherDeliveries: [...ownedElsewhere] } : {}),
   };
@@ -220,7 +288,16 @@ async function readAccountPosts(
       evidence: { ...evidence, matched: copy.id },
     };
   }
-  // "Not found" counts only after a second read at least recheckDelayMs after the first (read lag).
+  return notFound(d, { ...base, readCount }, options, evidence);
+}
+
+/** "Not found" counts only after a second read at least recheckDelayMs after the first (read lag). */
+function notFound(
+  d: AmbiguousDelivery,
+  base: Base,
+  options: ReconcileOptions,
+  evidence: Record<string, unknown>,
+): ReconcileDecision {
   const firstMiss = d.firstNotFoundAt;
   if (!firstMiss || Date.now() - firstMiss.getTime() < options.recheckDelayMs) {
     const waitMs = firstMiss ? options.recheckDelayMs - (Date.now() - firstMiss.getTime()) : options.recheckDelayMs;
@@ -229,27 +306,39 @@ async function readAccountPosts(
       decision: 'not_found_recheck',
       status: 'ambiguous',
       reason: 'Not found yet; checking again after the read-lag delay',
-      readCount,
       nextCheckAt: new Date(Date.now() + waitMs),
       evidence,
     };
   }
-  if (d.duplicateContent) {
+  const definition = providerDefinition(d.provider);
+  if (
+    d.ambiguousDetails.some((detail) =>
+      definition.isDuplicateEvidence({ rule: detail.rule ?? '', evidence: detail.evidence }),
+    )
+  ) {
     return {
       ...base,
       decision: 'needs_review',
       status: 'needs_review',
       reason: 'The platform said "duplicate content" but the post was not found',
-      readCount,
       evidence,
     };
   }
+  return releaseOrReview(d, base, options, evidence);
+}
+
+/** Proven absent: published again if the budget and the lateness limit allow, else an admin decides. */
+function releaseOrReview(
+  d: AmbiguousDelivery,
+  base: Base,
+  options: ReconcileOptions,
+  evidence: Record<string, unknown>,
+): ReconcileDecision {
   if (d.releases >= options.maxReleases) {
     return {
       ...base,
       decision: 'needs_review',
       status: 'needs_review',
-      readCount,
       evidence: { ...evidence, releases: d.releases },
       reason: `Not found after ${d.releases} new attempt${d.releases === 1 ? '' : 's'} without an answer: an admin decides`,
     };
@@ -259,8 +348,10 @@ async function readAccountPosts(
       ...base,
       decision: 'released',
       status: 'scheduled',
-      reason: 'Not found in two reads: released to be published again',
-      readCount,
+      reason:
+        base.readCount === 0 && providerDefinition(d.provider).reconcile === 'record-key'
+          ? 'Not found by its record key: released to be published again under the same key'
+          : 'Not found in two reads: released to be published again',
       evidence,
     };
   }
@@ -269,14 +360,13 @@ async function readAccountPosts(
     decision: 'needs_review',
     status: 'needs_review',
     reason: 'Not found, and too late to publish again on time',
-    readCount,
     evidence: { ...evidence, deadline: d.deadline.toISOString() },
   };
 }
 
 function unreadableOrRecheck(
   d: AmbiguousDelivery,
-  base: Omit<ReconcileDecision, 'decision' | 'status' | 'reason' | 'evidence'>,
+  base: Base,
   options: ReconcileOptions,
   evidence: Record<string, unknown>,
 ): ReconcileDecision {

@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import { connectAccount } from '@/db/queries/accounts';
 import { registerSandboxAccount } from '@/db/queries/sandbox';
-import { SANDBOX_BASE_URL } from '@/db/seed';
+import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import type { Platform } from './types';
@@ -15,8 +15,8 @@ export async function connectSandboxAccount(
   params: { workspaceId: string; provider: Platform; encryptionKey: string },
 ) {
   const { platformUserId, token, suffix } = newSandboxIdentity();
-  const handle = params.provider === 'x' ? `@sandbox_${suffix}` : `@sandbox_${suffix}@sandbox.social`;
-  const displayName = `Sandbox ${params.provider === 'x' ? 'X' : 'Mastodon'} ${suffix}`;
+  const handle = sandboxHandle(params.provider, suffix);
+  const displayName = `Sandbox ${PROVIDER_META[params.provider].label} ${suffix}`;
   return db.transaction(async (tx) => {
     await registerSandboxAccount(tx, {
       platform: params.provider,
@@ -34,9 +34,25 @@ export async function connectSandboxAccount(
         handle,
         displayName,
         platformUserId,
-        baseUrl: SANDBOX_BASE_URL[params.provider],
+        baseUrl: PROVIDER_META[params.provider].sandboxPath,
       },
       (id) => sealCredentials({ accessToken: token }, params.encryptionKey, id),
     );
   });
+}
+
+/** A sandbox user's handle, shaped like the network's own. */
+export function sandboxHandle(platform: Platform, suffix: string): string {
+  switch (platform) {
+    case 'x':
+      return `@sandbox_${suffix}`;
+    case 'mastodon':
+      return `@sandbox_${suffix}@sandbox.social`;
+    case 'bluesky':
+      return `@sandbox-${suffix}.bsky.sandbox`;
+    case 'linkedin':
+      return `Sandbox Company ${suffix}`;
+    case 'threads':
+      return `@sandbox_${suffix}`;
+  }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { problem } from '@/lib/http/problem';
 import { faultsInput, json, type FaultsInput } from './faults';
 import { profileFits } from './profiles';
-import type { FaultSettings, FaultsUpdate, SandboxDeps, SandboxStore, ScopedAccount } from './types';
+import type { FaultSettings, FaultsUpdate, Platform, SandboxDeps, SandboxStore, ScopedAccount } from './types';
 
 // The control side of the sandbox (fault knobs and the timeline of every copy), scoped to what one caller may see.
 
@@ -19,7 +19,7 @@ export type TimelinePost = {
 };
 export type TimelineAccount = {
   accountId: string;
-  provider: 'x' | 'mastodon';
+  provider: Platform;
   handle: string;
   platformUserId: string;
   disconnected: boolean;

@@ -12,7 +12,13 @@ import {
 
 export { PROFILES };
 
-export const DEFAULT_PROFILE: Record<Platform, Profile> = { x: 'x', mastodon: 'mastodon-modern' };
+export const DEFAULT_PROFILE: Record<Platform, Profile> = {
+  x: 'x',
+  mastodon: 'mastodon-modern',
+  bluesky: 'plain',
+  linkedin: 'plain',
+  threads: 'plain',
+};
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'mastodon-modern': ['mastodon'],
@@ -20,7 +26,7 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'mastodon-nokey': ['mastodon'],
   x: ['x'],
   'x-nodedupe': ['x'],
-  plain: ['x', 'mastodon'],
+  plain: ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'],
 };
 
 export const PROFILE_LABELS: Record<Profile, string> = {

@@ -1,6 +1,9 @@
 /** The sandbox network's model, independent of where it is stored (Postgres or memory). */
 
-export type Platform = 'x' | 'mastodon';
+import type { ProviderName } from '@/lib/providers/types';
+
+/** Every network has a sandbox dialect. */
+export type Platform = ProviderName;
 export type SandboxPostKind = 'post' | 'reply' | 'dm';
 
 /** How a sandbox account's server treats a resend (lib/sandbox/profiles.ts); each reproduces a real server. */

@@ -30,7 +30,7 @@ export async function registerProductSandboxAccounts(db: Executor, encryptionKey
       );
       continue;
     }
-    const platform = row.provider as 'x' | 'mastodon';
+    const platform = row.provider;
     await registerSandboxAccount(db, {
       platform,
       platformUserId: row.platformUserId,

@@ -35,7 +35,7 @@ const TERMINAL = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review'
 const TIMING = {
   leaseMs: 60_000,
   callTimeoutMs: 10_000,
-  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000 },
+  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
 };
 
 export type SimulatedDelivery = { id: string; postId: string; sandboxAccountId: string; texts: Set<string> };

@@ -7,27 +7,17 @@ import { disconnectAccount } from '@/db/queries/deliveries';
 import { workspaceAction } from '@/lib/auth/action';
 import { getEnv } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import { providerClientForAccount } from '@/lib/providers';
-import { verifyPlatformAccount } from '@/lib/providers/connect';
+import { providerClientForAccount, providerDefinition, verifyAccount, type ProviderName } from '@/lib/providers';
+import { PROVIDER_NAMES } from '@/lib/providers/catalog';
 import { connectionCheckFailure } from '@/lib/providers/connection-check';
-import { baseUrlRefusal } from '@/lib/net/outbound-guard';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { connectSandboxAccount } from '@/lib/sandbox/connect';
 
 const accountId = z.object({ accountId: z.uuid('Unknown account') });
-const httpUrl = (label: string) =>
-  z
-    .string()
-    .trim()
-    .pipe(z.url({ protocol: /^https?$/, error: `${label} must be a URL like https://example.com` }))
-    .superRefine((value, ctx) => {
-      const refusal = baseUrlRefusal(value);
-      if (refusal) ctx.addIssue({ code: 'custom', message: `${label} ${refusal}` });
-    });
-const accessToken = z.string().trim().min(8, 'Paste the whole access token').max(2000);
+const providerName = z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]], { error: 'Unknown network' });
 
 export const connectSandboxAccountAction = workspaceAction(
-  { name: 'connectSandboxAccount', can: 'manageAccounts', schema: z.object({ provider: z.enum(['x', 'mastodon']) }) },
+  { name: 'connectSandboxAccount', can: 'manageAccounts', schema: z.object({ provider: providerName }) },
   async ({ provider }, { workspace, user }) => {
     const env = getEnv();
     if (!env.sandboxEnabled)
@@ -49,59 +39,32 @@ export const connectSandboxAccountAction = workspaceAction(
   },
 );
 
-export const connectXAccountAction = workspaceAction(
-  {
-    name: 'connectXAccount',
-    can: 'manageAccounts',
-    schema: z.object({
-      baseUrl: httpUrl('API base URL'),
-      accessToken,
-      platformUserId: z
-        .string()
-        .trim()
-        .regex(/^\d{1,19}$/, 'The numeric X user id'),
-    }),
-  },
-  async (input, { workspace }) => {
-    const check = await verifyPlatformAccount({ provider: 'x', ...input });
+/**
+ * Connects an account with pasted credentials (a token, an app password): the network's own form schema,
+ * then its connection check, then the sealed credentials are stored.
+ */
+export const connectAccountAction = workspaceAction(
+  { name: 'connectAccount', can: 'manageAccounts', schema: z.looseObject({ provider: providerName }) },
+  async ({ provider, ...fields }, { workspace }) => {
+    const definition = providerDefinition(provider);
+    if (definition.connect.fields.length === 0)
+      return { ok: false, status: 422, message: `${definition.label} accounts connect through sign-in (OAuth).` };
+    const parsed = definition.connectSchema.safeParse(fields);
+    if (!parsed.success)
+      return {
+        ok: false,
+        status: 422,
+        errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
+        message: 'Please fix the highlighted fields.',
+      };
+    const check = await verifyAccount(provider, parsed.data);
     if (!check.ok) return { ok: false, status: 422, message: check.message };
     const account = await connectAccount(
       getDb(),
-      {
-        workspaceId: workspace.id,
-        provider: 'x',
-        sandbox: false,
-        baseUrl: input.baseUrl.replace(/\/+$/, ''),
-        ...check.identity,
-      },
-      (id) => sealCredentials({ accessToken: input.accessToken }, getEnv().APP_ENCRYPTION_KEY, id),
+      { workspaceId: workspace.id, provider, sandbox: false, baseUrl: check.baseUrl, ...check.identity },
+      (id) => sealCredentials(check.credentials, getEnv().APP_ENCRYPTION_KEY, id),
     );
-    return { ok: true, message: `Connected ${account.handle} on X.` };
-  },
-);
-
-export const connectMastodonAccountAction = workspaceAction(
-  {
-    name: 'connectMastodonAccount',
-    can: 'manageAccounts',
-    schema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }),
-  },
-  async ({ instanceUrl, accessToken: token }, { workspace }) => {
-    const baseUrl = instanceUrl.replace(/\/+$/, '');
-    const check = await verifyPlatformAccount({ provider: 'mastodon', baseUrl, accessToken: token });
-    if (!check.ok) return { ok: false, status: 422, message: check.message };
-    const account = await connectAccount(
-      getDb(),
-      {
-        workspaceId: workspace.id,
-        provider: 'mastodon',
-        sandbox: false,
-        baseUrl,
-        ...check.identity,
-      },
-      (id) => sealCredentials({ accessToken: token }, getEnv().APP_ENCRYPTION_KEY, id),
-    );
-    return { ok: true, message: `Connected ${account.handle} on Mastodon.` };
+    return { ok: true, message: `Connected ${account.handle} on ${definition.label}.` };
   },
 );
 
@@ -111,8 +74,6 @@ export const checkAccountConnectionAction = workspaceAction(
   async ({ accountId: id }, { workspace }) => {
     const account = await getAccountWithCredentials(getDb(), { workspaceId: workspace.id, accountId: id });
     if (!account) return { ok: false, status: 422, message: 'No such account in this workspace.' };
-    if (account.provider === 'bluesky')
-      return { ok: false, status: 422, message: 'Bluesky accounts cannot be checked yet.' };
     const client = providerClientForAccount(account, { encryptionKey: getEnv().APP_ENCRYPTION_KEY });
     const me = await client.whoAmI({ timeoutMs: 10_000 });
     if (!me.ok) return { ok: false, message: connectionCheckFailure(me) };

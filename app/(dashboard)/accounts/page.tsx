@@ -11,9 +11,8 @@ import { getServerQueryClient } from '@/lib/query/query-client';
 import { readAccounts } from '@/lib/reads/accounts';
 import {
   checkAccountConnectionAction,
-  connectMastodonAccountAction,
+  connectAccountAction,
   connectSandboxAccountAction,
-  connectXAccountAction,
   disconnectAccountAction,
 } from './actions';
 
@@ -50,8 +49,7 @@ export default async function AccountsPage() {
               sandboxEnabled={getEnv().sandboxEnabled}
               actions={{
                 connectSandbox: connectSandboxAccountAction,
-                connectX: connectXAccountAction,
-                connectMastodon: connectMastodonAccountAction,
+                connect: connectAccountAction,
               }}
             />
           )}

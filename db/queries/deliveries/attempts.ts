@@ -3,6 +3,7 @@ import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval, jsonb } from '../sql-params';
 import type { ClaimedDelivery } from './claim';
+import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
 export type StartedAttempt = {
   attemptId: string;
@@ -15,12 +16,16 @@ export type StartedAttempt = {
   inReplyTo: string | null;
   recipient: string | null;
   accountId: string;
-  provider: 'x' | 'mastodon' | 'bluesky';
+  provider: ProviderName;
   baseUrl: string;
   platformUserId: string;
   credentialsEncrypted: string;
   /** The post's scheduled time as Postgres prints it (metrics: due-to-sent lateness). */
   scheduledAt: string;
+  /** What earlier attempts kept for the provider (deliveries.provider_state). */
+  providerState: ProviderState;
+  /** When the first attempt of this delivery started (this one, on a first attempt): Bluesky's frozen createdAt. */
+  firstAttemptAt: Date;
 };
 
 /**
@@ -47,10 +52,33 @@ export async function startAttempts(
     )
     select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
       p.text, p.kind, p.in_reply_to as "inReplyTo", p.recipient, a.id as "accountId", a.provider, a.base_url as "baseUrl",
-      a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt"
+      a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt",
+      d.provider_state as "providerState",
+      -- This attempt's own row is not visible to the statement that inserts it: on a first attempt, now() is its start.
+      coalesce((select min(t.started_at) from attempts t where t.delivery_id = s.delivery_id), now()) as "firstAttemptAt"
     from started s
     join deliveries d on d.id = s.delivery_id
     join posts p on p.id = d.post_id
     join social_accounts a on a.id = d.account_id`);
-  return rows<StartedAttempt>(result);
+  return rows<Omit<StartedAttempt, 'firstAttemptAt'> & { firstAttemptAt: string }>(result).map((r) => ({
+    ...r,
+    firstAttemptAt: new Date(r.firstAttemptAt),
+  }));
+}
+
+/**
+ * Keeps provider state on a delivery (a Threads container id) while the claim is still held at this
+ * generation; false when it was lost (the caller must not go on to publish).
+ */
+export async function saveProviderState(
+  db: Executor,
+  params: { deliveryId: string; generation: number; state: ProviderState },
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    update deliveries d set provider_state = ${jsonb(params.state)}
+    from claims c
+    where d.id = ${params.deliveryId} and c.delivery_id = d.id and c.generation = ${params.generation}
+      and c.released_at is null and c.lease_expires_at > now() and d.status = 'publishing'
+    returning d.id`);
+  return [...result].length === 1;
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval } from '../sql-params';
+import type { ProviderName } from '@/lib/providers/types';
 
 // Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
 // pick one claimer, the claim's generation fences every later write, and status checks keep them monotonic.
@@ -10,7 +11,7 @@ export type ClaimedDelivery = {
   deliveryId: string;
   generation: number;
   accountId: string;
-  provider: 'x' | 'mastodon' | 'bluesky';
+  provider: ProviderName;
   sandbox: boolean;
 };
 

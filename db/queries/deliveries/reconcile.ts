@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { interval, jsonb } from '../sql-params';
 import { latenessDeadline } from './lateness';
+import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
 export type AmbiguousDelivery = {
   deliveryId: string;
@@ -15,14 +16,17 @@ export type AmbiguousDelivery = {
   recipient: string | null;
   /** The lateness limit runs out at this time (from the scheduled time, or from an admin's "publish now"). */
   deadline: Date;
-  provider: 'x' | 'mastodon' | 'bluesky';
+  provider: ProviderName;
   baseUrl: string;
   platformUserId: string;
   credentialsEncrypted: string;
   accountDisconnected: boolean;
   firstAttemptAt: Date;
   lastAttemptAt: Date;
-  duplicateContent: boolean;
+  /** What each attempt that ended ambiguous said (classification rule and evidence), oldest first. */
+  ambiguousDetails: { rule?: string; evidence?: Record<string, unknown> }[];
+  /** What the provider kept across attempts (deliveries.provider_state). */
+  providerState: ProviderState;
   notFoundReads: number;
   firstNotFoundAt: Date | null;
   unreadableReads: number;
@@ -57,7 +61,9 @@ export async function claimAmbiguousDeliveries(
       (select count(*)::int from reconciliations r where r.delivery_id = d.id and r.decision = 'released') as releases,
       (select min(started_at) from attempts t where t.delivery_id = d.id) as "firstAttemptAt",
       (select max(started_at) from attempts t where t.delivery_id = d.id) as "lastAttemptAt",
-      exists (select 1 from delivery_events e where e.delivery_id = d.id and e.detail->>'rule' = 'x-duplicate-content') as "duplicateContent",
+      coalesce((select jsonb_agg(e.detail order by e.id) from delivery_events e
+        where e.delivery_id = d.id and e.to_status = 'ambiguous' and e.detail ? 'rule'), '[]'::jsonb) as "ambiguousDetails",
+      d.provider_state as "providerState",
       s.not_found_reads::int as "notFoundReads", s.first_not_found_at as "firstNotFoundAt", s.unreadable_reads::int as "unreadableReads"
     from bumped b
     join deliveries d on d.id = b.delivery_id

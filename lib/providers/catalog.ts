@@ -1,0 +1,27 @@
+import { blueskyMeta } from './bluesky/meta';
+import type { ProviderMeta } from './definition';
+import { linkedinMeta } from './linkedin/meta';
+import { mastodonMeta } from './mastodon/meta';
+import { threadsMeta } from './threads/meta';
+import type { ProviderName } from './types';
+import { xMeta } from './x/meta';
+
+/**
+ * What the browser may know of each network (labels, limits, connect fields). The server-side registry
+ * (lib/providers/registry.ts) extends each entry; a network missing here fails to compile.
+ */
+export const PROVIDER_META: { [P in ProviderName]: ProviderMeta & { name: P } } = {
+  x: xMeta,
+  mastodon: mastodonMeta,
+  bluesky: blueskyMeta,
+  linkedin: linkedinMeta,
+  threads: threadsMeta,
+};
+
+export const PROVIDER_NAMES = Object.keys(PROVIDER_META) as ProviderName[];
+
+/** How each provider is named to people. */
+export const PROVIDER_LABEL = Object.fromEntries(PROVIDER_NAMES.map((p) => [p, PROVIDER_META[p].label])) as Record<
+  ProviderName,
+  string
+>;

@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+import type { OutboundPolicy } from '@/lib/net/outbound-guard';
+import type { Rule } from './classify';
+import type { ProviderTransport } from './transport';
+import type { AccountCredentials, Classification, PostKind, ProviderClient, ProviderName } from './types';
+
+/**
+ * What the browser may know of a network (labels, limits, connect fields): no server code, so client
+ * components import it through lib/providers/catalog.ts.
+ */
+export type ProviderMeta = {
+  name: ProviderName;
+  label: string;
+  /** One sentence for people: what "exactly once" rests on for this network (README, accounts page). */
+  exactlyOnce: string;
+  /** The platform's text limit, counted by `countText`. */
+  textLimit: number;
+  countText: (text: string) => number;
+  media: { maxPerPost: number; maxBytes: number; types: readonly string[] };
+  /** Kinds of post this network takes (a DM where the platform has them). */
+  kinds: readonly PostKind[];
+  connect: ConnectMeta;
+  /** The sandbox dialect's path under this app (`/api/sandbox/<name>`). */
+  sandboxPath: `/api/sandbox/${string}`;
+  /** Where the sandbox dialect shows one post (the timeline's "View post" link). */
+  sandboxPostPath: (postId: string, platformUserId: string) => string;
+};
+
+export type ConnectField = {
+  name: string;
+  label: string;
+  type: 'url' | 'text' | 'password';
+  defaultValue?: string;
+  placeholder?: string;
+  help?: string;
+  autoComplete?: string;
+};
+
+/**
+ * How an admin connects an account: a pasted token or app password (`fields`, checked by `verify`), or
+ * OAuth 2.0 authorization code with PKCE (`oauth`; `fields` then optional, e.g. X offers both).
+ */
+export type ConnectMeta = {
+  method: 'token' | 'app-password' | 'oauth';
+  fields: readonly ConnectField[];
+  oauth: boolean;
+};
+
+/** What a client factory gets: the account with its base URL resolved and the outbound policy decided. */
+export type ResolvedAccount = {
+  baseUrl: string;
+  platformUserId: string;
+  accessToken: string;
+  credentials: AccountCredentials;
+  outbound?: OutboundPolicy;
+};
+
+/**
+ * How an ambiguous delivery is settled (docs/architecture.md#reconciliation):
+ * - `timeline`: read the account's recent posts and count copies (quiet period, two reads before a release);
+ * - `record-key`: `readBack` reads the record by the key every attempt wrote; a resend under that key can never
+ *   create a second record, so one read settles it;
+ * - `evidence`: `readBack` reads what the platform left (a container, a URN); `list` falls back to the timeline,
+ *   and a provider that cannot list the account answers `review` instead.
+ */
+export type ReconcileStrategy = 'timeline' | 'record-key' | 'evidence';
+
+export type VerifyResult =
+  | {
+      ok: true;
+      identity: { platformUserId: string; handle: string; displayName: string | null };
+      baseUrl: string;
+      credentials: AccountCredentials;
+    }
+  | { ok: false; message: string };
+
+/** OAuth 2.0 authorization code with PKCE (lib/oauth). Endpoints are relative to the account's base URL unless absolute. */
+export type OAuthConfig = {
+  authorizeUrl: string;
+  tokenUrl: string;
+  scopes: readonly string[];
+  /** The env variables holding this network's OAuth client (blank: OAuth connect is off for it). */
+  clientIdEnv: string;
+  clientSecretEnv: string;
+  /** Where the real platform's API lives (the sandbox replaces it with its own path). */
+  apiBaseUrl: string;
+};
+
+/** What `verify` may use: a client for a would-be account (base URL resolved, outbound guard applied). */
+export type ConnectTools = {
+  client: (account: { baseUrl: string; platformUserId?: string; credentials: AccountCredentials }) => ProviderClient;
+  /** How calls are sent (tests route them in-process); clients from `client` already use it. */
+  send?: ProviderTransport;
+};
+
+export type RefreshResult =
+  | { ok: true; credentials: AccountCredentials }
+  /** `rejected`: the platform refused the refresh token (revoked): only a reconnect helps. */
+  | { ok: false; rejected: boolean; reason: string };
+
+/** One network, whole: everything the app needs to connect, publish, classify, reconcile and delete. */
+export type ProviderDefinition = ProviderMeta & {
+  /** Default posting limit per account (RATE_LIMITS overrides it). */
+  rateLimit: { max: number; windowSeconds: number };
+  /** The connect form's fields as submitted (a pasted token, an app password); checked before `verify`. */
+  connectSchema: z.ZodType<Record<string, string>>;
+  /** The connection check before an account is stored: who the credentials belong to. */
+  verify: (input: Record<string, string>, tools: ConnectTools) => Promise<VerifyResult>;
+  createClient: (account: ResolvedAccount, send?: ProviderTransport) => ProviderClient;
+  /** The outcome classification table (every row has a test). */
+  rules: readonly Rule[];
+  reconcile: ReconcileStrategy;
+  /** An attempt's classification that says the post is probably already there (X "duplicate content"). */
+  isDuplicateEvidence: (classification: Pick<Classification, 'rule' | 'evidence'>) => boolean;
+  oauth: OAuthConfig | null;
+  /** Renews expiring credentials (OAuth refresh, a Bluesky session); null when tokens do not expire. */
+  refresh: ((account: ResolvedAccount, send?: ProviderTransport) => Promise<RefreshResult>) | null;
+};

@@ -1,0 +1,17 @@
+import { characterCount } from '@/lib/posts/text';
+import type { ProviderMeta } from '../definition';
+
+export const linkedinMeta = {
+  name: 'linkedin',
+  label: 'LinkedIn',
+  exactlyOnce:
+    'LinkedIn refuses a duplicate post and names the existing one (422 DUPLICATE_POST), which is read back as evidence; an unknown outcome on an organization page is settled by reading the page’s posts, and on a member profile (not listable) goes to review with the evidence.',
+  textLimit: 3000,
+  countText: characterCount,
+  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/gif'] },
+  kinds: ['post'],
+  connect: { method: 'oauth', oauth: true, fields: [] },
+  sandboxPath: '/api/sandbox/linkedin',
+  // Until its dialect lands (issue 13).
+  sandboxPostPath: (id) => `/api/sandbox/linkedin/posts/${id}`,
+} as const satisfies ProviderMeta;

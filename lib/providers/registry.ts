@@ -1,0 +1,23 @@
+import { blueskyProvider } from './bluesky';
+import type { ProviderDefinition } from './definition';
+import { linkedinProvider } from './linkedin';
+import { mastodonProvider } from './mastodon';
+import { threadsProvider } from './threads';
+import type { ProviderName } from './types';
+import { xProvider } from './x';
+
+/**
+ * Every network, one entry each (docs/architecture.md#adding-a-network). `satisfies` makes the compiler
+ * refuse a missing network (the name type comes from the database enum) or an incomplete entry.
+ */
+export const PROVIDERS = {
+  x: xProvider,
+  mastodon: mastodonProvider,
+  bluesky: blueskyProvider,
+  linkedin: linkedinProvider,
+  threads: threadsProvider,
+} as const satisfies { [P in ProviderName]: ProviderDefinition & { name: P } };
+
+export function providerDefinition(name: ProviderName): ProviderDefinition {
+  return PROVIDERS[name];
+}

@@ -1,0 +1,17 @@
+import { characterCount } from '@/lib/posts/text';
+import type { ProviderMeta } from '../definition';
+
+export const threadsMeta = {
+  name: 'threads',
+  label: 'Threads',
+  exactlyOnce:
+    'A delivery creates one media container, kept across attempts, and publishes it; an unknown outcome is settled by the container’s status (PUBLISHED means it went out) and the account’s thread listing.',
+  textLimit: 500,
+  countText: characterCount,
+  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png'] },
+  kinds: ['post', 'reply'],
+  connect: { method: 'oauth', oauth: true, fields: [] },
+  sandboxPath: '/api/sandbox/threads',
+  // Until its dialect lands (issue 13).
+  sandboxPostPath: (id) => `/api/sandbox/threads/posts/${id}`,
+} as const satisfies ProviderMeta;

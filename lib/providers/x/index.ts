@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { accessToken, httpUrl } from '../connect-fields';
+import { verifyByWhoAmI } from '../connect';
+import type { ProviderDefinition } from '../definition';
+import { X_RULES } from './classifier';
+import { createXClient } from './client';
+import { xMeta } from './meta';
+
+export const xProvider = {
+  ...xMeta,
+  rateLimit: { max: 100, windowSeconds: 15 * 60 },
+  connectSchema: z.object({
+    baseUrl: httpUrl('API base URL'),
+    accessToken,
+    platformUserId: z
+      .string()
+      .trim()
+      .regex(/^\d{1,19}$/, 'The numeric X user id'),
+  }),
+  verify: (input, tools) =>
+    verifyByWhoAmI(tools, {
+      baseUrl: input.baseUrl!,
+      platformUserId: input.platformUserId,
+      credentials: { accessToken: input.accessToken! },
+    }),
+  createClient: createXClient,
+  rules: X_RULES,
+  reconcile: 'timeline',
+  isDuplicateEvidence: (c) => c.rule === 'x-duplicate-content',
+  oauth: {
+    authorizeUrl: 'https://x.com/i/oauth2/authorize',
+    tokenUrl: 'https://api.x.com/2/oauth2/token',
+    scopes: ['tweet.read', 'tweet.write', 'users.read', 'dm.write', 'offline.access'],
+    clientIdEnv: 'X_CLIENT_ID',
+    clientSecretEnv: 'X_CLIENT_SECRET',
+    apiBaseUrl: 'https://api.x.com',
+  },
+  refresh: null,
+} satisfies ProviderDefinition;

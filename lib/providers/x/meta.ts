@@ -1,0 +1,24 @@
+import { characterCount } from '@/lib/posts/text';
+import type { ProviderMeta } from '../definition';
+
+export const xMeta = {
+  name: 'x',
+  label: 'X',
+  exactlyOnce:
+    'X has no idempotency key: an unknown outcome is settled only by reading the account’s posts, after every request that may still be running has ended, twice before a new attempt.',
+  textLimit: 280,
+  countText: characterCount,
+  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+  kinds: ['post', 'reply', 'dm'],
+  connect: {
+    method: 'token',
+    oauth: true,
+    fields: [
+      { name: 'baseUrl', label: 'API base URL', type: 'url', defaultValue: 'https://api.x.com' },
+      { name: 'platformUserId', label: 'User id', type: 'text', autoComplete: 'off' },
+      { name: 'accessToken', label: 'OAuth 2.0 user access token', type: 'password', autoComplete: 'off' },
+    ],
+  },
+  sandboxPath: '/api/sandbox/x',
+  sandboxPostPath: (id) => `/api/sandbox/x/2/tweets/${id}`,
+} as const satisfies ProviderMeta;
