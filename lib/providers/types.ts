@@ -131,6 +131,14 @@ export interface ProviderClient {
   deletePost(id: string, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<DeleteResult>;
   /** Reads one delivery back by the provider's own evidence (record key, container, URN); see ReconcileStrategy. */
   readBack?(input: ReadBackInput): Promise<ReadBack>;
+  /**
+   * Every identity this token can publish as (LinkedIn: the member and the organization pages they administer);
+   * after an OAuth connect each becomes an account. Without it, the one `whoAmI` names.
+   */
+  listIdentities?(options?: {
+    timeoutMs?: number;
+    signal?: AbortSignal;
+  }): Promise<{ platformUserId: string; handle: string; displayName: string | null }[]>;
 }
 
 /** What the reconciler gives a provider to read back one ambiguous delivery by its own evidence. */
