@@ -7,7 +7,7 @@ import type { ProviderName } from './types';
 import { xProvider } from './x';
 
 /**
- * Every network, one entry each (docs/architecture.md#adding-a-network). `satisfies` makes the compiler
+ * Every network, one entry each (docs/architecture.md#add-a-network). `satisfies` makes the compiler
  * refuse a missing network (the name type comes from the database enum) or an incomplete entry.
  */
 export const PROVIDERS = {
