@@ -2,6 +2,8 @@ import { withListingFaults, withWriteFaults, json } from './faults';
 import { actsAs, administeredOrganization } from './linkedin-identity';
 import { readLittleText, writeLittleText } from './linkedin-little';
 import { linkedinPostJson, shareId, shareUrn } from './linkedin-posts';
+import { accessDenied, duplicatePost, error, invalidToken, notFound, unprocessable } from './linkedin-errors';
+import { getOrganization, organizationAcls, userinfo } from './linkedin-members';
 import { writeWithProfile } from './profiles';
 import { bearerToken, characterCount, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
@@ -11,24 +13,6 @@ import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 
 const MAX_COMMENTARY = 3_000;
 const FIRST_VERSION = 202206; // LinkedIn's first versioned release
-
-const error = (status: number, message: string, code?: string) =>
-  json(status, { status, ...(code ? { code } : {}), message });
-const invalidToken = () =>
-  json(401, { status: 401, serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN', message: 'Invalid access token' });
-const accessDenied = (message: string) =>
-  json(403, { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message });
-const notFound = () => json(404, { status: 404, serviceErrorCode: 0, code: 'NOT_FOUND', message: 'Not Found' });
-const unprocessable = (errors: string[]) =>
-  json(422, { status: 422, message: errors.map((e) => `ERROR :: ${e}\n`).join('') });
-/** LinkedIn's duplicate refusal, naming the existing post (which may have been deleted since). */
-const duplicatePost = (existing: SandboxPost | undefined) =>
-  json(422, {
-    errorDetailType: 'com.linkedin.common.error.BadRequest',
-    message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${existing ? shareUrn(existing.id) : 'an existing post'}`,
-    errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
-    status: 422,
-  });
 
 export async function handleLinkedin(request: Request, path: string, deps: SandboxDeps): Promise<Response> {
   const method = request.method;
@@ -78,18 +62,6 @@ function decode(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-function userinfo(member: SandboxAccount) {
-  const name = member.displayName ?? member.handle;
-  const [given, ...family] = name.split(' ');
-  return {
-    sub: member.platformUserId.replace(/^urn:li:person:/, ''),
-    name,
-    given_name: given,
-    family_name: family.join(' '),
-    locale: { country: 'US', language: 'en' },
-  };
 }
 
 async function createPost(request: Request, member: SandboxAccount, deps: SandboxDeps) {
@@ -228,36 +200,4 @@ async function deletePost(member: SandboxAccount, urn: string, deps: SandboxDeps
   return (await linkedinAuthor(await deps.store.getPost(id), deps))
     ? accessDenied('Not enough permissions to delete this post')
     : notFound();
-}
-
-/** GET /rest/organizationAcls?q=roleAssignee[&role][&state]: the pages the token's member administers. */
-async function organizationAcls(request: Request, member: SandboxAccount, deps: SandboxDeps) {
-  const query = new URL(request.url).searchParams;
-  if (query.get('q') !== 'roleAssignee') return error(400, 'Invalid query parameters passed to request');
-  const start = Number(query.get('start') ?? 0);
-  const count = Number(query.get('count') ?? 10);
-  const organization = administeredOrganization(member.platformUserId);
-  const page = organization ? await deps.store.getAccount('linkedin', organization) : null;
-  const wanted =
-    page &&
-    (query.get('role') ?? 'ADMINISTRATOR') === 'ADMINISTRATOR' &&
-    (query.get('state') ?? 'APPROVED') === 'APPROVED';
-  const elements = wanted
-    ? [{ roleAssignee: member.platformUserId, state: 'APPROVED', role: 'ADMINISTRATOR', organization }]
-    : [];
-  return json(200, { paging: { start, count, links: [] }, elements: elements.slice(start, start + count) });
-}
-
-/** GET /rest/organizations/{id}: an administered page's names. */
-async function getOrganization(member: SandboxAccount, id: string, deps: SandboxDeps) {
-  const urn = `urn:li:organization:${id}`;
-  const page = actsAs(member.platformUserId, urn) ? await deps.store.getAccount('linkedin', urn) : null;
-  if (!page) return accessDenied(`Not enough permissions to access: organizations.GET`);
-  const name = page.handle;
-  return json(200, {
-    id: Number(id),
-    localizedName: name,
-    vanityName: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-    name: { localized: { en_US: name }, preferredLocale: { country: 'US', language: 'en' } },
-  });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startServer } from '../testing/wire-servers';
 import { createProviderClient, providerDefinition, type ReadBackInput } from '..';
 import { createLinkedinClient } from './client';
 
@@ -350,5 +351,56 @@ describe('LinkedIn listing, identities and delete', () => {
     expect(await account.client.deletePost(result.externalId!)).toEqual({ ok: true, alreadyGone: false });
     expect(await account.client.deletePost(result.externalId!)).toEqual({ ok: true, alreadyGone: true });
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
+  });
+});
+
+describe('LinkedIn answers the sandbox does not give, from a raw loopback server', () => {
+  /** A server that answers every complete request with `reply` (raw HTTP), then does `after` to the socket. */
+  async function linkedinAt(reply: string, after: 'keep' | 'destroy' = 'keep') {
+    const server = await startServer('tcp', (connection, completed) => {
+      if (!completed) return;
+      connection.socket.write(reply);
+      if (after === 'destroy') setTimeout(() => connection.socket.destroy(), 20);
+    });
+    const origin = server.url('').replace(/\/$/, '');
+    const client = createLinkedinClient({
+      baseUrl: origin,
+      platformUserId: 'urn:li:organization:42',
+      accessToken: 't',
+      outbound: { trustedOrigin: origin },
+    });
+    return { client, server };
+  }
+
+  it('a 201 whose body breaks off after the headers is sent: the URN came in x-restli-id', async () => {
+    const { client, server } = await linkedinAt(
+      'HTTP/1.1 201 Created\r\nx-restli-id: urn:li:share:7000000000000000001\r\ncontent-length: 50\r\n\r\n{"partial',
+      'destroy',
+    );
+    const result = await client.publish(post('cut body'));
+    expect(result.raw.type).toBe('body-error');
+    expect(result).toMatchObject({
+      outcome: 'sent',
+      rule: 'linkedin-post-created',
+      externalId: 'urn:li:share:7000000000000000001',
+    });
+    await server.close();
+  });
+
+  it('the daily limit (429, no Retry-After) → not_sent until midnight UTC', async () => {
+    const body = JSON.stringify({
+      status: 429,
+      serviceErrorCode: 101,
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.',
+    });
+    const { client, server } = await linkedinAt(
+      `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    const result = await client.publish(post('limit'));
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    expect(result).toMatchObject({ outcome: 'not_sent', rule: 'linkedin-daily-limit', retryAt: midnight });
+    await server.close();
   });
 });
