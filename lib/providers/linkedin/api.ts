@@ -1,7 +1,6 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
-import { readJson } from '../read';
+import { asRecord, asString, readJson } from '../read';
 import type { ProviderTransport } from '../transport';
-import { asRecord, asString } from '../read';
 import type { RecentPost } from '../types';
 import { LINKEDIN_RULES } from './classifier';
 import { fromLittleText } from './little-text';
