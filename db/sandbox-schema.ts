@@ -100,6 +100,7 @@ export const SANDBOX_PROFILES = [
   'mastodon-nokey',
   'x',
   'x-nodedupe',
+  'linkedin',
   'plain',
 ] as const;
 
@@ -127,7 +128,7 @@ export const sandboxFaults = sandbox.table(
     check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
     check(
       'sandbox_faults_profile_ck',
-      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain')`,
+      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'plain')`,
     ),
     check(
       'sandbox_faults_durations_ck',

@@ -127,6 +127,11 @@ const envSchema = z.object({
   RECONCILE_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(15_000),
   RECONCILE_ALLOWANCE_MS: allowanceSchema,
   RATE_LIMITS: rateLimitsSchema,
+  // The LinkedIn-Version header (YYYYMM); blank: the version the LinkedIn client is written against.
+  LINKEDIN_API_VERSION: z
+    .string()
+    .regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version, YYYYMM (e.g. 202607)')
+    .optional(),
 });
 
 /** The error's name (a string, so it survives minification): callers print the message and exit, no stack. */

@@ -97,9 +97,13 @@ export async function lockSandboxAccount(db: Executor, params: { accountId: stri
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${params.accountId}, 7270702))`);
 }
 
-export async function findSandboxDuplicate(db: Executor, params: { accountId: string; text: string; since: Date }) {
+/** The newest post or reply with this exact text since then; deleted ones only with `includeDeleted` (LinkedIn). */
+export async function findSandboxDuplicate(
+  db: Executor,
+  params: { accountId: string; text: string; since: Date; includeDeleted?: boolean },
+) {
   const [row] = await db
-    .select({ id: sandboxPosts.id })
+    .select()
     .from(sandboxPosts)
     .where(
       and(
@@ -108,9 +112,10 @@ export async function findSandboxDuplicate(db: Executor, params: { accountId: st
         eq(sandboxPosts.text, params.text),
         inArray(sandboxPosts.kind, ['post', 'reply']),
         gte(sandboxPosts.createdAt, params.since),
-        isNull(sandboxPosts.deletedAt),
+        params.includeDeleted ? undefined : isNull(sandboxPosts.deletedAt),
       ),
     )
+    .orderBy(desc(sandboxPosts.id))
     .limit(1);
   return row ?? null;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
 import { NO_SOCKET } from './http';
+import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
 
@@ -389,6 +390,137 @@ const MASTODON_CASES: Case[] = [
   ...SHARED,
 ];
 
+const LINKEDIN_DUPLICATE = {
+  errorDetailType: 'com.linkedin.common.error.BadRequest',
+  message:
+    'com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of urn:li:share:7295588489876647936',
+  errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+  status: 422,
+};
+
+const LINKEDIN_CASES: Case[] = [
+  {
+    name: '201 with the post URN in x-restli-id (empty body)',
+    raw: response(201, null, { 'x-restli-id': 'urn:li:share:6844785523593134080' }),
+    rule: 'linkedin-post-created',
+    outcome: 'sent',
+    check: (c) => expect(c).toMatchObject({ externalId: 'urn:li:share:6844785523593134080', httpStatus: 201 }),
+  },
+  {
+    name: '201 whose body broke off still names the post (the URN is a header)',
+    raw: {
+      ...(bodyError(201) as Extract<RawOutcome, { type: 'body-error' }>),
+      headers: { 'x-restli-id': 'urn:li:ugcPost:7' },
+    },
+    rule: 'linkedin-post-created',
+    outcome: 'sent',
+    check: (c) => expect(c.externalId).toBe('urn:li:ugcPost:7'),
+  },
+  {
+    name: '201 without a post URN → unknown',
+    raw: response(201, null, { 'x-restli-id': 'not-a-urn' }),
+    rule: 'success-without-id',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '422 DUPLICATE_POST naming the existing URN → evidence, not failure',
+    raw: response(422, LINKEDIN_DUPLICATE),
+    rule: 'linkedin-duplicate-post',
+    outcome: 'ambiguous',
+    check: (c) => {
+      expect(c.evidence).toMatchObject({ duplicateOf: 'urn:li:share:7295588489876647936' });
+      expect((c.evidence as { platformDetail: string }).platformDetail).toMatch(/^Content is a duplicate of/);
+    },
+  },
+  {
+    name: '422 "Content is a duplicate of …" in the message only',
+    raw: response(422, { message: 'Content is a duplicate of urn:li:ugcPost:123', status: 422 }),
+    rule: 'linkedin-duplicate-post',
+    outcome: 'ambiguous',
+    check: (c) => expect(c.evidence).toMatchObject({ duplicateOf: 'urn:li:ugcPost:123' }),
+  },
+  {
+    name: '422 with only the structured DUPLICATE_POST code (no URN)',
+    raw: response(422, { errorDetails: { inputErrors: [{ code: 'DUPLICATE_POST' }] }, status: 422 }),
+    rule: 'linkedin-duplicate-post',
+    outcome: 'ambiguous',
+    check: (c) => expect(c.evidence).toMatchObject({ duplicateContent: true }),
+  },
+  {
+    name: '422 validation error → failed with LinkedIn’s message',
+    raw: response(422, {
+      message: 'ERROR :: /commentary :: field is required but not found and has no default value\n',
+      status: 422,
+    }),
+    rule: 'invalid-request',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('/commentary :: field is required'),
+  },
+  {
+    name: '401 invalid token → failed, reconnect',
+    raw: response(401, {
+      status: 401,
+      serviceErrorCode: 65600,
+      code: 'INVALID_ACCESS_TOKEN',
+      message: 'Invalid access token',
+    }),
+    rule: 'unauthorized',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toMatch(/reconnect the account/),
+  },
+  {
+    name: '403 posting as a page without the role → failed',
+    raw: response(403, {
+      status: 403,
+      code: 'ACCESS_DENIED',
+      message:
+        'Unpermitted fields present in REQUEST_BODY: Data Processing Exception while processing fields [/author]',
+    }),
+    rule: 'forbidden',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('[/author]'),
+  },
+  {
+    name: '426 version not active → failed, names the setting',
+    raw: response(426, { status: 426, code: 'NONEXISTENT_VERSION', message: 'Requested version 202201 is not active' }),
+    rule: 'linkedin-version-inactive',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toMatch(/LINKEDIN_API_VERSION.*202201 is not active/),
+  },
+  {
+    name: '429 daily limit → not_sent until midnight UTC',
+    raw: response(429, {
+      status: 429,
+      serviceErrorCode: 101,
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.',
+    }),
+    rule: 'linkedin-daily-limit',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date('2026-03-02T00:00:00Z')),
+  },
+  {
+    name: '429 throttle without headers → not_sent, a minute',
+    raw: response(429, { status: 429, message: 'Too Many Requests' }),
+    rule: 'rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 60_000)),
+  },
+  {
+    name: '500 from LinkedIn → unknown',
+    raw: response(500, { status: 500, message: 'Internal Server Error' }),
+    rule: 'server-error',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '504 gateway timeout → unknown',
+    raw: response(504, { status: 504, message: 'Gateway Timeout' }),
+    rule: 'server-error',
+    outcome: 'ambiguous',
+  },
+  ...SHARED,
+];
+
 function suite(
   name: string,
   rules: readonly Rule[],
@@ -415,3 +547,4 @@ function suite(
 
 suite('X', X_RULES, classifyX, X_CASES);
 suite('Mastodon', MASTODON_RULES, classifyMastodon, MASTODON_CASES);
+suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);

@@ -3,28 +3,35 @@ import { connectAccount } from '@/db/queries/accounts';
 import { registerSandboxAccount } from '@/db/queries/sandbox';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
+import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import type { Platform } from './types';
 
 /**
  * One-click demo account: the sandbox "platform" issues a user and a token, and the workspace stores
  * it like any other account (token sealed, relative base URL = this app). One transaction for both.
+ * LinkedIn: an organization page (its posts can be listed), with the member who administers it holding the token.
  */
 export async function connectSandboxAccount(
   db: Database,
   params: { workspaceId: string; provider: Platform; encryptionKey: string },
 ) {
-  const { platformUserId, token, suffix } = newSandboxIdentity();
+  const identity = newSandboxIdentity();
+  const { token, suffix } = identity;
+  const platformUserId =
+    params.provider === 'linkedin' ? linkedinOrganizationUrn(identity.platformUserId) : identity.platformUserId;
   const handle = sandboxHandle(params.provider, suffix);
   const displayName = `Sandbox ${PROVIDER_META[params.provider].label} ${suffix}`;
   return db.transaction(async (tx) => {
-    await registerSandboxAccount(tx, {
-      platform: params.provider,
-      platformUserId,
-      handle,
-      displayName,
-      tokenHash: hashSandboxToken(token),
-    });
+    for (const r of sandboxRegistrations({ provider: params.provider, platformUserId, handle, displayName })) {
+      await registerSandboxAccount(tx, {
+        platform: params.provider,
+        platformUserId: r.platformUserId,
+        handle: r.handle,
+        displayName: r.displayName,
+        tokenHash: hashSandboxToken(r.holdsToken ? token : unheldToken()),
+      });
+    }
     return connectAccount(
       tx,
       {

@@ -88,8 +88,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
 
+/** LinkedIn's error body (`{ status, message }`, a code on some). */
+const linkedinError = (status: number, message: string, code?: string) =>
+  json(status, { status, ...(code ? { code } : {}), message });
+
 /** Each platform's own 429, with its own rate-limit headers. */
 function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
+  // LinkedIn sends no rate-limit headers and no Retry-After; this is its short-lived (infrastructure) throttle.
+  if (platform === 'linkedin') return linkedinError(429, 'Too Many Requests', 'TOO_MANY_REQUESTS');
   if (platform === 'x') {
     return json(
       429,
@@ -109,6 +115,7 @@ function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
 }
 
 function badGateway(platform: Platform): Response {
+  if (platform === 'linkedin') return linkedinError(502, 'Bad Gateway');
   return platform === 'x'
     ? json(502, { title: 'Bad Gateway', detail: 'Bad Gateway', type: 'about:blank', status: 502 })
     : json(502, { error: 'Bad Gateway' });
@@ -138,6 +145,7 @@ export async function withWriteFaults(
   if (roll(faults.rateLimited)) return rateLimitedResponse(target.platform, new Date(Date.now() + 60_000));
   if (roll(faults.timeoutBeforeCommit)) {
     await hang(request.signal, hangMs);
+    if (target.platform === 'linkedin') return linkedinError(504, 'Gateway Timeout');
     return json(
       504,
       target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' },
@@ -171,6 +179,7 @@ export async function withListingFaults(
 }
 
 export function serviceUnavailable(platform: Platform): Response {
+  if (platform === 'linkedin') return linkedinError(503, 'Service Unavailable');
   return platform === 'x'
     ? json(503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 })
     : json(503, { error: 'There was a temporary problem serving your request, please try again' });

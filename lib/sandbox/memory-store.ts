@@ -23,7 +23,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const posts = new Map<string, SandboxPost>();
   /** Per account, ids in creation order (ids are time-ordered, so this is id order too). */
   const timelines = new Map<string, SandboxPost[]>();
-  /** X's duplicate rule: live posts and replies by (account, text), so a check never scans every post. */
+  /** Duplicate rules: posts and replies by (account, text), deleted ones kept (LinkedIn counts them), so a check never scans every post. */
   const byText = new Map<string, Set<SandboxPost>>();
   const keys = new Map<string, { postId: string; setAt: number }>();
   const locks = new Map<string, { token: string; expiresAt: number }>();
@@ -96,12 +96,21 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       return strip(account)!;
     },
 
-    async insertPost({ refuseDuplicateSince, ...input }) {
+    async insertPost({ refuseDuplicateSince, duplicatesIncludeDeleted, ...input }) {
       if (refuseDuplicateSince) {
         const same = byText.get(textKey(input.account.id, input.text));
-        for (const p of same ?? []) if (p.createdAt >= refuseDuplicateSince) return null;
+        for (const p of same ?? [])
+          if (p.createdAt >= refuseDuplicateSince && (duplicatesIncludeDeleted || !p.deletedAt)) return null;
       }
       return insert(input);
+    },
+
+    async findDuplicatePost({ accountId, text, since, includeDeleted }) {
+      let newest: SandboxPost | null = null;
+      for (const p of byText.get(textKey(accountId, text)) ?? [])
+        if (p.createdAt >= since && (includeDeleted || !p.deletedAt) && (!newest || BigInt(p.id) > BigInt(newest.id)))
+          newest = p;
+      return newest;
     },
 
     async createPost(input) {
@@ -163,7 +172,6 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       if (!post || post.accountId !== accountId) return { status: 'not_found' };
       if (post.deletedAt) return { status: 'already_deleted', post };
       post.deletedAt = new Date();
-      if (post.kind !== 'dm') byText.get(textKey(post.accountId, post.text))?.delete(post);
       return { status: 'deleted', post };
     },
 

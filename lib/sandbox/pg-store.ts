@@ -72,17 +72,24 @@ export function createPgSandboxStore(
       return row;
     },
 
-    insertPost({ refuseDuplicateSince, ...input }) {
+    insertPost({ refuseDuplicateSince, duplicatesIncludeDeleted, ...input }) {
       if (!refuseDuplicateSince) return insert(db, input);
       return db.transaction(async (tx) => {
         // One writer per account at a time, so the duplicate check and the insert are one atomic step.
         await lockSandboxAccount(tx, { accountId: input.account.id });
-        if (
-          await findSandboxDuplicate(tx, { accountId: input.account.id, text: input.text, since: refuseDuplicateSince })
-        )
-          return null;
-        return insert(tx, input);
+        const duplicate = await findSandboxDuplicate(tx, {
+          accountId: input.account.id,
+          text: input.text,
+          since: refuseDuplicateSince,
+          includeDeleted: duplicatesIncludeDeleted,
+        });
+        return duplicate ? null : insert(tx, input);
       });
+    },
+
+    async findDuplicatePost({ accountId, text, since, includeDeleted }) {
+      const row = await findSandboxDuplicate(db, { accountId, text, since, includeDeleted });
+      return row ? toPost(row) : null;
     },
 
     async createPost(input) {

@@ -16,7 +16,7 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   x: 'x',
   mastodon: 'mastodon-modern',
   bluesky: 'plain',
-  linkedin: 'plain',
+  linkedin: 'linkedin',
   threads: 'plain',
 };
 
@@ -26,6 +26,7 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'mastodon-nokey': ['mastodon'],
   x: ['x'],
   'x-nodedupe': ['x'],
+  linkedin: ['linkedin'],
   plain: ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'],
 };
 
@@ -35,6 +36,7 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   'mastodon-nokey': 'Mastodon-API server ignoring Idempotency-Key',
   x: 'X (refuses duplicate text)',
   'x-nodedupe': 'X without duplicate refusal',
+  linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
   plain: 'Plain (no key, no dedupe)',
 };
 
@@ -51,6 +53,13 @@ export function resolveProfile(platform: Platform, profile: Profile | undefined)
 
 /** X refuses identical text on one account within this window (approximately; X does not document it). */
 export const X_DUPLICATE_WINDOW_MS = 24 * 3_600_000;
+/**
+ * LinkedIn refuses identical commentary by one author with 422 DUPLICATE_POST, naming the existing post, and
+ * goes on refusing after that post is deleted (the named URN then answers 404). The window is not documented:
+ * reports show refusals an hour apart (hourly jobs) and up to 24–48 h after a delete. The sandbox takes the
+ * shortest, one hour: a longer refusal would absorb resends the real server may publish.
+ */
+export const LINKEDIN_DUPLICATE_WINDOW_MS = 3_600_000;
 /** Mastodon: `redis.setex(idempotency_key, 3_600, status.id)`, set after the status is created. */
 export const MASTODON_KEY_TTL_MS = 3_600_000;
 /** Mastodon's `with_redis_lock` default autorelease (15 minutes). */
@@ -84,12 +93,24 @@ export async function writeWithProfile(
   const key = input.idempotencyKey || null;
   const create = async (): Promise<WriteOutcome> => {
     await sleep(options.createAt - Date.now());
-    const dedupe = options.profile === 'x' && input.kind !== 'dm';
+    const linkedin = options.profile === 'linkedin';
+    const dedupe = (options.profile === 'x' || linkedin) && input.kind !== 'dm';
+    const since = new Date(Date.now() - (linkedin ? LINKEDIN_DUPLICATE_WINDOW_MS : X_DUPLICATE_WINDOW_MS));
     const post = await store.insertPost({
       ...input,
-      refuseDuplicateSince: dedupe ? new Date(Date.now() - X_DUPLICATE_WINDOW_MS) : undefined,
+      refuseDuplicateSince: dedupe ? since : undefined,
+      duplicatesIncludeDeleted: linkedin,
     });
-    return post ? { status: 'created', post } : { status: 'duplicate' };
+    if (post) return { status: 'created', post };
+    if (!linkedin) return { status: 'duplicate' };
+    // Posts are never removed (deletes are soft), so the copy that caused the refusal is still there to name.
+    const duplicateOf = await store.findDuplicatePost({
+      accountId: input.account.id,
+      text: input.text,
+      since,
+      includeDeleted: true,
+    });
+    return { status: 'duplicate', duplicateOf: duplicateOf ?? undefined };
   };
   const replay = async (): Promise<WriteOutcome | null> => {
     const postId = await store.getIdempotentPostId(input.account.id, key!, new Date(Date.now() - MASTODON_KEY_TTL_MS));

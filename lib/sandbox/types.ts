@@ -7,7 +7,15 @@ export type Platform = ProviderName;
 export type SandboxPostKind = 'post' | 'reply' | 'dm';
 
 /** How a sandbox account's server treats a resend (lib/sandbox/profiles.ts); each reproduces a real server. */
-export const PROFILES = ['mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'plain'] as const;
+export const PROFILES = [
+  'mastodon-modern',
+  'mastodon-legacy',
+  'mastodon-nokey',
+  'x',
+  'x-nodedupe',
+  'linkedin',
+  'plain',
+] as const;
 export type Profile = (typeof PROFILES)[number];
 
 export type SandboxAccount = {
@@ -75,7 +83,10 @@ export type NewSandboxPost = {
   idempotencyKey?: string | null;
 };
 
-export type CreatePostResult = { status: 'created' | 'replayed'; post: SandboxPost } | { status: 'duplicate' };
+export type CreatePostResult =
+  | { status: 'created' | 'replayed'; post: SandboxPost }
+  /** Refused as a duplicate; `duplicateOf` names the existing copy where the platform says which (LinkedIn). */
+  | { status: 'duplicate'; duplicateOf?: SandboxPost };
 
 export type PostQuery = {
   kinds: SandboxPostKind[];
@@ -110,9 +121,19 @@ export interface SandboxStore {
   }): Promise<SandboxAccount>;
   /**
    * Stores a new copy. With `refuseDuplicateSince`, atomically refuses (null) when a live post or reply
-   * with identical text exists on the account since then (X's duplicate-content rule).
+   * with identical text exists on the account since then (X's duplicate-content rule); with
+   * `duplicatesIncludeDeleted`, a deleted one counts too (LinkedIn's refusal outlives the post).
    */
-  insertPost(input: NewSandboxPost & { refuseDuplicateSince?: Date }): Promise<SandboxPost | null>;
+  insertPost(
+    input: NewSandboxPost & { refuseDuplicateSince?: Date; duplicatesIncludeDeleted?: boolean },
+  ): Promise<SandboxPost | null>;
+  /** The newest post or reply with identical text on the account since then (deleted ones too when asked). */
+  findDuplicatePost(input: {
+    accountId: string;
+    text: string;
+    since: Date;
+    includeDeleted: boolean;
+  }): Promise<SandboxPost | null>;
   /** Seeds a post directly, no platform rules (tests). */
   createPost(input: NewSandboxPost): Promise<CreatePostResult>;
   /** Redis GET of an Idempotency-Key: the post id it was set to, if set after `setSince`. */

@@ -11,6 +11,7 @@ import type { Role } from '@/lib/auth/roles';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { openCredentials } from '@/lib/providers/credentials';
+import { sandboxRegistrations, unheldToken } from './linkedin-identity';
 import { hashSandboxToken } from './tokens';
 import type { ScopeResolver, ScopedAccount } from './types';
 
@@ -31,13 +32,16 @@ export async function registerProductSandboxAccounts(db: Executor, encryptionKey
       continue;
     }
     const platform = row.provider;
-    await registerSandboxAccount(db, {
-      platform,
-      platformUserId: row.platformUserId,
-      handle: row.handle,
-      displayName: row.displayName,
-      tokenHash: hashSandboxToken(accessToken),
-    });
+    // A LinkedIn page is registered with its administering member, who holds the token.
+    for (const r of sandboxRegistrations({ ...row, provider: platform })) {
+      await registerSandboxAccount(db, {
+        platform,
+        platformUserId: r.platformUserId,
+        handle: r.handle,
+        displayName: r.displayName,
+        tokenHash: hashSandboxToken(r.holdsToken ? accessToken : unheldToken()),
+      });
+    }
   }
 }
 

@@ -1,20 +1,38 @@
 import { z } from 'zod';
+import { getEnv } from '@/lib/env';
 import type { ProviderDefinition } from '../definition';
-import { NETWORK_RULES } from '../classify';
+import { LINKEDIN_RULES } from './classifier';
+import { createLinkedinClient } from './client';
 import { linkedinMeta } from './meta';
 
-// Placeholder until the Linkedin client lands (issue 13): the entry is complete, the client refuses.
 export const linkedinProvider = {
   ...linkedinMeta,
-  rateLimit: { max: 100, windowSeconds: 60 * 60 },
+  // "Share on LinkedIn": 150 posts a day per member (counted per member token, reset at midnight UTC).
+  rateLimit: { max: 150, windowSeconds: 24 * 60 * 60 },
   connectSchema: z.object({}),
-  verify: async () => ({ ok: false, message: 'Linkedin accounts cannot be connected yet.' }),
-  createClient: () => {
-    throw new Error('Linkedin accounts are not supported yet');
+  // Only sign-in with LinkedIn: a member token is issued to this app's OAuth client, never pasted.
+  verify: async () => ({
+    ok: false,
+    message: 'LinkedIn accounts connect through “Sign in with LinkedIn” (OAuth), not a pasted token.',
+  }),
+  createClient: (account, send) => createLinkedinClient(account, send, { version: getEnv().LINKEDIN_API_VERSION }),
+  rules: LINKEDIN_RULES,
+  reconcile: 'evidence',
+  isDuplicateEvidence: (c) => c.rule === 'linkedin-duplicate-post',
+  oauth: {
+    authorizeUrl: 'https://www.linkedin.com/oauth/v2/authorization',
+    tokenUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
+    scopes: [
+      'openid',
+      'profile',
+      'w_member_social',
+      'w_organization_social',
+      'r_organization_social',
+      'rw_organization_admin',
+    ],
+    clientIdEnv: 'LINKEDIN_CLIENT_ID',
+    clientSecretEnv: 'LINKEDIN_CLIENT_SECRET',
+    apiBaseUrl: 'https://api.linkedin.com',
   },
-  rules: NETWORK_RULES,
-  reconcile: 'timeline',
-  isDuplicateEvidence: () => false,
-  oauth: null,
   refresh: null,
 } satisfies ProviderDefinition;

@@ -12,6 +12,7 @@ export const linkedinMeta = {
   kinds: ['post'],
   connect: { method: 'oauth', oauth: true, fields: [] },
   sandboxPath: '/api/sandbox/linkedin',
-  // Until its dialect lands (issue 13).
-  sandboxPostPath: (id) => `/api/sandbox/linkedin/posts/${id}`,
+  // The timeline knows a sandbox post by its number; the Posts API by its share URN.
+  sandboxPostPath: (id) =>
+    `/api/sandbox/linkedin/rest/posts/${encodeURIComponent(id.startsWith('urn:') ? id : `urn:li:share:${id}`)}`,
 } as const satisfies ProviderMeta;

@@ -10,11 +10,48 @@ import { createProviderClient } from '@/lib/providers';
 import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
+import { linkedinMemberUrn, linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '../linkedin-identity';
 import { newSandboxIdentity } from '../tokens';
-import { NO_FAULTS, type FaultsUpdate, type Platform } from '../types';
+import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxAccount, type SandboxStore } from '../types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
+
+/** LinkedIn only: post as an organization page (the default, as the app connects it) or as the member. */
+export type ConnectOptions = { linkedinAuthor?: 'organization' | 'person' };
+
+/**
+ * A new platform identity registered on the sandbox the way the app does it; for a LinkedIn page, its
+ * administering member holds the token. `sandboxAccount` is the author's own (its posts, its faults).
+ */
+async function registerIdentity(
+  store: SandboxStore,
+  platform: Platform,
+  handleOf: (suffix: string) => string,
+  options: ConnectOptions,
+) {
+  const identity = newSandboxIdentity();
+  const { token, suffix } = identity;
+  const platformUserId =
+    platform !== 'linkedin'
+      ? identity.platformUserId
+      : options.linkedinAuthor === 'person'
+        ? linkedinMemberUrn(identity.platformUserId)
+        : linkedinOrganizationUrn(identity.platformUserId);
+  const handle = handleOf(suffix);
+  let sandboxAccount: SandboxAccount | undefined;
+  for (const r of sandboxRegistrations({ provider: platform, platformUserId, handle, displayName: null })) {
+    const registered = await store.registerAccount({
+      platform,
+      platformUserId: r.platformUserId,
+      handle: r.handle,
+      displayName: r.displayName,
+      token: r.holdsToken ? token : unheldToken(),
+    });
+    if (r.platformUserId === platformUserId) sandboxAccount = registered;
+  }
+  return { platformUserId, token, handle, sandboxAccount: sandboxAccount! };
+}
 
 /**
  * The standalone sandbox server in-process on a random port, on this test file's own database
@@ -40,11 +77,14 @@ export async function startTestSandbox(
   });
   afterAll(() => server.close());
 
-  async function connectAccount(platform: Platform, workspaceId?: string) {
+  async function connectAccount(platform: Platform, workspaceId?: string, options: ConnectOptions = {}) {
     const workspace = workspaceId ?? (await makeWorkspace(db)).id;
-    const { platformUserId, token, suffix } = newSandboxIdentity();
-    const handle = `@sbx_${suffix}`;
-    const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle, token });
+    const { platformUserId, token, handle, sandboxAccount } = await registerIdentity(
+      store,
+      platform,
+      (suffix) => `@sbx_${suffix}`,
+      options,
+    );
     const product = await upsertAccount(db, {
       workspaceId: workspace,
       provider: platform,
@@ -98,9 +138,13 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
   return {
     url: server.url,
     store,
-    async connectAccount(platform: Platform) {
-      const { platformUserId, token, suffix } = newSandboxIdentity();
-      const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle: `@mem_${suffix}`, token });
+    async connectAccount(platform: Platform, options: ConnectOptions = {}) {
+      const { platformUserId, token, sandboxAccount } = await registerIdentity(
+        store,
+        platform,
+        (suffix) => `@mem_${suffix}`,
+        options,
+      );
       const client = createProviderClient(
         { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
         { origin: server.url },
