@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROFILES } from './profiles';
+import { requestLimitReached, temporarilyUnavailable } from './threads-errors';
 import type { FaultSettings, Platform, Profile, SandboxDeps } from './types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
@@ -90,6 +91,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 /** Each platform's own 429, with its own rate-limit headers. */
 function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
+  if (platform === 'threads') return requestLimitReached();
   if (platform === 'x') {
     return json(
       429,
@@ -109,6 +111,7 @@ function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
 }
 
 function badGateway(platform: Platform): Response {
+  if (platform === 'threads') return temporarilyUnavailable(502);
   return platform === 'x'
     ? json(502, { title: 'Bad Gateway', detail: 'Bad Gateway', type: 'about:blank', status: 502 })
     : json(502, { error: 'Bad Gateway' });
@@ -138,6 +141,7 @@ export async function withWriteFaults(
   if (roll(faults.rateLimited)) return rateLimitedResponse(target.platform, new Date(Date.now() + 60_000));
   if (roll(faults.timeoutBeforeCommit)) {
     await hang(request.signal, hangMs);
+    if (target.platform === 'threads') return temporarilyUnavailable(504);
     return json(
       504,
       target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' },
@@ -171,6 +175,7 @@ export async function withListingFaults(
 }
 
 export function serviceUnavailable(platform: Platform): Response {
+  if (platform === 'threads') return temporarilyUnavailable(503);
   return platform === 'x'
     ? json(503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 })
     : json(503, { error: 'There was a temporary problem serving your request, please try again' });

@@ -17,7 +17,7 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   mastodon: 'mastodon-modern',
   bluesky: 'plain',
   linkedin: 'plain',
-  threads: 'plain',
+  threads: 'threads',
 };
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
@@ -26,6 +26,7 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'mastodon-nokey': ['mastodon'],
   x: ['x'],
   'x-nodedupe': ['x'],
+  threads: ['threads'],
   plain: ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'],
 };
 
@@ -35,6 +36,7 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   'mastodon-nokey': 'Mastodon-API server ignoring Idempotency-Key',
   x: 'X (refuses duplicate text)',
   'x-nodedupe': 'X without duplicate refusal',
+  threads: 'Threads (a container publishes once; 250 posts per 24 h)',
   plain: 'Plain (no key, no dedupe)',
 };
 
