@@ -257,3 +257,114 @@ describe('Threads client: reads, identity, deletes, token refresh', () => {
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
   });
 });
+
+describe('Threads readBack: the container’s status settles an unknown outcome', () => {
+  const readBack = (account: Account, text: string, state: ProviderState, evidence: Record<string, unknown>[] = []) =>
+    account.client.readBack!({
+      idempotencyKey: randomUUID(),
+      text,
+      kind: 'post',
+      inReplyTo: null,
+      state,
+      evidence,
+      since: new Date(Date.now() - 60_000),
+      until: new Date(),
+      timeoutMs: 2_000,
+    });
+
+  it('PUBLISHED → found, with the listed post’s id and permalink', async () => {
+    const account = await sandbox.connectAccount('threads');
+    const text = sandbox.uniqueText('rb published');
+    await sandbox.setFaults(account.sandboxAccount.id, { timeoutAfterCommit: 1 });
+    const { result, saved } = await attempt(account, { text });
+    expect(result.outcome).toBe('ambiguous');
+    await sandbox.setFaults(account.sandboxAccount.id, {});
+    const [post] = await sandbox.allPosts(account.sandboxAccount.id);
+    expect(await readBack(account, text, saved[0]!)).toMatchObject({
+      verdict: 'found',
+      post: { id: post!.id, url: expect.stringContaining(`/v1.0/${post!.id}`) },
+      evidence: { containerId: saved[0]!.containerId, status: 'PUBLISHED', listed: true },
+    });
+  });
+
+  it('PUBLISHED but not listed yet (read lag) → still found: the container id stands for the post', async () => {
+    const account = await sandbox.connectAccount('threads');
+    const text = sandbox.uniqueText('rb lag');
+    const { saved } = await attempt(account, { text });
+    await sandbox.setFaults(account.sandboxAccount.id, { readLagMs: 60_000 });
+    expect(await readBack(account, text, saved[0]!)).toMatchObject({
+      verdict: 'found',
+      post: { id: saved[0]!.containerId },
+      evidence: { status: 'PUBLISHED', listed: false },
+    });
+  });
+
+  it('FINISHED → absent; EXPIRED → absent; IN_PROGRESS → absent', async () => {
+    const account = await sandbox.connectAccount('threads');
+    await sandbox.setFaults(account.sandboxAccount.id, { timeoutBeforeCommit: 1 });
+    const finished = await attempt(account, { text: sandbox.uniqueText('rb finished') });
+    await sandbox.setFaults(account.sandboxAccount.id, {});
+    expect(await readBack(account, 'x', finished.saved[0]!)).toMatchObject({
+      verdict: 'absent',
+      evidence: { status: 'FINISHED' },
+    });
+    await db.execute(
+      sql`update sandbox.threads_containers set created_at = now() - interval '25 hours' where id = ${finished.saved[0]!.containerId}`,
+    );
+    expect(await readBack(account, 'x', finished.saved[0]!)).toMatchObject({
+      verdict: 'absent',
+      evidence: { status: 'EXPIRED' },
+    });
+    await sandbox.setFaults(account.sandboxAccount.id, { processingMs: 5_000 });
+    const processing = await attempt(account, { text: sandbox.uniqueText('rb processing') });
+    await sandbox.setFaults(account.sandboxAccount.id, {});
+    expect(await readBack(account, 'x', processing.saved[0]!)).toMatchObject({
+      verdict: 'absent',
+      evidence: { status: 'IN_PROGRESS' },
+    });
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
+  });
+
+  it('ERROR → review; no container kept → list (the evidence of an attempt is used when the state has none)', async () => {
+    const account = await sandbox.connectAccount('threads');
+    const res = await fetch(
+      `${sandbox.url}/api/sandbox/threads/v1.0/${account.platformUserId}/threads?media_type=IMAGE&image_url=https://img.example/a.webp`,
+      { method: 'POST', headers: { authorization: `Bearer ${account.token}` } },
+    );
+    const { id } = (await res.json()) as { id: string };
+    expect(await readBack(account, 'x', {}, [{}, { containerId: id }])).toMatchObject({
+      verdict: 'review',
+      evidence: { containerId: id, status: 'ERROR', errorMessage: 'UNKNOWN' },
+    });
+    expect(await readBack(account, 'x', {})).toEqual({ verdict: 'list', evidence: { containerId: null } });
+  });
+
+  it('an unreadable status (503) throws a read error: the reconciler checks again later', async () => {
+    const account = await sandbox.connectAccount('threads');
+    const { saved } = await attempt(account, { text: sandbox.uniqueText('rb 503') });
+    await sandbox.setFaults(account.sandboxAccount.id, { listingUnavailable: 1 });
+    await expect(readBack(account, 'x', saved[0]!)).rejects.toMatchObject({
+      name: 'ProviderReadError',
+      classification: { outcome: 'ambiguous', rule: 'threads-temporary-error' },
+    });
+  });
+});
+
+describe('Threads long-lived token refresh', () => {
+  it('renews the token (expires_in → expiresAt); a refused token is `rejected` (reconnect)', async () => {
+    const account = await sandbox.connectAccount('threads');
+    const { threadsProvider } = await import('./index');
+    const resolved = (accessToken: string) => ({
+      baseUrl: `${sandbox.url}/api/sandbox/threads`,
+      platformUserId: account.platformUserId,
+      accessToken,
+      credentials: { accessToken },
+      outbound: { trustedOrigin: sandbox.url },
+    });
+    const renewed = await threadsProvider.refresh(resolved(account.token));
+    expect(renewed).toMatchObject({ ok: true, credentials: { accessToken: account.token } });
+    const expiresAt = Date.parse((renewed as { credentials: { expiresAt: string } }).credentials.expiresAt);
+    expect(expiresAt).toBeGreaterThan(Date.now() + 59 * 86_400_000);
+    expect(await threadsProvider.refresh(resolved('sbx_revoked'))).toMatchObject({ ok: false, rejected: true });
+  });
+});
