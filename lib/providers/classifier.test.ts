@@ -442,7 +442,12 @@ const THREADS_CASES: Case[] = [
     rule: 'threads-permission-denied',
     outcome: 'failed',
   },
-  { name: '400 code 368 (policy block)', raw: response(400, graph(368)), rule: 'threads-policy-block', outcome: 'failed' },
+  {
+    name: '400 code 368 (policy block)',
+    raw: response(400, graph(368)),
+    rule: 'threads-policy-block',
+    outcome: 'failed',
+  },
   {
     name: '400 code 100 names the parameter',
     raw: response(400, graph(100, { message: '(#100) Param text must be at most 500 characters long.' })),

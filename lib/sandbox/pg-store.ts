@@ -33,13 +33,7 @@ import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
 import { containerRefusal } from './threads-containers';
 import { hashSandboxToken } from './tokens';
-import {
-  NO_FAULTS,
-  type NewSandboxPost,
-  type SandboxContainer,
-  type SandboxPost,
-  type SandboxStore,
-} from './types';
+import { NO_FAULTS, type NewSandboxPost, type SandboxContainer, type SandboxPost, type SandboxStore } from './types';
 
 /**
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product

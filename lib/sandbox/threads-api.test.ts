@@ -117,7 +117,9 @@ describe.each(backends)('Threads sandbox dialect ($name)', async ({ start }) => 
   it('refresh_access_token: the long-lived token is renewed for 60 days; a wrong grant type is refused', async () => {
     const account = await sandbox.connectAccount('threads');
     const refresh = (grant: string) =>
-      fetch(`${sandbox.url}/api/sandbox/threads/refresh_access_token?grant_type=${grant}&access_token=${account.token}`);
+      fetch(
+        `${sandbox.url}/api/sandbox/threads/refresh_access_token?grant_type=${grant}&access_token=${account.token}`,
+      );
     expect(await (await refresh('th_refresh_token')).json()).toEqual({
       access_token: account.token,
       token_type: 'bearer',

@@ -42,8 +42,7 @@ export async function handleThreads(request: Request, path: string, deps: Sandbo
 
   if (path === '/refresh_access_token' && method === 'GET') {
     if (!viewer) return invalidToken();
-    if (params.get('grant_type') !== 'th_refresh_token')
-      return invalidParameter('grant_type must be th_refresh_token');
+    if (params.get('grant_type') !== 'th_refresh_token') return invalidParameter('grant_type must be th_refresh_token');
     return json(200, { access_token: token, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
   }
   // Graph serves each path with or without a version prefix.
@@ -108,8 +107,7 @@ async function createContainer(params: URLSearchParams, viewer: SandboxAccount, 
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   // Slow processing: the container stays IN_PROGRESS that long (publishing it before then fails).
   const slow =
-    faults.processingMs > 0 &&
-    (faults.processingShare >= 1 || (deps.random ?? Math.random)() < faults.processingShare);
+    faults.processingMs > 0 && (faults.processingShare >= 1 || (deps.random ?? Math.random)() < faults.processingShare);
   const container = await deps.store.createContainer({
     accountId: viewer.id,
     kind: replyTo ? 'reply' : 'post',
@@ -195,7 +193,8 @@ async function getNode(params: URLSearchParams, id: string, viewer: SandboxAccou
 /** Without a token: a signed-in member of the account's workspace opens its posts (the app's links). */
 async function viewPost(request: Request, id: string, deps: SandboxDeps, base: string) {
   const scope = await deps.viewerScope!(request);
-  if (!scope) return graphError(400, { message: 'An active access token must be used to query information.', code: 2500 });
+  if (!scope)
+    return graphError(400, { message: 'An active access token must be used to query information.', code: 2500 });
   const post = await deps.store.getPost(id);
   const owner = post && scope.find((s) => s.account.id === post.accountId)?.account;
   if (!post || !owner || post.kind === 'dm') return unsupportedRequest('get', id);

@@ -47,7 +47,9 @@ export async function listThreads(
   const body: Record<string, unknown> = { data: page.map((p) => mediaJson(p, viewer, fields, base)) };
   if (page.length > 0) {
     const cursor = (id: string) => Buffer.from(id).toString('base64url');
-    const paging: Record<string, unknown> = { cursors: { before: cursor(page[0]!.id), after: cursor(page.at(-1)!.id) } };
+    const paging: Record<string, unknown> = {
+      cursors: { before: cursor(page[0]!.id), after: cursor(page.at(-1)!.id) },
+    };
     if (rows.length > limit) {
       const next = new URL(url);
       next.searchParams.delete('access_token');

@@ -13,7 +13,8 @@ export function graphError(raw: RawOutcome): GraphError | null {
   if (raw.type !== 'response') return null;
   const error = asRecord(asRecord(raw.body).error);
   if (Object.keys(error).length === 0) return null;
-  const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+  const number = (v: unknown) =>
+    typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
   return {
     message: asString(error.error_user_msg) ?? asString(error.message),
     type: asString(error.type),
@@ -75,12 +76,15 @@ export const THREADS_RULES: readonly Rule[] = [
     id: 'threads-rate-limited',
     when: codeIs((code) => THROTTLE_CODES.has(code)),
     then: (raw, { now }) => {
-      const retryAt = retryAfter(raw.type === 'error' ? {} : raw.headers, now) ?? new Date(now.getTime() + THROTTLE_RETRY_MS);
+      const retryAt =
+        retryAfter(raw.type === 'error' ? {} : raw.headers, now) ?? new Date(now.getTime() + THROTTLE_RETRY_MS);
       return {
         outcome: 'not_sent',
         httpStatus: httpStatus(raw),
         retryAt,
-        reason: `Threads is throttling this account or app; nothing was published. Next try after ${retryAt.toISOString()}.` + said(raw),
+        reason:
+          `Threads is throttling this account or app; nothing was published. Next try after ${retryAt.toISOString()}.` +
+          said(raw),
       };
     },
   },
@@ -111,7 +115,8 @@ export const THREADS_RULES: readonly Rule[] = [
     then: (raw) => ({
       outcome: 'failed',
       httpStatus: httpStatus(raw),
-      reason: 'Threads refused: the app lacks a permission for this (reconnect with the publishing permissions).' + said(raw),
+      reason:
+        'Threads refused: the app lacks a permission for this (reconnect with the publishing permissions).' + said(raw),
     }),
   },
   {

@@ -68,7 +68,10 @@ describe('Threads client: two steps, exactly once', () => {
     const recent = await account.client.listRecent({ since });
     expect(recent.map((p) => p.id).sort()).toEqual([reply.result.externalId, root.result.externalId].sort());
     expect(recent.find((p) => p.id === reply.result.externalId)).toMatchObject({ inReplyTo: root.result.externalId });
-    expect(recent.find((p) => p.id === root.result.externalId)).toMatchObject({ inReplyTo: null, url: root.result.url });
+    expect(recent.find((p) => p.id === root.result.externalId)).toMatchObject({
+      inReplyTo: null,
+      url: root.result.url,
+    });
   });
 
   it('a lost claim: saveState answers false, so the container is never published (no post)', async () => {
@@ -153,7 +156,11 @@ describe('Threads client: two steps, exactly once', () => {
     );
     const { id } = (await res.json()) as { id: string };
     const { result } = await attempt(account, { text: 'image' }, { containerId: id });
-    expect(result).toMatchObject({ outcome: 'failed', rule: 'threads-container-error', evidence: { errorMessage: 'UNKNOWN' } });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      rule: 'threads-container-error',
+      evidence: { errorMessage: 'UNKNOWN' },
+    });
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
   });
 });
@@ -205,7 +212,12 @@ describe('Threads client: faults on threads_publish (the step that makes a post)
   it('a rejected token (Graph 190, HTTP 400) → failed, reconnect; nothing made', async () => {
     const account = await sandbox.connectAccount('threads');
     const impostor = createProviderClient(
-      { provider: 'threads', baseUrl: '/api/sandbox/threads', platformUserId: account.platformUserId, accessToken: 'sbx_no' },
+      {
+        provider: 'threads',
+        baseUrl: '/api/sandbox/threads',
+        platformUserId: account.platformUserId,
+        accessToken: 'sbx_no',
+      },
       { origin: sandbox.url },
     );
     const result = await impostor.publish({ text: 'hi', kind: 'post', idempotencyKey: randomUUID() });

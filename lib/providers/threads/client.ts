@@ -54,7 +54,8 @@ export function createThreadsClient(account: ThreadsAccount, send?: ProviderTran
           text: input.text,
           kind: input.kind === 'reply' ? ('reply' as const) : ('post' as const),
           inReplyTo: input.inReplyTo,
-          containerCreatedAt: typeof input.state.containerCreatedAt === 'string' ? input.state.containerCreatedAt : null,
+          containerCreatedAt:
+            typeof input.state.containerCreatedAt === 'string' ? input.state.containerCreatedAt : null,
         };
         const post = await findPublishedPost(graph, wanted, call(input));
         return {

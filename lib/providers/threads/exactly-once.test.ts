@@ -104,7 +104,9 @@ describe('Threads through the publisher: one container, one post', () => {
     // The worker stalls past its lease while the container is made; another process's sweeper takes the delivery.
     const stalling: ProviderTransport = async (request) => {
       if (request.method === 'POST' && /\/threads\?/.test(request.url)) {
-        await db.execute(sql`update claims set lease_expires_at = now() - interval '1 second' where delivery_id = ${id}`);
+        await db.execute(
+          sql`update claims set lease_expires_at = now() - interval '1 second' where delivery_id = ${id}`,
+        );
         expect(await sweepExpiredClaims(db)).toMatchObject({ ambiguous: expect.any(Number) });
       }
       if (request.url.includes('/threads_publish')) publishRequests++;
@@ -141,7 +143,12 @@ describe('Threads through the publisher: one container, one post', () => {
       return sendOnce(request);
     };
     const doomed = createProviderClient(
-      { provider: 'threads', baseUrl: '/api/sandbox/threads', platformUserId: account.platformUserId, accessToken: account.token },
+      {
+        provider: 'threads',
+        baseUrl: '/api/sandbox/threads',
+        platformUserId: account.platformUserId,
+        accessToken: account.token,
+      },
       { origin: sandbox.url, transport: dying },
     );
     await expect(

@@ -77,28 +77,133 @@ const graph = (code: number, extra: Record<string, unknown> = {}) => ({
 
 describe('Threads publish step: every Graph answer', () => {
   const rows: { name: string; publish: Reply; outcome: string; rule: string }[] = [
-    { name: '200 with the media id', publish: { status: 200, body: { id: 'm1' } }, outcome: 'sent', rule: 'threads-id-returned' },
-    { name: '400 code 190 (token expired, 463)', publish: { status: 400, body: graph(190, { error_subcode: 463 }) }, outcome: 'failed', rule: 'threads-token-rejected' },
-    { name: '401 code 190', publish: { status: 401, body: graph(190) }, outcome: 'failed', rule: 'threads-token-rejected' },
-    { name: '400 code 102 (session)', publish: { status: 400, body: graph(102) }, outcome: 'failed', rule: 'threads-token-rejected' },
-    { name: '400 code 4 (app calls, the quota)', publish: { status: 400, body: graph(4, { is_transient: true }) }, outcome: 'not_sent', rule: 'threads-rate-limited' },
-    { name: '403 code 17 (user calls)', publish: { status: 403, body: graph(17) }, outcome: 'not_sent', rule: 'threads-rate-limited' },
-    { name: '400 code 32 (page calls)', publish: { status: 400, body: graph(32) }, outcome: 'not_sent', rule: 'threads-rate-limited' },
-    { name: '400 code 341 (application limit)', publish: { status: 400, body: graph(341) }, outcome: 'not_sent', rule: 'threads-rate-limited' },
-    { name: '400 code 613 (calls per hour)', publish: { status: 400, body: graph(613) }, outcome: 'not_sent', rule: 'threads-rate-limited' },
-    { name: '400 code 24/4279009 (media not found)', publish: { status: 400, body: graph(24, { error_subcode: 4279009 }) }, outcome: 'not_sent', rule: 'threads-container-not-found' },
-    { name: '500 code 1 (unknown)', publish: { status: 500, body: graph(1, { is_transient: true }) }, outcome: 'ambiguous', rule: 'threads-temporary-error' },
-    { name: '400 code 2 (service)', publish: { status: 400, body: graph(2, { is_transient: true }) }, outcome: 'ambiguous', rule: 'threads-temporary-error' },
-    { name: '400 another transient code', publish: { status: 400, body: graph(9004, { is_transient: true }) }, outcome: 'ambiguous', rule: 'threads-temporary-error' },
-    { name: '400 code 10 (permission)', publish: { status: 400, body: graph(10) }, outcome: 'failed', rule: 'threads-permission-denied' },
-    { name: '400 code 200 (permission)', publish: { status: 400, body: graph(200) }, outcome: 'failed', rule: 'threads-permission-denied' },
-    { name: '400 code 3 (capability)', publish: { status: 400, body: graph(3) }, outcome: 'failed', rule: 'threads-permission-denied' },
-    { name: '400 code 368 (policy block)', publish: { status: 400, body: graph(368) }, outcome: 'failed', rule: 'threads-policy-block' },
-    { name: '400 code 100 (invalid parameter)', publish: { status: 400, body: graph(100) }, outcome: 'failed', rule: 'threads-invalid-parameter' },
-    { name: '502 without a Graph body', publish: { status: 502, body: '<html>Bad Gateway</html>' }, outcome: 'ambiguous', rule: 'server-error' },
+    {
+      name: '200 with the media id',
+      publish: { status: 200, body: { id: 'm1' } },
+      outcome: 'sent',
+      rule: 'threads-id-returned',
+    },
+    {
+      name: '400 code 190 (token expired, 463)',
+      publish: { status: 400, body: graph(190, { error_subcode: 463 }) },
+      outcome: 'failed',
+      rule: 'threads-token-rejected',
+    },
+    {
+      name: '401 code 190',
+      publish: { status: 401, body: graph(190) },
+      outcome: 'failed',
+      rule: 'threads-token-rejected',
+    },
+    {
+      name: '400 code 102 (session)',
+      publish: { status: 400, body: graph(102) },
+      outcome: 'failed',
+      rule: 'threads-token-rejected',
+    },
+    {
+      name: '400 code 4 (app calls, the quota)',
+      publish: { status: 400, body: graph(4, { is_transient: true }) },
+      outcome: 'not_sent',
+      rule: 'threads-rate-limited',
+    },
+    {
+      name: '403 code 17 (user calls)',
+      publish: { status: 403, body: graph(17) },
+      outcome: 'not_sent',
+      rule: 'threads-rate-limited',
+    },
+    {
+      name: '400 code 32 (page calls)',
+      publish: { status: 400, body: graph(32) },
+      outcome: 'not_sent',
+      rule: 'threads-rate-limited',
+    },
+    {
+      name: '400 code 341 (application limit)',
+      publish: { status: 400, body: graph(341) },
+      outcome: 'not_sent',
+      rule: 'threads-rate-limited',
+    },
+    {
+      name: '400 code 613 (calls per hour)',
+      publish: { status: 400, body: graph(613) },
+      outcome: 'not_sent',
+      rule: 'threads-rate-limited',
+    },
+    {
+      name: '400 code 24/4279009 (media not found)',
+      publish: { status: 400, body: graph(24, { error_subcode: 4279009 }) },
+      outcome: 'not_sent',
+      rule: 'threads-container-not-found',
+    },
+    {
+      name: '500 code 1 (unknown)',
+      publish: { status: 500, body: graph(1, { is_transient: true }) },
+      outcome: 'ambiguous',
+      rule: 'threads-temporary-error',
+    },
+    {
+      name: '400 code 2 (service)',
+      publish: { status: 400, body: graph(2, { is_transient: true }) },
+      outcome: 'ambiguous',
+      rule: 'threads-temporary-error',
+    },
+    {
+      name: '400 another transient code',
+      publish: { status: 400, body: graph(9004, { is_transient: true }) },
+      outcome: 'ambiguous',
+      rule: 'threads-temporary-error',
+    },
+    {
+      name: '400 code 10 (permission)',
+      publish: { status: 400, body: graph(10) },
+      outcome: 'failed',
+      rule: 'threads-permission-denied',
+    },
+    {
+      name: '400 code 200 (permission)',
+      publish: { status: 400, body: graph(200) },
+      outcome: 'failed',
+      rule: 'threads-permission-denied',
+    },
+    {
+      name: '400 code 3 (capability)',
+      publish: { status: 400, body: graph(3) },
+      outcome: 'failed',
+      rule: 'threads-permission-denied',
+    },
+    {
+      name: '400 code 368 (policy block)',
+      publish: { status: 400, body: graph(368) },
+      outcome: 'failed',
+      rule: 'threads-policy-block',
+    },
+    {
+      name: '400 code 100 (invalid parameter)',
+      publish: { status: 400, body: graph(100) },
+      outcome: 'failed',
+      rule: 'threads-invalid-parameter',
+    },
+    {
+      name: '502 without a Graph body',
+      publish: { status: 502, body: '<html>Bad Gateway</html>' },
+      outcome: 'ambiguous',
+      rule: 'server-error',
+    },
     { name: '429 without a Graph body', publish: { status: 429, body: '' }, outcome: 'not_sent', rule: 'rate-limited' },
-    { name: '200 without an id', publish: { status: 200, body: { success: true } }, outcome: 'ambiguous', rule: 'success-without-id' },
-    { name: 'no answer before the timeout', publish: { status: 200, hang: true }, outcome: 'ambiguous', rule: 'timeout-without-response' },
+    {
+      name: '200 without an id',
+      publish: { status: 200, body: { success: true } },
+      outcome: 'ambiguous',
+      rule: 'success-without-id',
+    },
+    {
+      name: 'no answer before the timeout',
+      publish: { status: 200, hang: true },
+      outcome: 'ambiguous',
+      rule: 'timeout-without-response',
+    },
   ];
 
   it.each(rows)('$name → $outcome ($rule), one publish request', async ({ publish, outcome, rule }) => {
@@ -136,12 +241,37 @@ describe('Threads publish step: every Graph answer', () => {
 
 describe('Threads container step (a): nothing public, so never ambiguous', () => {
   const rows: { name: string; create: Reply; outcome: string; rule: string }[] = [
-    { name: '500', create: { status: 500, body: graph(1) }, outcome: 'not_sent', rule: 'threads-container-not-created' },
-    { name: 'no answer before the timeout', create: { status: 200, hang: true }, outcome: 'not_sent', rule: 'threads-container-not-created' },
-    { name: '200 without an id', create: { status: 200, body: {} }, outcome: 'not_sent', rule: 'threads-container-not-created' },
+    {
+      name: '500',
+      create: { status: 500, body: graph(1) },
+      outcome: 'not_sent',
+      rule: 'threads-container-not-created',
+    },
+    {
+      name: 'no answer before the timeout',
+      create: { status: 200, hang: true },
+      outcome: 'not_sent',
+      rule: 'threads-container-not-created',
+    },
+    {
+      name: '200 without an id',
+      create: { status: 200, body: {} },
+      outcome: 'not_sent',
+      rule: 'threads-container-not-created',
+    },
     { name: '400 code 4', create: { status: 400, body: graph(4) }, outcome: 'not_sent', rule: 'threads-rate-limited' },
-    { name: '400 code 100 (text refused)', create: { status: 400, body: graph(100) }, outcome: 'failed', rule: 'threads-invalid-parameter' },
-    { name: '400 code 190', create: { status: 400, body: graph(190) }, outcome: 'failed', rule: 'threads-token-rejected' },
+    {
+      name: '400 code 100 (text refused)',
+      create: { status: 400, body: graph(100) },
+      outcome: 'failed',
+      rule: 'threads-invalid-parameter',
+    },
+    {
+      name: '400 code 190',
+      create: { status: 400, body: graph(190) },
+      outcome: 'failed',
+      rule: 'threads-token-rejected',
+    },
   ];
   it.each(rows)('$name → $outcome ($rule); nothing kept, no publish', async ({ create, outcome, rule }) => {
     const { result, saved, publishes } = await run({ create }, { timeoutMs: create.hang ? 400 : 2_000 });
@@ -151,8 +281,15 @@ describe('Threads container step (a): nothing public, so never ambiguous', () =>
   });
 
   it('too little time left after the container for a publish → not_sent, the container kept, no publish', async () => {
-    const { result, saved, publishes } = await run({ create: { status: 200, body: { id: 'c1' }, delayMs: 250 } }, { timeoutMs: 400 });
-    expect(result).toMatchObject({ outcome: 'not_sent', rule: 'threads-no-time-left', evidence: { containerId: 'c1' } });
+    const { result, saved, publishes } = await run(
+      { create: { status: 200, body: { id: 'c1' }, delayMs: 250 } },
+      { timeoutMs: 400 },
+    );
+    expect(result).toMatchObject({
+      outcome: 'not_sent',
+      rule: 'threads-no-time-left',
+      evidence: { containerId: 'c1' },
+    });
     expect(saved).toEqual([{ containerId: 'c1', containerCreatedAt: expect.any(String) }]);
     expect(publishes).toBe(0);
   });

@@ -5,7 +5,12 @@ import type { ProviderTransport } from '../transport';
 import { ProviderReadError, type RawOutcome, type RecentPost } from '../types';
 import { classifyThreads, graphError } from './classifier';
 
-export type ThreadsAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
+export type ThreadsAccount = {
+  baseUrl: string;
+  platformUserId: string;
+  accessToken: string;
+  outbound?: OutboundPolicy;
+};
 export type CallOptions = { timeoutMs?: number; signal?: AbortSignal };
 
 const VERSION = 'v1.0';
@@ -37,7 +42,8 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
   /** A GET whose 2xx JSON is returned; anything else throws ProviderReadError with its classification. */
   async function read(path: string, query: Record<string, string | undefined>, options: CallOptions) {
     const raw = await request('GET', url(path, query), options);
-    if (raw.type === 'response' && raw.status >= 200 && raw.status < 300 && raw.body !== null) return asRecord(raw.body);
+    if (raw.type === 'response' && raw.status >= 200 && raw.status < 300 && raw.body !== null)
+      return asRecord(raw.body);
     const classification = classifyThreads(raw);
     throw new ProviderReadError(`Could not read from Threads: ${classification.reason}`, classification);
   }
@@ -65,7 +71,12 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
       const body = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : null;
       const status = asString(body?.status);
       if (status && STATUSES.has(status))
-        return { kind: 'status', status: status as ContainerStatus, errorMessage: asString(body?.error_message) ?? null, raw };
+        return {
+          kind: 'status',
+          status: status as ContainerStatus,
+          errorMessage: asString(body?.error_message) ?? null,
+          raw,
+        };
       const error = graphError(raw);
       // "Object … does not exist" (100/33) or "Media Not Found" (24/4279009).
       if ((error?.code === 100 && error.subcode === 33) || (error?.code === 24 && error.subcode === 4279009))

@@ -93,9 +93,7 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
     lastRaw = raw;
     // Kept on the delivery before anything public happens; a lost claim stops here (another worker may own it).
     const saved = input.saveState
-      ? await input
-          .saveState({ containerId, containerCreatedAt: new Date().toISOString() })
-          .catch(() => false)
+      ? await input.saveState({ containerId, containerCreatedAt: new Date().toISOString() }).catch(() => false)
       : true;
     if (!saved)
       return done(
@@ -114,7 +112,8 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
   const published = classifyThreads(raw);
   const evidence = { ...published.evidence, containerId };
   if (published.outcome === 'sent') {
-    const url = budget.left() >= MIN_STEP_MS ? await graph.permalink(published.externalId!, budget.options()) : undefined;
+    const url =
+      budget.left() >= MIN_STEP_MS ? await graph.permalink(published.externalId!, budget.options()) : undefined;
     return done({ ...published, ...(url ? { url } : {}), evidence }, raw);
   }
   if (published.outcome === 'failed' && budget.left() >= MIN_STEP_MS) {
