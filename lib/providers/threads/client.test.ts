@@ -11,7 +11,9 @@ import type { ProviderState, PublishInput } from '../types';
 
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;
-const TIMEOUT = 400;
+/** Roomy for three steps on a busy machine; the hanging faults use SHORT so the test does not wait long. */
+const TIMEOUT = 3_000;
+const SHORT = 400;
 
 type Account = Awaited<ReturnType<typeof sandbox.connectAccount>>;
 
@@ -177,7 +179,7 @@ describe('Threads client: faults on threads_publish (the step that makes a post)
   it.each(cases)('$fault → $outcome ($rule), $copies cop(ies)', async ({ fault, outcome, rule, copies }) => {
     const account = await sandbox.connectAccount('threads');
     await sandbox.setFaults(account.sandboxAccount.id, fault);
-    const { result, saved } = await attempt(account, { text: sandbox.uniqueText('fault') });
+    const { result, saved } = await attempt(account, { text: sandbox.uniqueText('fault'), timeoutMs: SHORT });
     expect(result).toMatchObject({ outcome, rule });
     if (outcome === 'ambiguous') expect(result.evidence).toMatchObject({ containerId: saved[0]!.containerId });
     if (rule === 'threads-rate-limited') expect(result.retryAt!.getTime()).toBeGreaterThan(Date.now() + 60_000);
@@ -288,7 +290,7 @@ describe('Threads readBack: the container’s status settles an unknown outcome'
     const account = await sandbox.connectAccount('threads');
     const text = sandbox.uniqueText('rb published');
     await sandbox.setFaults(account.sandboxAccount.id, { timeoutAfterCommit: 1 });
-    const { result, saved } = await attempt(account, { text });
+    const { result, saved } = await attempt(account, { text, timeoutMs: SHORT });
     expect(result.outcome).toBe('ambiguous');
     await sandbox.setFaults(account.sandboxAccount.id, {});
     const [post] = await sandbox.allPosts(account.sandboxAccount.id);
@@ -314,7 +316,7 @@ describe('Threads readBack: the container’s status settles an unknown outcome'
   it('FINISHED → absent; EXPIRED → absent; IN_PROGRESS → absent', async () => {
     const account = await sandbox.connectAccount('threads');
     await sandbox.setFaults(account.sandboxAccount.id, { timeoutBeforeCommit: 1 });
-    const finished = await attempt(account, { text: sandbox.uniqueText('rb finished') });
+    const finished = await attempt(account, { text: sandbox.uniqueText('rb finished'), timeoutMs: SHORT });
     await sandbox.setFaults(account.sandboxAccount.id, {});
     expect(await readBack(account, 'x', finished.saved[0]!)).toMatchObject({
       verdict: 'absent',

@@ -18,13 +18,15 @@ import type { FaultSettings } from '@/lib/sandbox/types';
 // (Postgres store, real sockets). One container per delivery, kept on the delivery before it is published;
 // every unknown outcome is settled by that container's status; the platform's records count the copies.
 
+/** Calls that must time out (the faults); others get room for their three steps on a busy machine. */
 const CALL_TIMEOUT_MS = 300;
+const ROOMY_TIMEOUT_MS = 3_000;
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;
 type Account = Awaited<ReturnType<typeof sandbox.connectAccount>>;
 
 const publish = (overrides: Parameters<typeof testPublisherOptions>[1] = {}) =>
-  publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: CALL_TIMEOUT_MS, ...overrides }));
+  publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: ROOMY_TIMEOUT_MS, ...overrides }));
 const reconcile = (overrides: Partial<ReconcileOptions> = {}) =>
   reconcileAmbiguousDeliveries(db, testReconcileOptions(sandbox.url, overrides));
 const status = async (id: string) => (await deliveryStates(db, [id])).get(id)!;
@@ -68,7 +70,7 @@ async function ambiguousDelivery(faults: Partial<FaultSettings>) {
   const account = await sandbox.connectAccount('threads');
   await sandbox.setFaults(account.sandboxAccount.id, faults);
   const { id, text } = await schedule(account);
-  await publish();
+  await publish({ callTimeoutMs: CALL_TIMEOUT_MS });
   expect((await status(id)).status).toBe('ambiguous');
   await sandbox.setFaults(account.sandboxAccount.id, {});
   await dueNow(id); // a fast failure is due a call timeout after it started; the tests' reconciler reads at once
@@ -156,7 +158,7 @@ describe('Threads through the publisher: one container, one post', () => {
         text,
         kind: 'post',
         idempotencyKey: id,
-        timeoutMs: CALL_TIMEOUT_MS,
+        timeoutMs: ROOMY_TIMEOUT_MS,
         state: started!.providerState,
         saveState: (state) => saveProviderState(db, { deliveryId: id, generation: claim!.generation, state }),
       }),
@@ -211,12 +213,12 @@ describe('Threads: an unknown outcome of threads_publish is settled by the conta
     const account = await sandbox.connectAccount('threads');
     await sandbox.setFaults(account.sandboxAccount.id, { processingMs: PROCESSING_MS });
     const { id, text } = await schedule(account);
-    await publish({ allowanceMs: ALLOWANCE });
+    await publish({ allowanceMs: ALLOWANCE, callTimeoutMs: CALL_TIMEOUT_MS });
     // The fresh container is still processing: Threads does not find it yet, nothing published.
     expect((await status(id)).status).toBe('scheduled');
     await sleep(PROCESSING_MS);
     await dueNow(id);
-    await publish({ allowanceMs: ALLOWANCE }); // FINISHED → threads_publish, which takes longer than our timeout
+    await publish({ allowanceMs: ALLOWANCE, callTimeoutMs: CALL_TIMEOUT_MS }); // FINISHED → threads_publish, which takes longer than our timeout
     expect((await status(id)).status).toBe('ambiguous');
     const options = { callTimeoutMs: CALL_TIMEOUT_MS, allowanceMs: ALLOWANCE };
     await dueNow(id); // the reconciler itself must refuse to read this early
