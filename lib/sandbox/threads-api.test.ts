@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { threadsMeta } from '@/lib/providers/threads/meta';
+import { startSandboxServer } from './node-server';
 import { startMemoryTestSandbox, startTestSandbox } from './testing/harness';
 
 // The Threads dialect on the wire (raw HTTP, as any client would call it), on both stores: a container is
@@ -126,5 +129,40 @@ describe.each(backends)('Threads sandbox dialect ($name)', async ({ start }) => 
       expires_in: 60 * 86_400,
     });
     expect((await refresh('client_credentials')).status).toBe(400);
+  });
+});
+
+describe('Threads "View post" links inside the app (a signed-in member, no bearer token)', async () => {
+  const sandbox = await startMemoryTestSandbox();
+  const [member, outsider] = [await sandbox.connectAccount('threads'), await sandbox.connectAccount('threads')];
+  // The app's viewerScope reads the session; a header stands in for "signed in as a member of member's workspace".
+  const server = await startSandboxServer({
+    deps: {
+      store: sandbox.store,
+      resolveScope: async () => [],
+      viewerScope: async (request) =>
+        request.headers.get('x-test-session') === 'member'
+          ? [{ accountId: randomUUID(), handle: '@m', disconnected: false, account: member.sandboxAccount }]
+          : null,
+    },
+  });
+  afterAll(() => server.close());
+
+  it('the meta’s sandboxPostPath opens the post for members; signed out or another workspace’s post → refused', async () => {
+    const mine = await member.client.publish({ text: 'linked', kind: 'post', idempotencyKey: randomUUID() });
+    const theirs = await outsider.client.publish({ text: 'other', kind: 'post', idempotencyKey: randomUUID() });
+    const session = { 'x-test-session': 'member' };
+    const open = (id: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${threadsMeta.sandboxPostPath(id, member.platformUserId)}`, { headers });
+    expect(await (await open(mine.externalId!, session)).json()).toMatchObject({
+      id: mine.externalId,
+      text: 'linked',
+      username: member.sandboxAccount.handle.slice(1),
+      timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),
+    });
+    expect((await open(mine.externalId!)).status).toBe(400);
+    expect(await (await open(theirs.externalId!, session)).json()).toMatchObject({
+      error: { code: 100, error_subcode: 33 },
+    });
   });
 });

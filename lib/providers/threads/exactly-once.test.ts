@@ -208,24 +208,26 @@ describe('Threads: an unknown outcome of threads_publish is settled by the conta
   });
 
   it('I1 — slow processing (processingMs): refused while IN_PROGRESS, then a slow publish the reconciler waits out', async () => {
-    const PROCESSING_MS = 1_000;
-    const ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0, linkedin: 0, threads: 1_500 };
+    const PROCESSING_MS = 1_500;
+    const SLOW_CALL_MS = 800; // room for the status read; the publish itself outlasts it
+    const ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0, linkedin: 0, threads: 2_000 };
     const account = await sandbox.connectAccount('threads');
     await sandbox.setFaults(account.sandboxAccount.id, { processingMs: PROCESSING_MS });
     const { id, text } = await schedule(account);
-    await publish({ allowanceMs: ALLOWANCE, callTimeoutMs: CALL_TIMEOUT_MS });
+    await publish({ allowanceMs: ALLOWANCE });
     // The fresh container is still processing: Threads does not find it yet, nothing published.
     expect((await status(id)).status).toBe('scheduled');
+    expect(await containers(account)).toMatchObject([{ post_id: null }]);
     await sleep(PROCESSING_MS);
     await dueNow(id);
-    await publish({ allowanceMs: ALLOWANCE, callTimeoutMs: CALL_TIMEOUT_MS }); // FINISHED → threads_publish, which takes longer than our timeout
+    await publish({ allowanceMs: ALLOWANCE, callTimeoutMs: SLOW_CALL_MS }); // FINISHED → a publish slower than our timeout
     expect((await status(id)).status).toBe('ambiguous');
-    const options = { callTimeoutMs: CALL_TIMEOUT_MS, allowanceMs: ALLOWANCE };
+    const options = { callTimeoutMs: SLOW_CALL_MS, allowanceMs: ALLOWANCE };
     await dueNow(id); // the reconciler itself must refuse to read this early
     await reconcile(options);
     expect(await decisions(id)).toEqual(['waiting']);
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0); // still being made on the platform
-    await sleep(CALL_TIMEOUT_MS + ALLOWANCE.threads);
+    await sleep(SLOW_CALL_MS + ALLOWANCE.threads);
     await dueNow(id);
     await reconcile(options);
     expect(await decisions(id)).toEqual(['waiting', 'found']);
