@@ -153,7 +153,7 @@ describe('Threads "View post" links inside the app (a signed-in member, no beare
     const theirs = await outsider.client.publish({ text: 'other', kind: 'post', idempotencyKey: randomUUID() });
     const session = { 'x-test-session': 'member' };
     const open = (id: string, headers: Record<string, string> = {}) =>
-      fetch(`${server.url}${threadsMeta.sandboxPostPath(id, member.platformUserId)}`, { headers });
+      fetch(`${server.url}${threadsMeta.sandboxPostPath(id)}`, { headers });
     expect(await (await open(mine.externalId!, session)).json()).toMatchObject({
       id: mine.externalId,
       text: 'linked',
