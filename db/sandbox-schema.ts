@@ -101,6 +101,7 @@ export const SANDBOX_PROFILES = [
   'x',
   'x-nodedupe',
   'linkedin',
+  'threads',
   'plain',
 ] as const;
 
@@ -128,7 +129,7 @@ export const sandboxFaults = sandbox.table(
     check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
     check(
       'sandbox_faults_profile_ck',
-      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'plain')`,
+      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'threads', 'plain')`,
     ),
     check(
       'sandbox_faults_durations_ck',
@@ -142,3 +143,34 @@ export const sandboxFaults = sandbox.table(
   ],
 );
 export type SandboxFaultsRow = typeof sandboxFaults.$inferSelect;
+
+/**
+ * Threads media containers (lib/sandbox/threads-api.ts): `POST /{user}/threads` makes one, `threads_publish`
+ * turns it into a post. The status follows from the row: IN_PROGRESS until `ready_at`, ERROR with an
+ * `error_message`, EXPIRED 24 h after creation, PUBLISHED once `post_id` is set (a compare-and-set in the store).
+ */
+export const sandboxThreadsContainers = sandbox.table(
+  'threads_containers',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    kind: sandboxPostKindEnum().notNull(),
+    mediaType: text({ enum: ['TEXT', 'IMAGE'] }).notNull(),
+    text: text().notNull(),
+    imageUrl: text(),
+    inReplyToId: text(),
+    createdAt: createdAt(),
+    readyAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    errorMessage: text(),
+    postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'set null' }),
+    publishedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('sandbox_threads_containers_account_idx').on(t.accountId, t.createdAt),
+    check('sandbox_threads_containers_kind_ck', sql`${t.kind} in ('post', 'reply')`),
+    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE')`),
+  ],
+);
+export type SandboxThreadsContainerRow = typeof sandboxThreadsContainers.$inferSelect;

@@ -3,6 +3,7 @@ import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
 import { NO_SOCKET } from './http';
 import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
+import { THREADS_RULES, classifyThreads } from './threads/classifier';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
 
@@ -465,6 +466,22 @@ const LINKEDIN_CASES: Case[] = [
       message: 'Invalid access token',
     }),
     rule: 'unauthorized',
+const graph = (code: number, extra: Record<string, unknown> = {}) => ({
+  error: { message: `(#${code}) error`, type: 'OAuthException', code, fbtrace_id: 'A1', ...extra },
+});
+
+const THREADS_CASES: Case[] = [
+  {
+    name: '200 with a media id',
+    raw: response(200, { id: '17890' }),
+    rule: 'threads-id-returned',
+    outcome: 'sent',
+    check: (c) => expect(c.externalId).toBe('17890'),
+  },
+  {
+    name: '400 code 190 (expired token; Graph sends 400, not 401)',
+    raw: response(400, graph(190, { error_subcode: 463 })),
+    rule: 'threads-token-rejected',
     outcome: 'failed',
     check: (c) => expect(c.reason).toMatch(/reconnect the account/),
   },
@@ -518,6 +535,60 @@ const LINKEDIN_CASES: Case[] = [
     rule: 'server-error',
     outcome: 'ambiguous',
   },
+    name: '400 code 4 (throttled; no reset header) → 15 minutes',
+    raw: response(400, graph(4, { is_transient: true })),
+    rule: 'threads-rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 15 * 60_000)),
+  },
+  {
+    name: '400 code 613 with Retry-After',
+    raw: response(400, graph(613), { 'retry-after': '120' }),
+    rule: 'threads-rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 120_000)),
+  },
+  {
+    name: '400 code 24 / 4279009 (container not found yet)',
+    raw: response(400, graph(24, { error_subcode: 4279009, error_user_msg: 'The media with id 1 cannot be found.' })),
+    rule: 'threads-container-not-found',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 30_000)),
+  },
+  {
+    name: '500 code 1 (temporary)',
+    raw: response(500, graph(1, { is_transient: true })),
+    rule: 'threads-temporary-error',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '400 code 10 (permission)',
+    raw: response(400, graph(10)),
+    rule: 'threads-permission-denied',
+    outcome: 'failed',
+  },
+  {
+    name: '400 code 368 (policy block)',
+    raw: response(400, graph(368)),
+    rule: 'threads-policy-block',
+    outcome: 'failed',
+  },
+  {
+    name: '400 code 100 names the parameter',
+    raw: response(400, graph(100, { message: '(#100) Param text must be at most 500 characters long.' })),
+    rule: 'threads-invalid-parameter',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('at most 500 characters'),
+  },
+  {
+    name: '400 code 24 without the subcode is invalid, not "not found"',
+    raw: response(400, graph(24)),
+    rule: 'invalid-request',
+    outcome: 'failed',
+  },
+  { name: '429 without a Graph body', raw: response(429), rule: 'rate-limited', outcome: 'not_sent' },
+  { name: '401 without a Graph body', raw: response(401, { message: 'no' }), rule: 'unauthorized', outcome: 'failed' },
+  { name: '403 without a Graph body', raw: response(403), rule: 'forbidden', outcome: 'failed' },
   ...SHARED,
 ];
 
@@ -548,3 +619,4 @@ function suite(
 suite('X', X_RULES, classifyX, X_CASES);
 suite('Mastodon', MASTODON_RULES, classifyMastodon, MASTODON_CASES);
 suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);
+suite('Threads', THREADS_RULES, classifyThreads, THREADS_CASES);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROFILES } from './profiles';
+import { requestLimitReached, temporarilyUnavailable } from './threads-errors';
 import type { FaultSettings, Platform, Profile, SandboxDeps } from './types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
@@ -96,6 +97,7 @@ const linkedinError = (status: number, message: string, code?: string) =>
 function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
   // LinkedIn sends no rate-limit headers and no Retry-After; this is its short-lived (infrastructure) throttle.
   if (platform === 'linkedin') return linkedinError(429, 'Too Many Requests', 'TOO_MANY_REQUESTS');
+  if (platform === 'threads') return requestLimitReached();
   if (platform === 'x') {
     return json(
       429,
@@ -116,6 +118,7 @@ function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
 
 function badGateway(platform: Platform): Response {
   if (platform === 'linkedin') return linkedinError(502, 'Bad Gateway');
+  if (platform === 'threads') return temporarilyUnavailable(502);
   return platform === 'x'
     ? json(502, { title: 'Bad Gateway', detail: 'Bad Gateway', type: 'about:blank', status: 502 })
     : json(502, { error: 'Bad Gateway' });
@@ -146,6 +149,7 @@ export async function withWriteFaults(
   if (roll(faults.timeoutBeforeCommit)) {
     await hang(request.signal, hangMs);
     if (target.platform === 'linkedin') return linkedinError(504, 'Gateway Timeout');
+    if (target.platform === 'threads') return temporarilyUnavailable(504);
     return json(
       504,
       target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' },
@@ -180,6 +184,7 @@ export async function withListingFaults(
 
 export function serviceUnavailable(platform: Platform): Response {
   if (platform === 'linkedin') return linkedinError(503, 'Service Unavailable');
+  if (platform === 'threads') return temporarilyUnavailable(503);
   return platform === 'x'
     ? json(503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 })
     : json(503, { error: 'There was a temporary problem serving your request, please try again' });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
+import { containerRefusal } from './threads-containers';
 import { hashSandboxToken } from './tokens';
 import {
   NO_FAULTS,
   type FaultSettings,
+  type SandboxContainer,
   type NewSandboxPost,
   type SandboxAccount,
   type SandboxPost,
@@ -28,6 +30,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const keys = new Map<string, { postId: string; setAt: number }>();
   const locks = new Map<string, { token: string; expiresAt: number }>();
   const faults = new Map<string, FaultSettings>();
+  const containers = new Map<string, SandboxContainer>();
 
   const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
     a
@@ -177,6 +180,40 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
 
     async countPosts(accountIds) {
       return new Map(accountIds.map((id) => [id, (timelines.get(id) ?? []).filter((p) => !p.deletedAt).length]));
+    },
+
+    async createContainer(input) {
+      const createdAt = new Date();
+      let id = newPostId(createdAt);
+      while (containers.has(id) || posts.has(id)) id = newPostId(createdAt);
+      const container: SandboxContainer = { ...input, id, createdAt, postId: null, publishedAt: null };
+      containers.set(id, container);
+      return { ...container };
+    },
+
+    async getContainer(id) {
+      const container = containers.get(id);
+      return container ? { ...container } : null;
+    },
+
+    async publishContainer({ account, containerId, ttlMs, republish, quota }) {
+      // No await in between: the checks, the quota count and both writes are one step on the event loop.
+      const container = containers.get(containerId);
+      if (!container || container.accountId !== account.id)
+        return { status: 'refused', reason: 'missing', container: null };
+      const now = new Date();
+      const refusal = containerRefusal(container, now, { ttlMs, republish });
+      if (refusal) return { status: 'refused', reason: refusal, container: { ...container } };
+      const since = now.getTime() - quota.windowMs;
+      const timeline = timelines.get(account.id) ?? [];
+      let used = 0;
+      for (let i = timeline.length - 1; i >= 0 && timeline[i]!.createdAt.getTime() >= since; i--)
+        if (timeline[i]!.kind === container.kind) used++;
+      if (used >= quota.max) return { status: 'refused', reason: 'quota', container: { ...container } };
+      const post = insert({ account, kind: container.kind, text: container.text, inReplyToId: container.inReplyToId });
+      container.postId = post.id;
+      container.publishedAt = post.createdAt;
+      return { status: 'published', post, container: { ...container } };
     },
 
     async getFaults(accountId) {

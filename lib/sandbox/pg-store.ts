@@ -21,12 +21,19 @@ import {
   tryTakeSandboxLock,
   upsertSandboxFaults,
 } from '@/db/queries/sandbox';
+import {
+  countSandboxPostsSince,
+  getSandboxContainer,
+  insertSandboxContainer,
+  markSandboxContainerPublished,
+} from '@/db/queries/sandbox-threads';
 import type { Executor } from '@/db/client';
-import type { SandboxPostRow } from '@/db/sandbox-schema';
+import type { SandboxPostRow, SandboxThreadsContainerRow } from '@/db/sandbox-schema';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
+import { containerRefusal } from './threads-containers';
 import { hashSandboxToken } from './tokens';
-import { NO_FAULTS, type NewSandboxPost, type SandboxPost, type SandboxStore } from './types';
+import { NO_FAULTS, type NewSandboxPost, type SandboxContainer, type SandboxPost, type SandboxStore } from './types';
 
 /**
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product
@@ -149,6 +156,50 @@ export function createPgSandboxStore(
       return new Map(rows.map((r) => [r.accountId, r.total]));
     },
 
+    async createContainer(input) {
+      for (;;) {
+        const createdAt = new Date();
+        const row = await insertSandboxContainer(db, { ...input, id: BigInt(newPostId(createdAt)), createdAt });
+        if (row) return toContainer(row);
+      }
+    },
+
+    async getContainer(id) {
+      const containerId = parsePostId(id);
+      const row = containerId === null ? null : await getSandboxContainer(db, { id: containerId });
+      return row ? toContainer(row) : null;
+    },
+
+    publishContainer({ account, containerId, ttlMs, republish, quota }) {
+      const id = parsePostId(containerId);
+      if (id === null) return Promise.resolve({ status: 'refused', reason: 'missing', container: null });
+      return db.transaction(async (tx) => {
+        // One publisher per account at a time: the checks, the quota count and both writes are one step.
+        await lockSandboxAccount(tx, { accountId: account.id });
+        const row = await getSandboxContainer(tx, { id });
+        if (!row || row.accountId !== account.id) return { status: 'refused', reason: 'missing', container: null };
+        const container = toContainer(row);
+        const now = new Date();
+        const refusal = containerRefusal(container, now, { ttlMs, republish });
+        if (refusal) return { status: 'refused', reason: refusal, container };
+        const since = new Date(now.getTime() - quota.windowMs);
+        if ((await countSandboxPostsSince(tx, { accountId: account.id, kind: container.kind, since })) >= quota.max)
+          return { status: 'refused', reason: 'quota', container };
+        const post = await insert(tx, {
+          account,
+          kind: container.kind,
+          text: container.text,
+          inReplyToId: container.inReplyToId,
+        });
+        const published = await markSandboxContainerPublished(tx, {
+          id,
+          postId: BigInt(post.id),
+          publishedAt: post.createdAt,
+        });
+        return { status: 'published', post, container: toContainer(published) };
+      });
+    },
+
     async getFaults(accountId) {
       const row = await getSandboxFaults(db, { accountId });
       if (!row?.faults) return { ...NO_FAULTS, profile: resolveProfile(row?.platform ?? 'x', undefined) };
@@ -181,5 +232,22 @@ function toPost(row: SandboxPostRow): SandboxPost {
     idempotencyKey: row.idempotencyKey,
     createdAt: row.createdAt,
     deletedAt: row.deletedAt,
+  };
+}
+
+function toContainer(row: SandboxThreadsContainerRow): SandboxContainer {
+  return {
+    id: String(row.id),
+    accountId: row.accountId,
+    kind: row.kind === 'reply' ? 'reply' : 'post',
+    mediaType: row.mediaType,
+    text: row.text,
+    imageUrl: row.imageUrl,
+    inReplyToId: row.inReplyToId,
+    createdAt: row.createdAt,
+    readyAt: row.readyAt,
+    errorMessage: row.errorMessage,
+    postId: row.postId === null ? null : String(row.postId),
+    publishedAt: row.publishedAt,
   };
 }

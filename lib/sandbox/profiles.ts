@@ -17,7 +17,7 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   mastodon: 'mastodon-modern',
   bluesky: 'plain',
   linkedin: 'linkedin',
-  threads: 'plain',
+  threads: 'threads',
 };
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
@@ -27,6 +27,7 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   x: ['x'],
   'x-nodedupe': ['x'],
   linkedin: ['linkedin'],
+  threads: ['threads'],
   plain: ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'],
 };
 
@@ -37,6 +38,7 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   x: 'X (refuses duplicate text)',
   'x-nodedupe': 'X without duplicate refusal',
   linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
+  threads: 'Threads (a container publishes once; 250 posts per 24 h)',
   plain: 'Plain (no key, no dedupe)',
 };
 

@@ -3,6 +3,7 @@ import { logger } from '@/lib/logging/logger';
 import { handleFaults, handleTimeline } from './control';
 import { handleLinkedin } from './linkedin-api';
 import { handleMastodon } from './mastodon-api';
+import { handleThreads } from './threads-api';
 import type { SandboxDeps } from './types';
 import { handleX } from './x-api';
 
@@ -22,6 +23,8 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
     if (path.startsWith('/mastodon/'))
       return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
     if (path.startsWith('/linkedin/')) return await handleLinkedin(request, path.slice('/linkedin'.length), deps);
+    if (path.startsWith('/threads/'))
+      return await handleThreads(request, path.slice('/threads'.length), deps, `${root}/threads`);
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
     return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });

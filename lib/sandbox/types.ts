@@ -14,6 +14,7 @@ export const PROFILES = [
   'x',
   'x-nodedupe',
   'linkedin',
+  'threads',
   'plain',
 ] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -101,6 +102,46 @@ export type PostQuery = {
   limit: number;
 };
 
+/** A Threads media container (lib/sandbox/threads-api.ts derives its status from these fields). */
+export type SandboxContainer = {
+  id: string;
+  accountId: string;
+  kind: 'post' | 'reply';
+  mediaType: 'TEXT' | 'IMAGE';
+  text: string;
+  imageUrl: string | null;
+  inReplyToId: string | null;
+  createdAt: Date;
+  /** IN_PROGRESS until then (processing). */
+  readyAt: Date;
+  /** Processing failed: the container is in ERROR. */
+  errorMessage: string | null;
+  /** The post it became (the latest, where a server publishes a container again). */
+  postId: string | null;
+  publishedAt: Date | null;
+};
+
+export type NewSandboxContainer = Omit<SandboxContainer, 'id' | 'createdAt' | 'postId' | 'publishedAt'>;
+
+export type PublishContainerInput = {
+  account: SandboxAccount;
+  containerId: string;
+  /** The container expires this long after its creation. */
+  ttlMs: number;
+  /** false: a published container is refused; true: it is published again (a second post). */
+  republish: boolean;
+  /** At most `max` posts of the container's kind published on the account within `windowMs`. */
+  quota: { max: number; windowMs: number };
+};
+
+export type PublishContainerResult =
+  | { status: 'published'; post: SandboxPost; container: SandboxContainer }
+  | {
+      status: 'refused';
+      reason: 'missing' | 'in_progress' | 'error' | 'expired' | 'published' | 'quota';
+      container: SandboxContainer | null;
+    };
+
 export type DeleteResult =
   { status: 'deleted'; post: SandboxPost } | { status: 'already_deleted'; post: SandboxPost } | { status: 'not_found' };
 
@@ -153,6 +194,15 @@ export interface SandboxStore {
   deletePost(accountId: string, id: string): Promise<DeleteResult>;
   /** Live (not deleted) copies per account. */
   countPosts(accountIds: string[]): Promise<Map<string, number>>;
+  /** Threads: stores a media container (not a post: nothing is public until it is published). */
+  createContainer(input: NewSandboxContainer): Promise<SandboxContainer>;
+  getContainer(id: string): Promise<SandboxContainer | null>;
+  /**
+   * Threads' threads_publish as one compare-and-set per account: the container must be the account's, ready,
+   * not failed, not expired and (unless `republish`) not yet published, and the quota not spent; then the post
+   * is stored and the container marked published, together.
+   */
+  publishContainer(input: PublishContainerInput): Promise<PublishContainerResult>;
   getFaults(accountId: string): Promise<FaultSettings>;
   setFaults(accountIds: string[], faults: FaultsUpdate): Promise<void>;
 }
