@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
 import { NO_SOCKET } from './http';
-import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
 import { THREADS_RULES, classifyThreads } from './threads/classifier';
+import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
 
@@ -466,22 +466,6 @@ const LINKEDIN_CASES: Case[] = [
       message: 'Invalid access token',
     }),
     rule: 'unauthorized',
-const graph = (code: number, extra: Record<string, unknown> = {}) => ({
-  error: { message: `(#${code}) error`, type: 'OAuthException', code, fbtrace_id: 'A1', ...extra },
-});
-
-const THREADS_CASES: Case[] = [
-  {
-    name: '200 with a media id',
-    raw: response(200, { id: '17890' }),
-    rule: 'threads-id-returned',
-    outcome: 'sent',
-    check: (c) => expect(c.externalId).toBe('17890'),
-  },
-  {
-    name: '400 code 190 (expired token; Graph sends 400, not 401)',
-    raw: response(400, graph(190, { error_subcode: 463 })),
-    rule: 'threads-token-rejected',
     outcome: 'failed',
     check: (c) => expect(c.reason).toMatch(/reconnect the account/),
   },
@@ -535,6 +519,29 @@ const THREADS_CASES: Case[] = [
     rule: 'server-error',
     outcome: 'ambiguous',
   },
+  ...SHARED,
+];
+
+const graph = (code: number, extra: Record<string, unknown> = {}) => ({
+  error: { message: `(#${code}) error`, type: 'OAuthException', code, fbtrace_id: 'A1', ...extra },
+});
+
+const THREADS_CASES: Case[] = [
+  {
+    name: '200 with a media id',
+    raw: response(200, { id: '17890' }),
+    rule: 'threads-id-returned',
+    outcome: 'sent',
+    check: (c) => expect(c.externalId).toBe('17890'),
+  },
+  {
+    name: '400 code 190 (expired token; Graph sends 400, not 401)',
+    raw: response(400, graph(190, { error_subcode: 463 })),
+    rule: 'threads-token-rejected',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toMatch(/reconnect the account/),
+  },
+  {
     name: '400 code 4 (throttled; no reset header) → 15 minutes',
     raw: response(400, graph(4, { is_transient: true })),
     rule: 'threads-rate-limited',
@@ -618,5 +625,5 @@ function suite(
 
 suite('X', X_RULES, classifyX, X_CASES);
 suite('Mastodon', MASTODON_RULES, classifyMastodon, MASTODON_CASES);
-suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);
 suite('Threads', THREADS_RULES, classifyThreads, THREADS_CASES);
+suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);
