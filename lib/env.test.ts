@@ -172,7 +172,7 @@ describe('publishing and reconciling tuning', () => {
       PUBLISH_CALL_TIMEOUT_MS: 10_000,
       PUBLISH_LEASE_MS: 60_000,
       RECONCILE_RECHECK_MS: 15_000,
-      RECONCILE_ALLOWANCE_MS: { x: 60_000, mastodon: 60_000, bluesky: 60_000 },
+      RECONCILE_ALLOWANCE_MS: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
       RATE_LIMITS: {},
     });
   });
@@ -182,11 +182,15 @@ describe('publishing and reconciling tuning', () => {
       x: 5_000,
       mastodon: 5_000,
       bluesky: 5_000,
+      linkedin: 5_000,
+      threads: 5_000,
     });
     expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({
       x: 60_000,
       mastodon: 90_000,
       bluesky: 60_000,
+      linkedin: 60_000,
+      threads: 60_000,
     });
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(
       /RECONCILE_ALLOWANCE_MS: milliseconds/,
