@@ -23,6 +23,8 @@ import {
 } from '@/db/queries/sandbox';
 import type { Executor } from '@/db/client';
 import type { SandboxPostRow } from '@/db/sandbox-schema';
+import { getSandboxAccountByAccessToken } from '@/db/queries/sandbox-oauth';
+import { createPgSandboxOAuthStore } from './pg-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
 import { hashSandboxToken } from './tokens';
@@ -56,11 +58,16 @@ export function createPgSandboxStore(
   return {
     async authenticate(platform, token) {
       const tokenHash = hashSandboxToken(token);
-      const found = await getSandboxAccountByTokenHash(db, { platform, tokenHash });
+      // An account's own token, or a live access token the OAuth server issued for it (lib/sandbox/oauth.ts).
+      const found =
+        (await getSandboxAccountByTokenHash(db, { platform, tokenHash })) ??
+        (await getSandboxAccountByAccessToken(db, { platform, tokenHash }));
       if (found || !options.onUnknownToken) return found;
       await options.onUnknownToken();
       return getSandboxAccountByTokenHash(db, { platform, tokenHash });
     },
+
+    oauth: createPgSandboxOAuthStore(db),
 
     getAccount: (platform, platformUserId) => getSandboxAccountByUserId(db, { platform, platformUserId }),
 

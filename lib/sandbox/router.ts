@@ -2,6 +2,7 @@ import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { handleFaults, handleTimeline } from './control';
 import { handleMastodon } from './mastodon-api';
+import { handleOAuth, handleRevoke } from './oauth';
 import type { SandboxDeps } from './types';
 import { handleX } from './x-api';
 
@@ -17,11 +18,14 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
   const path = at === -1 ? url.pathname : url.pathname.slice(at + PREFIX.length);
   const root = url.origin + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
   try {
+    const oauth = /^\/(x|linkedin|threads)\/oauth(\/[a-z]+)$/.exec(path);
+    if (oauth) return await handleOAuth(request, oauth[1] as 'x' | 'linkedin' | 'threads', oauth[2]!, deps);
     if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
     if (path.startsWith('/mastodon/'))
       return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
+    if (path === '/revoke') return await handleRevoke(request, deps);
     return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });
   } catch (error) {
     logger.error({ err: error, path: url.pathname }, 'sandbox handler failed');
