@@ -73,6 +73,18 @@ describe('OAuth connect through the sandbox (authorization code with PKCE)', () 
     expect(after.credentialsEncrypted).not.toBe(before.credentialsEncrypted);
   });
 
+  it('the consent page offers only the sandbox users of the admin’s own workspaces: another’s is refused', async () => {
+    const owner = await sandbox.admin();
+    const [theirs] = await sandbox.connect({ provider: 'x', ...owner });
+    const row = await storedAccount(theirs!.id);
+    const theirUser = await sandbox.store.getAccount('x', row.platformUserId);
+    const intruder = await sandbox.admin();
+    const { html, answer } = await sandbox.consent({ provider: 'x', ...intruder, account: theirUser!.id });
+    expect(html).not.toContain(theirUser!.id);
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('location')).toBeNull();
+  });
+
   it('“Deny” on the consent page connects nothing', async () => {
     const admin = await sandbox.admin();
     const { callback } = await sandbox.consent({ provider: 'x', ...admin, decision: 'deny' });

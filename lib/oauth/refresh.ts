@@ -8,7 +8,7 @@ import { requestTokens } from './token-request';
  * expiry. The token job (lib/tokens/refresh-expiring.ts) calls it under the account's refresh claim.
  */
 export function oauthRefresh(config: OAuthConfig): NonNullable<ProviderDefinition['refresh']> {
-  return async (account, send) => {
+  const refresh: NonNullable<ProviderDefinition['refresh']> = async (account, send) => {
     const refreshToken = account.credentials.refreshToken;
     if (!refreshToken)
       return { ok: false, rejected: true, reason: 'There is no refresh token: only a reconnect helps.' };
@@ -28,4 +28,17 @@ export function oauthRefresh(config: OAuthConfig): NonNullable<ProviderDefinitio
     const { accessToken, refreshToken: next, expiresAt } = result.credentials;
     return { ok: true, credentials: { ...account.credentials, accessToken, refreshToken: next, expiresAt } };
   };
+  refreshTokenGrants.add(refresh);
+  return refresh;
+}
+
+const refreshTokenGrants = new WeakSet<object>();
+
+/**
+ * Whether a registry entry's `refresh` is the refresh_token grant: without a refresh token it cannot renew
+ * anything (X without `offline.access`), so the token job waits for the expiry instead of calling it.
+ * A network's own refresh (Threads renews a long-lived token with itself) decides for itself.
+ */
+export function needsRefreshToken(refresh: ProviderDefinition['refresh']): boolean {
+  return refresh !== null && refreshTokenGrants.has(refresh);
 }

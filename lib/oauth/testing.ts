@@ -29,7 +29,7 @@ export async function startOAuthSandbox(options: { tokenTtlSeconds?: number; tra
     deps: {
       store,
       resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }),
-      viewerScope: async () =>
+      consentScope: async () =>
         signedInWorkspace
           ? workspaceSandboxScope(db, { workspaceId: signedInWorkspace, encryptionKey: TEST_ENCRYPTION_KEY })
           : null,

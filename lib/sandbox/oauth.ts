@@ -57,8 +57,8 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
   const scopes = (params.get('scope') ?? '').split(' ').filter(Boolean);
   if (scopes.length === 0) return back({ error: 'invalid_scope' });
 
-  // Who is "signed in to the platform": inside the app, the sandbox users of the member's own workspaces.
-  const scope = deps.viewerScope ? ((await deps.viewerScope(request)) ?? []) : [];
+  // Who is "signed in to the platform": inside the app, the sandbox users of the workspaces the member administers.
+  const scope = deps.consentScope ? ((await deps.consentScope(request)) ?? []) : [];
   const identities = new Map<string, ConsentIdentity>();
   for (const s of scope) {
     if (s.account.platform === platform)

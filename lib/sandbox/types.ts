@@ -193,6 +193,11 @@ export type SandboxDeps = {
    * "View post" links the app shows open in a browser without a bearer token. Null when not signed in.
    */
   viewerScope?: (request: Request) => Promise<ScopedAccount[] | null>;
+  /**
+   * Who is "signed in to the platform" on the OAuth consent page: inside the app, the sandbox users of the
+   * workspaces the signed-in member administers (offered besides a new user). Absent: only a new user.
+   */
+  consentScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /** How long "timeout" faults hold a request that the client has not abandoned (default 120 s). */
   hangMs?: number;
   /** OAuth access tokens the sandbox issues live this long (default 7200 s, as X's); tests shorten it. */

@@ -8,6 +8,7 @@ import {
   type ExpiringAccount,
 } from '@/db/queries/token-health';
 import { logger } from '@/lib/logging/logger';
+import { needsRefreshToken } from '@/lib/oauth/refresh';
 import { providerDefinition, resolvedAccountFor, type ProviderTransport } from '@/lib/providers';
 import { PROVIDER_LABEL } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
@@ -94,8 +95,8 @@ async function refreshOne(db: Database, account: ExpiringAccount, options: Refre
     await releaseTokenRefresh(db, { ...lease, until: null });
     return 'rejected';
   }
-  // Nothing can renew it (no refresh, or an OAuth grant without a refresh token): it lasts until it expires.
-  if (!definition.refresh || (definition.oauth && !resolved.credentials.refreshToken)) {
+  // Nothing can renew it (no refresh, or a refresh_token grant without a refresh token): it lasts until it expires.
+  if (!definition.refresh || (needsRefreshToken(definition.refresh) && !resolved.credentials.refreshToken)) {
     if (!expired) {
       await releaseTokenRefresh(db, { ...lease, until: new Date(account.tokenExpiresAt) });
       return 'waiting';
