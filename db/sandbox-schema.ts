@@ -174,3 +174,51 @@ export const sandboxThreadsContainers = sandbox.table(
   ],
 );
 export type SandboxThreadsContainerRow = typeof sandboxThreadsContainers.$inferSelect;
+
+/**
+ * Authorization codes of the sandbox's OAuth server (lib/sandbox/oauth.ts): single use, short-lived, bound to
+ * the client, the redirect URI and the PKCE challenge they were issued for. Only hashes are stored.
+ */
+export const sandboxOAuthCodes = sandbox.table('oauth_codes', {
+  codeHash: text().primaryKey(),
+  accountId: uuid()
+    .notNull()
+    .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+  clientId: text().notNull(),
+  redirectUri: text().notNull(),
+  codeChallenge: text().notNull(),
+  scope: text().notNull(),
+  /** The tokens issued for this code: a second use of the code revokes them (RFC 6749 §4.1.2). */
+  familyId: uuid().notNull(),
+  expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+  usedAt: timestamp({ withTimezone: true, precision: 3 }),
+});
+
+/**
+ * Access and refresh tokens the sandbox issued. A family is one consent: refreshes rotate within it, and a
+ * refresh token used twice revokes the whole family (as OAuth 2.1 servers do on replay).
+ */
+export const sandboxOAuthTokens = sandbox.table(
+  'oauth_tokens',
+  {
+    tokenHash: text().primaryKey(),
+    kind: text({ enum: ['access', 'refresh'] }).notNull(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    clientId: text().notNull(),
+    familyId: uuid().notNull(),
+    scope: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true, precision: 3 }),
+    /** A refresh token is spent by its one rotation. */
+    usedAt: timestamp({ withTimezone: true, precision: 3 }),
+    revokedAt: timestamp({ withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('sandbox_oauth_tokens_kind_ck', sql`${t.kind} in ('access', 'refresh')`),
+    index('sandbox_oauth_tokens_account_idx').on(t.accountId),
+    index('sandbox_oauth_tokens_family_idx').on(t.familyId),
+  ],
+);
+export type SandboxOAuthTokenRow = typeof sandboxOAuthTokens.$inferSelect;

@@ -371,6 +371,10 @@ export const notifications = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     deliveryId: uuid().references(() => deliveries.id, { onDelete: 'cascade' }),
+    /** An account's incident (its token needs a reconnect); null for delivery notifications. */
+    accountId: uuid().references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    /** Which incident of the account: the sealed credentials that went bad (every way back to `ok` reseals them). */
+    incidentKey: text(),
     kind: text().notNull(),
     message: text().notNull(),
     createdAt: createdAt(),
@@ -378,6 +382,8 @@ export const notifications = pgTable(
   (t) => [
     // One notification per delivery and kind: a replayed event does not notify twice.
     unique('notifications_delivery_kind_uq').on(t.deliveryId, t.kind),
+    // One notification per account incident: two workers seeing the same 401 notify once.
+    unique('notifications_account_incident_uq').on(t.accountId, t.kind, t.incidentKey),
     index('notifications_workspace_idx').on(t.workspaceId, t.createdAt),
   ],
 );
@@ -416,3 +422,30 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
+
+/**
+ * One OAuth connect in flight (lib/oauth/state.ts): bound to the admin who started it and their workspace,
+ * single use, ten minutes. Only the state's hash is stored; the PKCE verifier is sealed to the row.
+ */
+export const oauthStates = pgTable(
+  'oauth_states',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    stateHash: text().notNull(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: providerEnum().notNull(),
+    codeVerifierSealed: text().notNull(),
+    redirectUri: text().notNull(),
+    sandbox: boolean().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [unique('oauth_states_state_hash_uq').on(t.stateHash), index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+export type OAuthState = typeof oauthStates.$inferSelect;

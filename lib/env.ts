@@ -103,6 +103,13 @@ const envSchema = z.object({
   SANDBOX_ENABLED: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // OAuth clients of the networks that connect through sign-in (blank: that network's real OAuth is off).
+  X_CLIENT_ID: z.string().optional(),
+  X_CLIENT_SECRET: z.string().optional(),
+  LINKEDIN_CLIENT_ID: z.string().optional(),
+  LINKEDIN_CLIENT_SECRET: z.string().optional(),
+  THREADS_APP_ID: z.string().optional(),
+  THREADS_APP_SECRET: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),

@@ -28,11 +28,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     message: n.message,
     unread: !n.read,
     href:
-      n.kind === 'needs_review' && can(role, 'review')
-        ? `/review#delivery-${n.deliveryId}`
-        : n.postId
-          ? `/posts/${n.postId}`
-          : '/queue',
+      n.kind === 'reconnect'
+        ? '/accounts'
+        : n.kind === 'needs_review' && can(role, 'review')
+          ? `/review#delivery-${n.deliveryId}`
+          : n.postId
+            ? `/posts/${n.postId}`
+            : '/queue',
   }));
   return (
     <div className="flex min-h-screen">

@@ -11,19 +11,25 @@ import type { FormAction } from '@/lib/auth/action';
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { getJson } from '@/lib/query/get-json';
 import { queryKeys, readUrls } from '@/lib/query/keys';
+import { PROVIDER_META } from '@/lib/providers/catalog';
+import type { ProviderName } from '@/lib/providers/types';
 import type { AccountListItem } from '@/lib/reads/accounts';
 
 type Account = AccountListItem;
 export type AccountRowActions = { checkConnection: FormAction; disconnect: FormAction };
+/** Which networks can reconnect through sign-in here: their real OAuth (configured) and the sandbox's. */
+export type ReconnectOptions = { oauth: Partial<Record<ProviderName, boolean>>; sandbox: boolean };
 
 export function AccountList({
   workspaceId,
   canManage = false,
   actions,
+  reconnect = { oauth: {}, sandbox: false },
 }: {
   workspaceId: string;
   canManage?: boolean;
   actions: AccountRowActions;
+  reconnect?: ReconnectOptions;
 }) {
   const { data: accounts = [] } = useQuery({
     queryKey: queryKeys.accountsWithDisconnected(workspaceId),
@@ -44,7 +50,14 @@ export function AccountList({
           className="divide-y divide-slate-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200"
         >
           {connected.map((a) => (
-            <AccountRow key={a.id} account={a} workspaceId={workspaceId} canManage={canManage} actions={actions} />
+            <AccountRow
+              key={a.id}
+              account={a}
+              workspaceId={workspaceId}
+              canManage={canManage}
+              actions={actions}
+              reconnect={reconnect}
+            />
           ))}
         </ul>
       )}
@@ -78,11 +91,13 @@ function AccountRow({
   workspaceId,
   canManage,
   actions,
+  reconnect,
 }: {
   account: Account;
   workspaceId: string;
   canManage: boolean;
   actions: AccountRowActions;
+  reconnect: ReconnectOptions;
 }) {
   const [check, checkAction, checking] = useActionState(actions.checkConnection, undefined);
   const [disconnect, disconnectAction, disconnecting] = useActionState(actions.disconnect, undefined);
@@ -97,6 +112,7 @@ function AccountRow({
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone="blue">{PROVIDER_LABEL[a.provider]}</Badge>
           {a.sandbox && <Badge tone="violet">sandbox</Badge>}
+          {a.needsReconnect && <Badge tone="red">Needs reconnect</Badge>}
           <span className="text-xs text-slate-500" title="Only the last four characters of the token are ever shown">
             token …{a.tokenLast4}
           </span>
@@ -123,7 +139,49 @@ function AccountRow({
           )}
         </div>
       </div>
+      {a.needsReconnect && <TokenProblem account={a} canManage={canManage} reconnect={reconnect} />}
       <FormStatus state={check ?? disconnect} />
     </li>
+  );
+}
+
+/** Why the account needs a reconnect, what it holds meanwhile, and the way back (sign-in again, or the connect form). */
+function TokenProblem({
+  account: a,
+  canManage,
+  reconnect,
+}: {
+  account: Account;
+  canManage: boolean;
+  reconnect: ReconnectOptions;
+}) {
+  const meta = PROVIDER_META[a.provider];
+  const viaOAuth = meta.connect.oauth && (a.sandbox ? reconnect.sandbox : reconnect.oauth[a.provider] === true);
+  const href = viaOAuth
+    ? `/api/oauth/${a.provider}/start?account=${a.id}${a.sandbox ? '&sandbox=1' : ''}`
+    : meta.connect.fields.length > 0
+      ? `#connect-${a.provider}`
+      : null;
+  const held = a.scheduled;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-900">
+      <p>
+        {a.tokenProblem ? `Its token needs a reconnect: ${a.tokenProblem}` : 'Its access token has expired.'}{' '}
+        <strong>
+          {held === 0
+            ? 'No scheduled posts are held.'
+            : `${held} scheduled post${held === 1 ? ' is' : 's are'} held until you reconnect.`}
+        </strong>
+      </p>
+      {canManage && href && (
+        <a
+          href={href}
+          aria-label={`Reconnect ${a.handle}`}
+          className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
+          Reconnect
+        </a>
+      )}
+    </div>
   );
 }

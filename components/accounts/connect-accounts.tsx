@@ -19,19 +19,83 @@ const card = 'space-y-4 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200'
 export function ConnectAccounts({
   workspaceId,
   sandboxEnabled,
+  oauthConfigured = {},
   actions,
 }: {
   workspaceId: string;
   sandboxEnabled: boolean;
+  /** Networks whose real OAuth client is set up on this server (booleans only: no client id or secret here). */
+  oauthConfigured?: Partial<Record<ProviderName, boolean>>;
   actions: ConnectActions;
 }) {
   return (
     <div className="grid gap-6 lg:grid-cols-3">
+      {PROVIDER_NAMES.filter((p) => PROVIDER_META[p].connect.oauth).map((p) => (
+        <ConnectWithOAuth
+          key={p}
+          provider={p}
+          configured={oauthConfigured[p] === true}
+          sandboxEnabled={sandboxEnabled}
+        />
+      ))}
       {sandboxEnabled && <ConnectSandbox workspaceId={workspaceId} action={actions.connectSandbox} />}
       {PROVIDER_NAMES.filter((p) => PROVIDER_META[p].connect.fields.length > 0).map((p) => (
         <ConnectWithFields key={p} provider={p} workspaceId={workspaceId} action={actions.connect} />
       ))}
     </div>
+  );
+}
+
+const linkButton =
+  'inline-flex items-center justify-center rounded-md px-3.5 py-2 text-sm font-semibold shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2';
+
+/**
+ * A network that connects through its own sign-in (OAuth): plain links to the start route, which checks the
+ * admin again on the server and sends the browser to the network's consent page (or the sandbox's).
+ */
+function ConnectWithOAuth({
+  provider,
+  configured,
+  sandboxEnabled,
+}: {
+  provider: ProviderName;
+  configured: boolean;
+  sandboxEnabled: boolean;
+}) {
+  const { label } = PROVIDER_META[provider];
+  return (
+    <section className={card} aria-labelledby={`oauth-${provider}`}>
+      <h2 id={`oauth-${provider}`} className="text-base font-semibold">
+        Connect with {label}
+      </h2>
+      <p className="text-sm text-slate-600">
+        Sign in on {label} and allow Semel to post; every account the sign-in can publish as is connected. Tokens are
+        stored encrypted and renewed before they expire.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {configured && (
+          <a
+            href={`/api/oauth/${provider}/start`}
+            className={`${linkButton} bg-indigo-600 text-white hover:bg-indigo-500`}
+          >
+            Connect with {label}
+          </a>
+        )}
+        {sandboxEnabled && (
+          <a
+            href={`/api/oauth/${provider}/start?sandbox=1`}
+            className={`${linkButton} bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50`}
+          >
+            Connect with {label} (sandbox)
+          </a>
+        )}
+      </div>
+      {!configured && (
+        <p className="text-xs text-slate-500">
+          Sign-in with the real {label} is not set up on this server: its OAuth client id is blank.
+        </p>
+      )}
+    </section>
   );
 }
 

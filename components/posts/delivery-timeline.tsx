@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { LocalTime } from '@/components/ui/local-time';
 import type { PostDetail } from '@/lib/posts/post-detail';
 import { getJson } from '@/lib/query/get-json';
@@ -58,6 +59,18 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
             </p>
           )}
           {d.failureReason && d.status === 'failed' && <p className="mb-4 text-sm text-rose-700">{d.failureReason}</p>}
+          {d.held && (
+            <p
+              role="status"
+              className="mb-4 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-900 ring-1 ring-rose-200"
+            >
+              <Link href="/accounts" className="font-semibold underline">
+                Held: reconnect {d.handle}
+              </Link>{' '}
+              — its token was refused or has expired. Nothing was published; it goes out once the account is reconnected
+              (unless it is past the lateness limit by then).
+            </p>
+          )}
           <ol className="relative ml-2 border-l border-slate-200" aria-label={`History of the delivery to ${d.handle}`}>
             {d.timeline.map((entry, i) => (
               <li key={i} className="mb-4 ml-4">

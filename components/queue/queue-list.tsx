@@ -95,6 +95,11 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                       {d.status === 'failed' && d.failureReason && (
                         <span className="text-rose-700">{d.failureReason}</span>
                       )}
+                      {d.held && (
+                        <Link href="/accounts" className="text-rose-700 underline">
+                          Held: reconnect {d.handle}
+                        </Link>
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -27,6 +27,7 @@ export type SandboxActions = {
   publishTestPost: FormAction<AttemptSummary>;
   updateFaults: FormAction;
   naiveRetryDemo: FormAction<NaiveRetryDemo>;
+  revokeTokens: FormAction;
 };
 
 type Option = { accountId: string; handle: string; provider: keyof typeof PROVIDER_LABEL };
@@ -83,6 +84,7 @@ export function SandboxControls({ workspaceId, actions }: { workspaceId: string;
       <TestPost workspaceId={workspaceId} options={options} action={actions.publishTestPost} />
       <FaultKnobs workspaceId={workspaceId} options={options} action={actions.updateFaults} />
       <NaiveRetry workspaceId={workspaceId} options={options} action={actions.naiveRetryDemo} />
+      <RevokeTokens workspaceId={workspaceId} options={options} action={actions.revokeTokens} />
     </div>
   );
 }
@@ -286,6 +288,35 @@ function NaiveRetry({
           <p className="text-sm text-rose-700">{state?.message}</p>
         )}
       </div>
+    </form>
+  );
+}
+
+function RevokeTokens({
+  workspaceId,
+  options,
+  action,
+}: {
+  workspaceId: string;
+  options: Option[];
+  action: SandboxActions['revokeTokens'];
+}) {
+  const [state, onSubmit, pending] = useKeptFormAction(action);
+  useRefreshOnSuccess(state, queryKeys.accounts(workspaceId));
+  return (
+    <form onSubmit={onSubmit} className={card} aria-labelledby="revoke-tokens">
+      <h2 id="revoke-tokens" className="text-base font-semibold">
+        Revoke tokens
+      </h2>
+      <p className="text-sm text-slate-600">
+        As a user removing the app on the platform: every token of the account stops working. Its next publish is
+        refused (401), the account asks for a reconnect and its posts are held until then.
+      </p>
+      <AccountSelect id="revoke-account" options={options} />
+      <SubmitButton variant="danger" pending={pending} pendingLabel="Revoking…">
+        Revoke tokens
+      </SubmitButton>
+      <FormStatus state={state} />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 
 type Notification = { id: string; kind: string; message: string; unread: boolean; href: string };
 
-/** Failed and needs-review deliveries, with the unread count; opening the list marks them read. */
+/** Failed and needs-review deliveries and accounts to reconnect, with the unread count; opening the list marks them read. */
 export function NotificationBell({
   unread,
   items,
@@ -55,7 +55,7 @@ export function NotificationBell({
                     onClick={() => setOpen(false)}
                   >
                     <span className={n.unread ? 'font-semibold' : ''}>
-                      {n.kind === 'failed' ? 'Failed' : 'Needs review'}
+                      {n.kind === 'failed' ? 'Failed' : n.kind === 'reconnect' ? 'Reconnect needed' : 'Needs review'}
                     </span>
                     <span className="block text-xs text-slate-600">{n.message}</span>
                   </Link>

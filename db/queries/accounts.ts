@@ -47,8 +47,9 @@ export async function upsertAccount(db: Executor, params: NewSocialAccount) {
 }
 
 /**
- * Connects an account, or reconnects one disconnected earlier (same platform identity): the row, and
- * with it every delivery's history, is kept; new credentials replace the old ones.
+ * Connects an account, or reconnects one disconnected earlier or whose token went bad (same platform
+ * identity): the row, and with it every delivery's history, is kept; new credentials replace the old ones and
+ * its token health is `ok` again, so deliveries held for it publish (docs/architecture.md#delivery-states).
  */
 export async function connectAccount(
   db: Executor,
@@ -88,6 +89,11 @@ export async function connectAccount(
           credentialsEncrypted: sealed.credentialsEncrypted,
           tokenLast4: sealed.tokenLast4,
           disconnectedAt: null,
+          tokenStatus: 'ok',
+          tokenProblem: null,
+          tokenExpiresAt: params.tokenExpiresAt ?? null,
+          // A refresh still running for the old token is fenced by the credentials it read, not by this lease.
+          tokenRefreshLeaseUntil: null,
         },
         setWhere: eq(socialAccounts.id, id),
       })

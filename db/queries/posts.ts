@@ -55,6 +55,9 @@ const deliveryColumns = {
   dueAt: deliveries.dueAt,
   accountHandle: socialAccounts.handle,
   accountProvider: socialAccounts.provider,
+  /** The account's token needs a reconnect: its scheduled deliveries are held (not claimed) until then. */
+  accountNeedsReconnect: sql<boolean>`(${socialAccounts.disconnectedAt} is null and (${socialAccounts.tokenStatus} <> 'ok'
+    or coalesce(${socialAccounts.tokenExpiresAt} <= now(), false)))`,
 };
 
 export async function getPostWithDeliveries(db: Executor, params: { workspaceId: string; postId: string }) {

@@ -1,17 +1,21 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { uuidList } from './sql-params';
+import { accountCanPublish } from './token-health';
 
 // Reads and wake-ups for the publisher; every statement that moves a delivery lives in ./deliveries/ (docs/architecture.md#write-order).
 
 const rows = <T>(result: Iterable<unknown>) => [...result] as T[];
 
-/** When the scheduler should wake next: the earliest due delivery or reconciliation check, or expiring lease. */
+/** When the scheduler should wake next: the earliest publishable due delivery or reconciliation check, or expiring lease. */
 export async function getNextWakeAt(db: Executor): Promise<Date | null> {
-  // One subquery per status, so the scheduled one is a single probe of the partial due index.
+  // One subquery per status, so the scheduled one walks the partial due index (past held deliveries).
   const result = await db.execute(sql`
     select least(
-      (select min(due_at) from deliveries where status = 'scheduled'),
+      -- Deliveries held for an account's token wait for a reconnect (which notifies), not for a time.
+      (select d.due_at from deliveries d where d.status = 'scheduled'
+        and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
+        order by d.due_at limit 1),
       (select min(due_at) from deliveries where status = 'ambiguous'),
       (select min(lease_expires_at) from claims where released_at is null)
     ) as at`);

@@ -23,6 +23,7 @@ describe('the job registry', () => {
       ['reconcile', 'due'],
       ['prune-idempotency-keys', 'interval'],
       ['prune-login-attempts', 'interval'],
+      ['refresh-tokens', 'interval'],
     ]);
   });
 

@@ -3,6 +3,7 @@ import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
+import { refreshTokensJob } from './refresh-tokens';
 
 /**
  * Every background job, in the order a scheduler pass runs the `'due'` ones (publish before reconcile, so a
@@ -13,6 +14,7 @@ export const jobs = [
   reconcileJob,
   pruneIdempotencyKeysJob,
   pruneLoginAttemptsJob,
+  refreshTokensJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

@@ -19,6 +19,8 @@ export type PostDetail = Omit<Serialized, 'deliveries'> & {
   deliveries: (Serialized['deliveries'][number] & {
     handle: string;
     failureReason: string | null;
+    /** Scheduled but held: its account's token needs a reconnect. */
+    held: boolean;
     nextCheckAt: string | null;
     timeline: TimelineEntry[];
   })[];
@@ -99,6 +101,7 @@ export async function getPostDetail(
         ...d,
         handle: row.accountHandle,
         failureReason: row.failureReason,
+        held: d.status === 'scheduled' && row.accountNeedsReconnect,
         nextCheckAt: d.status === 'ambiguous' ? iso(row.dueAt) : null,
         timeline,
       };

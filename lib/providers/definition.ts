@@ -49,6 +49,8 @@ export type ConnectMeta = {
 /** What a client factory gets: the account with its base URL resolved and the outbound policy decided. */
 export type ResolvedAccount = {
   baseUrl: string;
+  /** A sandbox account (relative base URL, resolved against this app): its OAuth server is the sandbox's. */
+  sandbox?: boolean;
   platformUserId: string;
   accessToken: string;
   credentials: AccountCredentials;

@@ -17,6 +17,8 @@ export type HttpRequest = {
   url: string;
   headers?: Record<string, string>;
   json?: unknown;
+  /** An `application/x-www-form-urlencoded` body instead (OAuth token endpoints); never together with `json`. */
+  form?: Record<string, string>;
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Who may be called (lib/net/outbound-guard.ts); absent: public addresses only. */
@@ -105,10 +107,15 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
       timedOut: false,
       connection: NO_SOCKET,
     });
-  const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
+  const [body, contentType] =
+    request.form !== undefined
+      ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
+      : request.json !== undefined
+        ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
+        : [undefined, undefined];
   const headers: Record<string, string> = {
     accept: 'application/json',
-    ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) }),
+    ...(body === undefined ? {} : { 'content-type': contentType!, 'content-length': String(body.length) }),
     ...request.headers,
   };
 

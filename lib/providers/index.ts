@@ -30,6 +30,7 @@ function resolveAccount(
   const baseUrl = sandboxPath ? resolveBaseUrl(account.baseUrl, origin) : account.baseUrl.replace(/\/+$/, '');
   return {
     baseUrl,
+    sandbox: sandboxPath,
     platformUserId: account.platformUserId,
     accessToken: account.credentials.accessToken,
     credentials: account.credentials,
@@ -68,6 +69,15 @@ export function providerClientForAccount(
     },
     options,
   );
+}
+
+/** A stored account as its registry entry's `refresh` takes it: credentials opened, base URL and guard resolved. */
+export function resolvedAccountFor(
+  account: { id: string; baseUrl: string; platformUserId: string; credentialsEncrypted: string },
+  options: { encryptionKey: string } & ClientOptions,
+): ResolvedAccount {
+  const credentials = openCredentials(account.credentialsEncrypted, options.encryptionKey, account.id);
+  return resolveAccount({ ...account, credentials }, options);
 }
 
 /** Tools for a network's connection check (`verify`): clients for a would-be account. */

@@ -14,6 +14,7 @@ import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
 import { providerClientForAccount, type ProviderClient } from '@/lib/providers';
+import { recordTokenRejected, UNAUTHORIZED_RULE } from '@/lib/tokens/token-health';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 
 export type PublishSummary = {
@@ -91,6 +92,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
     const outcomes = await Promise.all(attempts.map((attempt) => publishOne(db, attempt, options, clients)));
     const written = new Set(await recordOutcomes(db, { outcomes, actor }));
+    await markRejectedTokens(db, attempts, outcomes, written);
     observeSentLateness(attempts, outcomes, written);
     for (const o of outcomes) {
       if (!written.has(o.deliveryId)) summary.fenced++;
@@ -178,6 +180,19 @@ async function publishOne(
     ...(result.evidence ? { evidence: result.evidence } : {}),
     ...(result.safeRetryUntil ? { safeRetryUntil: result.safeRetryUntil.toISOString() } : {}),
   };
+  if (result.rule === UNAUTHORIZED_RULE) {
+    // A 401 is the platform refusing the token before doing anything: nothing was published. The delivery goes
+    // back to scheduled and is held (not claimed) until the account is reconnected; the account is marked.
+    return {
+      ...common,
+      outcome: 'not_sent',
+      status: 'scheduled',
+      reason:
+        'The platform rejected the access token (401): nothing was published; held until the account is reconnected.',
+      dueAt: new Date(),
+      detail: { ...detail, tokenRejected: true },
+    };
+  }
   switch (result.outcome) {
     case 'sent':
       return { ...common, status: 'sent', externalId: result.externalId ?? null, url: result.url ?? null, detail };
@@ -198,6 +213,22 @@ async function publishOne(
         dueAt: result.retryAt ?? new Date(Date.now() + notSentBackoffMs(attempt.generation)),
         detail,
       };
+  }
+}
+
+/** Marks each account whose token a written outcome found refused (once per account and chunk). */
+async function markRejectedTokens(
+  db: Database,
+  attempts: StartedAttempt[],
+  outcomes: DeliveryOutcome[],
+  written: Set<string>,
+) {
+  const marked = new Set<string>();
+  for (const [i, attempt] of attempts.entries()) {
+    const outcome = outcomes[i]!;
+    if (!outcome.detail?.tokenRejected || !written.has(outcome.deliveryId) || marked.has(attempt.accountId)) continue;
+    marked.add(attempt.accountId);
+    await recordTokenRejected(db, attempt);
   }
 }
 

@@ -4,7 +4,12 @@ import { serializePost } from '@/lib/posts/serialize';
 
 type Serialized = ReturnType<typeof serializePost>;
 export type QueueItem = Omit<Serialized, 'deliveries'> & {
-  deliveries: (Serialized['deliveries'][number] & { handle: string; failureReason: string | null })[];
+  deliveries: (Serialized['deliveries'][number] & {
+    handle: string;
+    failureReason: string | null;
+    /** Scheduled but held: its account's token needs a reconnect. */
+    held: boolean;
+  })[];
 };
 
 /** The queue's data (React Query polls it while something can still change). */
@@ -18,6 +23,7 @@ export async function readQueue(db: Executor, params: { workspaceId: string }): 
         ...d,
         handle: deliveries[i]!.accountHandle,
         failureReason: deliveries[i]!.failureReason,
+        held: d.status === 'scheduled' && deliveries[i]!.accountNeedsReconnect,
       })),
     };
   });

@@ -18,6 +18,7 @@ import {
   type ReadBack,
   type RecentPost,
 } from '@/lib/providers';
+import { recordTokenRejected, UNAUTHORIZED_RULE } from '@/lib/tokens/token-health';
 import { findMatchingPosts } from './match';
 
 export type ReconcileOptions = {
@@ -149,7 +150,7 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
     { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport },
   );
   if (definition.reconcile !== 'timeline' && client.readBack) {
-    const outcome = await readBackOne(d, client, options);
+    const outcome = await readBackOne(db, d, client, options);
     if (outcome) return outcome;
   }
   return readAccountPosts(db, d, client, options);
@@ -157,6 +158,7 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
 
 /** Reads one delivery back by the provider's own evidence; null when it has none (read the account's posts). */
 async function readBackOne(
+  db: Database,
   d: AmbiguousDelivery,
   client: ProviderClient,
   options: ReconcileOptions,
@@ -185,6 +187,7 @@ async function readBackOne(
       signal: AbortSignal.timeout(Math.max(1_000, options.leaseMs - DECISION_MARGIN_MS)),
     });
   } catch (error) {
+    await noteRejectedToken(db, d, error);
     const reason = error instanceof ProviderReadError ? error.classification.reason : (error as Error).message;
     return unreadableOrRecheck(d, base, options, { readError: reason });
   }
@@ -212,6 +215,16 @@ async function readBackOne(
     case 'list':
       return null;
   }
+}
+
+/** A read answered 401: the account's token needs a reconnect (its scheduled deliveries are then held). */
+async function noteRejectedToken(db: Database, d: AmbiguousDelivery, error: unknown) {
+  if (error instanceof ProviderReadError && error.classification.rule === UNAUTHORIZED_RULE)
+    await recordTokenRejected(db, {
+      accountId: d.accountId,
+      provider: d.provider,
+      credentialsEncrypted: d.credentialsEncrypted,
+    });
 }
 
 /** Reads the account's own posts around the attempts and counts the copies of this delivery. */
@@ -242,6 +255,7 @@ async function readAccountPosts(
       maxPages: MAX_PAGES,
     });
   } catch (error) {
+    await noteRejectedToken(db, d, error);
     const reason = error instanceof ProviderReadError ? error.classification.reason : (error as Error).message;
     return unreadableOrRecheck(d, base, options, { readError: reason });
   }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb } from '@/db/client';
+import { can } from '@/lib/auth/can';
 import { getWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { createPgSandboxStore } from './pg-store';
@@ -20,6 +21,16 @@ export function getAppSandboxDeps(): SandboxDeps {
         return context && { workspaceId: context.workspace.id, role: context.role };
       },
     }),
+    // The OAuth consent page offers the sandbox users of the workspaces this member may connect accounts in.
+    consentScope: async () => {
+      const context = await getWorkspace();
+      if (!context) return null;
+      const administered = context.memberships.filter((m) => can(m.role, 'manageAccounts'));
+      const scopes = await Promise.all(
+        administered.map((m) => workspaceSandboxScope(db, { workspaceId: m.id, encryptionKey })),
+      );
+      return scopes.flat();
+    },
     // "View post" links: a signed-in member sees the posts of every workspace they belong to (any role).
     viewerScope: async () => {
       const context = await getWorkspace();

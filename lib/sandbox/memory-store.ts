@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createMemorySandboxOAuthStore } from './memory-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
 import { containerRefusal } from './threads-containers';
-import { hashSandboxToken } from './tokens';
+import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import {
   NO_FAULTS,
   type FaultSettings,
@@ -43,6 +44,13 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
         }
       : null;
   const textKey = (accountId: string, text: string) => `${accountId}\u0000${text}`;
+  const oauth = createMemorySandboxOAuthStore((accountId) => {
+    const account = accounts.get(accountId);
+    if (!account) return;
+    byToken.delete(account.tokenHash);
+    account.tokenHash = hashSandboxToken(newSandboxIdentity().token);
+    byToken.set(account.tokenHash, account.id);
+  });
 
   function insert(input: NewSandboxPost): SandboxPost {
     const createdAt = new Date();
@@ -77,9 +85,12 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
     listAccounts: () => [...accounts.values()].map((a) => strip(a)!),
 
     async authenticate(platform, token) {
-      const account = accounts.get(byToken.get(hashSandboxToken(token)) ?? '');
+      const tokenHash = hashSandboxToken(token);
+      const account = accounts.get(byToken.get(tokenHash) ?? oauth.accessAccountId(tokenHash) ?? '');
       return account?.platform === platform ? strip(account) : null;
     },
+
+    oauth,
 
     async getAccount(platform, platformUserId) {
       return strip(accounts.get(byUser.get(`${platform}:${platformUserId}`) ?? ''));

@@ -29,6 +29,8 @@ import {
 } from '@/db/queries/sandbox-threads';
 import type { Executor } from '@/db/client';
 import type { SandboxPostRow, SandboxThreadsContainerRow } from '@/db/sandbox-schema';
+import { getSandboxAccountByAccessToken } from '@/db/queries/sandbox-oauth';
+import { createPgSandboxOAuthStore } from './pg-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
 import { containerRefusal } from './threads-containers';
@@ -63,11 +65,16 @@ export function createPgSandboxStore(
   return {
     async authenticate(platform, token) {
       const tokenHash = hashSandboxToken(token);
-      const found = await getSandboxAccountByTokenHash(db, { platform, tokenHash });
+      // An account's own token, or a live access token the OAuth server issued for it (lib/sandbox/oauth.ts).
+      const found =
+        (await getSandboxAccountByTokenHash(db, { platform, tokenHash })) ??
+        (await getSandboxAccountByAccessToken(db, { platform, tokenHash }));
       if (found || !options.onUnknownToken) return found;
       await options.onUnknownToken();
       return getSandboxAccountByTokenHash(db, { platform, tokenHash });
     },
+
+    oauth: createPgSandboxOAuthStore(db),
 
     getAccount: (platform, platformUserId) => getSandboxAccountByUserId(db, { platform, platformUserId }),
 

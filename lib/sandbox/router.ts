@@ -4,6 +4,7 @@ import { handleFaults, handleTimeline } from './control';
 import { handleLinkedin } from './linkedin-api';
 import { handleMastodon } from './mastodon-api';
 import { handleThreads } from './threads-api';
+import { handleOAuth, handleRevoke } from './oauth';
 import type { SandboxDeps } from './types';
 import { handleX } from './x-api';
 
@@ -19,6 +20,8 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
   const path = at === -1 ? url.pathname : url.pathname.slice(at + PREFIX.length);
   const root = url.origin + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
   try {
+    const oauth = /^\/(x|linkedin|threads)\/oauth(\/[a-z]+)$/.exec(path);
+    if (oauth) return await handleOAuth(request, oauth[1] as 'x' | 'linkedin' | 'threads', oauth[2]!, deps);
     if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
     if (path.startsWith('/mastodon/'))
       return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
@@ -27,6 +30,7 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
       return await handleThreads(request, path.slice('/threads'.length), deps, `${root}/threads`);
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
+    if (path === '/revoke') return await handleRevoke(request, deps);
     return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });
   } catch (error) {
     logger.error({ err: error, path: url.pathname }, 'sandbox handler failed');

@@ -205,6 +205,49 @@ export interface SandboxStore {
   publishContainer(input: PublishContainerInput): Promise<PublishContainerResult>;
   getFaults(accountId: string): Promise<FaultSettings>;
   setFaults(accountIds: string[], faults: FaultsUpdate): Promise<void>;
+  /** The OAuth server's codes and tokens (lib/sandbox/oauth.ts); `authenticate` accepts its live access tokens. */
+  oauth: SandboxOAuthStore;
+}
+
+/** An authorization code as issued: bound to the client, the redirect URI and the PKCE challenge. */
+export type SandboxOAuthCode = {
+  accountId: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scope: string;
+  familyId: string;
+  expiresAt: Date;
+};
+
+/** A token as issued; a family is one consent (refreshes rotate within it). */
+export type SandboxOAuthToken = {
+  tokenHash: string;
+  kind: 'access' | 'refresh';
+  accountId: string;
+  clientId: string;
+  familyId: string;
+  scope: string;
+  expiresAt: Date | null;
+  usedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+/** Storage of the sandbox's OAuth server, by hashes only; each `use…` is atomic (one of two concurrent uses wins). */
+export interface SandboxOAuthStore {
+  saveCode(codeHash: string, code: SandboxOAuthCode): Promise<void>;
+  /** The code when this call is its first use; `reused` when it was used before (null: never issued). */
+  redeemCode(
+    codeHash: string,
+  ): Promise<{ status: 'first'; code: SandboxOAuthCode } | { status: 'reused'; code: SandboxOAuthCode } | null>;
+  issueTokens(tokens: Omit<SandboxOAuthToken, 'usedAt' | 'revokedAt'>[]): Promise<void>;
+  /** Spends a refresh token: `first` when this call spent it; otherwise how it stands (spent, revoked) or null. */
+  spendRefreshToken(
+    tokenHash: string,
+  ): Promise<{ status: 'first' | 'spent' | 'revoked'; token: SandboxOAuthToken } | null>;
+  revokeFamily(familyId: string): Promise<void>;
+  /** Revokes every token of the account, its own bearer token included; how many OAuth tokens were live. */
+  revokeAccount(accountId: string): Promise<number>;
 }
 
 /** An account as a control-endpoint caller knows it: `accountId` is the id they use (the product's account id). */
@@ -221,8 +264,15 @@ export type SandboxDeps = {
    * "View post" links the app shows open in a browser without a bearer token. Null when not signed in.
    */
   viewerScope?: (request: Request) => Promise<ScopedAccount[] | null>;
+  /**
+   * Who is "signed in to the platform" on the OAuth consent page: inside the app, the sandbox users of the
+   * workspaces the signed-in member administers (offered besides a new user). Absent: only a new user.
+   */
+  consentScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /** How long "timeout" faults hold a request that the client has not abandoned (default 120 s). */
   hangMs?: number;
+  /** OAuth access tokens the sandbox issues live this long (default 7200 s, as X's); tests shorten it. */
+  oauthTokenTtlSeconds?: number;
   /** mastodon-modern: how long a same-key request waits for the lock before its 503 (Mastodon: 10 s). */
   lockWaitMs?: number;
   random?: () => number;

@@ -100,3 +100,21 @@ export const naiveRetryDemoAction = workspaceAction<z.ZodType<{ accountId: strin
     };
   },
 );
+
+/** Revokes every token of a sandbox account, as a user revoking the app on the platform: the next call gets 401. */
+export const revokeSandboxTokensAction = workspaceAction(
+  { name: 'revokeSandboxTokens', can: 'sandboxControl', schema: z.object({ accountId: z.uuid('Choose an account') }) },
+  async ({ accountId }, { workspace }) => {
+    const off = sandboxOff();
+    if (off) return off;
+    const db = getDb();
+    const scope = await workspaceSandboxScope(db, {
+      workspaceId: workspace.id,
+      encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+    });
+    const target = scope.find((s) => s.accountId === accountId);
+    if (!target) return NOT_A_SANDBOX_ACCOUNT;
+    await createPgSandboxStore(db).oauth.revokeAccount(target.account.id);
+    return { ok: true, message: `Revoked every token of ${target.handle}: its next call is refused (401).` };
+  },
+);

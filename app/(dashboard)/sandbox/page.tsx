@@ -10,7 +10,7 @@ import { getEnv } from '@/lib/env';
 import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { readSandboxTimeline } from '@/lib/reads/sandbox-timeline';
-import { naiveRetryDemoAction, publishTestPostAction, updateFaultsAction } from './actions';
+import { naiveRetryDemoAction, publishTestPostAction, revokeSandboxTokensAction, updateFaultsAction } from './actions';
 
 export const metadata = { title: 'Sandbox' };
 
@@ -69,6 +69,7 @@ export default async function SandboxPage() {
                 publishTestPost: publishTestPostAction,
                 updateFaults: updateFaultsAction,
                 naiveRetryDemo: naiveRetryDemoAction,
+                revokeTokens: revokeSandboxTokensAction,
               }}
             />
           )}

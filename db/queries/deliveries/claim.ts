@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval } from '../sql-params';
+import { accountCanPublish } from '../token-health';
 import type { ProviderName } from '@/lib/providers/types';
 
 // Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
@@ -21,8 +22,9 @@ export async function claimDueDeliveries(db: Executor, params: { workerId: strin
     with due as (
       select d.id from deliveries d
       where d.status = 'scheduled' and d.due_at <= now()
-        -- A disconnected account's token is wiped: its deliveries are held for review, never published.
-        and not exists (select 1 from social_accounts a where a.id = d.account_id and a.disconnected_at is not null)
+        -- A disconnected account's token is wiped (its deliveries go to review); one whose token needs a reconnect
+        -- or has expired holds them here: not claimed, not failed, published once the account is healthy again.
+        and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
       order by d.due_at
       limit ${params.limit}
       for update skip locked
