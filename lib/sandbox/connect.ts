@@ -2,7 +2,8 @@ import type { Database } from '@/db/client';
 import { connectAccount } from '@/db/queries/accounts';
 import { registerSandboxAccount } from '@/db/queries/sandbox';
 import { PROVIDER_META } from '@/lib/providers/catalog';
-import { sealCredentials } from '@/lib/providers/credentials';
+import { sealCredentials, type AccountCredentials } from '@/lib/providers/credentials';
+import { ACCESS_LIFETIME_S, issueSandboxSession } from './bluesky-session';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import type { Platform } from './types';
 
@@ -14,7 +15,7 @@ export async function connectSandboxAccount(
   db: Database,
   params: { workspaceId: string; provider: Platform; encryptionKey: string },
 ) {
-  const { platformUserId, token, suffix } = newSandboxIdentity();
+  const { platformUserId, token, suffix } = newSandboxIdentity(params.provider);
   const handle = sandboxHandle(params.provider, suffix);
   const displayName = `Sandbox ${PROVIDER_META[params.provider].label} ${suffix}`;
   return db.transaction(async (tx) => {
@@ -36,9 +37,34 @@ export async function connectSandboxAccount(
         platformUserId,
         baseUrl: PROVIDER_META[params.provider].sandboxPath,
       },
-      (id) => sealCredentials({ accessToken: token }, params.encryptionKey, id),
+      (id) =>
+        sealCredentials(
+          sandboxCredentials(params.provider, { platformUserId, handle, token }),
+          params.encryptionKey,
+          id,
+        ),
     );
   });
+}
+
+/**
+ * What the workspace keeps for a sandbox account: its bearer token, or for Bluesky what a real connect keeps
+ * (a session opened with the app password, which is the sandbox token, and the password itself for later).
+ */
+export function sandboxCredentials(
+  platform: Platform,
+  identity: { platformUserId: string; handle: string; token: string },
+  now = new Date(),
+): AccountCredentials {
+  if (platform !== 'bluesky') return { accessToken: identity.token };
+  const session = issueSandboxSession(identity.platformUserId, hashSandboxToken(identity.token), now);
+  return {
+    accessToken: session.accessJwt,
+    refreshToken: session.refreshJwt,
+    expiresAt: new Date(now.getTime() + ACCESS_LIFETIME_S * 1000).toISOString(),
+    identifier: identity.handle.replace(/^@/, ''),
+    appPassword: identity.token,
+  };
 }
 
 /** A sandbox user's handle, shaped like the network's own. */

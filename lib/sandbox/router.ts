@@ -1,5 +1,6 @@
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
+import { handleBluesky } from './bluesky-api';
 import { handleFaults, handleTimeline } from './control';
 import { handleMastodon } from './mastodon-api';
 import type { SandboxDeps } from './types';
@@ -18,6 +19,7 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
   const root = url.origin + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
   try {
     if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
+    if (path.startsWith('/bluesky/')) return await handleBluesky(request, path.slice('/bluesky'.length), deps);
     if (path.startsWith('/mastodon/'))
       return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
     if (path === '/faults') return await handleFaults(request, deps);

@@ -7,6 +7,7 @@ import { createTestDatabase } from '@/db/testing/test-database';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { createProviderClient } from '@/lib/providers';
+import { sandboxCredentials } from '../connect';
 import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
@@ -42,9 +43,10 @@ export async function startTestSandbox(
 
   async function connectAccount(platform: Platform, workspaceId?: string) {
     const workspace = workspaceId ?? (await makeWorkspace(db)).id;
-    const { platformUserId, token, suffix } = newSandboxIdentity();
-    const handle = `@sbx_${suffix}`;
+    const { platformUserId, token, suffix } = newSandboxIdentity(platform);
+    const handle = testHandle(platform, suffix);
     const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle, token });
+    const credentials = sandboxCredentials(platform, { platformUserId, handle, token });
     const product = await upsertAccount(db, {
       workspaceId: workspace,
       provider: platform,
@@ -52,13 +54,27 @@ export async function startTestSandbox(
       handle,
       platformUserId,
       baseUrl: `/api/sandbox/${platform}`,
-      ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
+      ...sealCredentials(credentials, TEST_ENCRYPTION_KEY),
     });
     const client = createProviderClient(
-      { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
+      {
+        provider: platform,
+        baseUrl: `/api/sandbox/${platform}`,
+        platformUserId,
+        accessToken: credentials.accessToken,
+        credentials,
+      },
       { origin: server.url },
     );
-    return { workspaceId: workspace, productAccountId: product!.id, sandboxAccount, token, platformUserId, client };
+    return {
+      workspaceId: workspace,
+      productAccountId: product!.id,
+      sandboxAccount,
+      token,
+      credentials,
+      platformUserId,
+      client,
+    };
   }
 
   return {
@@ -99,13 +115,21 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
     url: server.url,
     store,
     async connectAccount(platform: Platform) {
-      const { platformUserId, token, suffix } = newSandboxIdentity();
-      const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle: `@mem_${suffix}`, token });
+      const { platformUserId, token, suffix } = newSandboxIdentity(platform);
+      const handle = testHandle(platform, suffix, 'mem');
+      const sandboxAccount = await store.registerAccount({ platform, platformUserId, handle, token });
+      const credentials = sandboxCredentials(platform, { platformUserId, handle, token });
       const client = createProviderClient(
-        { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
+        {
+          provider: platform,
+          baseUrl: `/api/sandbox/${platform}`,
+          platformUserId,
+          accessToken: credentials.accessToken,
+          credentials,
+        },
         { origin: server.url },
       );
-      return { sandboxAccount, token, platformUserId, client };
+      return { sandboxAccount, token, credentials, platformUserId, client };
     },
     setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) =>
       store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
@@ -115,4 +139,9 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
     allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
     uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
   };
+}
+
+/** A test account's handle; a Bluesky one is a domain name (resolveHandle and createSession take it). */
+function testHandle(platform: Platform, suffix: string, prefix = 'sbx'): string {
+  return platform === 'bluesky' ? `@${prefix}-${suffix}.bsky.sandbox` : `@${prefix}_${suffix}`;
 }
