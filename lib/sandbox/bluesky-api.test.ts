@@ -151,6 +151,25 @@ describe.each(backends)('Bluesky dialect ($name)', async ({ start }) => {
       status: 400,
       body: { error: 'ExpiredToken', message: 'Token has expired' },
     });
+    // Reads a PDS serves without a session do not refuse an expired one (the sandbox only asks who reads).
+    const rkey = key();
+    await a.put(rkey, post('readable'), null);
+    const read = await xrpc('GET', 'com.atproto.repo.getRecord', {
+      token: old.accessJwt,
+      query: { repo: a.platformUserId, collection: 'app.bsky.feed.post', rkey },
+    });
+    expect(read).toMatchObject({ status: 200, body: { value: { text: 'readable' } } });
+    const write = await xrpc('POST', 'com.atproto.repo.putRecord', {
+      token: old.accessJwt,
+      body: {
+        repo: a.platformUserId,
+        collection: 'app.bsky.feed.post',
+        rkey: key(),
+        record: post('x'),
+        swapRecord: null,
+      },
+    });
+    expect(write).toMatchObject({ status: 400, body: { error: 'ExpiredToken' } });
     expect(await xrpc('GET', 'com.atproto.server.getSession', { token: a.credentials.refreshToken })).toMatchObject({
       status: 400,
       body: { error: 'InvalidToken' },

@@ -20,7 +20,8 @@ import type { SandboxAccount, SandboxDeps } from './types';
 // uploadBlob. Answers and errors follow the PDS source (github.com/bluesky-social/atproto, packages/pds).
 // Differences, each stricter than a PDS, never more forgiving: only app.bsky.feed.post records; records are
 // never overwritten (a PDS would update one given no swapRecord); reads need the account's own session or
-// a signed-in member of its workspace (a PDS serves records to anyone); listRecords lists newest first only.
+// a signed-in member of its workspace (a PDS serves records to anyone, the sandbox keeps workspaces apart);
+// listRecords lists newest first only.
 
 const xrpcError = (status: number, error: string, message: string) => json(status, { error, message });
 const invalidRequest = (message: string) => xrpcError(400, 'InvalidRequest', message);
@@ -51,8 +52,13 @@ export async function handleBluesky(request: Request, path: string, deps: Sandbo
 }
 
 /** The session's account, or the PDS's answer to a missing, invalid or expired token. */
-async function session(request: Request, deps: SandboxDeps, kind: 'access' | 'refresh' = 'access') {
-  const check = await checkSandboxSession(deps.store, bearerToken(request), kind);
+async function session(
+  request: Request,
+  deps: SandboxDeps,
+  kind: 'access' | 'refresh' = 'access',
+  acceptExpired = false,
+) {
+  const check = await checkSandboxSession(deps.store, bearerToken(request), kind, { acceptExpired });
   return check.ok ? check.account : xrpcError(check.status, check.error, check.message);
 }
 
@@ -144,10 +150,13 @@ function commitJson() {
   return { cid: recordCid({ commit: randomUUID() }), rev: encodeTid(BigInt(Date.now()) * 1000n, 0) };
 }
 
-/** Who may read: the session's own repo, or (no token) a signed-in member's workspace accounts. */
+/**
+ * Who may read: the session's own repo, or (no token) a signed-in member's workspace accounts. A PDS serves
+ * these reads without any session, so an expired one is not refused here: the sandbox only asks who reads.
+ */
 async function readers(request: Request, deps: SandboxDeps): Promise<SandboxAccount[] | Response> {
   if (bearerToken(request) || !deps.viewerScope) {
-    const account = await session(request, deps);
+    const account = await session(request, deps, 'access', true);
     return account instanceof Response ? account : [account];
   }
   const scope = await deps.viewerScope(request);

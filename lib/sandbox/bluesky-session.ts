@@ -47,13 +47,15 @@ export type SessionCheck =
 /**
  * The PDS's bearer check (auth-verifier.ts): no token → 401 AuthMissing; a token that does not verify →
  * 400 InvalidToken; a verified but expired one → 400 ExpiredToken; the other kind of token → 400 InvalidToken.
+ * `acceptExpired`: for reads a PDS serves without any session, where the sandbox only asks who is reading.
  */
 export async function checkSandboxSession(
   store: SandboxStore,
   token: string | null,
   kind: Kind,
-  now = new Date(),
+  options: { now?: Date; acceptExpired?: boolean } = {},
 ): Promise<SessionCheck> {
+  const now = options.now ?? new Date();
   if (!token) return { ok: false, status: 401, error: 'AuthMissing', message: 'Authentication Required' };
   const invalid = { ok: false, status: 400, error: 'InvalidToken', message: 'Token could not be verified' } as const;
   const [head, body, signature] = token.split('.');
@@ -73,7 +75,7 @@ export async function checkSandboxSession(
   const expected = sign(`${head}.${body}`, tokenHash);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
-  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now.getTime())
+  if (!options.acceptExpired && (typeof claims.exp !== 'number' || claims.exp * 1000 <= now.getTime()))
     return { ok: false, status: 400, error: 'ExpiredToken', message: 'Token has expired' };
   if (claims.scope !== SCOPES[kind])
     return { ok: false, status: 400, error: 'InvalidToken', message: 'Bad token scope' };

@@ -201,11 +201,7 @@ describe('Bluesky classifier, every row over a real socket', () => {
 
   it('every row has a case: the Bluesky rows above, the network rows shared with every provider', () => {
     expect(BLUESKY_RULES.slice(0, NETWORK_RULES.length)).toEqual(NETWORK_RULES);
-    const covered = new Set([
-      ...CASES.map((c) => c.rule),
-      ...NETWORK_RULES.map((r) => r.id),
-      ...UNREACHABLE_BY_SOCKET,
-    ]);
+    const covered = new Set([...CASES.map((c) => c.rule), ...NETWORK_RULES.map((r) => r.id), ...UNREACHABLE_BY_SOCKET]);
     expect(BLUESKY_RULES.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
   });
 });

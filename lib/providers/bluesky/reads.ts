@@ -52,7 +52,7 @@ export async function readBackRecord(repo: Repo, input: ReadBackInput): Promise<
   return { verdict: 'found', post, evidence: { ...evidence, cid: String(body.cid) } };
 }
 
-/** listRecords, newest key first (the PDS orders by record key; keys are TIDs, so by time). */
+/** listRecords, newest key first (the PDS orders by record key: TIDs, by time; Semel's to within the hour). */
 export async function listRecentRecords(repo: Repo, input: ListRecentInput): Promise<RecentPost[]> {
   const posts: RecentPost[] = [];
   // Our keys run up to an hour ahead of their createdAt (tid.ts): older keys hold no post of the window.
