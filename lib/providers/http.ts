@@ -17,6 +17,8 @@ export type HttpRequest = {
   url: string;
   headers?: Record<string, string>;
   json?: unknown;
+  /** A raw body instead of JSON (an image upload). */
+  bytes?: { data: Uint8Array; contentType: string };
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Who may be called (lib/net/outbound-guard.ts); absent: public addresses only. */
@@ -105,10 +107,15 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
       timedOut: false,
       connection: NO_SOCKET,
     });
-  const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
+  const body = request.bytes
+    ? Buffer.from(request.bytes.data)
+    : request.json === undefined
+      ? undefined
+      : Buffer.from(JSON.stringify(request.json));
+  const contentType = request.bytes?.contentType ?? 'application/json';
   const headers: Record<string, string> = {
     accept: 'application/json',
-    ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) }),
+    ...(body === undefined ? {} : { 'content-type': contentType, 'content-length': String(body.length) }),
     ...request.headers,
   };
 

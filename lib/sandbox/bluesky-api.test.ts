@@ -113,6 +113,22 @@ describe.each(backends)('Bluesky dialect ($name)', async ({ start }) => {
     });
     expect((await a.put(key(), post('👋🏽'.repeat(300)), null)).status).toBe(200);
     expect(await a.put(key(), post('x', '2026-03-01 12:00'), null)).toMatchObject({ status: 400 });
+    const image = { $type: 'blob', ref: { $link: 'bafkreib' }, mimeType: 'image/png', size: 10 };
+    const withImages = (images: unknown[]) => ({
+      ...post('pictures'),
+      embed: { $type: 'app.bsky.embed.images', images },
+    });
+    expect((await a.put(key(), withImages([{ image, alt: 'a square' }]), null)).status).toBe(200);
+    for (const images of [
+      [],
+      Array(5).fill({ image, alt: 'x' }),
+      [{ image }],
+      [{ image: { ...image, size: 1_000_001 }, alt: '' }],
+    ])
+      expect(await a.put(key(), withImages(images), null)).toMatchObject({
+        status: 400,
+        body: { error: 'InvalidRequest' },
+      });
     const b = await account();
     const intoB = await xrpc('POST', 'com.atproto.repo.putRecord', {
       token: a.credentials.accessToken,

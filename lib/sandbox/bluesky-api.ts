@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeTid } from '@/lib/providers/bluesky/tid';
 import {
   bareHandle,
+  blobCid,
   POST_COLLECTION,
   recordCid,
   recordJson,
@@ -18,10 +19,11 @@ import type { SandboxAccount, SandboxDeps } from './types';
 // A PDS's XRPC API (AT Protocol) as the sandbox serves it, under /api/sandbox/bluesky/xrpc/<method>: sessions
 // with an app password, putRecord with swapRecord, getRecord, listRecords, deleteRecord, resolveHandle and
 // uploadBlob. Answers and errors follow the PDS source (github.com/bluesky-social/atproto, packages/pds).
-// Differences, each stricter than a PDS, never more forgiving: only app.bsky.feed.post records; records are
-// never overwritten (a PDS would update one given no swapRecord); reads need the account's own session or
-// a signed-in member of its workspace (a PDS serves records to anyone, the sandbox keeps workspaces apart);
-// listRecords lists newest first only.
+// Where it differs, it is stricter: only app.bsky.feed.post records; a record is never overwritten (a PDS
+// updates one given no swapRecord); reads need the account's own session or a signed-in member of its
+// workspace (a PDS serves records to anyone; the sandbox keeps workspaces apart); listRecords lists newest
+// first only. One leniency, about media and never about how many posts a resend makes: blobs are not kept,
+// so a record naming a blob that was never uploaded is not refused.
 
 const xrpcError = (status: number, error: string, message: string) => json(status, { error, message });
 const invalidRequest = (message: string) => xrpcError(400, 'InvalidRequest', message);
@@ -233,13 +235,17 @@ async function resolveHandle(request: Request, deps: SandboxDeps): Promise<Respo
 
 const MAX_BLOB_BYTES = 5_000_000;
 
-/** Stores nothing: answers the blob reference a PDS would (a CID of the raw bytes), for clients to embed. */
+/**
+ * Answers the blob reference a PDS would (its CID over the raw bytes), with the account's write faults. Stores
+ * nothing: the sandbox keeps no blobs (bluesky-records.ts says what that leaves unchecked).
+ */
 async function uploadBlob(request: Request, deps: SandboxDeps): Promise<Response> {
   const account = await session(request, deps);
   if (account instanceof Response) return account;
   const bytes = Buffer.from(await request.arrayBuffer());
   if (bytes.length > MAX_BLOB_BYTES) return xrpcError(413, 'PayloadTooLarge', 'request entity too large');
   const mimeType = request.headers.get('content-type') ?? 'application/octet-stream';
-  const cid = recordCid({ blob: bytes.toString('base64') });
-  return json(200, { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: bytes.length } });
+  return withWriteFaults(deps, request, { platform: 'bluesky', accountId: account.id }, async () =>
+    json(200, { blob: { $type: 'blob', ref: { $link: blobCid(bytes) }, mimeType, size: bytes.length } }),
+  );
 }

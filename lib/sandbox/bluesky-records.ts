@@ -48,7 +48,41 @@ export function validatePostRecord(record: unknown): { ok: true; record: PostRec
   )
     return fail('Expected a reply with root and parent strong references', '.reply');
   if (record.facets !== undefined && !validFacets(record.facets, bytes)) return fail('Invalid facets', '.facets');
+  const embedProblem = record.embed === undefined ? null : checkEmbed(record.embed);
+  if (embedProblem) return fail(embedProblem, '.embed');
   return { ok: true, record: record as unknown as PostRecord };
+}
+
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BYTES = 1_000_000;
+
+/**
+ * app.bsky.embed.images: one to four images, each a blob (image/*, at most 1,000,000 bytes) with alt text.
+ * Other embeds (links, quotes) are not checked. Unlike a PDS, the sandbox keeps no blobs, so it cannot
+ * refuse a reference to one it never received.
+ */
+function checkEmbed(embed: unknown): string | null {
+  if (!isObject(embed) || typeof embed.$type !== 'string') return 'Expected an embed with a $type';
+  if (embed.$type !== 'app.bsky.embed.images') return null;
+  const images = embed.images;
+  if (!Array.isArray(images) || images.length === 0 || images.length > MAX_IMAGES)
+    return `Expected 1 to ${MAX_IMAGES} images`;
+  for (const image of images) {
+    if (!isObject(image) || typeof image.alt !== 'string') return 'Expected an image with alt text';
+    const blob = image.image;
+    if (
+      !isObject(blob) ||
+      blob.$type !== 'blob' ||
+      !isObject(blob.ref) ||
+      typeof blob.ref.$link !== 'string' ||
+      typeof blob.mimeType !== 'string' ||
+      !blob.mimeType.startsWith('image/') ||
+      !Number.isInteger(blob.size)
+    )
+      return 'Expected an image blob';
+    if ((blob.size as number) > MAX_IMAGE_BYTES) return `blob too big (maximum ${MAX_IMAGE_BYTES})`;
+  }
+  return null;
 }
 
 function validFacets(facets: unknown, textBytes: number): boolean {
@@ -72,8 +106,20 @@ function validFacets(facets: unknown, textBytes: number): boolean {
  * CID and any change gives another, which is all a client can rely on. (A PDS hashes the DAG-CBOR bytes.)
  */
 export function recordCid(record: Record<string, unknown>): string {
-  const digest = createHash('sha256').update(canonicalJson(record)).digest();
-  return `b${base32(Buffer.concat([Buffer.from([0x01, 0x71, 0x12, 0x20]), digest]))}`;
+  return cid(Buffer.from(canonicalJson(record)), DAG_CBOR);
+}
+
+/** A blob's CID: CIDv1, raw codec, sha2-256 of its bytes (as a PDS makes it). */
+export function blobCid(bytes: Buffer): string {
+  return cid(bytes, RAW);
+}
+
+const DAG_CBOR = 0x71;
+const RAW = 0x55;
+
+function cid(content: Buffer, codec: number): string {
+  const digest = createHash('sha256').update(content).digest();
+  return `b${base32(Buffer.concat([Buffer.from([0x01, codec, 0x12, 0x20]), digest]))}`;
 }
 
 function canonicalJson(value: unknown): string {

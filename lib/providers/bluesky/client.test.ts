@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
 import { createProviderClient, ProviderReadError, type PublishInput } from '..';
+import type { BlueskyClient } from './client';
 import { recordKeyFor } from './tid';
 
 // The real Bluesky client against the sandbox's PDS dialect (standalone server, Postgres store, real
@@ -280,4 +281,60 @@ describe('Bluesky sessions and faults', () => {
       expect(await records(a)).toHaveLength(copies);
     });
   }
+});
+
+describe('Bluesky images (uploadBlob, then an images embed with alt text)', () => {
+  const png = (seed: number) => new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, seed, seed + 1]);
+  const blueskyClient = (a: Account) => a.client as BlueskyClient;
+
+  it('uploads the bytes (content-addressed: the same bytes, the same blob) and posts them with their alt text', async () => {
+    const a = await sandbox.connectAccount('bluesky');
+    const first = await blueskyClient(a).uploadImage(png(1), 'image/png');
+    const again = await blueskyClient(a).uploadImage(png(1), 'image/png');
+    const other = await blueskyClient(a).uploadImage(png(2), 'image/png');
+    expect(first).toMatchObject({ ok: true, blob: { $type: 'blob', mimeType: 'image/png', size: 10 } });
+    if (!first.ok || !again.ok || !other.ok) return;
+    expect(again.blob.ref.$link).toBe(first.blob.ref.$link);
+    expect(other.blob.ref.$link).not.toBe(first.blob.ref.$link);
+    const post = input();
+    const media = [
+      { blob: first.blob, altText: 'A red square' },
+      { blob: other.blob, altText: 'A blue square' },
+    ];
+    const sent = await blueskyClient(a).publish({ ...post, media });
+    expect(sent.outcome).toBe('sent');
+    expect((await records(a))[0]!.record!.embed).toEqual({
+      $type: 'app.bsky.embed.images',
+      images: [
+        { image: first.blob, alt: 'A red square' },
+        { image: other.blob, alt: 'A blue square' },
+      ],
+    });
+    // A resend of the delivery with the same images is the same record: a no-op.
+    expect(await blueskyClient(a).publish({ ...post, media })).toMatchObject({ rule: 'bluesky-record-unchanged' });
+  });
+
+  it('refused before any request: a type Bluesky does not take, over 1 MB, more than four images', async () => {
+    const a = await sandbox.connectAccount('bluesky');
+    expect(await blueskyClient(a).uploadImage(png(1), 'image/svg+xml')).toMatchObject({
+      ok: false,
+      classification: { outcome: 'failed', rule: 'invalid-input' },
+    });
+    expect(await blueskyClient(a).uploadImage(new Uint8Array(1_000_001), 'image/jpeg')).toMatchObject({ ok: false });
+    const uploaded = await blueskyClient(a).uploadImage(png(3), 'image/png');
+    if (!uploaded.ok) throw new Error('upload failed');
+    const five = Array.from({ length: 5 }, () => ({ blob: uploaded.blob, altText: 'x' }));
+    expect(await blueskyClient(a).publish({ ...input(), media: five })).toMatchObject({
+      outcome: 'failed',
+      rule: 'invalid-input',
+    });
+    expect(await records(a)).toHaveLength(0);
+  });
+
+  it('an upload that fails on the platform says why (429 → not_sent with its reset time)', async () => {
+    const a = await sandbox.connectAccount('bluesky');
+    await sandbox.setFaults(a.sandboxAccount.id, { rateLimited: 1 });
+    const result = await blueskyClient(a).uploadImage(png(4), 'image/png');
+    expect(result).toMatchObject({ ok: false, classification: { outcome: 'not_sent', rule: 'rate-limited' } });
+  });
 });

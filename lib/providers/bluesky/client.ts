@@ -18,6 +18,7 @@ import { buildFacets } from './facets';
 import { deleteRecord, listRecentRecords, readBackRecord, whoAmISession } from './reads';
 import { openRepo, strongRef, type CallOptions, type Repo, type StrongRef } from './repo';
 import { openSession, renewSession, type SessionResult } from './session';
+import { blueskyMeta } from './meta';
 import { recordKeyFor } from './tid';
 
 type BlueskyAccount = {
@@ -29,7 +30,20 @@ type BlueskyAccount = {
   outbound?: OutboundPolicy;
 };
 
+/** A blob as uploadBlob answers it and a record embeds it. */
+export type BlobRef = { $type: 'blob'; ref: { $link: string }; mimeType: string; size: number };
+/** An image of a post: its uploaded blob and the alt text people using screen readers hear. */
+export type BlueskyImage = { blob: BlobRef; altText: string };
+export type UploadResult = { ok: true; blob: BlobRef } | { ok: false; classification: Classification };
+
 export type BlueskyClient = ProviderClient & {
+  /** A post with up to four images (uploaded first with uploadImage). */
+  publish(input: PublishInput & { media?: BlueskyImage[] }): Promise<PublishResult>;
+  /**
+   * uploadBlob: blobs are addressed by their content, so uploading the same bytes again is harmless (a PDS
+   * keeps an unreferenced blob only for a while, so upload right before the post that uses it).
+   */
+  uploadImage(bytes: Uint8Array, mimeType: string, options?: CallOptions): Promise<UploadResult>;
   createSession(identifier: string, password: string, options?: CallOptions): Promise<SessionResult>;
   refreshSession(refreshJwt: string, options?: CallOptions): Promise<SessionResult>;
 };
@@ -52,9 +66,12 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
   const repo = openRepo(account, send);
   const sessions = { base: repo.base, outbound: account.outbound, send };
 
-  async function publish(input: PublishInput): Promise<PublishResult> {
+  async function publish(input: PublishInput & { media?: BlueskyImage[] }): Promise<PublishResult> {
     const startedAt = new Date();
     if (input.kind === 'dm') return rejectedInput('Bluesky direct messages are not supported.', startedAt);
+    const media = input.media ?? [];
+    if (media.length > blueskyMeta.media.maxPerPost)
+      return rejectedInput(`Bluesky posts take at most ${blueskyMeta.media.maxPerPost} images.`, startedAt);
     if (input.kind === 'reply' && !input.inReplyTo)
       return rejectedInput('A reply needs the at:// URI or bsky.app link of the post it answers.', startedAt);
     if (graphemeCount(input.text) > TEXT_LIMIT)
@@ -101,6 +118,9 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
       createdAt: createdAt.toISOString(),
       ...(facets.length > 0 ? { facets } : {}),
       ...(reply ? { reply } : {}),
+      ...(media.length > 0
+        ? { embed: { $type: 'app.bsky.embed.images', images: media.map((m) => ({ image: m.blob, alt: m.altText })) } }
+        : {}),
     };
     const raw = await send({
       method: 'POST',
@@ -120,9 +140,37 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
     return withTiming(classification, raw, startedAt);
   }
 
+  async function uploadImage(bytes: Uint8Array, mimeType: string, options: CallOptions = {}): Promise<UploadResult> {
+    const { maxBytes } = blueskyMeta.media;
+    const types: readonly string[] = blueskyMeta.media.types;
+    const refuse = (reason: string): UploadResult => ({
+      ok: false,
+      classification: { outcome: 'failed', rule: 'invalid-input', reason },
+    });
+    if (!types.includes(mimeType)) return refuse(`Bluesky takes ${types.join(', ')} images.`);
+    if (bytes.length > maxBytes) return refuse(`Bluesky images are at most ${maxBytes / 1_000_000} MB.`);
+    const raw = await send({
+      method: 'POST',
+      url: repo.xrpc('com.atproto.repo.uploadBlob'),
+      headers: repo.auth,
+      outbound: account.outbound,
+      bytes: { data: bytes, contentType: mimeType },
+      ...options,
+    });
+    const blob = raw.type === 'response' && raw.status === 200 ? asRecord(asRecord(raw.body).blob) : {};
+    const link = asString(asRecord(blob.ref).$link);
+    if (link && typeof blob.size === 'number')
+      return {
+        ok: true,
+        blob: { $type: 'blob', ref: { $link: link }, mimeType: asString(blob.mimeType) ?? mimeType, size: blob.size },
+      };
+    return { ok: false, classification: classifyBluesky(raw) };
+  }
+
   return {
     provider: 'bluesky',
     publish,
+    uploadImage,
     listRecent: (input) => listRecentRecords(repo, input),
     readBack: (input) => readBackRecord(repo, input),
     whoAmI: (options = {}) => whoAmISession(repo, options),
