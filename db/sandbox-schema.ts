@@ -5,10 +5,12 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgSchema,
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -43,7 +45,7 @@ export const sandboxAccounts = sandbox.table(
 export type SandboxAccountRow = typeof sandboxAccounts.$inferSelect;
 
 /**
- * Everything ever published on the sandbox: tweets, statuses and DMs. Copies are counted here.
+ * Everything ever published on the sandbox: tweets, statuses, DMs and Bluesky records. Copies are counted here.
  * Ids are snowflake-like (lib/sandbox/post-ids.ts): time-ordered, not guessable. Deletes are soft.
  */
 export const sandboxPosts = sandbox.table(
@@ -58,11 +60,18 @@ export const sandboxPosts = sandbox.table(
     inReplyToId: text(),
     recipientId: text(),
     idempotencyKey: text(),
+    /** Bluesky: the record key and the record as written (getRecord answers with it). */
+    recordKey: text(),
+    record: jsonb().$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     deletedAt: timestamp({ withTimezone: true, precision: 3 }),
   },
   (t) => [
     index('sandbox_posts_account_created_idx').on(t.accountId, t.createdAt),
+    // A repo path holds one record: one live post per (account, record key). Deleting frees the key, as on a PDS.
+    uniqueIndex('sandbox_posts_account_record_key_uq')
+      .on(t.accountId, t.recordKey)
+      .where(sql`${t.recordKey} is not null and ${t.deletedAt} is null`),
     // X's duplicate-content rule looks up identical text on one account.
     index('sandbox_posts_account_text_idx').on(t.accountId, sql`md5(${t.text})`),
   ],
@@ -102,6 +111,7 @@ export const SANDBOX_PROFILES = [
   'x-nodedupe',
   'linkedin',
   'threads',
+  'bluesky',
   'plain',
 ] as const;
 
@@ -129,7 +139,7 @@ export const sandboxFaults = sandbox.table(
     check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
     check(
       'sandbox_faults_profile_ck',
-      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'threads', 'plain')`,
+      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'threads', 'bluesky', 'plain')`,
     ),
     check(
       'sandbox_faults_durations_ck',

@@ -32,6 +32,30 @@ export async function getSandboxAccountById(db: Executor, params: { id: string }
   return row ?? null;
 }
 
+/** Bluesky's resolveHandle: stored handles carry a leading "@"; handles compare case-insensitively. */
+export async function getSandboxAccountByHandle(db: Executor, params: { platform: Platform; handle: string }) {
+  const [row] = await db
+    .select(accountColumns)
+    .from(sandboxAccounts)
+    .where(
+      and(
+        eq(sandboxAccounts.platform, params.platform),
+        sql`lower(ltrim(${sandboxAccounts.handle}, '@')) = lower(${params.handle.replace(/^@/, '')})`,
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function getSandboxAccountTokenHash(db: Executor, params: { id: string }) {
+  if (!/^[0-9a-f-]{36}$/i.test(params.id)) return null;
+  const [row] = await db
+    .select({ tokenHash: sandboxAccounts.tokenHash })
+    .from(sandboxAccounts)
+    .where(eq(sandboxAccounts.id, params.id));
+  return row?.tokenHash ?? null;
+}
+
 export async function getSandboxAccountByUserId(db: Executor, params: { platform: Platform; platformUserId: string }) {
   const [row] = await db
     .select(accountColumns)
@@ -142,6 +166,48 @@ export async function insertSandboxPost(
   return row ?? null;
 }
 
+/**
+ * Inserts a Bluesky record unless a live post of the account holds its key (null then): one statement, the
+ * partial unique index `sandbox_posts_account_record_key_uq` decides between racing writers.
+ */
+export async function insertSandboxRecord(
+  db: Executor,
+  params: {
+    id: bigint;
+    accountId: string;
+    kind: PostKind;
+    text: string;
+    inReplyToId?: string | null;
+    recordKey: string;
+    record: Record<string, unknown>;
+    createdAt: Date;
+  },
+) {
+  const [row] = await db
+    .insert(sandboxPosts)
+    .values(params)
+    .onConflictDoNothing({
+      target: [sandboxPosts.accountId, sandboxPosts.recordKey],
+      where: sql`${sandboxPosts.recordKey} is not null and ${sandboxPosts.deletedAt} is null`,
+    })
+    .returning();
+  return row ?? null;
+}
+
+export async function getSandboxPostByRecordKey(db: Executor, params: { accountId: string; recordKey: string }) {
+  const [row] = await db
+    .select()
+    .from(sandboxPosts)
+    .where(
+      and(
+        eq(sandboxPosts.accountId, params.accountId),
+        eq(sandboxPosts.recordKey, params.recordKey),
+        isNull(sandboxPosts.deletedAt),
+      ),
+    );
+  return row ?? null;
+}
+
 /** A live post (deleted ones only with `includeDeleted`). */
 export async function getSandboxPost(db: Executor, params: { id: bigint; includeDeleted?: boolean }) {
   const [row] = await db
@@ -191,11 +257,14 @@ export type SandboxPostQuery = {
   sinceId?: bigint;
   createdUpTo?: Date;
   includeDeleted?: boolean;
+  /** Bluesky's listRecords: keyed posts only, by record key (newest first), below `before`. */
+  byRecordKey?: { before?: string };
   limit: number;
 };
 
 /** Newest first. */
 export async function listSandboxPosts(db: Executor, params: SandboxPostQuery) {
+  const byKey = params.byRecordKey;
   const where: (SQL | undefined)[] = [
     eq(sandboxPosts.accountId, params.accountId),
     inArray(sandboxPosts.kind, params.kinds),
@@ -205,12 +274,15 @@ export async function listSandboxPosts(db: Executor, params: SandboxPostQuery) {
     params.sinceId !== undefined ? gt(sandboxPosts.id, params.sinceId) : undefined,
     params.createdUpTo ? lte(sandboxPosts.createdAt, params.createdUpTo) : undefined,
     params.includeDeleted ? undefined : isNull(sandboxPosts.deletedAt),
+    byKey ? isNotNull(sandboxPosts.recordKey) : undefined,
+    // Record keys order bytewise (TIDs are base32-sortable), whatever the database's collation.
+    byKey?.before ? sql`${sandboxPosts.recordKey} collate "C" < ${byKey.before}` : undefined,
   ];
   return db
     .select()
     .from(sandboxPosts)
     .where(and(...where))
-    .orderBy(desc(sandboxPosts.id))
+    .orderBy(byKey ? sql`${sandboxPosts.recordKey} collate "C" desc` : desc(sandboxPosts.id))
     .limit(params.limit);
 }
 

@@ -19,6 +19,8 @@ export type HttpRequest = {
   json?: unknown;
   /** An `application/x-www-form-urlencoded` body instead (OAuth token endpoints); never together with `json`. */
   form?: Record<string, string>;
+  /** A raw body instead of JSON (an image upload). */
+  bytes?: { data: Uint8Array; contentType: string };
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Who may be called (lib/net/outbound-guard.ts); absent: public addresses only. */
@@ -107,8 +109,9 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
       timedOut: false,
       connection: NO_SOCKET,
     });
-  const [body, contentType] =
-    request.form !== undefined
+  const [body, contentType] = request.bytes
+    ? [Buffer.from(request.bytes.data), request.bytes.contentType]
+    : request.form !== undefined
       ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
       : request.json !== undefined
         ? [Buffer.from(JSON.stringify(request.json)), 'application/json']

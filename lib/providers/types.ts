@@ -145,6 +145,8 @@ export interface ProviderClient {
 export type ReadBackInput = {
   /** The delivery id: the same key every attempt sent (Bluesky derives its record key from it). */
   idempotencyKey: string;
+  /** The `createdAt` every attempt was given (the first attempt's start); Bluesky's record key uses its hour. */
+  createdAt?: Date;
   text: string;
   kind: PostKind;
   inReplyTo: string | null;

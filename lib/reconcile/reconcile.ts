@@ -176,6 +176,7 @@ async function readBackOne(
   try {
     read = await client.readBack!({
       idempotencyKey: d.deliveryId,
+      createdAt: d.firstAttemptAt, // what the publisher gave every attempt as createdAt
       text: d.text,
       kind: d.kind,
       inReplyTo: d.inReplyTo,

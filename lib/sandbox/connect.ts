@@ -2,7 +2,8 @@ import type { Database } from '@/db/client';
 import { connectAccount } from '@/db/queries/accounts';
 import { registerSandboxAccount } from '@/db/queries/sandbox';
 import { PROVIDER_META } from '@/lib/providers/catalog';
-import { sealCredentials } from '@/lib/providers/credentials';
+import { sealCredentials, type AccountCredentials } from '@/lib/providers/credentials';
+import { ACCESS_LIFETIME_S, issueSandboxSession } from './bluesky-session';
 import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import type { Platform } from './types';
@@ -16,7 +17,7 @@ export async function connectSandboxAccount(
   db: Database,
   params: { workspaceId: string; provider: Platform; encryptionKey: string },
 ) {
-  const identity = newSandboxIdentity();
+  const identity = newSandboxIdentity(params.provider);
   const { token, suffix } = identity;
   const platformUserId =
     params.provider === 'linkedin' ? linkedinOrganizationUrn(identity.platformUserId) : identity.platformUserId;
@@ -43,9 +44,34 @@ export async function connectSandboxAccount(
         platformUserId,
         baseUrl: PROVIDER_META[params.provider].sandboxPath,
       },
-      (id) => sealCredentials({ accessToken: token }, params.encryptionKey, id),
+      (id) =>
+        sealCredentials(
+          sandboxCredentials(params.provider, { platformUserId, handle, token }),
+          params.encryptionKey,
+          id,
+        ),
     );
   });
+}
+
+/**
+ * What the workspace keeps for a sandbox account: its bearer token, or for Bluesky what a real connect keeps
+ * (a session opened with the app password, which is the sandbox token, and the password itself for later).
+ */
+export function sandboxCredentials(
+  platform: Platform,
+  identity: { platformUserId: string; handle: string; token: string },
+  now = new Date(),
+): AccountCredentials {
+  if (platform !== 'bluesky') return { accessToken: identity.token };
+  const session = issueSandboxSession(identity.platformUserId, hashSandboxToken(identity.token), now);
+  return {
+    accessToken: session.accessJwt,
+    refreshToken: session.refreshJwt,
+    expiresAt: new Date(now.getTime() + ACCESS_LIFETIME_S * 1000).toISOString(),
+    identifier: identity.handle.replace(/^@/, ''),
+    appPassword: identity.token,
+  };
 }
 
 /** A sandbox user's handle, shaped like the network's own. */

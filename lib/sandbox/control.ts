@@ -51,7 +51,8 @@ export async function getTimeline(
         total: totals.get(s.account.id) ?? 0,
         faults,
         posts: posts.map((p) => ({
-          id: p.id,
+          // A live Bluesky record is known by its record key (its URI and "View post" link use it).
+          id: p.recordKey && !p.deletedAt ? p.recordKey : p.id,
           kind: p.kind,
           text: p.text,
           inReplyToId: p.inReplyToId,

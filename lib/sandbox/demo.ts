@@ -34,7 +34,7 @@ export async function workspaceTimeline(
 
 async function sandboxClient(db: Database, params: { workspaceId: string; accountId: string; encryptionKey: string }) {
   const account = await getAccountWithCredentials(db, params);
-  if (!account || !account.sandbox || account.disconnectedAt || account.provider === 'bluesky') return null;
+  if (!account || !account.sandbox || account.disconnectedAt) return null;
   return { account, client: providerClientForAccount(account, { encryptionKey: params.encryptionKey }) };
 }
 

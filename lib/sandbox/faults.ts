@@ -109,6 +109,19 @@ function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
       },
     );
   }
+  if (platform === 'bluesky') {
+    // xrpc-server's rate limiter: RateLimit-* headers, the reset in epoch seconds.
+    return json(
+      429,
+      { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
+      {
+        'ratelimit-limit': '5000',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(Math.ceil(resetAt.getTime() / 1000)),
+        'ratelimit-policy': '5000;w=3600',
+      },
+    );
+  }
   return json(
     429,
     { error: 'Too many requests' },

@@ -9,6 +9,7 @@ import {
   type FaultSettings,
   type SandboxContainer,
   type NewSandboxPost,
+  type PostQuery,
   type SandboxAccount,
   type SandboxPost,
   type SandboxStore,
@@ -29,6 +30,8 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   /** Duplicate rules: posts and replies by (account, text), deleted ones kept (LinkedIn counts them), so a check never scans every post. */
   const byText = new Map<string, Set<SandboxPost>>();
   const keys = new Map<string, { postId: string; setAt: number }>();
+  /** Bluesky: the live post under each (account, record key), as a repo path holds one record. */
+  const byRecordKey = new Map<string, SandboxPost>();
   const locks = new Map<string, { token: string; expiresAt: number }>();
   const faults = new Map<string, FaultSettings>();
   const containers = new Map<string, SandboxContainer>();
@@ -64,10 +67,13 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       inReplyToId: input.inReplyToId ?? null,
       recipientId: input.recipientId ?? null,
       idempotencyKey: input.idempotencyKey ?? null,
+      recordKey: input.recordKey ?? null,
+      record: input.record ?? null,
       createdAt,
       deletedAt: null,
     };
     posts.set(id, post);
+    if (post.recordKey) byRecordKey.set(textKey(post.accountId, post.recordKey), post);
     const timeline = timelines.get(post.accountId) ?? [];
     timelines.set(post.accountId, timeline);
     // Ids order by time; within one millisecond the random low bits decide, so insert in place.
@@ -79,6 +85,16 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       byText.set(k, (byText.get(k) ?? new Set()).add(post));
     }
     return post;
+  }
+
+  /** Bluesky's listRecords: live keyed posts by record key, newest key first (keys compare bytewise). */
+  function listByRecordKey(accountId: string, query: PostQuery): SandboxPost[] {
+    const before = query.byRecordKey?.before;
+    return (timelines.get(accountId) ?? [])
+      .filter((p) => p.recordKey && !p.deletedAt && (!before || p.recordKey < before))
+      .filter((p) => query.kinds.includes(p.kind) && (!query.createdUpTo || p.createdAt <= query.createdUpTo))
+      .sort((a, b) => (a.recordKey! < b.recordKey! ? 1 : -1))
+      .slice(0, query.limit);
   }
 
   return {
@@ -100,6 +116,18 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       return strip(accounts.get(id));
     },
 
+    async getAccountByHandle(platform, handle) {
+      const wanted = handle.replace(/^@/, '').toLowerCase();
+      const found = [...accounts.values()].find(
+        (a) => a.platform === platform && a.handle.replace(/^@/, '').toLowerCase() === wanted,
+      );
+      return strip(found);
+    },
+
+    async getTokenHash(id) {
+      return accounts.get(id)?.tokenHash ?? null;
+    },
+
     async registerAccount({ token, ...input }) {
       const existing = accounts.get(byUser.get(`${input.platform}:${input.platformUserId}`) ?? '');
       if (existing) return strip(existing)!;
@@ -111,6 +139,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
     },
 
     async insertPost({ refuseDuplicateSince, duplicatesIncludeDeleted, ...input }) {
+      if (input.recordKey && byRecordKey.has(textKey(input.account.id, input.recordKey))) return null;
       if (refuseDuplicateSince) {
         const same = byText.get(textKey(input.account.id, input.text));
         for (const p of same ?? [])
@@ -158,7 +187,12 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       return post && !post.deletedAt ? post : null;
     },
 
+    async getPostByRecordKey(accountId, recordKey) {
+      return byRecordKey.get(textKey(accountId, recordKey)) ?? null;
+    },
+
     async listPosts(accountId, query) {
+      if (query.byRecordKey) return listByRecordKey(accountId, query);
       const maxId = parsePostId(query.maxId);
       const sinceId = parsePostId(query.sinceId);
       const timeline = timelines.get(accountId) ?? [];
@@ -186,6 +220,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       if (!post || post.accountId !== accountId) return { status: 'not_found' };
       if (post.deletedAt) return { status: 'already_deleted', post };
       post.deletedAt = new Date();
+      if (post.recordKey) byRecordKey.delete(textKey(post.accountId, post.recordKey));
       return { status: 'deleted', post };
     },
 

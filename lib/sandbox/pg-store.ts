@@ -4,13 +4,17 @@ import {
   countSandboxPosts,
   findSandboxDuplicate,
   getOwnSandboxPost,
+  getSandboxAccountByHandle,
   getSandboxAccountById,
   getSandboxAccountByTokenHash,
+  getSandboxAccountTokenHash,
   getSandboxAccountByUserId,
   getSandboxFaults,
   getSandboxIdempotencyKeyPost,
   getSandboxPost,
+  getSandboxPostByRecordKey,
   insertSandboxPost,
+  insertSandboxRecord,
   listAllSandboxPosts,
   listSandboxPosts,
   lockSandboxAccount,
@@ -45,6 +49,30 @@ export function createPgSandboxStore(
   db: Database,
   options: { onUnknownToken?: () => Promise<void> } = {},
 ): SandboxStore {
+  /** A Bluesky record: null when a live post of the account holds its key. */
+  async function insertRecord(input: NewSandboxPost & { recordKey: string }): Promise<SandboxPost | null> {
+    for (;;) {
+      const createdAt = new Date();
+      try {
+        const row = await insertSandboxRecord(db, {
+          id: BigInt(newPostId(createdAt)),
+          accountId: input.account.id,
+          kind: input.kind,
+          text: input.text,
+          inReplyToId: input.inReplyToId ?? null,
+          recordKey: input.recordKey,
+          record: input.record ?? {},
+          createdAt,
+        });
+        return row ? toPost(row) : null;
+      } catch (error) {
+        // The same snowflake in the same millisecond (the arbiter is the record key, not the id): draw again.
+        const cause = (error as { cause?: { constraint_name?: string } }).cause;
+        if (cause?.constraint_name !== 'posts_pkey') throw error;
+      }
+    }
+  }
+
   async function insert(tx: Executor, input: NewSandboxPost): Promise<SandboxPost> {
     for (;;) {
       const createdAt = new Date();
@@ -80,6 +108,10 @@ export function createPgSandboxStore(
 
     getAccountById: (id) => getSandboxAccountById(db, { id }),
 
+    getAccountByHandle: (platform, handle) => getSandboxAccountByHandle(db, { platform, handle }),
+
+    getTokenHash: (id) => getSandboxAccountTokenHash(db, { id }),
+
     async registerAccount({ token, ...account }) {
       const row = await registerSandboxAccount(db, { ...account, tokenHash: hashSandboxToken(token) });
       if (!row) throw new Error('Sandbox account could not be registered');
@@ -87,6 +119,7 @@ export function createPgSandboxStore(
     },
 
     insertPost({ refuseDuplicateSince, duplicatesIncludeDeleted, ...input }) {
+      if (input.recordKey) return insertRecord({ ...input, recordKey: input.recordKey });
       if (!refuseDuplicateSince) return insert(db, input);
       return db.transaction(async (tx) => {
         // One writer per account at a time, so the duplicate check and the insert are one atomic step.
@@ -130,6 +163,11 @@ export function createPgSandboxStore(
       return row ? toPost(row) : null;
     },
 
+    async getPostByRecordKey(accountId, recordKey) {
+      const row = await getSandboxPostByRecordKey(db, { accountId, recordKey });
+      return row ? toPost(row) : null;
+    },
+
     async listPosts(accountId, query) {
       const rows = await listSandboxPosts(db, {
         accountId,
@@ -140,6 +178,7 @@ export function createPgSandboxStore(
         sinceId: parsePostId(query.sinceId) ?? undefined,
         createdUpTo: query.createdUpTo,
         includeDeleted: query.includeDeleted,
+        byRecordKey: query.byRecordKey,
         limit: query.limit,
       });
       return rows.map(toPost);
@@ -237,6 +276,8 @@ function toPost(row: SandboxPostRow): SandboxPost {
     inReplyToId: row.inReplyToId,
     recipientId: row.recipientId,
     idempotencyKey: row.idempotencyKey,
+    recordKey: row.recordKey,
+    record: row.record,
     createdAt: row.createdAt,
     deletedAt: row.deletedAt,
   };

@@ -4,6 +4,7 @@ import {
   type NewSandboxPost,
   type Platform,
   type Profile,
+  type SandboxPost,
   type SandboxStore,
 } from './types';
 
@@ -15,7 +16,7 @@ export { PROFILES };
 export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   x: 'x',
   mastodon: 'mastodon-modern',
-  bluesky: 'plain',
+  bluesky: 'bluesky',
   linkedin: 'linkedin',
   threads: 'threads',
 };
@@ -28,7 +29,9 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'x-nodedupe': ['x'],
   linkedin: ['linkedin'],
   threads: ['threads'],
-  plain: ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'],
+  // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
+  bluesky: ['bluesky'],
+  plain: ['x', 'mastodon', 'linkedin', 'threads'],
 };
 
 export const PROFILE_LABELS: Record<Profile, string> = {
@@ -39,6 +42,7 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   'x-nodedupe': 'X without duplicate refusal',
   linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
   threads: 'Threads (a container publishes once; 250 posts per 24 h)',
+  bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
   plain: 'Plain (no key, no dedupe)',
 };
 
@@ -152,4 +156,48 @@ async function acquire(store: SandboxStore, name: string, waitMs: number): Promi
     if (Date.now() + LOCK_RETRY_MS > deadline) return null;
     await sleep(LOCK_RETRY_MS);
   }
+}
+
+export type RecordWriteOutcome =
+  | { status: 'created'; post: SandboxPost }
+  /** The key holds exactly this record already: the PDS's no-op (answered 200 without a commit). */
+  | { status: 'unchanged'; post: SandboxPost }
+  /** swapRecord does not match what the key holds (`current` null: it holds nothing). */
+  | { status: 'swap_failed'; current: SandboxPost | null }
+  /** An overwrite (no swapRecord, or the current CID): a PDS updates the record; the sandbox keeps no versions. */
+  | { status: 'update_unsupported'; current: SandboxPost };
+
+/**
+ * Bluesky's putRecord as a PDS runs it (packages/pds/src/api/com/atproto/repo/putRecord.ts, and formatCommit in
+ * actor-store/repo/transactor.ts): a key already holding the same record (same CID) is a no-op whatever the
+ * swap; an empty key is created unless `swapRecord` names a CID; another record there with `swapRecord: null`
+ * or another CID is a swap failure. No text dedupe. Not abortable, like every write here.
+ */
+export async function putRecordWithProfile(
+  store: SandboxStore,
+  input: NewSandboxPost & { recordKey: string; record: Record<string, unknown> },
+  options: {
+    createAt: number;
+    swapRecord: string | null | undefined;
+    cidOf: (record: Record<string, unknown>) => string;
+  },
+): Promise<RecordWriteOutcome> {
+  await sleep(options.createAt - Date.now());
+  const cid = options.cidOf(input.record);
+  // Taken by another writer between the read and the insert: read again what it wrote (a PDS serialises
+  // writes to one repo, so the later write meets the earlier record).
+  for (let round = 0; round < 3; round++) {
+    const current = await store.getPostByRecordKey(input.account.id, input.recordKey);
+    if (current) {
+      const currentCid = options.cidOf(current.record ?? {});
+      if (currentCid === cid) return { status: 'unchanged', post: current };
+      if (options.swapRecord === null || (options.swapRecord !== undefined && options.swapRecord !== currentCid))
+        return { status: 'swap_failed', current };
+      return { status: 'update_unsupported', current };
+    }
+    if (typeof options.swapRecord === 'string') return { status: 'swap_failed', current: null };
+    const post = await store.insertPost(input);
+    if (post) return { status: 'created', post };
+  }
+  throw new Error(`Record key ${input.recordKey} kept changing hands`);
 }

@@ -1,5 +1,6 @@
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
+import { handleBluesky } from './bluesky-api';
 import { handleFaults, handleTimeline } from './control';
 import { handleLinkedin } from './linkedin-api';
 import { handleMastodon } from './mastodon-api';
@@ -23,6 +24,7 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
     const oauth = /^\/(x|linkedin|threads)\/oauth(\/[a-z]+)$/.exec(path);
     if (oauth) return await handleOAuth(request, oauth[1] as 'x' | 'linkedin' | 'threads', oauth[2]!, deps);
     if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
+    if (path.startsWith('/bluesky/')) return await handleBluesky(request, path.slice('/bluesky'.length), deps);
     if (path.startsWith('/mastodon/'))
       return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
     if (path.startsWith('/linkedin/')) return await handleLinkedin(request, path.slice('/linkedin'.length), deps);

@@ -1,13 +1,23 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { Platform } from './types';
 
 /** Only the hash of a sandbox token is stored; a leaked sandbox table does not leak tokens. */
 export function hashSandboxToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** A new platform identity: a numeric user id (like X and Mastodon ids) and a bearer token. */
-export function newSandboxIdentity(): { platformUserId: string; token: string; suffix: string } {
-  const platformUserId = String(randomInt(100_000_000_000, 999_999_999_999)) + String(randomInt(100_000, 999_999)); // 18 digits
+/**
+ * A new platform identity and its bearer token: a numeric user id like X's and Mastodon's, or for Bluesky a
+ * did:plc DID (24 base32 characters), whose token is the app password sessions are opened with.
+ */
+export function newSandboxIdentity(platform?: Platform): { platformUserId: string; token: string; suffix: string } {
   const token = `sbx_${randomBytes(24).toString('base64url')}`;
+  if (platform === 'bluesky') {
+    const id = Array.from(randomBytes(24), (b) => DID_PLC_ALPHABET[b & 31]).join('');
+    return { platformUserId: `did:plc:${id}`, token, suffix: id.slice(-4) };
+  }
+  const platformUserId = String(randomInt(100_000_000_000, 999_999_999_999)) + String(randomInt(100_000, 999_999)); // 18 digits
   return { platformUserId, token, suffix: platformUserId.slice(-4) };
 }
+
+const DID_PLC_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';

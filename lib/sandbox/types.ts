@@ -15,6 +15,7 @@ export const PROFILES = [
   'x-nodedupe',
   'linkedin',
   'threads',
+  'bluesky',
   'plain',
 ] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -35,6 +36,10 @@ export type SandboxPost = {
   inReplyToId: string | null;
   recipientId: string | null;
   idempotencyKey: string | null;
+  /** Bluesky: the record key (unique among the account's live posts, as a repo path holds one record). */
+  recordKey: string | null;
+  /** Bluesky: the record as written (text, createdAt, facets, reply), returned by getRecord. */
+  record: Record<string, unknown> | null;
   createdAt: Date;
   /** Soft delete: the platform's records keep the copy (the control timeline shows it), its APIs do not. */
   deletedAt: Date | null;
@@ -82,6 +87,8 @@ export type NewSandboxPost = {
   inReplyToId?: string | null;
   recipientId?: string | null;
   idempotencyKey?: string | null;
+  recordKey?: string | null;
+  record?: Record<string, unknown> | null;
 };
 
 export type CreatePostResult =
@@ -99,6 +106,8 @@ export type PostQuery = {
   createdUpTo?: Date;
   /** The control timeline lists deleted copies too (marked); the platform APIs never do. */
   includeDeleted?: boolean;
+  /** Bluesky's listRecords: only posts with a record key, ordered by it (newest key first), below this key. */
+  byRecordKey?: { before?: string };
   limit: number;
 };
 
@@ -153,6 +162,10 @@ export interface SandboxStore {
   authenticate(platform: Platform, token: string): Promise<SandboxAccount | null>;
   getAccount(platform: Platform, platformUserId: string): Promise<SandboxAccount | null>;
   getAccountById(id: string): Promise<SandboxAccount | null>;
+  /** Bluesky's resolveHandle (handles compared without "@", case-insensitively). */
+  getAccountByHandle(platform: Platform, handle: string): Promise<SandboxAccount | null>;
+  /** The SHA-256 of the account's token: Bluesky sandbox sessions are signed with it (bluesky-session.ts). */
+  getTokenHash(accountId: string): Promise<string | null>;
   registerAccount(input: {
     platform: Platform;
     platformUserId: string;
@@ -163,7 +176,8 @@ export interface SandboxStore {
   /**
    * Stores a new copy. With `refuseDuplicateSince`, atomically refuses (null) when a live post or reply
    * with identical text exists on the account since then (X's duplicate-content rule); with
-   * `duplicatesIncludeDeleted`, a deleted one counts too (LinkedIn's refusal outlives the post).
+   * `duplicatesIncludeDeleted`, a deleted one counts too (LinkedIn's refusal outlives the post). With `recordKey`,
+   * atomically refuses (null) when a live post of the account holds that key (a repo path holds one record).
    */
   insertPost(
     input: NewSandboxPost & { refuseDuplicateSince?: Date; duplicatesIncludeDeleted?: boolean },
@@ -186,6 +200,8 @@ export interface SandboxStore {
   unlock(name: string, token: string): Promise<void>;
   /** A live post (deleted ones are not found). */
   getPost(id: string): Promise<SandboxPost | null>;
+  /** Bluesky: the account's live post under this record key. */
+  getPostByRecordKey(accountId: string, recordKey: string): Promise<SandboxPost | null>;
   /** Newest first. */
   listPosts(accountId: string, query: PostQuery): Promise<SandboxPost[]>;
   /** Every copy ever stored on the account, deleted ones included, oldest first (tests, chaos). */

@@ -21,9 +21,12 @@ import type { ScopeResolver, ScopedAccount } from './types';
  */
 export async function registerProductSandboxAccounts(db: Executor, encryptionKey: string): Promise<void> {
   for (const row of await listUnregisteredProductSandboxAccounts(db)) {
-    let accessToken: string;
+    let token: string;
     try {
-      accessToken = openCredentials(row.credentialsEncrypted, encryptionKey, row.id).accessToken;
+      // The token the sandbox knows the account by: a Bluesky app password (its sessions are signed with its
+      // hash), else the bearer token itself.
+      const credentials = openCredentials(row.credentialsEncrypted, encryptionKey, row.id);
+      token = credentials.appPassword ?? credentials.accessToken;
     } catch {
       logger.warn(
         { platformUserId: row.platformUserId },
@@ -39,7 +42,7 @@ export async function registerProductSandboxAccounts(db: Executor, encryptionKey
         platformUserId: r.platformUserId,
         handle: r.handle,
         displayName: r.displayName,
-        tokenHash: hashSandboxToken(r.holdsToken ? accessToken : unheldToken()),
+        tokenHash: hashSandboxToken(r.holdsToken ? token : unheldToken()),
       });
     }
   }

@@ -20,6 +20,7 @@ export const blueskyMeta = {
     ],
   },
   sandboxPath: '/api/sandbox/bluesky',
-  // Until its dialect lands (issue 13).
-  sandboxPostPath: (id) => `/api/sandbox/bluesky/posts/${id}`,
+  // The sandbox's getRecord for the post (its timeline gives a Bluesky post's record key as its id).
+  sandboxPostPath: (rkey, did) =>
+    `/api/sandbox/bluesky/xrpc/com.atproto.repo.getRecord?${new URLSearchParams({ repo: did, collection: 'app.bsky.feed.post', rkey })}`,
 } as const satisfies ProviderMeta;

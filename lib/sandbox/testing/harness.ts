@@ -7,6 +7,7 @@ import { createTestDatabase } from '@/db/testing/test-database';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { createProviderClient } from '@/lib/providers';
+import { sandboxCredentials } from '../connect';
 import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
@@ -24,13 +25,8 @@ export type ConnectOptions = { linkedinAuthor?: 'organization' | 'person' };
  * A new platform identity registered on the sandbox the way the app does it; for a LinkedIn page, its
  * administering member holds the token. `sandboxAccount` is the author's own (its posts, its faults).
  */
-async function registerIdentity(
-  store: SandboxStore,
-  platform: Platform,
-  handleOf: (suffix: string) => string,
-  options: ConnectOptions,
-) {
-  const identity = newSandboxIdentity();
+async function registerIdentity(store: SandboxStore, platform: Platform, prefix: string, options: ConnectOptions) {
+  const identity = newSandboxIdentity(platform);
   const { token, suffix } = identity;
   const platformUserId =
     platform !== 'linkedin'
@@ -38,7 +34,7 @@ async function registerIdentity(
       : options.linkedinAuthor === 'person'
         ? linkedinMemberUrn(identity.platformUserId)
         : linkedinOrganizationUrn(identity.platformUserId);
-  const handle = handleOf(suffix);
+  const handle = testHandle(platform, suffix, prefix);
   let sandboxAccount: SandboxAccount | undefined;
   for (const r of sandboxRegistrations({ provider: platform, platformUserId, handle, displayName: null })) {
     const registered = await store.registerAccount({
@@ -50,7 +46,8 @@ async function registerIdentity(
     });
     if (r.platformUserId === platformUserId) sandboxAccount = registered;
   }
-  return { platformUserId, token, handle, sandboxAccount: sandboxAccount! };
+  const credentials = sandboxCredentials(platform, { platformUserId, handle, token });
+  return { platformUserId, token, handle, credentials, sandboxAccount: sandboxAccount! };
 }
 
 /**
@@ -79,10 +76,10 @@ export async function startTestSandbox(
 
   async function connectAccount(platform: Platform, workspaceId?: string, options: ConnectOptions = {}) {
     const workspace = workspaceId ?? (await makeWorkspace(db)).id;
-    const { platformUserId, token, handle, sandboxAccount } = await registerIdentity(
+    const { platformUserId, token, handle, credentials, sandboxAccount } = await registerIdentity(
       store,
       platform,
-      (suffix) => `@sbx_${suffix}`,
+      'sbx',
       options,
     );
     const product = await upsertAccount(db, {
@@ -92,13 +89,27 @@ export async function startTestSandbox(
       handle,
       platformUserId,
       baseUrl: `/api/sandbox/${platform}`,
-      ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
+      ...sealCredentials(credentials, TEST_ENCRYPTION_KEY),
     });
     const client = createProviderClient(
-      { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
+      {
+        provider: platform,
+        baseUrl: `/api/sandbox/${platform}`,
+        platformUserId,
+        accessToken: credentials.accessToken,
+        credentials,
+      },
       { origin: server.url },
     );
-    return { workspaceId: workspace, productAccountId: product!.id, sandboxAccount, token, platformUserId, client };
+    return {
+      workspaceId: workspace,
+      productAccountId: product!.id,
+      sandboxAccount,
+      token,
+      credentials,
+      platformUserId,
+      client,
+    };
   }
 
   return {
@@ -139,17 +150,23 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
     url: server.url,
     store,
     async connectAccount(platform: Platform, options: ConnectOptions = {}) {
-      const { platformUserId, token, sandboxAccount } = await registerIdentity(
+      const { platformUserId, token, credentials, sandboxAccount } = await registerIdentity(
         store,
         platform,
-        (suffix) => `@mem_${suffix}`,
+        'mem',
         options,
       );
       const client = createProviderClient(
-        { provider: platform, baseUrl: `/api/sandbox/${platform}`, platformUserId, accessToken: token },
+        {
+          provider: platform,
+          baseUrl: `/api/sandbox/${platform}`,
+          platformUserId,
+          accessToken: credentials.accessToken,
+          credentials,
+        },
         { origin: server.url },
       );
-      return { sandboxAccount, token, platformUserId, client };
+      return { sandboxAccount, token, credentials, platformUserId, client };
     },
     setFaults: (sandboxAccountId: string, faults: Partial<FaultsUpdate>) =>
       store.setFaults([sandboxAccountId], { ...NO_FAULTS, ...faults }),
@@ -159,4 +176,9 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
     allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
     uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
   };
+}
+
+/** A test account's handle; a Bluesky one is a domain name (resolveHandle and createSession take it). */
+function testHandle(platform: Platform, suffix: string, prefix = 'sbx'): string {
+  return platform === 'bluesky' ? `@${prefix}-${suffix}.bsky.sandbox` : `@${prefix}_${suffix}`;
 }
