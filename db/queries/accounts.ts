@@ -54,7 +54,7 @@ export async function upsertAccount(db: Executor, params: NewSocialAccount) {
 export async function connectAccount(
   db: Executor,
   params: Omit<NewSocialAccount, 'id' | 'credentialsEncrypted' | 'tokenLast4'>,
-  seal: (accountId: string) => { credentialsEncrypted: string; tokenLast4: string },
+  seal: (accountId: string) => { credentialsEncrypted: string; tokenLast4: string; tokenExpiresAt?: Date | null },
 ) {
   const identity = [
     socialAccounts.workspaceId,
@@ -91,7 +91,7 @@ export async function connectAccount(
           disconnectedAt: null,
           tokenStatus: 'ok',
           tokenProblem: null,
-          tokenExpiresAt: params.tokenExpiresAt ?? null,
+          tokenExpiresAt: sealed.tokenExpiresAt ?? params.tokenExpiresAt ?? null,
           // A refresh still running for the old token is fenced by the credentials it read, not by this lease.
           tokenRefreshLeaseUntil: null,
         },

@@ -21,11 +21,13 @@ export function sealCredentials(
   credentials: AccountCredentials,
   encryptionKey: string,
   accountId: string = randomUUID(),
-): { id: string; credentialsEncrypted: string; tokenLast4: string } {
+): { id: string; credentialsEncrypted: string; tokenLast4: string; tokenExpiresAt: Date | null } {
   return {
     id: accountId,
     credentialsEncrypted: encryptSecret(JSON.stringify(credentials), encryptionKey, accountId),
     tokenLast4: credentials.accessToken.slice(-4),
+    // Stored beside the sealed value so the refresh job can find what expires without opening it.
+    tokenExpiresAt: credentials.expiresAt ? new Date(credentials.expiresAt) : null,
   };
 }
 

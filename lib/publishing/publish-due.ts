@@ -13,7 +13,7 @@ import {
 import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
-import { providerClientForAccount, type ProviderClient } from '@/lib/providers';
+import { providerClientForAccount, providerDefinition, type ProviderClient } from '@/lib/providers';
 import { recordTokenRejected, UNAUTHORIZED_RULE } from '@/lib/tokens/token-health';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 
@@ -199,11 +199,15 @@ async function publishOne(
     case 'failed':
       return { ...common, status: 'failed', detail };
     case 'ambiguous':
-      // First read only once this request has certainly ended on the platform too (docs/architecture.md#proof-of-absence).
+      // First read only once this request has certainly ended on the platform too (docs/architecture.md#proof-of-absence);
+      // a record-key network at once: a resend under the same key can never make a second record.
       return {
         ...common,
         status: 'ambiguous',
-        dueAt: new Date(result.startedAt.getTime() + options.callTimeoutMs + options.allowanceMs[attempt.provider]),
+        dueAt:
+          providerDefinition(attempt.provider).reconcile === 'record-key'
+            ? new Date()
+            : new Date(result.startedAt.getTime() + options.callTimeoutMs + options.allowanceMs[attempt.provider]),
         detail,
       };
     case 'not_sent':
