@@ -55,7 +55,7 @@ export function PostChip({ post, time, canMove, moving, onRequestMove }: Props) 
       data-testid="calendar-chip"
       data-post-id={post.id}
       aria-busy={moving}
-      className={`rounded-md bg-white p-1.5 text-xs shadow-sm ring-1 ring-slate-200 ${movable ? 'cursor-grab' : ''} ${isDragging ? 'opacity-40' : ''} ${moving ? 'animate-pulse' : ''}`}
+      className={`rounded-md bg-white p-1.5 text-xs shadow-sm ring-1 ring-slate-200 select-none ${movable ? 'cursor-grab' : ''} ${isDragging ? 'opacity-40' : ''} ${moving ? 'animate-pulse' : ''}`}
     >
       <ChipBody post={post} time={time} handles={handles} statuses={statuses} />
       {movable && (
@@ -95,7 +95,8 @@ function ChipBody({
         {handles.length > 1 && ` +${handles.length - 1}`}
         <span className="sr-only">{handles.length > 1 ? `, ${handles.slice(1).join(', ')}` : ''}</span>
       </p>
-      <Link href={`/posts/${post.id}`} className="line-clamp-2 text-slate-800 hover:underline">
+      {/* Not natively draggable: a link dragged by the browser would take the pointer away from the calendar's drag. */}
+      <Link href={`/posts/${post.id}`} draggable={false} className="line-clamp-2 text-slate-800 hover:underline">
         {post.text}
       </Link>
       <div className="mt-1 flex flex-wrap gap-1">
