@@ -114,10 +114,12 @@ export function CalendarBoard(props: Props) {
       ? new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
           new Date(`${anchor}T00:00:00Z`),
         )
-      : new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(
-          new Date(`${days[0]}T00:00:00Z`),
-          new Date(`${days[6]}T00:00:00Z`),
-        );
+      : new Intl.DateTimeFormat(locale, {
+          day: 'numeric',
+          month: 'short',
+          year: 'numeric',
+          timeZone: 'UTC',
+        }).formatRange(new Date(`${days[0]}T00:00:00Z`), new Date(`${days[6]}T00:00:00Z`));
   const location = { view, date: anchor, ...filters };
 
   return (

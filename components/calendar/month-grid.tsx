@@ -21,7 +21,17 @@ type Props = {
 };
 
 /** Whole weeks around a month; each day is a drop target and offers "New post". */
-export function MonthGrid({ days, month, today, locale, caption, postsByDay, newPostHref, weekHref, renderChip }: Props) {
+export function MonthGrid({
+  days,
+  month,
+  today,
+  locale,
+  caption,
+  postsByDay,
+  newPostHref,
+  weekHref,
+  renderChip,
+}: Props) {
   const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7));
   const weekday = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   const full = new Intl.DateTimeFormat(locale, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });

@@ -9,8 +9,8 @@ import { listPostsInRange } from './posts';
 const { db } = await createTestDatabase();
 
 const at = (iso: string) => new Date(iso);
-let ours = { workspaceId: '', accounts: [] as string[] };
-let theirs = { workspaceId: '', accounts: [] as string[] };
+const ours = { workspaceId: '', accounts: [] as string[] };
+const theirs = { workspaceId: '', accounts: [] as string[] };
 
 async function seedPost(workspaceId: string, accountIds: string[], scheduledAt: Date, text = `p ${randomUUID()}`) {
   const [post] = await db
@@ -41,9 +41,9 @@ describe('listPostsInRange — the calendar and GET /api/v1/posts?from=&to=', ()
     const theirsListed = await listPostsInRange(db, { workspaceId: theirs.workspaceId, ...range });
     expect(theirsListed.map((r) => r.post.id)).toEqual([other.id]);
     // Filtering by the other workspace's account finds nothing, though that account has a post in the range.
-    expect(await listPostsInRange(db, { workspaceId: ours.workspaceId, ...range, accountId: theirs.accounts[0] })).toEqual(
-      [],
-    );
+    expect(
+      await listPostsInRange(db, { workspaceId: ours.workspaceId, ...range, accountId: theirs.accounts[0] }),
+    ).toEqual([]);
     expect(await listPostsInRange(db, { workspaceId: randomUUID(), ...range })).toEqual([]);
   });
 
@@ -75,7 +75,9 @@ describe('listPostsInRange — the calendar and GET /api/v1/posts?from=&to=', ()
       onlySecond.id,
     ]);
     expect(
-      (await listPostsInRange(db, { ...range, status: 'scheduled', accountId: ours.accounts[1] })).map((r) => r.post.id),
+      (await listPostsInRange(db, { ...range, status: 'scheduled', accountId: ours.accounts[1] })).map(
+        (r) => r.post.id,
+      ),
     ).toEqual([both.id]);
   });
 

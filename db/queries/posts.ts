@@ -169,10 +169,8 @@ export async function listPostsInRange(
     .where(
       and(
         eq(deliveries.workspaceId, params.workspaceId),
-        inArray(
-          deliveries.postId,
-          page.map((p) => p.post.id),
-        ),
+        // One array parameter, not one per post: a month can hold a thousand posts or more.
+        sql`${deliveries.postId} = any(${sql.param(page.map((p) => p.post.id))}::uuid[])`,
       ),
     )
     .orderBy(socialAccounts.handle);

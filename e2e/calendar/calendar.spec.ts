@@ -130,12 +130,15 @@ test.describe('calendar', () => {
     const today = zoned(soon, timeZone).date;
     // A month view shows whole weeks: tomorrow is off it only when today is a Sunday ending the month.
     test.skip(
-      zoned(tomorrow, timeZone).date.slice(0, 7) !== today.slice(0, 7) && new Date(`${today}T12:00:00Z`).getUTCDay() === 0,
+      zoned(tomorrow, timeZone).date.slice(0, 7) !== today.slice(0, 7) &&
+        new Date(`${today}T12:00:00Z`).getUTCDay() === 0,
       'today is a Sunday ending the month: no month view shows today and tomorrow',
     );
     const page = await signedInPage(browser, timeZone);
     await page.goto(`/calendar?view=month&date=${today}&account=${support!.id}`);
-    await expect(dayCell(page, zoned(tomorrow, timeZone).date).getByTestId('calendar-chip').filter({ hasText: text })).toBeVisible();
+    await expect(
+      dayCell(page, zoned(tomorrow, timeZone).date).getByTestId('calendar-chip').filter({ hasText: text }),
+    ).toBeVisible();
 
     await drag(page, chip(page, text), dayCell(page, today));
     await expect(page.getByTestId('calendar-message')).toHaveText('Moved. The post goes out at its new time.');
@@ -151,7 +154,9 @@ test.describe('calendar', () => {
     await expect(chip(page, text)).toContainText('Sent', { timeout: 150_000 });
     const [copies] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from sandbox.posts where text = ${text}`;
     expect(copies!.n).toBe(1);
-    const started = await e2eSql()<{ started_at: Date }[]>`select started_at from attempts where delivery_id = ${deliveryId}`;
+    const started = await e2eSql()<
+      { started_at: Date }[]
+    >`select started_at from attempts where delivery_id = ${deliveryId}`;
     expect(started).toHaveLength(1);
     expect(started[0]!.started_at.getTime()).toBeGreaterThanOrEqual(moved.getTime());
     await page.context().close();
@@ -219,13 +224,17 @@ test.describe('calendar', () => {
     await page.context().close();
   });
 
-  test('"New post" on an empty day opens the composer at that day, 09:00 in the viewer\'s zone', async ({ browser }) => {
+  test('"New post" on an empty day opens the composer at that day, 09:00 in the viewer\'s zone', async ({
+    browser,
+  }) => {
     const timeZone = 'America/New_York';
     const accountId = await seedAccount(); // an empty calendar to click in
     const day = zoned(new Date(Date.now() + 5 * DAY_MS), timeZone).date;
     const page = await signedInPage(browser, timeZone);
     await page.goto(`/calendar?view=month&date=${day}&account=${accountId}`);
-    await dayCell(page, day).getByRole('link', { name: /^New post on / }).click();
+    await dayCell(page, day)
+      .getByRole('link', { name: /^New post on / })
+      .click();
     await expect(page).toHaveURL(/\/compose\?at=/);
     await expect(page.getByLabel('Schedule')).toBeChecked();
     await expect(page.getByLabel(/Date and time/)).toHaveValue(`${day}T09:00`);

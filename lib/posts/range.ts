@@ -19,9 +19,7 @@ export const rangeQueryShape = {
   from: instant('from')
     .optional()
     .describe('Start of a time range (inclusive), ISO-8601 with a zone. Needs `to`; the page is then in time order.'),
-  to: instant('to')
-    .optional()
-    .describe(`End of the range (exclusive); at most ${MAX_RANGE_DAYS} days after \`from\`.`),
+  to: instant('to').optional().describe(`End of the range (exclusive); at most ${MAX_RANGE_DAYS} days after \`from\`.`),
 };
 
 export type TimeRange = { from: Date; to: Date };

@@ -183,9 +183,11 @@ describe('moving a post on the calendar races the publisher', () => {
     expect(await deliveryRow(sent.deliveryId)).toMatchObject({ status: 'sent', scheduledAt: sent.scheduledAt });
 
     const post = await scheduleOne(sandbox.uniqueText('future'), later);
-    expect(
-      await movePostAction(undefined, moveForm(post.postId, new Date(Date.now() - 3_600_000))),
-    ).toMatchObject({ ok: false, status: 422, message: 'The time is in the past' });
+    expect(await movePostAction(undefined, moveForm(post.postId, new Date(Date.now() - 3_600_000)))).toMatchObject({
+      ok: false,
+      status: 422,
+      message: 'The time is in the past',
+    });
     const skipped = moveForm(post.postId, later);
     skipped.set('localDateTime', '2030-03-31T02:30'); // clocks skip 02:00–03:00 in Berlin that night
     skipped.set('timeZone', 'Europe/Berlin');

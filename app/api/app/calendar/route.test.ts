@@ -63,7 +63,11 @@ describe('GET /api/app/calendar — the calendar page reads its range', () => {
   });
 
   it('a missing, half or oversized range is a 422 problem; an unknown filter value is ignored', async () => {
-    for (const query of ['', `from=${encodeURIComponent(new Date().toISOString())}`, 'from=2026-01-01T00:00:00Z&to=2026-06-01T00:00:00Z']) {
+    for (const query of [
+      '',
+      `from=${encodeURIComponent(new Date().toISOString())}`,
+      'from=2026-01-01T00:00:00Z&to=2026-06-01T00:00:00Z',
+    ]) {
       const response = await read(query);
       expect(response.status, query).toBe(422);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
