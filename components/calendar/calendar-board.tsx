@@ -20,7 +20,7 @@ import { zonedLocalToUtc } from '@/lib/time/zoned';
 import { CalendarToolbar, calendarHref } from './calendar-toolbar';
 import { MonthGrid } from './month-grid';
 import { MoveDialog } from './move-dialog';
-import { placePosts, type PlacedPost } from './placement';
+import { groupPlaced, placePosts, type PlacedPost } from './placement';
 import { DraggedChip, PostChip } from './post-chip';
 import { useMovePost, type MoveAction } from './use-move-post';
 import { useViewer } from './use-viewer';
@@ -69,8 +69,8 @@ export function CalendarBoard(props: Props) {
   const days = viewDays(view, anchor);
   const placed = hydrated ? placePosts(data?.posts ?? [], moving, timeZone, locale) : [];
   const byId = new Map(placed.map((p) => [p.post.id, p]));
-  const postsByDay = Map.groupBy(placed, (p) => p.date);
-  const postsBySlot = Map.groupBy(placed, (p) => `${p.date}T${hh(p.hour)}`);
+  const postsByDay = groupPlaced(placed, (p) => p.date);
+  const postsBySlot = groupPlaced(placed, (p) => `${p.date}T${hh(p.hour)}`);
 
   function newPostHref(date: string, hour: number | null): string | null {
     if (!hydrated || !canCompose) return null;

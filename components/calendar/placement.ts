@@ -22,3 +22,15 @@ export function placePosts(
       return { post, date, hour, localTime: time, label: format.format(new Date(post.scheduledAt)) };
     });
 }
+
+/** Placed posts by a key (a day, or a day and hour), in time order within each. */
+export function groupPlaced(placed: PlacedPost[], key: (p: PlacedPost) => string): Map<string, PlacedPost[]> {
+  const groups = new Map<string, PlacedPost[]>();
+  for (const p of placed) {
+    const k = key(p);
+    const group = groups.get(k);
+    if (group) group.push(p);
+    else groups.set(k, [p]);
+  }
+  return groups;
+}

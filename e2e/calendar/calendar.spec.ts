@@ -104,6 +104,13 @@ test.describe('calendar', () => {
       await expect(inMonth).toContainText('Scheduled');
       await expect(inMonth).toContainText('@cal_');
 
+      // The status filter is part of the URL (a filtered view can be linked): none of these posts is sent.
+      await page.getByLabel('Status').selectOption('sent');
+      await expect(page).toHaveURL(/status=sent/);
+      await expect(chip(page, text)).toHaveCount(0);
+      await page.getByLabel('Status').selectOption('');
+      await expect(page).not.toHaveURL(/status=/);
+
       await page.getByRole('navigation', { name: 'Calendar view' }).getByRole('link', { name: 'Week' }).click();
       await expect(page).toHaveURL(/view=week/);
       const slot = page.locator(`td[data-slot="${local.date}T${local.hour}"]`);
