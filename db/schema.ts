@@ -50,6 +50,8 @@ export const workspaces = pgTable(
     slug: text().notNull(),
     name: text().notNull(),
     latenessLimitSeconds: integer().notNull().default(3600),
+    /** The workspace's own IANA zone (shown beside the viewer's on the calendar); validated in lib/time/zoned.ts. */
+    timeZone: text().notNull().default('UTC'),
     createdAt: createdAt(),
   },
   (t) => [unique('workspaces_slug_uq').on(t.slug)],
@@ -165,6 +167,8 @@ export const posts = pgTable(
     // I3: one intent, one row, even if the idempotency-key table were bypassed.
     unique('posts_workspace_idempotency_key_uq').on(t.workspaceId, t.idempotencyKey),
     index('posts_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    // The calendar's range read (and GET /api/v1/posts?from=&to=): one index range scan in (time, id) order.
+    index('posts_workspace_scheduled_idx').on(t.workspaceId, t.scheduledAt, t.id),
   ],
 );
 export type Post = typeof posts.$inferSelect;

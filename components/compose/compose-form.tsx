@@ -1,6 +1,7 @@
 'use client';
 
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { zonedLocalInput } from '@/lib/calendar/grid';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { ActionState, FormAction } from '@/lib/auth/action';
 import type { ComposeResult } from '@/lib/posts/compose-form';
@@ -11,9 +12,15 @@ import { SchedulePicker } from './schedule-picker';
 import { TextWithCounts } from './text-with-counts';
 import { useComposeDraft } from './use-compose-draft';
 
-type Props = { workspaceId: string; accounts: ComposeAccount[]; action: FormAction<ComposeResult> };
+type Props = {
+  workspaceId: string;
+  accounts: ComposeAccount[];
+  action: FormAction<ComposeResult>;
+  /** An instant to schedule at (the calendar's "New post" on a day or slot). */
+  prefillAt?: string;
+};
 
-export function ComposeForm({ workspaceId, accounts, action }: Props) {
+export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props) {
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
@@ -22,6 +29,15 @@ export function ComposeForm({ workspaceId, accounts, action }: Props) {
   const [timeZone] = useState(() =>
     typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC',
   );
+
+  // The calendar's time goes into the draft once it is loaded; the draft's key is left as it is.
+  const prefilledFor = useRef<string | undefined>(undefined);
+  const draftLoaded = draft !== null;
+  useEffect(() => {
+    if (!prefillAt || !draftLoaded || prefilledFor.current === prefillAt) return;
+    prefilledFor.current = prefillAt;
+    update({ when: 'later', localDateTime: zonedLocalInput(prefillAt, timeZone) });
+  }, [prefillAt, draftLoaded, timeZone, update]);
 
   if (!draft) return <p className="text-sm text-slate-600">Loading the composer…</p>;
 

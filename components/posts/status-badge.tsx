@@ -12,6 +12,9 @@ const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   partial: { label: 'Partly done', tone: 'amber' },
 };
 
+/** How a status is named to people (filters, messages). */
+export const statusLabel = (status: string) => STATUS[status]?.label ?? status;
+
 export function StatusBadge({ status }: { status: string }) {
   const s = STATUS[status] ?? { label: status, tone: 'gray' as const };
   return <Badge tone={s.tone}>{s.label}</Badge>;

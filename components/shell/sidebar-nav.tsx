@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
 const ITEMS = [
+  { href: '/calendar', label: 'Calendar' },
   { href: '/queue', label: 'Queue' },
   { href: '/compose', label: 'Compose' },
   { href: '/review', label: 'Review' },

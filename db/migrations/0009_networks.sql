@@ -59,6 +59,7 @@ CREATE TABLE "sandbox"."threads_containers" (
 ALTER TABLE "sandbox"."faults" DROP CONSTRAINT "sandbox_faults_profile_ck";--> statement-breakpoint
 ALTER TABLE "notifications" ADD COLUMN "account_id" uuid;--> statement-breakpoint
 ALTER TABLE "notifications" ADD COLUMN "incident_key" text;--> statement-breakpoint
+ALTER TABLE "workspaces" ADD COLUMN "time_zone" text DEFAULT 'UTC' NOT NULL;--> statement-breakpoint
 ALTER TABLE "sandbox"."posts" ADD COLUMN "record_key" text;--> statement-breakpoint
 ALTER TABLE "sandbox"."posts" ADD COLUMN "record" jsonb;--> statement-breakpoint
 ALTER TABLE "oauth_states" ADD CONSTRAINT "oauth_states_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -72,6 +73,7 @@ CREATE INDEX "sandbox_oauth_tokens_account_idx" ON "sandbox"."oauth_tokens" USIN
 CREATE INDEX "sandbox_oauth_tokens_family_idx" ON "sandbox"."oauth_tokens" USING btree ("family_id");--> statement-breakpoint
 CREATE INDEX "sandbox_threads_containers_account_idx" ON "sandbox"."threads_containers" USING btree ("account_id","created_at");--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_account_id_social_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."social_accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "posts_workspace_scheduled_idx" ON "posts" USING btree ("workspace_id","scheduled_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_posts_account_record_key_uq" ON "sandbox"."posts" USING btree ("account_id","record_key") WHERE "sandbox"."posts"."record_key" is not null and "sandbox"."posts"."deleted_at" is null;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_account_incident_uq" UNIQUE("account_id","kind","incident_key");--> statement-breakpoint
 ALTER TABLE "sandbox"."faults" ADD CONSTRAINT "sandbox_faults_profile_ck" CHECK ("sandbox"."faults"."profile" in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'threads', 'bluesky', 'plain'));

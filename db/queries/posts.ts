@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { deliveries, posts, socialAccounts, type DeliveryStatus, type NewPost } from '../schema';
 import { addDeliveries } from './deliveries/add';
@@ -119,6 +119,70 @@ export async function listPosts(
       ),
     );
   return page.map((post) => ({ post, deliveries: rows.filter((d) => d.postId === post.id) }));
+}
+
+/** A position in (scheduledAt, id) order; the time as Postgres prints it, so microseconds survive the round trip. */
+export type RangeCursor = { scheduledAt: string; id: string };
+export const RANGE_CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+
+/**
+ * The posts scheduled in `[from, to)`, in (scheduledAt, id) order, each with its deliveries and their accounts;
+ * optionally only posts with a delivery in a status / to an account. One range scan of
+ * posts_workspace_scheduled_idx, then one read of the page's deliveries (deliveries_post_account_uq).
+ */
+export async function listPostsInRange(
+  db: Executor,
+  params: {
+    workspaceId: string;
+    from: Date;
+    to: Date;
+    status?: DeliveryStatus;
+    accountId?: string;
+    after?: RangeCursor;
+    limit: number;
+  },
+) {
+  const deliveryFilter =
+    params.status || params.accountId
+      ? sql`exists (select 1 from ${deliveries} d where d.post_id = ${posts.id}
+        ${params.status ? sql`and d.status = ${params.status}` : sql``}
+        ${params.accountId ? sql`and d.account_id = ${params.accountId}` : sql``})`
+      : undefined;
+  const page = await db
+    .select({ post: posts, position: sql<string>`${posts.scheduledAt}::text` })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.workspaceId, params.workspaceId),
+        gte(posts.scheduledAt, params.from),
+        lt(posts.scheduledAt, params.to),
+        deliveryFilter,
+        params.after
+          ? sql`(${posts.scheduledAt}, ${posts.id}) > (${params.after.scheduledAt}::timestamptz, ${params.after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(posts.scheduledAt), asc(posts.id))
+    .limit(params.limit);
+  if (page.length === 0) return [];
+  const rows = await db
+    .select({ ...deliveryColumns, accountDisplayName: socialAccounts.displayName })
+    .from(deliveries)
+    .innerJoin(socialAccounts, eq(socialAccounts.id, deliveries.accountId))
+    .where(
+      and(
+        eq(deliveries.workspaceId, params.workspaceId),
+        // One array parameter, not one per post: a month can hold a thousand posts or more.
+        sql`${deliveries.postId} = any(${sql.param(page.map((p) => p.post.id))}::uuid[])`,
+      ),
+    )
+    .orderBy(socialAccounts.handle);
+  const byPost = Map.groupBy(rows, (d) => d.postId);
+  return page.map(({ post, position }) => ({
+    post,
+    deliveries: byPost.get(post.id) ?? [],
+    cursor: { scheduledAt: position, id: post.id } satisfies RangeCursor,
+  }));
 }
 
 /** Soft duplicate check: the same normalised text already going to one of these accounts since `since`. */

@@ -72,7 +72,7 @@ export async function changeMemberRole(db: Executor, params: { workspaceId: stri
 
 export async function getWorkspaceSettings(db: Executor, params: { workspaceId: string }) {
   const [row] = await db
-    .select({ latenessLimitSeconds: workspaces.latenessLimitSeconds })
+    .select({ latenessLimitSeconds: workspaces.latenessLimitSeconds, timeZone: workspaces.timeZone })
     .from(workspaces)
     .where(eq(workspaces.id, params.workspaceId));
   return row ?? null;
@@ -83,4 +83,9 @@ export async function setLatenessLimit(db: Executor, params: { workspaceId: stri
     .update(workspaces)
     .set({ latenessLimitSeconds: params.seconds })
     .where(eq(workspaces.id, params.workspaceId));
+}
+
+/** `timeZone` must be an IANA name (checked by the caller with lib/time/zoned.ts). */
+export async function setWorkspaceTimeZone(db: Executor, params: { workspaceId: string; timeZone: string }) {
+  await db.update(workspaces).set({ timeZone: params.timeZone }).where(eq(workspaces.id, params.workspaceId));
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
-import { listPosts, type PostCursor } from '@/db/queries/posts';
+import { listPosts, listPostsInRange, RANGE_CURSOR_TIME, type PostCursor, type RangeCursor } from '@/db/queries/posts';
 import { deliveryStatusEnum } from '@/db/schema';
+import { checkRange, rangeQueryShape, type TimeRange } from './range';
 import { serializePost, type SerializedPost } from './serialize';
 
 const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
@@ -16,6 +17,7 @@ export const listPostsQuerySchema = z.object({
     .min(1, LIMIT_MESSAGE)
     .max(100, LIMIT_MESSAGE)
     .default(25),
+  ...rangeQueryShape,
 });
 
 function encodeCursor(c: PostCursor): string {
@@ -35,26 +37,51 @@ function decodeCursor(value: string): PostCursor | null {
   }
 }
 
-export type ListPostsResult =
-  | { kind: 'ok'; page: { data: SerializedPost[]; nextCursor: string | null } }
-  /** A bad query parameter or cursor (nothing was read). */
-  | { kind: 'invalid'; errors: Record<string, string[]> };
+// A range page's cursor is tagged, so a cursor of the other order is refused instead of read as a position.
+const RANGE_TAG = 'at';
+const rangeCursorSchema = z.tuple([z.literal(RANGE_TAG), z.string().regex(RANGE_CURSOR_TIME), z.uuid()]);
 
-/** A page of the workspace's posts, newest first (keyset pagination; `nextCursor` is null on the last page). */
+function encodeRangeCursor(c: RangeCursor): string {
+  return Buffer.from(JSON.stringify([RANGE_TAG, c.scheduledAt, c.id])).toString('base64url');
+}
+
+function decodeRangeCursor(value: string): RangeCursor | null {
+  try {
+    const parsed = rangeCursorSchema.safeParse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
+    return parsed.success ? { scheduledAt: parsed.data[1], id: parsed.data[2] } : null;
+  } catch {
+    return null;
+  }
+}
+
+type Page = { data: SerializedPost[]; nextCursor: string | null };
+
+export type ListPostsResult =
+  | { kind: 'ok'; page: Page }
+  /** A bad query parameter or cursor (nothing was read). */
+  | { kind: 'invalid'; errors: Record<string, string[]> }
+  /** A bad time range: a half-given range, an unparsable bound, `to` not after `from`, or over 100 days. */
+  | { kind: 'invalid_range'; errors: Record<string, string[]> };
+
+const BAD_CURSOR = { cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] };
+
+/**
+ * A page of the workspace's posts (keyset pagination; `nextCursor` is null on the last page): newest first,
+ * or with `from` and `to` the posts scheduled in `[from, to)` in time order.
+ */
 export async function listPostPage(
   db: Executor,
   workspaceId: string,
   query: Record<string, string>,
 ): Promise<ListPostsResult> {
-  const parsed = listPostsQuerySchema.safeParse(query);
+  const range = checkRange(query);
+  if (!range.ok) return { kind: 'invalid_range', errors: range.errors };
+  const parsed = listPostsQuerySchema.omit({ from: true, to: true }).safeParse(query);
   if (!parsed.success)
     return { kind: 'invalid', errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
+  if (range.range) return listRangePage(db, workspaceId, range.range, parsed.data);
   const cursor = parsed.data.cursor !== undefined ? decodeCursor(parsed.data.cursor) : undefined;
-  if (cursor === null)
-    return {
-      kind: 'invalid',
-      errors: { cursor: ['Invalid cursor: pass the nextCursor of a previous page unchanged'] },
-    };
+  if (cursor === null) return { kind: 'invalid', errors: BAD_CURSOR };
   const rows = await listPosts(db, {
     workspaceId,
     status: parsed.data.status,
@@ -72,6 +99,32 @@ export async function listPostPage(
         rows.length > parsed.data.limit && last
           ? encodeCursor({ createdAt: last.post.createdAt, id: last.post.id })
           : null,
+    },
+  };
+}
+
+async function listRangePage(
+  db: Executor,
+  workspaceId: string,
+  range: TimeRange,
+  query: Omit<z.output<typeof listPostsQuerySchema>, 'from' | 'to'>,
+): Promise<ListPostsResult> {
+  const after = query.cursor !== undefined ? decodeRangeCursor(query.cursor) : undefined;
+  if (after === null) return { kind: 'invalid', errors: BAD_CURSOR };
+  const rows = await listPostsInRange(db, {
+    workspaceId,
+    ...range,
+    status: query.status,
+    accountId: query.account,
+    after,
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    kind: 'ok',
+    page: {
+      data: page.map((r) => serializePost(r.post, r.deliveries)),
+      nextCursor: rows.length > query.limit ? encodeRangeCursor(page.at(-1)!.cursor) : null,
     },
   };
 }

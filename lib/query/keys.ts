@@ -1,3 +1,6 @@
+/** One calendar read: the fetched range (ISO) and the filters in the URL. */
+export type CalendarQuery = { from: string; to: string; account?: string; status?: string };
+
 /**
  * Every React Query key in one place: the server prefetch, the client query and each invalidation use the
  * same function, so a prefetched page hydrates the query the component reads.
@@ -10,6 +13,9 @@ export const queryKeys = {
   queues: () => ['queue'] as const,
   queue: (workspaceId: string) => ['queue', workspaceId] as const,
   post: (postId: string) => ['post', postId] as const,
+  /** Prefix of every calendar range of every workspace (what a move invalidates). */
+  calendars: () => ['calendar'] as const,
+  calendar: (workspaceId: string, query: CalendarQuery) => ['calendar', workspaceId, query] as const,
   sandboxTimeline: (workspaceId: string) => ['sandbox-timeline', workspaceId] as const,
 };
 
@@ -18,5 +24,7 @@ export const readUrls = {
   accounts: () => '/api/app/accounts',
   queue: () => '/api/app/queue',
   post: (postId: string) => `/api/app/posts/${encodeURIComponent(postId)}`,
+  calendar: (query: CalendarQuery) =>
+    `/api/app/calendar?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]))}`,
   sandboxTimeline: () => '/api/app/sandbox/timeline',
 };

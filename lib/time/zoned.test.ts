@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zonedLocalToUtc } from './zoned';
+import { canonicalTimeZone, zonedLocalToUtc } from './zoned';
 
 describe('zonedLocalToUtc', () => {
   it('converts a wall-clock time in a zone to UTC', () => {
@@ -33,5 +33,19 @@ describe('zonedLocalToUtc', () => {
   it('refuses malformed input and unknown zones', () => {
     expect(zonedLocalToUtc('tomorrow', 'UTC').ok).toBe(false);
     expect(zonedLocalToUtc('2026-12-01T09:30', 'Mars/Olympus').ok).toBe(false);
+  });
+});
+
+describe('canonicalTimeZone (the workspace time zone setting)', () => {
+  it('accepts IANA names, spelled as the runtime spells them', () => {
+    expect(canonicalTimeZone('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('europe/berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('UTC')).toBe('UTC');
+    expect(canonicalTimeZone('America/Argentina/Buenos_Aires')).toMatch(/^America\/(Argentina\/)?Buenos_Aires$/);
+  });
+
+  it('refuses unknown names, bare offsets and anything else Intl might take', () => {
+    for (const bad of ['Mars/Olympus', '+05:00', '-0800', '', ' ', 'Europe/Berlin; drop table', 'GMT+1'])
+      expect(canonicalTimeZone(bad), bad).toBeNull();
   });
 });

@@ -10,6 +10,15 @@ export function isValidTimeZone(timeZone: string): boolean {
 }
 
 /**
+ * The IANA name of a zone as the runtime spells it (`europe/berlin` → `Europe/Berlin`), or null when it is not
+ * one: unknown names and bare UTC offsets (`+05:00`, which Intl also accepts) are refused.
+ */
+export function canonicalTimeZone(timeZone: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(timeZone) || !isValidTimeZone(timeZone)) return null;
+  return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+}
+
+/**
  * A wall-clock time (`YYYY-MM-DDTHH:mm`, from <input type="datetime-local">) in an IANA zone → the UTC
  * instant. A time skipped by a daylight-saving jump does not exist and is refused; a repeated one
  * (clocks going back) resolves to the first occurrence.

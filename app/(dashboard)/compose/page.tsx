@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ComposeForm } from '@/components/compose/compose-form';
 import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
@@ -8,7 +9,10 @@ import { createPostAction } from './actions';
 
 export const metadata = { title: 'Compose' };
 
-export default async function ComposePage() {
+/** `?at=<ISO>` (the calendar's "New post") prefills the time; anything that is not an instant is ignored. */
+const prefillSchema = z.iso.datetime({ offset: true }).optional().catch(undefined);
+
+export default async function ComposePage({ searchParams }: { searchParams: Promise<{ at?: string | string[] }> }) {
   const { allowed, workspace } = await requirePageWorkspace('compose');
   if (!allowed) return <Forbidden capability="compose" />;
   const accounts = await listAccounts(getDb(), { workspaceId: workspace.id });
@@ -24,6 +28,7 @@ export default async function ComposePage() {
           displayName: a.displayName,
         }))}
         action={createPostAction}
+        prefillAt={prefillSchema.parse((await searchParams).at)}
       />
     </>
   );

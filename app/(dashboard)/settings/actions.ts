@@ -3,8 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { changeMemberRole, renameWorkspace, setLatenessLimit } from '@/db/queries/workspaces';
+import { changeMemberRole, renameWorkspace, setLatenessLimit, setWorkspaceTimeZone } from '@/db/queries/workspaces';
 import { workspaceAction } from '@/lib/auth/action';
+import { canonicalTimeZone } from '@/lib/time/zoned';
 
 export const renameWorkspaceAction = workspaceAction(
   {
@@ -51,5 +52,29 @@ export const setLatenessLimitAction = workspaceAction(
     await setLatenessLimit(getDb(), { workspaceId: workspace.id, seconds: minutes * 60 });
     revalidatePath('/settings');
     return { ok: true, message: `Posts may now go out up to ${minutes} minutes late.` };
+  },
+);
+
+/** The workspace's own time zone: shown on the calendar beside the viewer's when they differ. */
+export const setWorkspaceTimeZoneAction = workspaceAction(
+  {
+    name: 'setWorkspaceTimeZone',
+    can: 'manageWorkspace',
+    schema: z.object({
+      timeZone: z
+        .string()
+        .trim()
+        .max(64, 'At most 64 characters')
+        .transform((v, ctx) => {
+          const zone = canonicalTimeZone(v);
+          if (!zone) ctx.addIssue({ code: 'custom', message: 'Choose an IANA time zone, e.g. Europe/Berlin' });
+          return zone ?? z.NEVER;
+        }),
+    }),
+  },
+  async ({ timeZone }, { workspace }) => {
+    await setWorkspaceTimeZone(getDb(), { workspaceId: workspace.id, timeZone });
+    revalidatePath('/settings');
+    return { ok: true, message: `Workspace time zone set to ${timeZone}.` };
   },
 );

@@ -3,15 +3,26 @@ import { LatenessForm } from '@/components/settings/lateness-form';
 import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
+import { TimeZoneForm } from '@/components/settings/time-zone-form';
 import { getDb } from '@/db/client';
 import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
-import { changeMemberRoleAction, renameWorkspaceAction, setLatenessLimitAction } from './actions';
+import {
+  changeMemberRoleAction,
+  renameWorkspaceAction,
+  setLatenessLimitAction,
+  setWorkspaceTimeZoneAction,
+} from './actions';
 import { signOutEverywhereAction } from './sessions-actions';
 
 export const metadata = { title: 'Settings' };
+
+/** The runtime's IANA zones, with UTC and the current choice always among them. */
+function timeZoneChoices(current: string): string[] {
+  return [...new Set(['UTC', current, ...Intl.supportedValuesOf('timeZone')])];
+}
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
@@ -35,6 +46,12 @@ export default async function SettingsPage() {
           minutes={Math.round((settings?.latenessLimitSeconds ?? 3600) / 60)}
           canEdit={can(role, 'manageWorkspace')}
           action={setLatenessLimitAction}
+        />
+        <TimeZoneForm
+          timeZone={settings?.timeZone ?? 'UTC'}
+          zones={timeZoneChoices(settings?.timeZone ?? 'UTC')}
+          canEdit={can(role, 'manageWorkspace')}
+          action={setWorkspaceTimeZoneAction}
         />
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">

@@ -15,13 +15,17 @@ import { createPostRequestSchema } from '@/lib/posts/post-input';
 export const postsContract = defineRoute('/posts', {
   GET: {
     operationId: 'listPosts',
-    summary: 'List posts, newest first',
-    description: 'Keyset pagination: pass `nextCursor` back as `cursor` until it is null.',
+    summary: 'List posts, newest first, or those scheduled in a time range',
+    description:
+      'Keyset pagination: pass `nextCursor` back as `cursor` until it is null. With `from` and `to` (ISO-8601, both or neither, at most 100 days apart) only posts scheduled in `[from, to)` are listed, in scheduled-time order; `status`, `account` and `limit` still apply.',
     scope: 'posts:read',
     request: { query: listPostsQuerySchema },
     responses: {
       200: jsonResponse('A page of posts', postPageSchema),
       400: problemResponse('Malformed cursor, a limit outside 1–100, or an invalid filter (nothing read)'),
+      422: problemResponse(
+        'Invalid time range: only one of `from`/`to`, an unparsable time, `to` not after `from`, or a range over 100 days (nothing read; `errors` per parameter)',
+      ),
     },
   },
   POST: {

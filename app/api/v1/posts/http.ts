@@ -113,9 +113,13 @@ export function getPostResponse(result: GetPostResult): Response {
   return result.kind === 'ok' ? json(result.post) : notFound();
 }
 
-/** Query parameters are not a request body: a bad one is a 400 (the body's fields answer 422). */
+/**
+ * Query parameters are not a request body: a bad one is a 400 (the body's fields answer 422). A time range
+ * that is well-formed as parameters but unusable as a range (half of it, reversed, over 100 days) is a 422.
+ */
 export function listPostsResponse(result: ListPostsResult): Response {
   if (result.kind === 'ok') return json(result.page);
+  if (result.kind === 'invalid_range') return invalid(result.errors, 'Invalid time range; nothing was read.');
   return problem({
     status: 400,
     title: 'Bad Request',
