@@ -20,10 +20,18 @@ const EXPECTED_MEMBERSHIPS = [
   'demo viewer@demo.test viewer',
   'other admin@other.test admin',
 ];
+// A sandbox account per network in each workspace (X twice in the demo one).
 const EXPECTED_ACCOUNTS = [
+  'demo bluesky @demo-brand.bsky.sandbox',
+  'demo linkedin Demo Agency (page)',
   'demo mastodon @demo@sandbox.social',
+  'demo threads @demo_brand',
   'demo x @demo_brand',
   'demo x @demo_support',
+  'other bluesky @other-brand.bsky.sandbox',
+  'other linkedin Other Agency (page)',
+  'other mastodon @other@sandbox.social',
+  'other threads @other_brand',
   'other x @other_brand',
 ];
 
@@ -106,9 +114,11 @@ describe('seedDemoData', () => {
       .from(socialAccounts);
     expect(rows).toHaveLength(EXPECTED_ACCOUNTS.length);
     for (const row of rows) {
-      const { accessToken } = openCredentials(row.sealed, encryptionKey, row.id);
-      expect(accessToken).toMatch(/^sbx_[0-9a-f]{32}$/);
+      const { accessToken, appPassword } = openCredentials(row.sealed, encryptionKey, row.id);
+      // A Bluesky account keeps a session opened with its app password (the sandbox token).
+      expect(appPassword ?? accessToken).toMatch(/^sbx_[0-9a-f]{32}$/);
       expect(row.sealed).not.toContain(accessToken);
+      if (appPassword) expect(row.sealed).not.toContain(appPassword);
       expect(row.sealed).not.toContain('accessToken');
       expect(row.last4).toBe(accessToken.slice(-4));
       expect(row.sandbox).toBe(true);

@@ -196,6 +196,28 @@ describe('OAuth connect through the sandbox (authorization code with PKCE)', () 
   });
 });
 
+describe('Threads: the code gives a one-hour token, swapped for a 60-day one before anything is stored', () => {
+  it('the stored token is the long-lived one (th_exchange_token), it publishes, and the refresh renews it', async () => {
+    const admin = await sandbox.admin();
+    const [connected] = await sandbox.connect({ provider: 'threads', ...admin });
+    const row = await storedAccount(connected!.id);
+    const credentials = openCredentials(row.credentialsEncrypted, TEST_ENCRYPTION_KEY, row.id);
+    // Long-lived: about 60 days, not the code exchange's short token.
+    expect(row.tokenExpiresAt!.getTime() - Date.now()).toBeGreaterThan(59 * 86_400_000);
+    expect(credentials.accessToken).not.toMatch(/^sbx_oat_/);
+    const client = providerClientForAccount(row, { encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url });
+    expect(await client.publish({ text: 'long-lived', kind: 'post', idempotencyKey: 'k-threads' })).toMatchObject({
+      outcome: 'sent',
+    });
+    const { resolvedAccountFor } = await import('@/lib/providers');
+    const renewed = await providerDefinition('threads').refresh!(
+      resolvedAccountFor(row, { encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url }),
+    );
+    expect(renewed).toMatchObject({ ok: true });
+    if (renewed.ok) expect(renewed.credentials.accessToken).not.toBe(credentials.accessToken);
+  });
+});
+
 describe('the token request itself', () => {
   it('a confidential client sends its secret in HTTP Basic, the form fields, and never echoes a secret', async () => {
     const seen: HttpRequest[] = [];

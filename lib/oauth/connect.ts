@@ -108,12 +108,26 @@ export async function completeOAuthConnect(
     );
     return { ok: false, problem: 'exchange_failed' };
   }
-  const credentials = tokens.credentials;
+  const tools = connectTools(params.provider, { origin: serverOrigin, transport: params.transport });
+  let credentials = tokens.credentials;
+  const exchange = definition.oauth?.longLivedExchange;
+  if (exchange) {
+    const longLived = await exchange({
+      account: tools.resolve({ baseUrl: endpoints.accountBaseUrl, credentials }),
+      clientSecret: endpoints.client.clientSecret,
+      send: params.transport,
+    });
+    if (!longLived.ok) {
+      logger.warn(
+        { provider: params.provider, workspaceId: params.workspaceId, reason: longLived.reason },
+        'oauth: no long-lived token',
+      );
+      return { ok: false, problem: 'exchange_failed' };
+    }
+    credentials = longLived.credentials;
+  }
 
-  const client = connectTools(params.provider, { origin: serverOrigin, transport: params.transport }).client({
-    baseUrl: endpoints.accountBaseUrl,
-    credentials,
-  });
+  const client = tools.client({ baseUrl: endpoints.accountBaseUrl, credentials });
   let identities: { platformUserId: string; handle: string; displayName: string | null }[];
   try {
     if (client.listIdentities) identities = await client.listIdentities({ timeoutMs: 10_000 });

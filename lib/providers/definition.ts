@@ -86,11 +86,22 @@ export type OAuthConfig = {
   clientSecretEnv: string;
   /** Where the real platform's API lives (the sandbox replaces it with its own path). */
   apiBaseUrl: string;
+  /**
+   * For networks whose code exchange gives a short-lived token (Threads: one hour), the swap for the long-lived
+   * one, right after the exchange and before anything is stored.
+   */
+  longLivedExchange?: (input: {
+    account: ResolvedAccount;
+    clientSecret?: string;
+    send?: ProviderTransport;
+  }) => Promise<RefreshResult>;
 };
 
 /** What `verify` may use: a client for a would-be account (base URL resolved, outbound guard applied). */
 export type ConnectTools = {
   client: (account: { baseUrl: string; platformUserId?: string; credentials: AccountCredentials }) => ProviderClient;
+  /** The same account as a client factory would get it (base URL resolved, outbound policy decided). */
+  resolve: (account: { baseUrl: string; platformUserId?: string; credentials: AccountCredentials }) => ResolvedAccount;
   /** How calls are sent (tests route them in-process); clients from `client` already use it. */
   send?: ProviderTransport;
 };

@@ -84,6 +84,7 @@ export function resolvedAccountFor(
 export function connectTools(provider: ProviderName, options: ClientOptions = {}): ConnectTools {
   return {
     send: options.transport,
+    resolve: (account) => resolveAccount({ platformUserId: '', ...account }, options),
     client: (account) =>
       providerDefinition(provider).createClient(
         resolveAccount({ platformUserId: '', ...account }, options),

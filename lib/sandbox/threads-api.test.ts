@@ -123,12 +123,18 @@ describe.each(backends)('Threads sandbox dialect ($name)', async ({ start }) => 
       fetch(
         `${sandbox.url}/api/sandbox/threads/refresh_access_token?grant_type=${grant}&access_token=${account.token}`,
       );
-    expect(await (await refresh('th_refresh_token')).json()).toEqual({
-      access_token: account.token,
-      token_type: 'bearer',
-      expires_in: 60 * 86_400,
+    const renewed = (await (await refresh('th_refresh_token')).json()) as { access_token: string };
+    expect(renewed).toMatchObject({ token_type: 'bearer', expires_in: 60 * 86_400 });
+    expect(renewed.access_token).not.toBe(account.token);
+    expect(await sandbox.store.authenticate('threads', renewed.access_token)).toMatchObject({
+      id: account.sandboxAccount.id,
     });
     expect((await refresh('client_credentials')).status).toBe(400);
+    // The code exchange's short-lived token is swapped the same way (th_exchange_token), and only that way.
+    const exchange = (grant: string) =>
+      fetch(`${sandbox.url}/api/sandbox/threads/access_token?grant_type=${grant}&access_token=${account.token}`);
+    expect(await (await exchange('th_exchange_token')).json()).toMatchObject({ expires_in: 60 * 86_400 });
+    expect((await exchange('th_refresh_token')).status).toBe(400);
   });
 });
 

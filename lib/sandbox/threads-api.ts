@@ -1,5 +1,7 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { threadsTextLength } from '@/lib/providers/threads/text-length';
 import { json, withListingFaults, withWriteFaults } from './faults';
+import { SANDBOX_OAUTH_CLIENT_ID } from './oauth';
 import { bearerToken, readBody } from './request';
 import { CONTAINER_TTL_MS, containerStatus } from './threads-containers';
 import {
@@ -12,6 +14,7 @@ import {
   unsupportedRequest,
 } from './threads-errors';
 import { listThreads, mediaJson, publishingLimit } from './threads-reads';
+import { hashSandboxToken } from './tokens';
 import type { SandboxAccount, SandboxDeps } from './types';
 
 // The Threads API (graph.threads.net) as the sandbox serves it: a post is made in two steps, a media
@@ -43,7 +46,13 @@ export async function handleThreads(request: Request, path: string, deps: Sandbo
   if (path === '/refresh_access_token' && method === 'GET') {
     if (!viewer) return invalidToken();
     if (params.get('grant_type') !== 'th_refresh_token') return invalidParameter('grant_type must be th_refresh_token');
-    return json(200, { access_token: token, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
+    return issueLongLivedToken(viewer, deps);
+  }
+  if (path === '/access_token' && method === 'GET') {
+    if (!viewer) return invalidToken();
+    if (params.get('grant_type') !== 'th_exchange_token')
+      return invalidParameter('grant_type must be th_exchange_token');
+    return issueLongLivedToken(viewer, deps);
   }
   // Graph serves each path with or without a version prefix.
   const node = /^(?:\/v\d+\.\d+)?\/([^/]+)(?:\/([^/]+))?\/?$/.exec(path);
@@ -224,4 +233,24 @@ function userJson(account: SandboxAccount, fields: Set<string>) {
     ...(fields.has('username') ? { username } : {}),
     ...(fields.has('name') ? { name: account.displayName ?? username } : {}),
   };
+}
+
+/**
+ * The exchange (th_exchange_token) and the refresh (th_refresh_token) both answer a new 60-day token: a real
+ * token of the sandbox's OAuth server, so it expires and can be revoked like any other.
+ */
+async function issueLongLivedToken(viewer: SandboxAccount, deps: SandboxDeps): Promise<Response> {
+  const token = `sbx_${randomBytes(24).toString('base64url')}`;
+  await deps.store.oauth.issueTokens([
+    {
+      tokenHash: hashSandboxToken(token),
+      kind: 'access',
+      accountId: viewer.id,
+      clientId: SANDBOX_OAUTH_CLIENT_ID,
+      familyId: randomUUID(),
+      scope: 'threads_basic threads_content_publish',
+      expiresAt: new Date(Date.now() + LONG_LIVED_SECONDS * 1000),
+    },
+  ]);
+  return json(200, { access_token: token, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS });
 }

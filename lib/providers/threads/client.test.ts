@@ -376,9 +376,13 @@ describe('Threads long-lived token refresh', () => {
       outbound: { trustedOrigin: sandbox.url },
     });
     const renewed = await threadsProvider.refresh(resolved(account.token));
-    expect(renewed).toMatchObject({ ok: true, credentials: { accessToken: account.token } });
-    const expiresAt = Date.parse((renewed as { credentials: { expiresAt: string } }).credentials.expiresAt);
-    expect(expiresAt).toBeGreaterThan(Date.now() + 59 * 86_400_000);
+    expect(renewed).toMatchObject({ ok: true });
+    const { accessToken, expiresAt } = (renewed as { credentials: { accessToken: string; expiresAt: string } })
+      .credentials;
+    // A new token, which the platform takes.
+    expect(accessToken).not.toBe(account.token);
+    expect(await sandbox.store.authenticate('threads', accessToken)).toMatchObject({ id: account.sandboxAccount.id });
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now() + 59 * 86_400_000);
     expect(await threadsProvider.refresh(resolved('sbx_revoked'))).toMatchObject({ ok: false, rejected: true });
   });
 });

@@ -136,6 +136,15 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
     deleteMedia: (mediaId: string, options: CallOptions) =>
       request('DELETE', url(`/${encodeURIComponent(mediaId)}`), options),
 
+    /** GET /access_token with th_exchange_token: the short-lived token from the code exchange for a 60-day one. */
+    exchange: (clientSecret: string, options: CallOptions) =>
+      send({
+        method: 'GET',
+        url: `${base}/access_token?${new URLSearchParams({ grant_type: 'th_exchange_token', client_secret: clientSecret, access_token: account.accessToken })}`,
+        outbound: account.outbound,
+        ...options,
+      }),
+
     /** GET /refresh_access_token (no version prefix; the token goes as a parameter, as documented). */
     refresh: (options: CallOptions) =>
       send({

@@ -3,7 +3,7 @@ import type { ProviderDefinition } from '../definition';
 import { THREADS_RULES } from './classifier';
 import { createThreadsClient } from './client';
 import { threadsMeta } from './meta';
-import { refreshThreadsToken } from './refresh';
+import { exchangeThreadsToken, refreshThreadsToken } from './refresh';
 
 export const threadsProvider = {
   ...threadsMeta,
@@ -35,6 +35,7 @@ export const threadsProvider = {
     clientIdEnv: 'THREADS_APP_ID',
     clientSecretEnv: 'THREADS_APP_SECRET',
     apiBaseUrl: 'https://graph.threads.net',
+    longLivedExchange: exchangeThreadsToken,
   },
   refresh: refreshThreadsToken,
 } satisfies ProviderDefinition;

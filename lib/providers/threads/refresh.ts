@@ -1,6 +1,7 @@
 import type { RefreshResult, ResolvedAccount } from '../definition';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
+import type { RawOutcome } from '../types';
 import { classifyThreads } from './classifier';
 import { createGraph } from './graph';
 
@@ -11,7 +12,24 @@ import { createGraph } from './graph';
  * replaced by a reconnect; anything else is tried again later.
  */
 export async function refreshThreadsToken(account: ResolvedAccount, send?: ProviderTransport): Promise<RefreshResult> {
-  const raw = await createGraph(account, send).refresh({ timeoutMs: 10_000 });
+  return longLivedToken(account, await createGraph(account, send).refresh({ timeoutMs: 10_000 }));
+}
+
+/**
+ * The code exchange gives a token for one hour; `GET /access_token?grant_type=th_exchange_token` swaps it for a
+ * 60-day one (developers.facebook.com/docs/threads/get-started/long-lived-tokens), which the refresh job renews.
+ * The sandbox's client has no secret (its token endpoint takes none either).
+ */
+export async function exchangeThreadsToken(input: {
+  account: ResolvedAccount;
+  clientSecret?: string;
+  send?: ProviderTransport;
+}): Promise<RefreshResult> {
+  const graph = createGraph(input.account, input.send);
+  return longLivedToken(input.account, await graph.exchange(input.clientSecret ?? '', { timeoutMs: 10_000 }));
+}
+
+function longLivedToken(account: ResolvedAccount, raw: RawOutcome): RefreshResult {
   const body = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : {};
   const accessToken = asString(body.access_token);
   const expiresIn = Number(body.expires_in);
@@ -29,6 +47,6 @@ export async function refreshThreadsToken(account: ResolvedAccount, send?: Provi
   return {
     ok: false,
     rejected: classification.rule === 'threads-token-rejected',
-    reason: `The Threads token could not be renewed: ${classification.reason}`,
+    reason: `No long-lived Threads token: ${classification.reason}`,
   };
 }
