@@ -262,7 +262,10 @@ export function statusRules({ reasonOf, retryAtOf }: StatusRuleOptions): Rule[] 
     {
       id: 'unauthorized',
       when: status((s) => s === 401),
-      then: failed('The platform rejected the access token (401); reconnect the account.'),
+      then: (raw) => ({
+        ...failed('The platform rejected the access token (401); reconnect the account.')(raw),
+        tokenRejected: true,
+      }),
     },
     { id: 'forbidden', when: status((s) => s === 403), then: failed('The platform refused this post (403).') },
     {

@@ -101,6 +101,11 @@ export type Classification = {
   safeRetryUntil?: Date;
   /** What a reconciler or an admin needs to settle an ambiguous outcome. */
   evidence?: Record<string, unknown>;
+  /**
+   * The platform refused the credentials themselves, before doing anything (401, Bluesky InvalidToken, Graph 190):
+   * nothing was published, and only a reconnect helps. The publisher holds the delivery and marks the account.
+   */
+  tokenRejected?: boolean;
 };
 
 export type PublishResult = Classification & { raw: RawOutcome; startedAt: Date; durationMs: number };

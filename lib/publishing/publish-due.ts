@@ -14,7 +14,7 @@ import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
 import { providerClientForAccount, providerDefinition, type ProviderClient } from '@/lib/providers';
-import { recordTokenRejected, UNAUTHORIZED_RULE } from '@/lib/tokens/token-health';
+import { recordTokenRejected } from '@/lib/tokens/token-health';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 
 export type PublishSummary = {
@@ -180,15 +180,14 @@ async function publishOne(
     ...(result.evidence ? { evidence: result.evidence } : {}),
     ...(result.safeRetryUntil ? { safeRetryUntil: result.safeRetryUntil.toISOString() } : {}),
   };
-  if (result.rule === UNAUTHORIZED_RULE) {
-    // A 401 is the platform refusing the token before doing anything: nothing was published. The delivery goes
-    // back to scheduled and is held (not claimed) until the account is reconnected; the account is marked.
+  if (result.tokenRejected) {
+    // The platform refused the token before doing anything (a 401, or its own way of saying so): nothing was
+    // published. The delivery goes back to scheduled and is held (not claimed) until the account is reconnected.
     return {
       ...common,
       outcome: 'not_sent',
       status: 'scheduled',
-      reason:
-        'The platform rejected the access token (401): nothing was published; held until the account is reconnected.',
+      reason: `${result.reason} Nothing was published; held until the account is reconnected.`,
       dueAt: new Date(),
       detail: { ...detail, tokenRejected: true },
     };

@@ -18,7 +18,7 @@ import {
   type ReadBack,
   type RecentPost,
 } from '@/lib/providers';
-import { recordTokenRejected, UNAUTHORIZED_RULE } from '@/lib/tokens/token-health';
+import { recordTokenRejected } from '@/lib/tokens/token-health';
 import { findMatchingPosts } from './match';
 
 export type ReconcileOptions = {
@@ -220,7 +220,7 @@ async function readBackOne(
 
 /** A read answered 401: the account's token needs a reconnect (its scheduled deliveries are then held). */
 async function noteRejectedToken(db: Database, d: AmbiguousDelivery, error: unknown) {
-  if (error instanceof ProviderReadError && error.classification.rule === UNAUTHORIZED_RULE)
+  if (error instanceof ProviderReadError && error.classification.tokenRejected)
     await recordTokenRejected(db, {
       accountId: d.accountId,
       provider: d.provider,

@@ -14,11 +14,11 @@ import { readQueue } from '@/lib/reads/queue';
 const sandbox = await startOAuthSandbox();
 const { db } = sandbox;
 
-async function connectedX() {
+async function connectedX(provider: 'x' | 'threads' = 'x') {
   const admin = await sandbox.admin();
-  const [account] = await sandbox.connect({ provider: 'x', ...admin });
+  const [account] = await sandbox.connect({ provider, ...admin });
   const [row] = await db.select().from(socialAccounts).where(eq(socialAccounts.id, account!.id));
-  const sandboxUser = await sandbox.store.getAccount('x', row!.platformUserId);
+  const sandboxUser = await sandbox.store.getAccount(provider, row!.platformUserId);
   return { ...admin, accountId: account!.id, sandboxUserId: sandboxUser!.id };
 }
 
@@ -42,6 +42,19 @@ const copies = async (sandboxUserId: string) =>
 const publish = () => publishDueDeliveries(db, testPublisherOptions(sandbox.url));
 
 describe('token health: a refused token holds deliveries, tells the admin once, and a reconnect publishes them once', () => {
+  it('a network that refuses a token its own way (Threads: Graph code 190 with HTTP 400) holds the same way, never fails', async () => {
+    const { workspaceId, accountId, sandboxUserId } = await connectedX('threads');
+    expect((await revokeOnSandbox(workspaceId, accountId)).revoked).toBeGreaterThan(0);
+    const ids = await schedulePosts(db, { workspaceId, accountId, count: 1, label: 'held-threads' });
+    expect(await publish()).toMatchObject({ claimed: 1, not_sent: 1, failed: 0 });
+    for (const d of (await deliveryStates(db, ids)).values()) expect(d.status).toBe('scheduled');
+    const [account] = await db.select().from(socialAccounts).where(eq(socialAccounts.id, accountId));
+    expect(account).toMatchObject({ tokenStatus: 'rejected' });
+    expect(await publish()).toMatchObject({ claimed: 0 });
+    expect(await accountNotifications(accountId)).toHaveLength(1);
+    expect(await copies(sandboxUserId)).toBe(0);
+  });
+
   it('revoked on the platform → 401 → not sent, held (not claimed, not failed), one notification; reconnect → sent once', async () => {
     const { workspaceId, userId, accountId, sandboxUserId } = await connectedX();
     expect((await revokeOnSandbox(workspaceId, accountId)).revoked).toBe(2); // access + refresh token

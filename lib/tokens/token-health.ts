@@ -4,11 +4,8 @@ import { logger } from '@/lib/logging/logger';
 import { PROVIDER_LABEL } from '@/lib/providers/catalog';
 import type { ProviderName } from '@/lib/providers/types';
 
-/** The classification rule of a 401: the platform refused the access token (lib/providers/classify.ts). */
-export const UNAUTHORIZED_RULE = 'unauthorized';
-
 /**
- * A publish or a read answered 401: the account needs a reconnect. Only if its sealed credentials are still the
+ * A publish or a read found the token refused (`tokenRejected`): the account needs a reconnect. Only if its sealed credentials are still the
  * ones that were refused (a reconnect meanwhile wins); the workspace is told once per incident.
  */
 export async function recordTokenRejected(

@@ -87,6 +87,7 @@ export const BLUESKY_RULES: readonly Rule[] = [
     then: (raw) => ({
       outcome: 'failed',
       httpStatus: 400,
+      tokenRejected: true,
       reason: `The PDS refused the session token; reconnect the account. The platform said: “${xrpcErrorText((raw as { body: unknown }).body)}”`,
     }),
   },

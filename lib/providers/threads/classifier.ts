@@ -69,6 +69,7 @@ export const THREADS_RULES: readonly Rule[] = [
     then: (raw) => ({
       outcome: 'failed',
       httpStatus: httpStatus(raw),
+      tokenRejected: true,
       reason: 'Threads rejected the access token (expired or revoked); reconnect the account.' + said(raw),
     }),
   },
