@@ -142,3 +142,44 @@ describe('the token job: one refresher per account', () => {
     expect(await db.select().from(notifications).where(eq(notifications.accountId, row.id))).toHaveLength(1);
   });
 });
+
+describe('the token job renews a Bluesky session (refreshSession) once, and the account keeps publishing', () => {
+  it('an expiring session is renewed by one pass; the next pass has nothing to do; a post then goes out', async () => {
+    await db
+      .update(socialAccounts)
+      .set({ tokenExpiresAt: sql`now() + interval '1 day'` })
+      .where(sql`true`);
+    const { connectSandboxAccount } = await import('@/lib/sandbox/connect');
+    const admin = await sandbox.admin();
+    const account = await connectSandboxAccount(db, {
+      workspaceId: admin.workspaceId,
+      provider: 'bluesky',
+      encryptionKey: TEST_ENCRYPTION_KEY,
+    });
+    // The session is two hours old in spirit: it expires within the job's margin.
+    await db
+      .update(socialAccounts)
+      .set({ tokenExpiresAt: sql`now() + interval '1 minute'` })
+      .where(eq(socialAccounts.id, account.id));
+    const before = openCredentials((await load(account.id)).credentialsEncrypted, TEST_ENCRYPTION_KEY, account.id);
+
+    expect(await refreshExpiringTokens(db, options('bsky-1'))).toMatchObject({ claimed: 1, refreshed: 1 });
+    const row = await load(account.id);
+    const after = openCredentials(row.credentialsEncrypted, TEST_ENCRYPTION_KEY, account.id);
+    // A new session: the refresh token rotated (an access JWT issued in the same second may read the same).
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.appPassword).toBe(before.appPassword);
+    expect(row.tokenExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 60 * 60_000);
+    expect(row.tokenStatus).toBe('ok');
+    expect(await refreshExpiringTokens(db, options('bsky-2'))).toMatchObject({ claimed: 0, refreshed: 0 });
+
+    const client = providerClientForAccount(row, { encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url });
+    const published = await client.publish({
+      text: 'after the renewal',
+      kind: 'post',
+      idempotencyKey: crypto.randomUUID(),
+      createdAt: new Date(),
+    });
+    expect(published).toMatchObject({ outcome: 'sent' });
+  });
+});
