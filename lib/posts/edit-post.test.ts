@@ -7,6 +7,7 @@ import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
 import { editScheduledPost } from './edit';
+import { holdLock, untilBlocked } from '@/db/testing/race';
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;
@@ -17,41 +18,6 @@ const copiesWithText = async (texts: string[]) => {
   );
   return new Map([...result].map((r) => [r.text, r.n]));
 };
-
-/**
- * Holds a lock on a connection of its own until the returned release is called: a gate that stops one side
- * of a race at a known point while the other side runs on its own connection.
- */
-async function holdLock(statement: ReturnType<typeof sql>) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let taken!: () => void;
-  const locked = new Promise<void>((resolve) => (taken = resolve));
-  const held = db.transaction(async (tx) => {
-    await tx.execute(statement);
-    taken();
-    await released;
-  });
-  await Promise.race([locked, held]);
-  return async () => {
-    release();
-    await held;
-  };
-}
-
-/** Waits until another session is blocked on a lock while running a statement that starts with `prefix`. */
-async function untilBlocked(prefix: string) {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    const [row] = [
-      ...(await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`${prefix}%`}`)),
-    ];
-    if (row!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`no session blocked on "${prefix}…" within 5 s`);
-}
 
 const settled = <T>(promise: Promise<T>) => {
   const state = { done: false };
@@ -83,7 +49,7 @@ describe('editing races the publisher', () => {
       let edit: Awaited<ReturnType<typeof editScheduledPost>>;
       if (editFirst) {
         // The edit holds the delivery's row lock (stopped at its post update) while a whole publisher pass runs.
-        const releasePost = await holdLock(sql`select 1 from posts where id = ${postId} for update`);
+        const releasePost = await holdLock(db, sql`select 1 from posts where id = ${postId} for update`);
         const editing = editScheduledPost(db, {
           workspaceId: account.workspaceId,
           postId,
@@ -91,7 +57,7 @@ describe('editing races the publisher', () => {
           actor: 'test',
         });
         const editState = settled(editing);
-        await untilBlocked('update "posts"');
+        await untilBlocked(db, 'update "posts"');
         await publisher();
         expect(editState.done).toBe(false); // the pass ran while the edit was in flight
         const claims = await db.execute(sql`select 1 from claims where delivery_id = ${deliveryId}`);
@@ -100,10 +66,10 @@ describe('editing races the publisher', () => {
         edit = await editing;
       } else {
         // The publisher has claimed and is inside the platform call (the sandbox's insert is held) while the edit runs.
-        const releasePlatform = await holdLock(sql`lock table sandbox.posts in share mode`);
+        const releasePlatform = await holdLock(db, sql`lock table sandbox.posts in share mode`);
         const publishing = publisher();
         const publisherState = settled(publishing);
-        await untilBlocked('insert into "sandbox"."posts"');
+        await untilBlocked(db, 'insert into "sandbox"."posts"');
         edit = await editScheduledPost(db, {
           workspaceId: account.workspaceId,
           postId,
