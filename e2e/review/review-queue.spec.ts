@@ -10,7 +10,7 @@ async function seedNeedsReview(label: string) {
   const [ws] = await sql<{ id: string }[]>`select id from workspaces where slug = 'demo'`;
   const [account] = await sql<
     { id: string }[]
-  >`select id from social_accounts where workspace_id = ${ws!.id} and handle = '@demo_brand'`;
+  >`select id from social_accounts where workspace_id = ${ws!.id} and provider = 'x' and handle = '@demo_brand'`;
   const [post] = await sql<
     { id: string }[]
   >`insert into posts (workspace_id, text, scheduled_at, source) values (${ws!.id}, ${text}, now() - interval '2 hours', 'api') returning id`;

@@ -57,6 +57,28 @@ describe('OAuth connect through the sandbox (authorization code with PKCE)', () 
     });
   });
 
+  it('LinkedIn: a new sandbox user is a member administering a page; both are connected and each one publishes', async () => {
+    const admin = await sandbox.admin();
+    const accounts = await sandbox.connect({ provider: 'linkedin', ...admin });
+    const rows = await Promise.all(accounts.map((a) => storedAccount(a.id)));
+    expect(rows.map((r) => r.platformUserId)).toEqual([
+      expect.stringMatching(/^urn:li:person:sbx\d{18}$/),
+      expect.stringMatching(/^urn:li:organization:\d{18}$/),
+    ]);
+    expect(rows[1]!.platformUserId.slice(-18)).toBe(rows[0]!.platformUserId.slice(-18));
+    expect(rows.map((r) => r.handle)).toEqual([
+      expect.stringMatching(/^Sandbox Admin \d{4}$/),
+      expect.stringMatching(/^Sandbox Company \d{4}$/),
+    ]);
+    for (const row of rows) {
+      const client = providerClientForAccount(row, { encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url });
+      expect(await client.publish({ text: `as ${row.handle}`, kind: 'post', idempotencyKey: row.id })).toMatchObject({
+        outcome: 'sent',
+        externalId: expect.stringMatching(/^urn:li:share:\d+$/),
+      });
+    }
+  });
+
   it('reconnecting the same sandbox user updates the existing account (new token, status ok)', async () => {
     const admin = await sandbox.admin();
     const [first] = await sandbox.connect({ provider: 'x', ...admin });

@@ -95,7 +95,11 @@ async function createPostInTransaction(
   const now = context.now ?? new Date();
   const accountIds = [...new Set(request.accountIds)];
   const errors: FieldErrors = {};
-  await validateTargets(tx, { workspaceId: context.workspaceId, accountIds, text: request.text }, errors);
+  await validateTargets(
+    tx,
+    { workspaceId: context.workspaceId, accountIds, text: request.text, kind: request.kind },
+    errors,
+  );
   const scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
   if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
   if (Object.keys(errors).length > 0) return { store: false, rejection: { kind: 'invalid', errors } };

@@ -156,7 +156,11 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const targetIds = [...new Set(params.changes.accountIds ?? live.map((d) => d.accountId))];
 
     const errors: FieldErrors = {};
-    await validateTargets(tx, { workspaceId: params.workspaceId, accountIds: targetIds, text }, errors);
+    await validateTargets(
+      tx,
+      { workspaceId: params.workspaceId, accountIds: targetIds, text, kind: current.post.kind },
+      errors,
+    );
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];

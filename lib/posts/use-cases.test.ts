@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, idempotencyKeys } from '@/db/schema';
+import { deliveries, idempotencyKeys, socialAccounts } from '@/db/schema';
 import { makeAccount, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { cancelPost } from './cancel';
@@ -45,6 +45,31 @@ describe('post use cases answer typed results, free of HTTP', () => {
       errors: { accountIds: ['One or more accounts do not exist in this workspace or are disconnected'] },
     });
     expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, badKey))).toHaveLength(0);
+  });
+
+  it('create: a kind the network does not take (a reply on LinkedIn) is a field error on the accounts, stores nothing', async () => {
+    const [linkedin] = await db
+      .insert(socialAccounts)
+      .values({
+        workspaceId,
+        provider: 'linkedin',
+        sandbox: true,
+        handle: 'Sandbox Company 0001',
+        platformUserId: `urn:li:organization:${Date.now()}`,
+        baseUrl: '/api/sandbox/linkedin',
+        credentialsEncrypted: 'v1.x.x.x',
+        tokenLast4: 'abcd',
+      })
+      .returning();
+    const reply = { ...request('an answer', [accountId, linkedin!.id]), kind: 'reply' as const, inReplyTo: '123' };
+    const key = randomUUID();
+    expect(await createPost(db, reply, context(key))).toEqual({
+      kind: 'invalid',
+      errors: { accountIds: ['LinkedIn takes posts only: Sandbox Company 0001'] },
+    });
+    expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toHaveLength(0);
+    expect(await createPost(db, { ...reply, accountIds: [accountId] }, context())).toMatchObject({ kind: 'ok' });
+    expect(await createPost(db, request('a post', [linkedin!.id]), context())).toMatchObject({ kind: 'ok' });
   });
 
   it('cancel: ok with the canceled ids, then ok with none; not_found across workspaces; conflict once all are settled', async () => {

@@ -58,6 +58,50 @@ describe.each(backends)('Bluesky dialect ($name)', async ({ start }) => {
   });
   const key = () => recordKeyFor(randomUUID(), new Date());
 
+  it('createAccount: a sign-up on the sandbox domain opens sessions with its password; taken or foreign handles are refused', async () => {
+    const handle = `signup-${randomUUID().slice(0, 8)}.bsky.sandbox`;
+    const password = `pw-${randomUUID()}`;
+    const signUp = (over: Record<string, unknown> = {}) =>
+      xrpc('POST', 'com.atproto.server.createAccount', {
+        body: { handle, email: 'someone@example.com', password, ...over },
+      });
+    const created = await signUp({ handle: handle.toUpperCase() });
+    expect(created).toMatchObject({
+      status: 200,
+      body: { handle, did: expect.stringMatching(/^did:plc:[a-z2-7]{24}$/) },
+    });
+    const session = await xrpc('POST', 'com.atproto.server.createSession', { body: { identifier: handle, password } });
+    expect(session).toMatchObject({ status: 200, body: { did: created.body.did, handle, active: true } });
+    expect(
+      await xrpc('POST', 'com.atproto.server.createSession', {
+        body: { identifier: handle, password: 'wrong-password' },
+      }),
+    ).toMatchObject({ status: 401, body: { error: 'AuthenticationRequired' } });
+
+    expect(await signUp({ password: `pw-${randomUUID()}` })).toEqual({
+      status: 400,
+      body: { error: 'InvalidRequest', message: `Handle already taken: ${handle}` },
+    });
+    expect(await signUp({ handle: `other-${randomUUID().slice(0, 8)}.bsky.sandbox` })).toMatchObject({
+      status: 400,
+      body: { error: 'InvalidPassword' },
+    });
+    expect(await signUp({ handle: 'someone.bsky.social' })).toMatchObject({
+      status: 400,
+      body: { error: 'UnsupportedDomain' },
+    });
+    expect(await signUp({ handle: 'ab.bsky.sandbox' })).toMatchObject({
+      status: 400,
+      body: { message: 'Handle too short' },
+    });
+    expect(await signUp({ handle: 'not a handle' })).toMatchObject({ status: 400, body: { error: 'InvalidHandle' } });
+    expect(await signUp({ email: undefined, handle: `x${handle}` })).toMatchObject({
+      status: 400,
+      body: { message: 'Email is required' },
+    });
+    expect(await signUp({ password: undefined, handle: `y${handle}` })).toMatchObject({ status: 400 });
+  });
+
   it('putRecord with swapRecord null: creates; the same record again is a no-op (no commit); another is InvalidSwap', async () => {
     const a = await account();
     const rkey = key();

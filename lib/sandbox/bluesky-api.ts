@@ -10,14 +10,15 @@ import {
   TID_SYNTAX,
   validatePostRecord,
 } from './bluesky-records';
+import { createAccount } from './bluesky-create-account';
 import { checkSandboxSession, issueSandboxSession } from './bluesky-session';
 import { json, withListingFaults, withWriteFaults } from './faults';
 import { putRecordWithProfile } from './profiles';
 import { bearerToken, readBody } from './request';
 import type { SandboxAccount, SandboxDeps } from './types';
 
-// A PDS's XRPC API (AT Protocol) as the sandbox serves it, under /api/sandbox/bluesky/xrpc/<method>: sessions
-// with an app password, putRecord with swapRecord, getRecord, listRecords, deleteRecord, resolveHandle and
+// A PDS's XRPC API (AT Protocol) as the sandbox serves it, under /api/sandbox/bluesky/xrpc/<method>: sign-up
+// (createAccount), sessions with an app password, putRecord with swapRecord, getRecord, listRecords, deleteRecord, resolveHandle and
 // uploadBlob. Answers and errors follow the PDS source (github.com/bluesky-social/atproto, packages/pds).
 // Where it differs, it is stricter: only app.bsky.feed.post records; a record is never overwritten (a PDS
 // updates one given no swapRecord); reads need the account's own session or a signed-in member of its
@@ -33,6 +34,7 @@ const authRequired = () => xrpcError(401, 'AuthenticationRequired', 'Authenticat
 type Handler = (request: Request, deps: SandboxDeps) => Promise<Response>;
 
 const METHODS: Record<string, { verb: 'GET' | 'POST'; handle: Handler }> = {
+  'com.atproto.server.createAccount': { verb: 'POST', handle: createAccount },
   'com.atproto.server.createSession': { verb: 'POST', handle: createSession },
   'com.atproto.server.refreshSession': { verb: 'POST', handle: refreshSession },
   'com.atproto.server.getSession': { verb: 'GET', handle: getSession },

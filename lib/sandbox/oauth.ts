@@ -7,8 +7,9 @@ import { sandboxHandle } from './connect';
 import { json } from './faults';
 import { consentPage, errorPage, type ConsentIdentity } from './oauth-consent';
 import { readBody } from './request';
+import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
-import type { Platform, SandboxDeps } from './types';
+import type { Platform, SandboxAccount, SandboxDeps } from './types';
 
 /**
  * The sandbox's OAuth 2.0 server, one per network (`/api/sandbox/<network>/oauth/authorize` and `/token`):
@@ -83,16 +84,7 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
   if (body.decision !== 'authorize') return errorPage(400, 'Choose Authorize or Deny.');
   let accountId: string;
   if (body.account === 'new' || body.account === undefined) {
-    const identity = newSandboxIdentity();
-    const account = await deps.store.registerAccount({
-      platform,
-      platformUserId: identity.platformUserId,
-      handle: sandboxHandle(platform, identity.suffix),
-      displayName: `Sandbox ${PROVIDER_META[platform].label} ${identity.suffix}`,
-      // The user's own bearer token is never handed out: the app gets OAuth tokens only.
-      token: newSandboxIdentity().token,
-    });
-    accountId = account.id;
+    accountId = (await registerNewUser(platform, deps)).id;
   } else if (typeof body.account === 'string' && identities.has(body.account)) {
     accountId = body.account;
   } else return errorPage(403, 'That sandbox user is not yours.');
@@ -108,6 +100,35 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
     expiresAt: new Date(Date.now() + CODE_TTL_MS),
   });
   return back({ code });
+}
+
+/**
+ * "A new sandbox user", shaped as the network's: on LinkedIn a member (urn:li:person:sbx…) who administers an
+ * organization page, as a one-click LinkedIn account is (the member consents, the app then finds the page).
+ * The users' own bearer tokens are never handed out: the app gets OAuth tokens only.
+ */
+async function registerNewUser(platform: Platform, deps: SandboxDeps) {
+  const identity = newSandboxIdentity(platform);
+  const own = {
+    platformUserId: identity.platformUserId,
+    handle: sandboxHandle(platform, identity.suffix),
+    displayName: `Sandbox ${PROVIDER_META[platform].label} ${identity.suffix}`,
+  };
+  if (platform !== 'linkedin') return deps.store.registerAccount({ platform, ...own, token: unheldToken() });
+  let member: SandboxAccount | undefined;
+  const page = { ...own, provider: platform, platformUserId: linkedinOrganizationUrn(identity.platformUserId) };
+  for (const r of sandboxRegistrations(page)) {
+    const { platformUserId, handle, displayName } = r;
+    const account = await deps.store.registerAccount({
+      platform,
+      platformUserId,
+      handle,
+      displayName,
+      token: unheldToken(),
+    });
+    if (r.holdsToken) member = account;
+  }
+  return member!;
 }
 
 async function token(request: Request, platform: Platform, deps: SandboxDeps): Promise<Response> {

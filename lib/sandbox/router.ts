@@ -1,4 +1,5 @@
 import { problem } from '@/lib/http/problem';
+import { requestOrigin } from '@/lib/http/request-origin';
 import { logger } from '@/lib/logging/logger';
 import { handleBluesky } from './bluesky-api';
 import { handleFaults, handleTimeline } from './control';
@@ -19,7 +20,9 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
   const url = new URL(request.url);
   const at = url.pathname.indexOf(PREFIX);
   const path = at === -1 ? url.pathname : url.pathname.slice(at + PREFIX.length);
-  const root = url.origin + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
+  // Links it hands out (Threads permalinks, Mastodon status URLs) on the origin the caller used: behind `next start`
+  // request.url says localhost, where the browser holds no session for a 127.0.0.1 or named host.
+  const root = requestOrigin(request) + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
   try {
     const oauth = /^\/(x|linkedin|threads)\/oauth(\/[a-z]+)$/.exec(path);
     if (oauth) return await handleOAuth(request, oauth[1] as 'x' | 'linkedin' | 'threads', oauth[2]!, deps);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { threadsMeta } from '@/lib/providers/threads/meta';
 import { startSandboxServer } from './node-server';
+import { handleSandboxRequest } from './router';
 import { startMemoryTestSandbox, startTestSandbox } from './testing/harness';
 
 // The Threads dialect on the wire (raw HTTP, as any client would call it), on both stores: a container is
@@ -45,6 +46,19 @@ describe.each(backends)('Threads sandbox dialect ($name)', async ({ start }) => 
     expect(await call(account.token, 'GET', `/${first.body.id}?fields=status`)).toMatchObject({
       status: 400,
       body: { error: { code: 100, message: expect.stringContaining('nonexisting field (status)') } },
+    });
+  });
+
+  it('permalinks are on the origin the caller used (its Host header), not on the URL the server framework reports', async () => {
+    const account = await sandbox.connectAccount('threads');
+    const { body } = await publish(account.token, await container(account.token, 'linked'));
+    const request = new Request(`http://localhost:1/api/sandbox/threads/v1.0/${body.id}?fields=permalink`, {
+      headers: { authorization: `Bearer ${account.token}`, host: '127.0.0.1:3206' },
+    });
+    const answer = await handleSandboxRequest(request, { store: sandbox.store, resolveScope: async () => [] });
+    expect(await answer.json()).toEqual({
+      id: body.id,
+      permalink: `http://127.0.0.1:3206/api/sandbox/threads/v1.0/${body.id}?fields=id,text,timestamp,permalink,username`,
     });
   });
 
