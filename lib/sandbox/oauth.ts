@@ -7,7 +7,7 @@ import { sandboxHandle } from './connect';
 import { json } from './faults';
 import { consentPage, errorPage, type ConsentIdentity } from './oauth-consent';
 import { readBody } from './request';
-import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
+import { administratorOf, linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import type { Platform, SandboxAccount, SandboxDeps } from './types';
 
@@ -61,19 +61,22 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
   // Who is "signed in to the platform": inside the app, the sandbox users of the workspaces the member administers.
   const scope = deps.consentScope ? ((await deps.consentScope(request)) ?? []) : [];
   const identities = new Map<string, ConsentIdentity>();
+  let hinted: string | undefined;
   for (const s of scope) {
-    if (s.account.platform === platform)
-      identities.set(s.account.id, { id: s.account.id, label: `${s.handle} (${s.account.platformUserId})` });
+    if (s.account.platform !== platform) continue;
+    // A LinkedIn page never signs in: its administering member does (and the token then acts for the page).
+    const person = await signsInAs(s.account, deps);
+    if (!person) continue;
+    if (!identities.has(person.id))
+      identities.set(person.id, { id: person.id, label: `${person.handle} (${person.platformUserId})` });
+    if (s.account.platformUserId === params.get('login_hint')) hinted = person.id;
   }
   if (request.method === 'GET') {
-    const hint = scope.find(
-      (s) => s.account.platform === platform && s.account.platformUserId === params.get('login_hint'),
-    );
     return consentPage({
       network: PROVIDER_META[platform].label,
       scopes,
       identities: [...identities.values()],
-      selected: hint?.account.id ?? 'new',
+      selected: hinted ?? 'new',
     });
   }
   // The consent form posts to itself; a post from another site's page is refused.
@@ -241,6 +244,15 @@ export async function handleRevoke(request: Request, deps: SandboxDeps): Promise
   const target = scope.find((s) => s.accountId === body?.accountId);
   if (!target)
     return problem({ status: 404, title: 'Not Found', detail: 'No sandbox account with that id in this workspace.' });
-  const revoked = await deps.store.oauth.revokeAccount(target.account.id);
+  // A LinkedIn page holds no token of its own: revoking it revokes its administrator's.
+  const holder = (await signsInAs(target.account, deps)) ?? target.account;
+  const revoked = await deps.store.oauth.revokeAccount(holder.id);
   return json(200, { accountId: target.accountId, revoked });
+}
+
+/** Who signs in for a sandbox account: itself, or for a LinkedIn page the member who administers it. */
+async function signsInAs(account: SandboxAccount, deps: SandboxDeps): Promise<SandboxAccount | null> {
+  if (account.platform !== 'linkedin') return account;
+  const admin = administratorOf(account.platformUserId);
+  return admin ? deps.store.getAccount('linkedin', admin) : account;
 }

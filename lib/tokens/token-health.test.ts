@@ -42,6 +42,19 @@ const copies = async (sandboxUserId: string) =>
 const publish = () => publishDueDeliveries(db, testPublisherOptions(sandbox.url));
 
 describe('token health: a refused token holds deliveries, tells the admin once, and a reconnect publishes them once', () => {
+  it('a LinkedIn page holds no token: revoking it revokes its administrator’s, and the page’s posts are held', async () => {
+    const admin = await sandbox.admin();
+    const connected = await sandbox.connect({ provider: 'linkedin', ...admin });
+    const rows = await db.select().from(socialAccounts).where(eq(socialAccounts.workspaceId, admin.workspaceId));
+    const page = rows.find((r) => r.platformUserId.startsWith('urn:li:organization:'))!;
+    expect(connected.map((c) => c.id)).toContain(page.id);
+    expect((await revokeOnSandbox(admin.workspaceId, page.id)).revoked).toBeGreaterThan(0);
+    await schedulePosts(db, { workspaceId: admin.workspaceId, accountId: page.id, count: 1, label: 'held-page' });
+    expect(await publish()).toMatchObject({ claimed: 1, not_sent: 1, failed: 0 });
+    const [after] = await db.select().from(socialAccounts).where(eq(socialAccounts.id, page.id));
+    expect(after).toMatchObject({ tokenStatus: 'rejected' });
+  });
+
   it('a network that refuses a token its own way (Threads: Graph code 190 with HTTP 400) holds the same way, never fails', async () => {
     const { workspaceId, accountId, sandboxUserId } = await connectedX('threads');
     expect((await revokeOnSandbox(workspaceId, accountId)).revoked).toBeGreaterThan(0);
