@@ -275,13 +275,22 @@ describe('Threads: an unknown outcome of threads_publish is settled by the conta
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
   });
 
-  it('I1 — PUBLISHED but not listed yet (read lag): sent with the container as evidence, never released', async () => {
+  it('I1 — PUBLISHED but not listed yet (read lag): read again, never released, then sent with the POST’s id', async () => {
     const { id, text, account } = await ambiguousDelivery({ timeoutAfterCommit: 1 });
     await sandbox.setFaults(account.sandboxAccount.id, { readLagMs: 60_000 });
     const [container] = await containers(account);
     await reconcile();
-    expect(await decisions(id)).toEqual(['found']);
-    expect(await status(id)).toMatchObject({ status: 'sent', externalId: container!.id });
+    // The chaos run met this: the container's id recorded as the post's (no link, no reply to it, no delete).
+    expect(await decisions(id)).toEqual(['unreadable']);
+    expect((await status(id)).status).toBe('ambiguous');
+    await sandbox.setFaults(account.sandboxAccount.id, {}); // the listing catches up
+    await dueNow(id);
+    await reconcile();
+    expect(await decisions(id)).toEqual(['unreadable', 'found']);
+    const [copy] = await sandbox.allPosts(account.sandboxAccount.id);
+    expect(copy!.id).not.toBe(container!.id);
+    expect(await status(id)).toMatchObject({ status: 'sent', externalId: copy!.id });
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
+    expect(await attemptCount(db, id)).toBe(1);
   });
 });
