@@ -1,11 +1,13 @@
 // npm run chaos [-- --deliveries 2000 --accounts 20 --within 60 --max-seconds 900 --api-share 0.25 --seed 42]
-// Exactly once under crashes, instances and a weak platform (issue 9 §3). On its own fresh embedded Postgres
-// (restarted once mid-run) and the standalone sandbox network in this process (in memory, so copies are counted
-// on the platform's own records): two web instances (`next start`, each with its in-process scheduler) and two
-// `npm run worker` processes, SIGKILLed by process group and restarted at random. Accounts use the weak profiles,
+// Exactly once under crashes, instances and weak platforms (issue 9 §3, issue 13: all five networks). On its own
+// fresh embedded Postgres (restarted once mid-run) and the standalone sandbox network in this process (in memory,
+// so copies are counted on the platform's own records): two web instances (`next start`, each with its in-process
+// scheduler) and two `npm run worker` processes, SIGKILLed by process group and restarted at random. Accounts on
+// X, Mastodon, Bluesky, LinkedIn (organization pages) and Threads use the weak profiles (scripts/lib/chaos-networks.ts),
 // with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429 (lifted
 // when the kills end, as each asks for 60 s). Posts are created through the API of a live web instance (a share) and
-// directly in the database. Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy.
+// directly in the database. Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy;
+// prints the figures per profile and per network.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,20 +15,24 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { upsertAccount } from '@/db/queries/accounts';
 import { createApiKey } from '@/db/queries/api-keys';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { makeWorkspace } from '@/db/testing/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
-import { sealCredentials } from '@/lib/providers/credentials';
 import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
 import { startSandboxServer } from '@/lib/sandbox/node-server';
-import { newSandboxIdentity } from '@/lib/sandbox/tokens';
-import { NO_FAULTS, type FaultsUpdate, type Platform, type Profile } from '@/lib/sandbox/types';
+import { NO_FAULTS } from '@/lib/sandbox/types';
 import { startEmbeddedPostgres } from './lib/chaos-postgres';
 import { createSupervisor, sleep, type Managed } from './lib/chaos-processes';
-import { judge, type Copy, type DeliveryRow } from './lib/chaos-verdict';
+import {
+  CHAOS_PROFILES as PROFILES,
+  THREADS_POSTS_PER_DAY,
+  connectChaosAccount,
+  copiesOnPlatform,
+  type ChaosAccount,
+} from './lib/chaos-networks';
+import { judge, tallyByNetwork, type DeliveryRow, type Tally } from './lib/chaos-verdict';
 import { seededRandom } from '@/lib/random/seeded';
 
 const { values } = parseArgs({
@@ -42,6 +48,14 @@ const { values } = parseArgs({
 const N = positive('deliveries');
 if (N > 100_000) throw new Error('--deliveries: at most 100000');
 const ACCOUNTS = positive('accounts');
+if (ACCOUNTS < PROFILES.length)
+  throw new Error(`--accounts: at least ${PROFILES.length}, one per profile (every network and profile is in the run)`);
+// The deliveries go round the accounts, and a Threads profile publishes at most 250 posts a day: beyond that the
+// 251st would wait a day (its quota, honoured), which no run's time bound allows.
+if (Math.ceil(N / ACCOUNTS) > THREADS_POSTS_PER_DAY)
+  throw new Error(
+    `--deliveries ${N} over ${ACCOUNTS} accounts is more than Threads' ${THREADS_POSTS_PER_DAY} posts a day per account: add accounts`,
+  );
 const WITHIN_MS = positive('within') * 1000;
 const MAX_MS = positive('max-seconds') * 1000;
 const API_SHARE = Math.min(1, Math.max(0, Number(values['api-share'])));
@@ -72,14 +86,6 @@ const FAULTS = {
   readLagMs: 2_500,
   listingUnavailable: 0.02,
 };
-// The weak profiles: none of them absorbs a resend, so zero duplicates must come from our guards.
-const PROFILES: { profile: Profile; platform: Platform }[] = [
-  { profile: 'plain', platform: 'x' },
-  { profile: 'plain', platform: 'mastodon' },
-  { profile: 'mastodon-legacy', platform: 'mastodon' },
-  { profile: 'mastodon-nokey', platform: 'mastodon' },
-  { profile: 'x-nodedupe', platform: 'x' },
-];
 
 const dataDir = path.resolve(process.env.CHAOS_DATA_DIR ?? '.data/chaos');
 const logDir = path.join(dataDir, 'logs');
@@ -130,23 +136,20 @@ const sandbox = await startSandboxServer({ deps: { store, resolveScope: async ()
 const encryptionKey = randomBytes(32).toString('base64');
 const runTag = randomUUID().slice(0, 6);
 const workspace = await makeWorkspace(db, `chaos-${runTag}`);
-const accounts: { id: string; profile: string; profileName: Profile; sandboxId: string }[] = [];
+const accounts: ChaosAccount[] = [];
 for (let i = 0; i < ACCOUNTS; i++) {
   const { profile, platform } = PROFILES[i % PROFILES.length]!;
-  const { platformUserId, token, suffix } = newSandboxIdentity();
-  const handle = `@chaos_${suffix}`;
-  const registered = await store.registerAccount({ platform, platformUserId, handle, token });
-  await store.setFaults([registered.id], { ...FAULTS, profile } satisfies FaultsUpdate);
-  const row = await upsertAccount(db, {
-    workspaceId: workspace.id,
-    provider: platform,
-    sandbox: true,
-    handle,
-    platformUserId,
-    baseUrl: `${sandbox.url}/api/sandbox/${platform}`,
-    ...sealCredentials({ accessToken: token }, encryptionKey),
-  });
-  accounts.push({ id: row!.id, profile: `${profile}/${platform}`, profileName: profile, sandboxId: registered.id });
+  accounts.push(
+    await connectChaosAccount(db, {
+      store,
+      sandboxUrl: sandbox.url,
+      workspaceId: workspace.id,
+      encryptionKey,
+      platform,
+      profile,
+      faults: FAULTS,
+    }),
+  );
 }
 const apiKey = generateApiKey();
 await createApiKey(db, { workspaceId: workspace.id, name: 'chaos', prefix: apiKey.prefix, hash: apiKey.hash });
@@ -205,6 +208,9 @@ console.log(
 );
 console.log(
   `  ${ACCOUNTS} accounts on the sandbox ${sandbox.url}: ${PROFILES.map((p) => `${p.profile}/${p.platform}`).join(', ')}`,
+);
+console.log(
+  '  linkedin: organization pages only (listed to settle an ambiguity; a member account would go to review by design)',
 );
 console.log(`  faults ${JSON.stringify(FAULTS)}`);
 console.log(`  tuning ${JSON.stringify(TUNING)}`);
@@ -297,9 +303,10 @@ const killer = (async () => {
     await sleep(1_500 + random() * 3_500);
     if (killing) supervisor.kill(targets[Math.floor(random() * targets.length)]!);
   }
-  // The sandbox's 429 asks for 60 s: lifting rate limits with the kills bounds the run (every other fault stays).
+  // The sandbox's 429 asks for 60 s (LinkedIn's and Threads' name no reset: we wait a minute for them too); lifting
+  // rate limits with the kills bounds the run (every other fault stays).
   for (const account of accounts)
-    await store.setFaults([account.sandboxId], { ...FAULTS, rateLimited: 0, profile: account.profileName });
+    await store.setFaults([account.sandbox.id], { ...FAULTS, rateLimited: 0, profile: account.profileName });
 })();
 const pgRestart = { at: 0, downMs: 0 };
 const restarter = (async () => {
@@ -377,15 +384,7 @@ const rows = [
   const account = accounts.find((a) => a.id === (r as unknown as { accountId: string }).accountId);
   return { ...r, profile: account?.profile ?? '?' };
 });
-const copiesByText = new Map<string, Copy[]>();
-for (const account of accounts) {
-  for (const post of await store.listAllPosts(account.sandboxId)) {
-    const list = copiesByText.get(post.text) ?? [];
-    list.push({ id: post.id, text: post.text });
-    copiesByText.set(post.text, list);
-  }
-}
-const verdict = judge(rows, copiesByText);
+const verdict = judge(rows, await copiesOnPlatform(store, accounts));
 const logFile = path.join(dataDir, `deliveries-${runTag}.log`);
 writeFileSync(logFile, `${verdict.lines.sort().join('\n')}\n`);
 
@@ -400,6 +399,13 @@ console.log(
     .map(([s, n]) => `${s} ${n}`)
     .join(', ')}`,
 );
+const byProfile = new Map(
+  PROFILES.map((p) => `${p.profile}/${p.platform}`)
+    .filter((name) => verdict.byProfile.has(name))
+    .map((name) => [name, verdict.byProfile.get(name)!]),
+);
+printTallies('per profile/network', byProfile);
+printTallies('per network', tallyByNetwork(byProfile));
 console.log('paths:');
 for (const [p, n] of [...verdict.paths].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(6)}  ${p}`);
 console.log(
@@ -472,6 +478,19 @@ function lastError(logFile: string, at: Date): string {
     before.find((l) => /"level":[56]0/.test(l)) ??
     'no error printed'
   ).slice(0, 200);
+}
+
+/** One line per profile (or network): its deliveries, where they ended, and the copies on the platform. */
+function printTallies(title: string, tallies: Map<string, Tally>) {
+  const width = Math.max(...[...tallies.keys()].map((k) => k.length));
+  console.log(`${title}:`);
+  for (const [name, t] of tallies) {
+    console.log(
+      `  ${name.padEnd(width)}  ${String(t.deliveries).padStart(5)} deliveries: ${t.sent} sent, ${t.needsReview} needs_review, ` +
+        `${t.other} failed/missed/canceled; ${t.copies} copies; ${t.duplicates} duplicates, ${t.lost} lost, ${t.unsettled} unsettled` +
+        (t.sentNotExactlyOne ? `, ${t.sentNotExactlyOne} sent-not-exactly-one` : ''),
+    );
+  }
 }
 
 /** On exit, whatever happened: Postgres's own fast shutdown (SIGINT), from its pid file. */

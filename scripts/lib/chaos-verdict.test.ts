@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, pathOf, type Copy, type DeliveryRow } from './chaos-verdict';
+import { judge, pathOf, tallyByNetwork, type Copy, type DeliveryRow } from './chaos-verdict';
 
 const row = (over: Partial<DeliveryRow> = {}): DeliveryRow => ({
   id: 'd1',
@@ -129,6 +129,45 @@ describe('chaos verdict: each delivery against the copies on the platform', () =
     expect(verdict.duplicatesListed).toEqual(['d1']);
     expect(verdict.failures.duplicates).toEqual(['d1']);
     expect(verdict.copies).toBe(2);
+  });
+});
+
+describe('chaos verdict: figures per profile and per network', () => {
+  const byText = new Map<string, Copy[]>([
+    ['a', [{ id: '1', text: 'a' }]],
+    ['b', [{ id: 'at://did:plc:x/app.bsky.feed.post/3k', text: 'b' }]],
+    [
+      'c',
+      [
+        { id: 'urn:li:share:7', text: 'c' },
+        { id: 'urn:li:share:8', text: 'c' },
+      ],
+    ],
+  ]);
+  const rows = [
+    row({ id: 'a', text: 'a', profile: 'plain/x', externalId: '1' }),
+    row({ id: 'z', text: 'z', profile: 'x-nodedupe/x', status: 'ambiguous', externalId: null }),
+    row({ id: 'b', text: 'b', profile: 'bluesky/bluesky', externalId: 'at://did:plc:x/app.bsky.feed.post/3k' }),
+    row({ id: 'c', text: 'c', profile: 'plain/linkedin', externalId: 'urn:li:share:7' }),
+    row({ id: 'f', text: 'f', profile: 'plain/linkedin', status: 'failed', externalId: null }),
+  ];
+  const verdict = judge(rows, byText);
+
+  it('counts each profile’s deliveries, states, copies and failures on its own', () => {
+    expect(Object.fromEntries(verdict.byProfile)).toEqual({
+      'plain/x': expect.objectContaining({ deliveries: 1, sent: 1, copies: 1, duplicates: 0, lost: 0 }),
+      'x-nodedupe/x': expect.objectContaining({ deliveries: 1, sent: 0, other: 0, unsettled: 1, lost: 1 }),
+      'bluesky/bluesky': expect.objectContaining({ deliveries: 1, sent: 1, copies: 1, sentNotExactlyOne: 0 }),
+      'plain/linkedin': expect.objectContaining({ deliveries: 2, sent: 1, other: 1, copies: 2, duplicates: 1 }),
+    });
+    expect(verdict.failures.sentWrongLink).toEqual([]);
+  });
+
+  it('sums a network’s profiles', () => {
+    const byNetwork = tallyByNetwork(verdict.byProfile);
+    expect([...byNetwork.keys()]).toEqual(['x', 'bluesky', 'linkedin']);
+    expect(byNetwork.get('x')).toEqual(expect.objectContaining({ deliveries: 2, sent: 1, unsettled: 1, lost: 1 }));
+    expect(byNetwork.get('linkedin')).toEqual(expect.objectContaining({ deliveries: 2, duplicates: 1 }));
   });
 });
 

@@ -1,5 +1,6 @@
 // The chaos run's verdict: each delivery (from our database) against the copies the platform holds (counted on
-// the sandbox's own records, by the delivery's unique text), and the path each delivery took.
+// the sandbox's own records, by the delivery's unique text), the path each delivery took, and the figures per
+// profile/network.
 
 export type DeliveryRow = {
   id: string;
@@ -7,6 +8,7 @@ export type DeliveryRow = {
   status: string;
   externalId: string | null;
   failureReason: string | null;
+  /** "profile/network", e.g. "plain/threads". */
   profile: string;
   source: string;
   attemptCount: number;
@@ -16,13 +18,30 @@ export type DeliveryRow = {
   history: string;
 };
 
+/** A copy on the platform's records, `id` as the network's API names it (what `externalId` holds when sent). */
 export type Copy = { id: string; text: string };
+
+/** One profile/network's figures. */
+export type Tally = {
+  deliveries: number;
+  sent: number;
+  needsReview: number;
+  /** failed, missed or canceled. */
+  other: number;
+  copies: number;
+  duplicates: number;
+  lost: number;
+  unsettled: number;
+  sentNotExactlyOne: number;
+};
 
 const UNSETTLED = new Set(['scheduled', 'publishing', 'ambiguous']);
 
 export type Verdict = {
   paths: Map<string, number>;
   byStatus: Map<string, number>;
+  /** Per "profile/network", in the order first met. */
+  byProfile: Map<string, Tally>;
   lines: string[];
   /** Of the duplicates: in needs_review with every copy listed in the latest check's evidence (detected, still a failure). */
   duplicatesListed: string[];
@@ -45,6 +64,7 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
   const verdict: Verdict = {
     paths: new Map(),
     byStatus: new Map(),
+    byProfile: new Map(),
     lines: [],
     duplicatesListed: [],
     copies: [...copiesByText.values()].reduce((n, c) => n + c.length, 0),
@@ -82,6 +102,7 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
     if (row.status === 'sent' && copies.length !== 1) f.sentNotExactlyOne.push(row.id);
     if (row.status === 'sent' && copies.length === 1 && row.externalId !== copies[0]!.id) f.sentWrongLink.push(row.id);
     if (['failed', 'missed', 'canceled'].includes(row.status) && copies.length > 0) f.liveButNotSent.push(row.id);
+    tallyRow(verdict.byProfile, row, copies.length);
     if (row.status === 'needs_review') {
       const evidence = latest && Object.keys(latest.evidence).length > 0;
       if (!evidence && !row.failureReason) f.reviewWithoutEvidence.push(row.id);
@@ -90,7 +111,7 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
     verdict.lines.push(
       [
         row.id,
-        row.profile.padEnd(15),
+        row.profile.padEnd(24),
         row.source.padEnd(4),
         row.status.padEnd(12),
         `copies=${copies.length}`,
@@ -105,6 +126,45 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
     );
   }
   return verdict;
+}
+
+function tallyRow(byProfile: Map<string, Tally>, row: DeliveryRow, copies: number) {
+  const t = byProfile.get(row.profile) ?? emptyTally();
+  byProfile.set(row.profile, t);
+  const unsettled = UNSETTLED.has(row.status);
+  t.deliveries++;
+  t.copies += copies;
+  if (row.status === 'sent') t.sent++;
+  else if (row.status === 'needs_review') t.needsReview++;
+  else if (!unsettled) t.other++;
+  if (copies > 1) t.duplicates++;
+  if (unsettled) t.unsettled++;
+  if (unsettled || (row.status === 'sent' && copies === 0)) t.lost++;
+  if (row.status === 'sent' && copies !== 1) t.sentNotExactlyOne++;
+}
+
+export const emptyTally = (): Tally => ({
+  deliveries: 0,
+  sent: 0,
+  needsReview: 0,
+  other: 0,
+  copies: 0,
+  duplicates: 0,
+  lost: 0,
+  unsettled: 0,
+  sentNotExactlyOne: 0,
+});
+
+/** The figures per network: the sum of its profiles' ("plain/x" and "x-nodedupe/x" → "x"). */
+export function tallyByNetwork(byProfile: Map<string, Tally>): Map<string, Tally> {
+  const byNetwork = new Map<string, Tally>();
+  for (const [profile, tally] of byProfile) {
+    const network = profile.slice(profile.lastIndexOf('/') + 1);
+    const sum = byNetwork.get(network) ?? emptyTally();
+    for (const key of Object.keys(sum) as (keyof Tally)[]) sum[key] += tally[key];
+    byNetwork.set(network, sum);
+  }
+  return byNetwork;
 }
 
 /** How the delivery got where it is, in words. */

@@ -42,8 +42,12 @@ const httpStatus = (raw: RawOutcome) => (raw.type === 'error' ? undefined : raw.
 
 /** Graph's throttling codes: app (4), user (17), page (32), application limit (341), calls per hour (613). */
 const THROTTLE_CODES = new Set([4, 17, 32, 341, 613]);
-/** Graph has no reset header for these; the publishing quota is a 24 h moving window. */
-const THROTTLE_RETRY_MS = 15 * 60_000;
+/**
+ * Graph sends no reset header for these, so the wait is the one every network's 429 without a reset gets
+ * (classify.ts): a minute. A longer guess holds a post that long after a momentary throttle, and the publishing
+ * quota (250 posts a day) is already kept by our own rate limit (index.ts).
+ */
+const THROTTLE_RETRY_MS = 60_000;
 /** Meta recommends about 30 s between creating a container and publishing it. */
 export const CONTAINER_RETRY_MS = 30_000;
 

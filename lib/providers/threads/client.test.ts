@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
 import { createProviderClient } from '..';
-import type { ProviderState, PublishInput } from '../types';
+import { ProviderReadError, type ProviderState, type PublishInput } from '../types';
 
 // The real Threads client against the sandbox (standalone server, Postgres store, real sockets): the two
 // steps, the container kept across attempts, every status, every fault on threads_publish, and the copies
@@ -182,7 +182,10 @@ describe('Threads client: faults on threads_publish (the step that makes a post)
     const { result, saved } = await attempt(account, { text: sandbox.uniqueText('fault'), timeoutMs: SHORT });
     expect(result).toMatchObject({ outcome, rule });
     if (outcome === 'ambiguous') expect(result.evidence).toMatchObject({ containerId: saved[0]!.containerId });
-    if (rule === 'threads-rate-limited') expect(result.retryAt!.getTime()).toBeGreaterThan(Date.now() + 60_000);
+    if (rule === 'threads-rate-limited') {
+      expect(result.retryAt!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+      expect(result.retryAt!.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
+    }
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(copies);
   });
 
@@ -301,15 +304,16 @@ describe('Threads readBack: the container’s status settles an unknown outcome'
     });
   });
 
-  it('PUBLISHED but not listed yet (read lag) → still found: the container id stands for the post', async () => {
+  it('PUBLISHED but not listed yet (read lag) → a read error (read again later), never absent nor the container as the post', async () => {
     const account = await sandbox.connectAccount('threads');
     const text = sandbox.uniqueText('rb lag');
     const { saved } = await attempt(account, { text });
     await sandbox.setFaults(account.sandboxAccount.id, { readLagMs: 60_000 });
-    expect(await readBack(account, text, saved[0]!)).toMatchObject({
-      verdict: 'found',
-      post: { id: saved[0]!.containerId },
-      evidence: { status: 'PUBLISHED', listed: false },
+    const error = await readBack(account, text, saved[0]!).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderReadError);
+    expect((error as ProviderReadError).classification).toMatchObject({
+      rule: 'threads-published-not-listed',
+      evidence: { containerId: saved[0]!.containerId, status: 'PUBLISHED', listed: false },
     });
   });
 

@@ -33,10 +33,11 @@ export function createThreadsClient(account: ThreadsAccount, send?: ProviderTran
   }
 
   /**
-   * The delivery's container says what happened: PUBLISHED → found (the post's id from the listing; until it is
-   * listed, the container id stands for it — a `list` verdict could "prove" an absence and publish a second copy);
-   * FINISHED, IN_PROGRESS or EXPIRED → absent (never published: the usual two reads, then a release publishes the
-   * same container, or a new one for an expired container); ERROR → review. No container → the listing decides.
+   * The delivery's container says what happened: PUBLISHED → found, with the post's id from the listing (until it
+   * is listed — read lag — the read fails and the reconciler reads again: a `list` verdict could "prove" an absence
+   * and publish a second copy, and the container's id is no post to link, reply to or delete); FINISHED,
+   * IN_PROGRESS or EXPIRED → absent (never published: the usual two reads, then a release publishes the same
+   * container, or a new one for an expired container); ERROR → review. No container → the listing decides.
    */
   async function readBack(input: ReadBackInput): Promise<ReadBack> {
     const containerId = keptContainer(input);
@@ -58,11 +59,8 @@ export function createThreadsClient(account: ThreadsAccount, send?: ProviderTran
             typeof input.state.containerCreatedAt === 'string' ? input.state.containerCreatedAt : null,
         };
         const post = await findPublishedPost(graph, wanted, call(input));
-        return {
-          verdict: 'found',
-          post: post ?? { id: containerId, text: input.text, createdAt: new Date(), inReplyTo: input.inReplyTo },
-          evidence: { ...evidence, listed: Boolean(post) },
-        };
+        if (!post) throw publishedNotListed(containerId);
+        return { verdict: 'found', post, evidence: { ...evidence, listed: true } };
       }
       case 'ERROR':
         return {
@@ -112,6 +110,17 @@ const call = (input: { timeoutMs?: number; signal?: AbortSignal }): CallOptions 
   timeoutMs: input.timeoutMs,
   signal: input.signal,
 });
+
+/** PUBLISHED, but its post is not in the listing (yet): unreadable for now, so the reconciler reads again. */
+function publishedNotListed(containerId: string): ProviderReadError {
+  const reason = `The media container ${containerId} reads PUBLISHED, but its post is not listed yet (read lag), so its id is not known`;
+  return new ProviderReadError(reason, {
+    outcome: 'ambiguous',
+    rule: 'threads-published-not-listed',
+    reason,
+    evidence: { containerId, status: 'PUBLISHED', listed: false },
+  });
+}
 
 /** The delivery's kept container, else the latest one an ambiguous attempt named in its evidence. */
 function keptContainer(input: ReadBackInput): string | null {

@@ -181,6 +181,28 @@ describe('Threads through the publisher: one container, one post', () => {
   });
 });
 
+describe('Threads: a throttled publish', () => {
+  it('I2 — a momentary throttle (code 4, no reset header) holds the delivery a minute, not 15, then one post', async () => {
+    const account = await sandbox.connectAccount('threads');
+    await sandbox.setFaults(account.sandboxAccount.id, { rateLimited: 1 });
+    const { id, text } = await schedule(account);
+    const before = Date.now();
+    await publish();
+    const held = await status(id);
+    // Graph names no reset: the wait is the one any 429 without a reset gets (a 15-minute guess made the chaos
+    // run's throttled Threads deliveries outlast its time bound, and a real post as late as that).
+    expect(held.status).toBe('scheduled');
+    expect(held.dueAt.getTime()).toBeGreaterThanOrEqual(before + 59_000);
+    expect(held.dueAt.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
+    await sandbox.setFaults(account.sandboxAccount.id, {});
+    await dueNow(id);
+    await publish();
+    expect((await status(id)).status).toBe('sent');
+    expect(await containers(account)).toHaveLength(1); // the kept container, published once
+    expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
+  });
+});
+
 describe('Threads: an unknown outcome of threads_publish is settled by the container’s status', () => {
   for (const fault of ['timeoutAfterCommit', 'resetAfterCommit', 'errorAfterCommit'] as const) {
     it(`I1 — ${fault}: the container reads PUBLISHED → sent with the listed post’s id; one copy, one attempt`, async () => {
@@ -253,13 +275,22 @@ describe('Threads: an unknown outcome of threads_publish is settled by the conta
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
   });
 
-  it('I1 — PUBLISHED but not listed yet (read lag): sent with the container as evidence, never released', async () => {
+  it('I1 — PUBLISHED but not listed yet (read lag): read again, never released, then sent with the POST’s id', async () => {
     const { id, text, account } = await ambiguousDelivery({ timeoutAfterCommit: 1 });
     await sandbox.setFaults(account.sandboxAccount.id, { readLagMs: 60_000 });
     const [container] = await containers(account);
     await reconcile();
-    expect(await decisions(id)).toEqual(['found']);
-    expect(await status(id)).toMatchObject({ status: 'sent', externalId: container!.id });
+    // The chaos run met this: the container's id recorded as the post's (no link, no reply to it, no delete).
+    expect(await decisions(id)).toEqual(['unreadable']);
+    expect((await status(id)).status).toBe('ambiguous');
+    await sandbox.setFaults(account.sandboxAccount.id, {}); // the listing catches up
+    await dueNow(id);
+    await reconcile();
+    expect(await decisions(id)).toEqual(['unreadable', 'found']);
+    const [copy] = await sandbox.allPosts(account.sandboxAccount.id);
+    expect(copy!.id).not.toBe(container!.id);
+    expect(await status(id)).toMatchObject({ status: 'sent', externalId: copy!.id });
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
+    expect(await attemptCount(db, id)).toBe(1);
   });
 });

@@ -221,12 +221,28 @@ describe('Threads publish step: every Graph answer', () => {
     expect(own.filter((id) => !covered.has(id))).toEqual([]);
   });
 
-  it('a refusal after which the container reads PUBLISHED: an earlier request published it → sent', async () => {
+  it('a refusal after which the container reads PUBLISHED: an earlier request published it → sent, with the listed post', async () => {
+    const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, '+0000');
+    const { result, publishes } = await run({
+      publish: { status: 400, body: graph(100) },
+      status: { status: 200, body: { status: 'PUBLISHED', id: 'c1' } },
+      list: { status: 200, body: { data: [{ id: 'm7', text: 'hello', timestamp, permalink: 'https://t.test/m7' }] } },
+    });
+    expect(result).toMatchObject({ outcome: 'sent', rule: 'threads-container-published', externalId: 'm7' });
+    expect(publishes).toBe(1);
+  });
+
+  it('PUBLISHED but not listed yet: ambiguous (the reconciler finds the post), never the container’s id as the post', async () => {
     const { result, publishes } = await run({
       publish: { status: 400, body: graph(100) },
       status: { status: 200, body: { status: 'PUBLISHED', id: 'c1' } },
     });
-    expect(result).toMatchObject({ outcome: 'sent', rule: 'threads-container-published', externalId: 'c1' });
+    expect(result).toMatchObject({
+      outcome: 'ambiguous',
+      rule: 'threads-container-published-unlisted',
+      evidence: { containerId: 'c1', status: 'PUBLISHED', listed: false },
+    });
+    expect(result.externalId).toBeUndefined();
     expect(publishes).toBe(1);
   });
 

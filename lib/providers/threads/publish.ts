@@ -136,7 +136,11 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
   return done({ ...published, evidence }, raw);
 }
 
-/** PUBLISHED: the post is out. Its media id comes from the account's listing; until it is listed, the container stands for it. */
+/**
+ * PUBLISHED: the post is out. Its media id comes from the account's listing; until it is listed (read lag) the
+ * outcome is ambiguous, and the reconciler finds the post (the container reads PUBLISHED: never published again).
+ * The container's id never stands for the post: it is no post to link, reply to or delete.
+ */
 async function alreadyPublished(
   graph: ThreadsGraph,
   wanted: Parameters<typeof findPublishedPost>[1],
@@ -144,15 +148,21 @@ async function alreadyPublished(
   budget: ReturnType<typeof callBudget>,
 ): Promise<Classification> {
   const post = budget.left() >= MIN_STEP_MS ? await findPublishedPost(graph, wanted, budget.options()) : null;
+  if (!post)
+    return {
+      outcome: 'ambiguous',
+      rule: 'threads-container-published-unlisted',
+      reason:
+        'Already published by an earlier attempt (the container reads PUBLISHED), but the post is not listed yet: reconciliation finds it.',
+      evidence: { containerId, status: 'PUBLISHED', listed: false },
+    };
   return {
     outcome: 'sent',
     rule: 'threads-container-published',
-    externalId: post?.id ?? containerId,
-    ...(post?.url ? { url: post.url } : {}),
-    reason: post
-      ? 'Already published by an earlier attempt (the container reads PUBLISHED); found in the account’s threads.'
-      : 'Already published by an earlier attempt (the container reads PUBLISHED); not listed yet, so the container id stands for it.',
-    evidence: { containerId, status: 'PUBLISHED', listed: Boolean(post) },
+    externalId: post.id,
+    ...(post.url ? { url: post.url } : {}),
+    reason: 'Already published by an earlier attempt (the container reads PUBLISHED); found in the account’s threads.',
+    evidence: { containerId, status: 'PUBLISHED', listed: true },
   };
 }
 

@@ -7,48 +7,16 @@ import { createTestDatabase } from '@/db/testing/test-database';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { createProviderClient } from '@/lib/providers';
-import { sandboxCredentials } from '../connect';
 import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
-import { linkedinMemberUrn, linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '../linkedin-identity';
-import { newSandboxIdentity } from '../tokens';
-import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxAccount, type SandboxStore } from '../types';
+import { registerSandboxIdentity as registerIdentity, type ConnectOptions } from '../register-identity';
+import { NO_FAULTS, type FaultsUpdate, type Platform } from '../types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
 
+export type { ConnectOptions };
+
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
-
-/** LinkedIn only: post as an organization page (the default, as the app connects it) or as the member. */
-export type ConnectOptions = { linkedinAuthor?: 'organization' | 'person' };
-
-/**
- * A new platform identity registered on the sandbox the way the app does it; for a LinkedIn page, its
- * administering member holds the token. `sandboxAccount` is the author's own (its posts, its faults).
- */
-async function registerIdentity(store: SandboxStore, platform: Platform, prefix: string, options: ConnectOptions) {
-  const identity = newSandboxIdentity(platform);
-  const { token, suffix } = identity;
-  const platformUserId =
-    platform !== 'linkedin'
-      ? identity.platformUserId
-      : options.linkedinAuthor === 'person'
-        ? linkedinMemberUrn(identity.platformUserId)
-        : linkedinOrganizationUrn(identity.platformUserId);
-  const handle = testHandle(platform, suffix, prefix);
-  let sandboxAccount: SandboxAccount | undefined;
-  for (const r of sandboxRegistrations({ provider: platform, platformUserId, handle, displayName: null })) {
-    const registered = await store.registerAccount({
-      platform,
-      platformUserId: r.platformUserId,
-      handle: r.handle,
-      displayName: r.displayName,
-      token: r.holdsToken ? token : unheldToken(),
-    });
-    if (r.platformUserId === platformUserId) sandboxAccount = registered;
-  }
-  const credentials = sandboxCredentials(platform, { platformUserId, handle, token });
-  return { platformUserId, token, handle, credentials, sandboxAccount: sandboxAccount! };
-}
 
 /**
  * The standalone sandbox server in-process on a random port, on this test file's own database
@@ -176,9 +144,4 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
     allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
     uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
   };
-}
-
-/** A test account's handle; a Bluesky one is a domain name (resolveHandle and createSession take it). */
-function testHandle(platform: Platform, suffix: string, prefix = 'sbx'): string {
-  return platform === 'bluesky' ? `@${prefix}-${suffix}.bsky.sandbox` : `@${prefix}_${suffix}`;
 }

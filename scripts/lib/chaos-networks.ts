@@ -1,0 +1,121 @@
+// The chaos run's accounts on every network: which profiles (none more forgiving than the real server), how an
+// account is registered (as the app does it: lib/sandbox/register-identity.ts) and how a copy on the platform's own
+// records is named (the id our database keeps for it: a Bluesky record's at:// URI, a LinkedIn share URN).
+import type { Database } from '@/db/client';
+import { upsertAccount } from '@/db/queries/accounts';
+import { PROVIDER_META } from '@/lib/providers/catalog';
+import { sealCredentials } from '@/lib/providers/credentials';
+import { recordUri } from '@/lib/sandbox/bluesky-records';
+import { sandboxRegistrations } from '@/lib/sandbox/linkedin-identity';
+import { shareUrn } from '@/lib/sandbox/linkedin-posts';
+import { registerSandboxIdentity } from '@/lib/sandbox/register-identity';
+import type { FaultsUpdate, Platform, Profile, SandboxAccount, SandboxPost, SandboxStore } from '@/lib/sandbox/types';
+import type { Copy } from './chaos-verdict';
+
+/**
+ * The weak profiles: none absorbs a resend that the real server would publish, so zero duplicates must come from
+ * our guards. Bluesky has one profile (a PDS answers a write to an occupied record key one way only); LinkedIn's
+ * and Threads' own profiles refuse only what the real servers refuse (a duplicate text, a published container),
+ * and `plain` refuses nothing. LinkedIn accounts are organization pages: their posts can be listed, so an
+ * ambiguity settles by reading; a member's goes to review by design and is not part of this run.
+ */
+export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[] = [
+  { profile: 'plain', platform: 'x' },
+  { profile: 'x-nodedupe', platform: 'x' },
+  { profile: 'plain', platform: 'mastodon' },
+  { profile: 'mastodon-legacy', platform: 'mastodon' },
+  { profile: 'mastodon-nokey', platform: 'mastodon' },
+  { profile: 'bluesky', platform: 'bluesky' },
+  { profile: 'linkedin', platform: 'linkedin' },
+  { profile: 'plain', platform: 'linkedin' },
+  { profile: 'threads', platform: 'threads' },
+  { profile: 'plain', platform: 'threads' },
+];
+
+/** Threads publishes at most 250 posts per profile in 24 hours (the sandbox refuses the 251st, as Threads does). */
+export const THREADS_POSTS_PER_DAY = 250;
+
+export type ChaosAccount = {
+  /** The product's social account id. */
+  id: string;
+  platform: Platform;
+  /** "profile/platform", as reports name it. */
+  profile: string;
+  profileName: Profile;
+  /** The author's sandbox account: its posts, its faults. */
+  sandbox: SandboxAccount;
+};
+
+/** Registers the identity on the sandbox, sets its faults and stores it, sealed, as a workspace's account. */
+export async function connectChaosAccount(
+  db: Database,
+  params: {
+    store: SandboxStore;
+    sandboxUrl: string;
+    workspaceId: string;
+    encryptionKey: string;
+    platform: Platform;
+    profile: Profile;
+    faults: Omit<FaultsUpdate, 'profile'>;
+  },
+): Promise<ChaosAccount> {
+  const { store, platform, profile } = params;
+  const identity = await registerSandboxIdentity(store, platform, 'chaos', { linkedinAuthor: 'organization' });
+  await store.setFaults([identity.sandboxAccount.id], { ...params.faults, profile });
+  const row = await upsertAccount(db, {
+    workspaceId: params.workspaceId,
+    provider: platform,
+    sandbox: true,
+    handle: identity.handle,
+    platformUserId: identity.platformUserId,
+    baseUrl: `${params.sandboxUrl}${PROVIDER_META[platform].sandboxPath}`,
+    ...sealCredentials(identity.credentials, params.encryptionKey),
+  });
+  return {
+    id: row!.id,
+    platform,
+    profile: `${profile}/${platform}`,
+    profileName: profile,
+    sandbox: identity.sandboxAccount,
+  };
+}
+
+/** The id our database keeps for a copy (`deliveries.external_id`), as the network's own API names it. */
+export function platformPostId(platform: Platform, author: SandboxAccount, post: SandboxPost): string {
+  switch (platform) {
+    case 'bluesky':
+      return recordUri(author, post.recordKey!);
+    case 'linkedin':
+      return shareUrn(post.id);
+    case 'x':
+    case 'mastodon':
+    case 'threads':
+      return post.id;
+  }
+}
+
+/**
+ * Every copy ever stored (deleted ones too) on every sandbox account behind the chaos accounts — a LinkedIn page's
+ * administering member included — grouped by text. Threads: posts (containers are not posts); Bluesky: records.
+ */
+export async function copiesOnPlatform(store: SandboxStore, accounts: ChaosAccount[]): Promise<Map<string, Copy[]>> {
+  const byText = new Map<string, Copy[]>();
+  for (const account of accounts) {
+    const behind = sandboxRegistrations({
+      provider: account.platform,
+      platformUserId: account.sandbox.platformUserId,
+      handle: account.sandbox.handle,
+      displayName: account.sandbox.displayName,
+    });
+    for (const registration of behind) {
+      const author = await store.getAccount(account.platform, registration.platformUserId);
+      if (!author) throw new Error(`chaos: ${registration.platformUserId} is not registered on the sandbox`);
+      for (const post of await store.listAllPosts(author.id)) {
+        const list = byText.get(post.text) ?? [];
+        list.push({ id: platformPostId(account.platform, author, post), text: post.text });
+        byText.set(post.text, list);
+      }
+    }
+  }
+  return byText;
+}
