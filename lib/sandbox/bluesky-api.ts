@@ -178,11 +178,12 @@ async function getRecord(request: Request, deps: SandboxDeps): Promise<Response>
   const account = allowed.find((a) => isOwnRepo(a, repo));
   const uri = `at://${account?.platformUserId ?? repo}/${collection}/${rkey}`;
   if (!account || collection !== POST_COLLECTION) return recordNotFound(uri);
-  // A read by key is subject to the listing faults too (stricter than a PDS, which reads its own database).
+  // A read by key may fail like a listing (503), but has no read lag: the PDS writes the record to its own
+  // database in the commit's transaction and getRecord reads that database (as X and Mastodon serve an id at once).
   const read = await withListingFaults(deps, { platform: 'bluesky', accountId: account.id });
   if (read instanceof Response) return read;
   const post = await deps.store.getPostByRecordKey(account.id, rkey);
-  if (!post || post.createdAt > read.createdUpTo) return recordNotFound(uri);
+  if (!post) return recordNotFound(uri);
   return json(200, recordJson(post, account));
 }
 

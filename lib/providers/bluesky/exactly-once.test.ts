@@ -152,12 +152,12 @@ describe('Bluesky: an unknown outcome is settled by one read of the record key',
   it('I1 — a resend that meets a different record (InvalidSwap) is ambiguous, never failed, and one getRecord settles it', async () => {
     // A mention that does not resolve at the first attempt resolves at the second: the two records differ.
     const handle = `later-${randomUUID().slice(0, 8)}.bsky.sandbox`;
-    const { id, account, uri } = await ambiguousDelivery({ timeoutAfterCommit: 1 }, `hello @${handle}`);
-    // Read lag hides the first record from the read (stricter than a PDS): absent → released.
-    await sandbox.setFaults(account.sandboxAccount.id, { readLagMs: 60_000 });
+    // The first write is slow: the read by key finds nothing yet → released; the write then lands.
+    const { id, account, uri } = await ambiguousDelivery({ processingMs: 3_000 }, `hello @${handle}`);
     await dueNow(id);
     await reconcileCounting(account.platformUserId).run();
     expect((await checks(id)).map((c) => c.decision)).toEqual(['released']);
+    await sleep(3_100);
     const friend = newSandboxIdentity('bluesky');
     await store.registerAccount({
       platform: 'bluesky',
@@ -165,7 +165,6 @@ describe('Bluesky: an unknown outcome is settled by one read of the record key',
       handle,
       token: friend.token,
     });
-    await sandbox.setFaults(account.sandboxAccount.id, {});
     await publish();
     const [, second] = await db.select().from(attempts).where(eq(attempts.deliveryId, id)).orderBy(attempts.startedAt);
     expect(second).toMatchObject({ outcome: 'ambiguous', httpStatus: 400 });
