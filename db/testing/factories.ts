@@ -38,7 +38,10 @@ export async function makePost(db: Executor, workspaceId: string, idempotencyKey
   return row!;
 }
 
-export async function makeDelivery(db: Executor, params: { workspaceId: string; postId: string; accountId: string }) {
+export async function makeDelivery(
+  db: Executor,
+  params: { workspaceId: string; postId: string; accountId: string; part?: number },
+) {
   const [row] = await db
     .insert(deliveries)
     .values({ ...params, dueAt: new Date() })

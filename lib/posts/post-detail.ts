@@ -13,7 +13,9 @@ export type TimelineEntry = {
 };
 
 type Serialized = ReturnType<typeof serializePost>;
-export type PostDetail = Omit<Serialized, 'deliveries'> & {
+export type PostDetail = Omit<Serialized, 'deliveries' | 'parts'> & {
+  /** A thread's parts in order (their deliveries are in `deliveries`, by `part`); null for other kinds. */
+  parts: { position: number; text: string }[] | null;
   source: string;
   idempotencyKey: string | null;
   deliveries: (Serialized['deliveries'][number] & {
@@ -50,9 +52,10 @@ export async function getPostDetail(
     workspaceId: params.workspaceId,
     deliveryIds: found.deliveries.map((d) => d.id),
   });
-  const base = serializePost(found.post, found.deliveries);
+  const base = serializePost(found.post, found.deliveries, found.parts);
   return {
     ...base,
+    parts: base.parts?.map(({ position, text }) => ({ position, text })) ?? null,
     source: found.post.source,
     idempotencyKey: found.post.idempotencyKey,
     deliveries: base.deliveries.map((d) => {

@@ -4,13 +4,17 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 
 export type FieldErrors = Record<string, string[]>;
 
+/** What a post publishes: one text, or a thread's parts (each checked on its own, reported as `parts.<i>.text`). */
+export type PostContent = { text: string; parts?: undefined } | { text?: undefined; parts: string[] };
+
 /**
  * The one target check for creating and editing: every account belongs to the workspace and is still
- * connected, and the text fits each one's platform limit. Adds to `errors`; returns the usable accounts.
+ * connected, the text (every part of a thread) fits each one's platform limit, and a thread goes only to
+ * networks that take replies (its parts are published as replies). Adds to `errors`; returns the usable accounts.
  */
 export async function validateTargets(
   db: Executor,
-  params: { workspaceId: string; accountIds: string[]; text: string },
+  params: { workspaceId: string; accountIds: string[] } & PostContent,
   errors: FieldErrors,
 ) {
   const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds: params.accountIds });
@@ -18,11 +22,20 @@ export async function validateTargets(
   // Another workspace's account is reported exactly like a missing one (I6).
   if (usable.length !== params.accountIds.length)
     errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
+  const texts = params.parts
+    ? params.parts.map((text, i) => ({ text, field: `parts.${i}.text` }))
+    : [{ text: params.text, field: 'text' }];
   for (const account of usable) {
-    const { countText, textLimit } = PROVIDER_META[account.provider];
-    const length = countText(params.text);
-    if (length > textLimit)
-      (errors.text ??= []).push(`${length}/${textLimit} characters: too long for ${account.handle}`);
+    const { countText, textLimit, kinds, label } = PROVIDER_META[account.provider];
+    if (params.parts && !kinds.includes('reply'))
+      (errors.accountIds ??= []).push(
+        `${label} cannot publish threads (it takes no replies): remove ${account.handle} or post it separately`,
+      );
+    for (const { text, field } of texts) {
+      const length = countText(text);
+      if (length > textLimit)
+        (errors[field] ??= []).push(`${length}/${textLimit} characters: too long for ${account.handle}`);
+    }
   }
   return usable;
 }
