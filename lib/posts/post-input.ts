@@ -35,9 +35,12 @@ export const threadPartsSchema = z
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
-    /** Every kind but `thread`, whose text is in its parts. */
-    text: postTextSchema.optional(),
-    parts: threadPartsSchema.optional(),
+    text: postTextSchema.optional().describe('Required for every kind but `thread`, whose text is in its parts.'),
+    parts: threadPartsSchema
+      .optional()
+      .describe(
+        'kind `thread` only: 2–25 parts, published in this order on each account, each as a reply to the part before it.',
+      ),
     accountIds: z.array(z.uuid('Must be an account id')).min(1, 'Choose at least one account').max(50),
     scheduledAt: z.iso
       .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' })
