@@ -51,7 +51,7 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
                   key={d.id}
                   d={d}
                   nested
-                  label={`Part ${part.position + 1} of ${n} to ${d.handle}`}
+                  label={`Part ${part.position + 1} of ${n} to ${d.handle} on ${d.network}`}
                   waitingFor={waitingFor(data.deliveries, d)}
                 />
               ))}
@@ -91,7 +91,10 @@ function DeliveryCard({
       className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200"
     >
       <header className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <Heading className="text-sm font-semibold">{d.handle}</Heading>
+        <Heading className="text-sm font-semibold">
+          {d.handle}
+          {nested && <span className="font-normal text-slate-600"> on {d.network}</span>}
+        </Heading>
         <span className="flex items-center gap-3">
           {d.url && (
             <a href={d.url} className="text-sm text-indigo-700 underline" target="_blank" rel="noreferrer">

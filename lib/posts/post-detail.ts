@@ -1,6 +1,7 @@
 import type { Executor } from '@/db/client';
 import { getPostWithDeliveries } from '@/db/queries/posts';
 import { getDeliveryTimelines } from '@/db/queries/timeline';
+import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { serializePost } from './serialize';
 
 export type TimelineEntry = {
@@ -20,6 +21,8 @@ export type PostDetail = Omit<Serialized, 'deliveries' | 'parts'> & {
   idempotencyKey: string | null;
   deliveries: (Serialized['deliveries'][number] & {
     handle: string;
+    /** The network's label (handles repeat across networks). */
+    network: string;
     failureReason: string | null;
     /** Scheduled but held: its account's token needs a reconnect. */
     held: boolean;
@@ -103,6 +106,7 @@ export async function getPostDetail(
       return {
         ...d,
         handle: row.accountHandle,
+        network: PROVIDER_LABEL[row.accountProvider],
         failureReason: row.failureReason,
         held: d.status === 'scheduled' && row.accountNeedsReconnect,
         nextCheckAt: d.status === 'ambiguous' ? iso(row.dueAt) : null,
