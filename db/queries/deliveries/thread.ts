@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 
-// A thread is one delivery per part and account (deliveries.part), chained through the claim: part k can be
+// A thread (docs/architecture.md#threads) is one delivery per part and account (deliveries.part), chained through the claim: part k can be
 // claimed only once part k-1 of the same post and account is `sent`, and it replies to that part's platform id,
 // read when its attempt starts. So an unknown outcome in part k stops the thread at k until it is settled, and
 // no earlier part is ever claimed again (sent is final). Each fragment expects the aliases d (deliveries), p (posts).
