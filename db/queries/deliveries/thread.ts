@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 
-// A thread (docs/architecture.md#threads) is one delivery per part and account (deliveries.part), chained through the claim: part k can be
-// claimed only once part k-1 of the same post and account is `sent`, and it replies to that part's platform id,
-// read when its attempt starts. So an unknown outcome in part k stops the thread at k until it is settled, and
-// no earlier part is ever claimed again (sent is final). Each fragment expects the aliases d (deliveries), p (posts).
+// A thread (docs/architecture.md#threads) is one delivery per part and account (deliveries.part), chained through
+// the claim: part k can be claimed only once part k-1 of the same post and account is `sent`, and it replies to that
+// part's platform id, read when its attempt starts. So an unknown outcome in part k stops the thread at k until it is
+// settled, and no earlier part is ever claimed again (sent is final). Fragments expect aliases d (deliveries), p (posts).
 
 /** Part 0 (every post that is not a thread), or a part whose previous part is sent. */
 export const partReady = sql`(d.part = 0 or exists (select 1 from deliveries prev
