@@ -97,3 +97,39 @@ test('a thread to LinkedIn is refused with a field error, and nothing is schedul
   const [row] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from posts where text = ${text}`;
   expect(row!.n).toBe(0);
 });
+
+test('a scheduled thread is edited on its page: parts reordered with the keyboard and one added, as a whole', async ({
+  page,
+}) => {
+  const tag = randomUUID().slice(0, 8);
+  const later = new Date(Date.now() + 2 * 86_400_000);
+  const local = `${later.getFullYear()}-${String(later.getMonth() + 1).padStart(2, '0')}-${String(later.getDate()).padStart(2, '0')}T10:30`;
+  await page.goto('/compose');
+  await page.getByRole('checkbox', { name: /Demo Brand/ }).check();
+  await page.getByRole('radio', { name: 'Thread' }).check();
+  await page.getByLabel('Part 1', { exact: true }).fill(`Edit ${tag}: two`);
+  await page.getByLabel('Part 2', { exact: true }).fill(`Edit ${tag}: one`);
+  await page.getByLabel('Schedule').check();
+  await page.getByLabel(/Date and time/).fill(local);
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByRole('link', { name: 'View the post' }).click();
+
+  const form = page.locator('#edit');
+  await form.getByRole('button', { name: 'Move part 2 up' }).focus();
+  await page.keyboard.press('Enter');
+  await form.getByRole('button', { name: 'Add part' }).press('Enter');
+  await expect(form.getByLabel('Part 3', { exact: true })).toBeFocused();
+  await page.keyboard.type(`Edit ${tag}: three`);
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form.getByText('Saved. The new version is what will be published.')).toBeVisible();
+
+  const parts = await e2eSql()<{ text: string; deliveries: number }[]>`
+    select pp.text, (select count(*)::int from deliveries d where d.post_id = pp.post_id and d.part = pp.position
+      and d.status = 'scheduled') as deliveries
+    from post_parts pp join posts p on p.id = pp.post_id where p.text = ${`Edit ${tag}: one`} order by pp.position`;
+  expect(parts).toEqual([
+    { text: `Edit ${tag}: one`, deliveries: 1 },
+    { text: `Edit ${tag}: two`, deliveries: 1 },
+    { text: `Edit ${tag}: three`, deliveries: 1 },
+  ]);
+});
