@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { claims, deliveries, idempotencyKeys, posts, attempts } from './schema';
+import { claims, deliveries, idempotencyKeys, posts, postParts, attempts } from './schema';
 import { makeAccount, makeDelivery, makePost, makeWorkspace } from './testing/factories';
 import { createTestDatabase } from './testing/test-database';
 
@@ -69,11 +69,24 @@ describe('named guards reject duplicates under parallel inserts', () => {
     expect([...outcome.constraints]).toEqual(['posts_workspace_idempotency_key_uq']);
   });
 
-  it('deliveries_post_account_uq — one delivery per post and account', async () => {
+  it('I1: deliveries_post_account_part_uq — one delivery per post, account and thread part', async () => {
     const post = await makePost(db, workspaceId);
     const outcome = await race(() => makeDelivery(db, { workspaceId, postId: post.id, accountId }));
     expect(outcome.succeeded).toBe(1);
-    expect([...outcome.constraints]).toEqual(['deliveries_post_account_uq']);
+    expect([...outcome.constraints]).toEqual(['deliveries_post_account_part_uq']);
+    const part2 = await race(() => makeDelivery(db, { workspaceId, postId: post.id, accountId, part: 2 }));
+    expect(part2.succeeded).toBe(1);
+    expect([...part2.constraints]).toEqual(['deliveries_post_account_part_uq']);
+  });
+
+  it('deliveries_part_ck and post_parts_position_ck — at most 25 parts', async () => {
+    const post = await makePost(db, workspaceId);
+    await expect(makeDelivery(db, { workspaceId, postId: post.id, accountId, part: 25 })).rejects.toMatchObject({
+      cause: { constraint_name: 'deliveries_part_ck' },
+    });
+    await expect(db.insert(postParts).values({ postId: post.id, position: -1, text: 'x' })).rejects.toMatchObject({
+      cause: { constraint_name: 'post_parts_position_ck' },
+    });
   });
 
   it('claims_delivery_uq — one claim row per delivery', async () => {

@@ -14,13 +14,14 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { MAX_THREAD_PARTS } from '../lib/posts/thread-limits';
 
 // Columns are camelCase here and snake_case in Postgres (casing: 'snake_case' in the client and drizzle-kit).
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 export const roleEnum = pgEnum('role', ['admin', 'manager', 'viewer']);
 export const providerEnum = pgEnum('provider', ['x', 'mastodon', 'bluesky', 'linkedin', 'threads']);
-export const postKindEnum = pgEnum('post_kind', ['post', 'reply', 'dm']);
+export const postKindEnum = pgEnum('post_kind', ['post', 'reply', 'dm', 'thread']);
 export const postSourceEnum = pgEnum('post_source', ['form', 'api']);
 export const deliveryStatusEnum = pgEnum('delivery_status', [
   'scheduled',
@@ -174,6 +175,27 @@ export const posts = pgTable(
 export type Post = typeof posts.$inferSelect;
 export type NewPost = typeof posts.$inferInsert;
 
+/**
+ * A thread's parts, in order (kind `thread` only). Position 0's text is also `posts.text`. Each part has its
+ * own delivery per account (`deliveries.part`), published only once the part before it is `sent`.
+ */
+export const postParts = pgTable(
+  'post_parts',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    text: text().notNull(),
+    // The images helper adds the part's media here (mediaIds), with the same per-part limits.
+  },
+  (t) => [
+    primaryKey({ name: 'post_parts_pk', columns: [t.postId, t.position] }),
+    check('post_parts_position_ck', sql`${t.position} >= 0 and ${t.position} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
+  ],
+);
+export type PostPart = typeof postParts.$inferSelect;
+
 export const deliveries = pgTable(
   'deliveries',
   {
@@ -187,6 +209,8 @@ export const deliveries = pgTable(
     accountId: uuid()
       .notNull()
       .references(() => socialAccounts.id, { onDelete: 'restrict' }),
+    /** The thread part this delivery publishes (0 for every other kind); part k waits for part k-1 to be sent. */
+    part: integer().notNull().default(0),
     status: deliveryStatusEnum().notNull().default('scheduled'),
     /** When the delivery may next be claimed: the scheduled time, or later after a not_sent backoff. */
     dueAt: timestamp({ withTimezone: true }).notNull(),
@@ -201,7 +225,9 @@ export const deliveries = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique('deliveries_post_account_uq').on(t.postId, t.accountId),
+    // One delivery per post, account and thread part: a part is published at most once per account (I1).
+    unique('deliveries_post_account_part_uq').on(t.postId, t.accountId, t.part),
+    check('deliveries_part_ck', sql`${t.part} >= 0 and ${t.part} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
     index('deliveries_due_idx')
       .on(t.dueAt)
       .where(sql`${t.status} = 'scheduled'`),

@@ -433,7 +433,18 @@ async function waitForSandbox(child: ChildProcess): Promise<string> {
 }
 
 function emptyTotals(): PublishSummary {
-  return { claimed: 0, sent: 0, failed: 0, not_sent: 0, ambiguous: 0, deferred: 0, missed: 0, released: 0, fenced: 0 };
+  return {
+    claimed: 0,
+    sent: 0,
+    failed: 0,
+    not_sent: 0,
+    ambiguous: 0,
+    deferred: 0,
+    missed: 0,
+    released: 0,
+    fenced: 0,
+    stranded: 0,
+  };
 }
 
 function addTotals(into: PublishSummary, summary: PublishSummary) {

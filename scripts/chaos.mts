@@ -220,6 +220,12 @@ console.log(
 
 // ── Deliveries: most written directly, a share through the public API of a live web instance ─────────
 const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
+// Every THREAD_EVERY-th intent written directly is a thread of 3 (3 deliveries, each part replying to the one before).
+const THREAD_EVERY = 20;
+const threadParts = (i: number) =>
+  i % THREAD_EVERY === 0 ? [1, 2, 3].map((k) => `${deliveryText(i)} part ${k}/3`) : undefined;
+const threadCount = Math.ceil(dbCount / THREAD_EVERY);
+const expectedDeliveries = N + 2 * threadCount;
 const insertDirect = (async () => {
   const order = Array.from({ length: dbCount }, (_, i) => i);
   for (let chunk = 0; chunk < order.length; chunk += 100) {
@@ -227,10 +233,13 @@ const insertDirect = (async () => {
       withDb((db) =>
         db.transaction(async (tx) => {
           for (const i of order.slice(chunk, chunk + 100)) {
+            const parts = threadParts(i);
             await insertPostWithDeliveries(tx, {
+              parts,
               post: {
                 workspaceId: workspace.id,
-                text: deliveryText(i),
+                kind: parts ? 'thread' : 'post',
+                text: parts?.[0] ?? deliveryText(i),
                 scheduledAt: new Date(t0 + 2_000 + random() * WITHIN_MS),
                 source: 'api',
                 idempotencyKey: `chaos-db-${i}`,
@@ -372,19 +381,32 @@ console.log('');
 const rows = [
   ...(await withDb((db) =>
     db.execute<DeliveryRow>(sql`
-  select d.id, p.text, d.status, d.external_id as "externalId", d.attempt_count as "attemptCount",
+  select d.id, coalesce(pp.text, p.text) as text, d.status, d.external_id as "externalId", d.attempt_count as "attemptCount",
+    d.post_id as "postId", d.part,
     coalesce(d.failure_reason, (select e.reason from delivery_events e where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1)) as "failureReason",
     a.id as "accountId", case when p.idempotency_key like 'chaos-api-%' then 'api' else 'db' end as source,
     coalesce((select json_agg(json_build_object('decision', r.decision, 'evidence', r.evidence) order by r.checked_at, r.id) from reconciliations r where r.delivery_id = d.id), '[]') as reconciliations,
     coalesce((select string_agg(e.to_status::text, '→' order by e.id) from delivery_events e where e.delivery_id = d.id), '') as history
   from deliveries d join posts p on p.id = d.post_id join social_accounts a on a.id = d.account_id
+  left join post_parts pp on pp.post_id = d.post_id and pp.position = d.part
   where d.workspace_id = ${workspace.id}`),
   )),
 ].map((r) => {
   const account = accounts.find((a) => a.id === (r as unknown as { accountId: string }).accountId);
   return { ...r, profile: account?.profile ?? '?' };
 });
-const verdict = judge(rows, await copiesOnPlatform(store, accounts));
+const copiesByText = await copiesOnPlatform(store, accounts);
+const verdict = judge(rows, copiesByText);
+// A sent thread part's copy replies to the part before it, by the id we hold for that part (any network's form).
+const parts = rows as unknown as (DeliveryRow & { postId: string; part: number })[];
+const wrongParent = parts
+  .filter((r) => r.part > 0 && r.status === 'sent')
+  .filter((r) => {
+    const previous = parts.find((p) => p.postId === r.postId && p.part === r.part - 1);
+    const copy = copiesByText.get(r.text)?.[0];
+    return previous?.status !== 'sent' || !copy || copy.parent !== previous.externalId;
+  })
+  .map((r) => r.id);
 const logFile = path.join(dataDir, `deliveries-${runTag}.log`);
 writeFileSync(logFile, `${verdict.lines.sort().join('\n')}\n`);
 
@@ -392,7 +414,9 @@ const f = verdict.failures;
 const kills = (role: string) => supervisor.all.filter((m) => m.role === role).reduce((n, m) => n + m.kills, 0);
 const crashes = supervisor.all.flatMap((m) => m.crashes.map((c) => ({ ...c, name: m.name })));
 const restarts = supervisor.all.reduce((n, m) => n + m.starts - 1, 0);
-console.log(`deliveries ${rows.length} of ${N} intended; copies on the sandbox ${verdict.copies}`);
+console.log(
+  `deliveries ${rows.length} of ${expectedDeliveries} intended (${threadCount} threads of 3); copies on the sandbox ${verdict.copies}`,
+);
 console.log(
   `states: ${[...verdict.byStatus]
     .sort()
@@ -431,13 +455,17 @@ const problems: [string, string[]][] = [
   ['live on the platform but not sent', f.liveButNotSent],
   ['needs_review without evidence', f.reviewWithoutEvidence],
   ['needs_review with copies not listed', f.reviewCopiesNotListed],
+  ['thread part not a reply to the part before it', wrongParent],
 ];
 for (const [label, ids] of problems)
   if (ids.length > 0) console.log(`  FAIL ${label}: ${ids.length}, e.g. ${ids.slice(0, 3).join(', ')}`);
 if (f.duplicates.length > 0)
   console.log(`  of the duplicates, ${verdict.duplicatesListed.length} are in needs_review with every copy listed`);
 const failed =
-  problems.some(([, ids]) => ids.length > 0) || api.gaveUp > 0 || api.refused.length > 0 || rows.length !== N;
+  problems.some(([, ids]) => ids.length > 0) ||
+  api.gaveUp > 0 ||
+  api.refused.length > 0 ||
+  rows.length !== expectedDeliveries;
 console.log(
   `chaos ${failed ? 'FAILED' : 'passed'}: ${rows.length} deliveries, ${verdict.byStatus.get('sent') ?? 0} sent, ${verdict.byStatus.get('needs_review') ?? 0} needs_review, ` +
     `${f.duplicates.length} duplicates, ${f.lost.length} lost, ${f.unsettled.length} unsettled, ${f.sentNotExactlyOne.length} sent-not-exactly-one; ` +

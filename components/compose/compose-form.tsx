@@ -10,6 +10,7 @@ import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
 import { SchedulePicker } from './schedule-picker';
 import { TextWithCounts } from './text-with-counts';
+import { ThreadParts } from './thread-parts';
 import { useComposeDraft } from './use-compose-draft';
 
 type Props = {
@@ -42,6 +43,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
   if (!draft) return <p className="text-sm text-slate-600">Loading the composer…</p>;
 
   const fieldError = (name: string) => state?.errors?.[name]?.[0];
+  const selected = accounts.filter((a) => draft.accountIds.includes(a.id));
 
   async function submit(form: HTMLFormElement, confirmDuplicate = false) {
     if (inFlight.current) return;
@@ -96,12 +98,21 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
         errors={{ inReplyTo: fieldError('inReplyTo'), recipient: fieldError('recipient') }}
         update={update}
       />
-      <TextWithCounts
-        text={draft.text}
-        selected={accounts.filter((a) => draft.accountIds.includes(a.id))}
-        error={fieldError('text')}
-        onChange={(text) => update({ text })}
-      />
+      {draft.kind === 'thread' ? (
+        <ThreadParts
+          parts={draft.parts}
+          providers={[...new Set(selected.map((a) => a.provider))]}
+          errors={state?.errors}
+          onChange={(parts) => update({ parts })}
+        />
+      ) : (
+        <TextWithCounts
+          text={draft.text}
+          selected={selected}
+          error={fieldError('text')}
+          onChange={(text) => update({ text })}
+        />
+      )}
       <SchedulePicker draft={draft} timeZone={timeZone} error={fieldError('localDateTime')} update={update} />
       <div className="flex items-center gap-3">
         <SubmitButton pending={pending} pendingLabel="Scheduling…">

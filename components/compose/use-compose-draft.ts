@@ -1,11 +1,14 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
+import { newThreadPart, type ThreadPart } from './thread-parts';
 
 export type ComposeDraft = {
   key: string;
   text: string;
-  kind: 'post' | 'reply' | 'dm';
+  kind: 'post' | 'reply' | 'dm' | 'thread';
+  /** A thread's parts (kind `thread`); kept with the draft like the text. */
+  parts: ThreadPart[];
   inReplyTo: string;
   recipient: string;
   accountIds: string[];
@@ -17,6 +20,7 @@ const emptyDraft = (): ComposeDraft => ({
   key: crypto.randomUUID(),
   text: '',
   kind: 'post',
+  parts: [newThreadPart(), newThreadPart()],
   inReplyTo: '',
   recipient: '',
   accountIds: [],

@@ -1,36 +1,68 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState } from 'react';
+import { ThreadParts, type ThreadPart } from '@/components/compose/thread-parts';
 import { FieldError, TextAreaField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { useTimeZone } from '@/components/ui/use-time-zone';
 import type { FormAction } from '@/lib/auth/action';
+import type { ProviderName } from '@/lib/providers/types';
 
-type Account = { id: string; handle: string };
-type Props = { postId: string; text: string; accounts: Account[]; targets: string[]; action: FormAction };
+type Account = { id: string; handle: string; provider: ProviderName };
+type Props = {
+  postId: string;
+  text: string;
+  /** A thread's part texts: edited (replaced) as a whole instead of the text. */
+  parts?: string[];
+  accounts: Account[];
+  targets: string[];
+  action: FormAction;
+};
 
-export function EditPostForm({ postId, text, accounts, targets, action }: Props) {
+export function EditPostForm({ postId, text, parts, accounts, targets, action }: Props) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const timeZone = useTimeZone();
+  const [threadParts, setThreadParts] = useState<ThreadPart[]>(() =>
+    (parts ?? []).map((t, i) => ({ id: `part-${i}`, text: t })),
+  );
+  const [chosen, setChosen] = useState(targets);
   return (
     <form action={formAction} className="space-y-3 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <h2 className="text-base font-semibold">Edit before it goes out</h2>
       <input type="hidden" name="postId" value={postId} />
       <input type="hidden" name="timeZone" value={timeZone} />
-      <TextAreaField
-        id="edit-text"
-        name="text"
-        label="Text"
-        rows={4}
-        defaultValue={text}
-        error={state?.errors?.text?.[0]}
-      />
+      {parts ? (
+        <ThreadParts
+          idPrefix="edit-part"
+          parts={threadParts}
+          onChange={setThreadParts}
+          providers={[...new Set(accounts.filter((a) => chosen.includes(a.id)).map((a) => a.provider))]}
+          errors={state?.errors}
+        />
+      ) : (
+        <TextAreaField
+          id="edit-text"
+          name="text"
+          label="Text"
+          rows={4}
+          defaultValue={text}
+          error={state?.errors?.text?.[0]}
+        />
+      )}
       <fieldset aria-describedby="edit-accounts-error">
         <legend className="text-sm font-medium">Accounts</legend>
         <div className="mt-1 flex flex-wrap gap-3 text-sm">
           {accounts.map((a) => (
             <label key={a.id} className="flex items-center gap-1.5">
-              <input type="checkbox" name="accountIds" value={a.id} defaultChecked={targets.includes(a.id)} />
+              <input
+                type="checkbox"
+                name="accountIds"
+                value={a.id}
+                checked={chosen.includes(a.id)}
+                onChange={(e) =>
+                  setChosen((ids) => (e.target.checked ? [...ids, a.id] : ids.filter((id) => id !== a.id)))
+                }
+              />
               {a.handle}
             </label>
           ))}

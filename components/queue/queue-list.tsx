@@ -65,9 +65,11 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                     <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
                     <p className="text-xs text-slate-600">
                       {time.format(new Date(post.scheduledAt))} · {post.kind}
+                      {post.parts && ` of ${post.parts.length} parts`}
                     </p>
                   </Link>
-                  {(canEdit || canCancel) && post.deliveries.some((d) => d.status === 'scheduled') && (
+                  {/* A thread can be changed only while it has not started (its first part not claimed). */}
+                  {(canEdit || canCancel) && post.deliveries.some((d) => d.status === 'scheduled' && d.part === 0) && (
                     <span className="flex shrink-0 items-center gap-2">
                       {canEdit && (
                         <Link
@@ -86,9 +88,14 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                   {post.deliveries.map((d) => (
                     <li key={d.id} className="flex items-center gap-1.5 text-xs text-slate-700">
                       <span>{d.handle}</span>
+                      {d.parts > 1 && (
+                        <span data-testid="thread-progress">
+                          part {d.part + 1} of {d.parts}
+                        </span>
+                      )}
                       <StatusBadge status={d.status} />
-                      {d.url && (
-                        <a href={d.url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">
+                      {d.threadUrl && (
+                        <a href={d.threadUrl} target="_blank" rel="noreferrer" className="text-indigo-700 underline">
                           View
                         </a>
                       )}

@@ -13,6 +13,9 @@ type Item = {
   workspaceId: string;
   status: string;
   text: string;
+  /** A thread part: which (0-based) of how many; parts is 1 for every other kind. */
+  part: number;
+  parts: number;
   handle: string;
   provider: string;
   updatedAt: string;
@@ -51,6 +54,11 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
             {item.text}
           </Link>
           <p className="text-xs text-slate-600">
+            {item.parts > 1 && (
+              <>
+                Thread part {item.part + 1} of {item.parts} ·{' '}
+              </>
+            )}
             {item.handle} · {item.provider} · since <LocalTime iso={item.updatedAt} /> · {item.checks}{' '}
             {item.checks === 1 ? 'check' : 'checks'}
             {item.nextCheckAt && (

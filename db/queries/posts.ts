@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { deliveries, posts, socialAccounts, type DeliveryStatus, type NewPost } from '../schema';
+import { deliveries, postParts, posts, socialAccounts, type DeliveryStatus, type NewPost, type Post } from '../schema';
 import { addDeliveries } from './deliveries/add';
 
 export async function getTargetAccounts(db: Executor, params: { workspaceId: string; accountIds: string[] }) {
@@ -16,10 +16,13 @@ export async function getTargetAccounts(db: Executor, params: { workspaceId: str
     .where(and(eq(socialAccounts.workspaceId, params.workspaceId), inArray(socialAccounts.id, params.accountIds)));
 }
 
-/** The post, one delivery per account, and each delivery's first history row — in the caller's transaction. */
+/**
+ * The post, one delivery per account (for a thread: its parts, and one delivery per account and part), and each
+ * delivery's first history row — in the caller's transaction.
+ */
 export async function insertPostWithDeliveries(
   db: Executor,
-  params: { post: NewPost; accountIds: string[]; actor: string; requestId?: string },
+  params: { post: NewPost; accountIds: string[]; actor: string; requestId?: string; parts?: string[] },
 ) {
   const [post] = await db
     .insert(posts)
@@ -28,10 +31,14 @@ export async function insertPostWithDeliveries(
     .returning();
   // The key already named a post (its idempotency record expired and was pruned): nothing is written.
   if (!post) return null;
+  const parts = params.parts ?? [];
+  if (parts.length > 0)
+    await db.insert(postParts).values(parts.map((text, position) => ({ postId: post.id, position, text })));
   const rows = await addDeliveries(db, {
     workspaceId: post.workspaceId,
     postId: post.id,
     accountIds: params.accountIds,
+    parts: parts.length > 0 ? parts.map((_, position) => position) : undefined,
     dueAt: post.scheduledAt,
     actor: params.actor,
     reason: 'created',
@@ -41,13 +48,39 @@ export async function insertPostWithDeliveries(
       ...(params.requestId ? { requestId: params.requestId } : {}),
     },
   });
-  return { post, deliveries: rows };
+  return { post, deliveries: rows, parts };
+}
+
+/** A thread's part texts by position (empty for other kinds), for each of these posts. */
+async function getPartsOf(db: Executor, page: Post[]): Promise<Map<string, string[]>> {
+  const threads = page.filter((p) => p.kind === 'thread').map((p) => p.id);
+  const byPost = new Map<string, string[]>();
+  if (threads.length === 0) return byPost;
+  const rows = await db
+    .select()
+    .from(postParts)
+    .where(inArray(postParts.postId, threads))
+    .orderBy(asc(postParts.postId), asc(postParts.position));
+  for (const row of rows) byPost.set(row.postId, [...(byPost.get(row.postId) ?? []), row.text]);
+  return byPost;
+}
+
+/** Replaces a thread's parts (an edit, while no part is claimed); part 0's text is also the post's text. */
+export async function replacePostParts(db: Executor, params: { workspaceId: string; postId: string; parts: string[] }) {
+  const [owned] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
+  if (!owned) return;
+  await db.delete(postParts).where(eq(postParts.postId, params.postId));
+  await db.insert(postParts).values(params.parts.map((text, position) => ({ postId: params.postId, position, text })));
 }
 
 const deliveryColumns = {
   id: deliveries.id,
   postId: deliveries.postId,
   accountId: deliveries.accountId,
+  part: deliveries.part,
   status: deliveries.status,
   externalId: deliveries.externalId,
   url: deliveries.externalUrl,
@@ -71,8 +104,9 @@ export async function getPostWithDeliveries(db: Executor, params: { workspaceId:
     .from(deliveries)
     .innerJoin(socialAccounts, eq(socialAccounts.id, deliveries.accountId))
     .where(and(eq(deliveries.postId, post.id), eq(deliveries.workspaceId, params.workspaceId)))
-    .orderBy(socialAccounts.handle);
-  return { post, deliveries: rows };
+    .orderBy(socialAccounts.handle, deliveries.accountId, deliveries.part);
+  const parts = (await getPartsOf(db, [post])).get(post.id) ?? [];
+  return { post, deliveries: rows, parts };
 }
 
 export type PostCursor = { createdAt: Date; id: string };
@@ -118,7 +152,12 @@ export async function listPosts(
         ),
       ),
     );
-  return page.map((post) => ({ post, deliveries: rows.filter((d) => d.postId === post.id) }));
+  const parts = await getPartsOf(db, page);
+  return page.map((post) => ({
+    post,
+    deliveries: rows.filter((d) => d.postId === post.id),
+    parts: parts.get(post.id) ?? [],
+  }));
 }
 
 /** A position in (scheduledAt, id) order; the time as Postgres prints it, so microseconds survive the round trip. */
@@ -176,11 +215,16 @@ export async function listPostsInRange(
         sql`${deliveries.postId} = any(${sql.param(page.map((p) => p.post.id))}::uuid[])`,
       ),
     )
-    .orderBy(socialAccounts.handle);
+    .orderBy(socialAccounts.handle, deliveries.accountId, deliveries.part);
   const byPost = Map.groupBy(rows, (d) => d.postId);
+  const parts = await getPartsOf(
+    db,
+    page.map((p) => p.post),
+  );
   return page.map(({ post, position }) => ({
     post,
     deliveries: byPost.get(post.id) ?? [],
+    parts: parts.get(post.id) ?? [],
     cursor: { scheduledAt: position, id: post.id } satisfies RangeCursor,
   }));
 }

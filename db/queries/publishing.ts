@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { uuidList } from './sql-params';
+import { partReady } from './deliveries/thread';
 import { accountCanPublish } from './token-health';
 
 // Reads and wake-ups for the publisher; every statement that moves a delivery lives in ./deliveries/ (docs/architecture.md#write-order).
@@ -13,8 +14,9 @@ export async function getNextWakeAt(db: Executor): Promise<Date | null> {
   const result = await db.execute(sql`
     select least(
       -- Deliveries held for an account's token wait for a reconnect (which notifies), not for a time.
+      -- Thread parts waiting for the part before them wake nobody: sending that part is what makes them due.
       (select d.due_at from deliveries d where d.status = 'scheduled'
-        and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
+        and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish}) and ${partReady}
         order by d.due_at limit 1),
       (select min(due_at) from deliveries where status = 'ambiguous'),
       (select min(lease_expires_at) from claims where released_at is null)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '@/db/client';
+import type { ProviderName } from '@/lib/providers/types';
 import { deliveries, idempotencyKeys, posts, socialAccounts, users, workspaces } from '@/db/schema';
 
 /** Minimal rows for tests; each call makes new, unique ones. */
@@ -13,16 +14,16 @@ export async function makeUser(db: Executor, email = `u-${randomUUID().slice(0, 
   return row!;
 }
 
-export async function makeAccount(db: Executor, workspaceId: string) {
+export async function makeAccount(db: Executor, workspaceId: string, provider: ProviderName = 'x') {
   const [row] = await db
     .insert(socialAccounts)
     .values({
       workspaceId,
-      provider: 'x',
+      provider,
       sandbox: true,
       handle: '@t',
       platformUserId: randomUUID(),
-      baseUrl: '/api/sandbox/x',
+      baseUrl: `/api/sandbox/${provider}`,
       credentialsEncrypted: 'v1.x.x.x',
       tokenLast4: 'abcd',
     })
@@ -38,7 +39,10 @@ export async function makePost(db: Executor, workspaceId: string, idempotencyKey
   return row!;
 }
 
-export async function makeDelivery(db: Executor, params: { workspaceId: string; postId: string; accountId: string }) {
+export async function makeDelivery(
+  db: Executor,
+  params: { workspaceId: string; postId: string; accountId: string; part?: number },
+) {
   const [row] = await db
     .insert(deliveries)
     .values({ ...params, dueAt: new Date() })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { posts } from '@/db/schema';
+import { postParts, posts } from '@/db/schema';
 import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { composeFormSchema, submitComposeForm } from './compose-form';
@@ -96,5 +96,42 @@ describe('compose form submit — I3', () => {
       kind: 'mismatch',
     });
     expect(await postsWithKey(submission.idempotencyKey)).toBe(1);
+  });
+});
+
+describe('compose form submit — a thread', () => {
+  it('I3 — the parts, in their order, make one thread per key; a repeat is a replay', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const submission = form({ kind: 'thread', text: '', parts: [`${tag} one`, `${tag} two`, `${tag} three`] });
+    const [first, again] = [
+      await submitComposeForm(db, submission, context),
+      await submitComposeForm(db, submission, context),
+    ];
+    expect(first).toMatchObject({ ok: true, replayed: false });
+    expect(again).toMatchObject({ ok: true, replayed: true });
+    const [row] = await db
+      .select()
+      .from(postParts)
+      .where(and(eq(postParts.position, 2), eq(postParts.text, `${tag} three`)));
+    expect(row?.postId).toBe(first.ok ? first.postId : null);
+    expect(await postsWithKey(submission.idempotencyKey)).toBe(1);
+  });
+
+  it('an empty part is a field error on that part; a single part is an error on the parts; nothing is stored', async () => {
+    const empty = form({ kind: 'thread', parts: ['one', ' ', 'three'] });
+    expect(await submitComposeForm(db, empty, context)).toMatchObject({
+      ok: false,
+      kind: 'invalid',
+      errors: { 'parts.1.text': ['Text is required'] },
+    });
+    const single = form({ kind: 'thread', parts: 'only one' });
+    const result = await submitComposeForm(db, single, context);
+    expect(result).toMatchObject({
+      ok: false,
+      kind: 'invalid',
+      errors: { parts: [expect.stringMatching(/at least 2/)] },
+    });
+    expect(await postsWithKey(empty.idempotencyKey)).toBe(0);
+    expect(await postsWithKey(single.idempotencyKey)).toBe(0);
   });
 });

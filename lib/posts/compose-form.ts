@@ -20,6 +20,11 @@ export const composeFormSchema = z.object({
   }),
   text: z.string().default(''),
   kind: z.enum(POST_KINDS).default('post'),
+  /** A thread's parts: one `parts` field per part, in order. */
+  parts: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   inReplyTo: optionalText,
   recipient: optionalText,
   accountIds: z
@@ -59,8 +64,10 @@ export async function submitComposeForm(
     if (!converted.ok) return { ok: false, kind: 'invalid', errors: { localDateTime: [converted.error] } };
     scheduledAt = converted.date.toISOString();
   }
+  const thread = form.kind === 'thread';
   const parsed = createPostRequestSchema.safeParse({
-    text: form.text,
+    text: thread ? undefined : form.text,
+    parts: thread ? form.parts.map((text) => ({ text })) : undefined,
     accountIds: form.accountIds,
     kind: form.kind,
     inReplyTo: form.inReplyTo,
@@ -70,7 +77,7 @@ export async function submitComposeForm(
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? 'text');
+      const field = issue.path.length > 0 ? issue.path.join('.') : 'text'; // a part's text: `parts.<i>.text`
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);
     }
     return { ok: false, kind: 'invalid', errors };

@@ -4,7 +4,7 @@ import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
-import { fingerprintInput, normaliseText, type CreatePostRequest } from './post-input';
+import { fingerprintInput, normaliseText, postTexts, type CreatePostRequest } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, type FieldErrors } from './targets';
 
@@ -95,11 +95,9 @@ async function createPostInTransaction(
   const now = context.now ?? new Date();
   const accountIds = [...new Set(request.accountIds)];
   const errors: FieldErrors = {};
-  await validateTargets(
-    tx,
-    { workspaceId: context.workspaceId, accountIds, text: request.text, kind: request.kind },
-    errors,
-  );
+  const texts = postTexts(request);
+  const content = request.kind === 'thread' ? { parts: texts } : { text: texts[0]! };
+  await validateTargets(tx, { workspaceId: context.workspaceId, accountIds, kind: request.kind, ...content }, errors);
   const scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
   if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
   if (Object.keys(errors).length > 0) return { store: false, rejection: { kind: 'invalid', errors } };
@@ -108,7 +106,7 @@ async function createPostInTransaction(
     const matches = await findRecentSameText(tx, {
       workspaceId: context.workspaceId,
       accountIds,
-      normalisedText: normaliseText(request.text),
+      normalisedText: normaliseText(texts[0]!),
       since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
     });
     if (matches.length > 0)
@@ -124,7 +122,7 @@ async function createPostInTransaction(
   const newPost = {
     workspaceId: context.workspaceId,
     kind: request.kind,
-    text: request.text,
+    text: texts[0]!, // a thread's first part: what lists, the calendar and the duplicate check show
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
     scheduledAt,
@@ -139,20 +137,22 @@ async function createPostInTransaction(
     (await insertPostWithDeliveries(tx, {
       post: newPost,
       accountIds,
+      parts: content.parts,
       actor: context.actor,
       requestId: context.requestId,
     })) ??
     (await insertPostWithDeliveries(tx, {
       post: { ...newPost, idempotencyKey: null },
       accountIds,
+      parts: content.parts,
       actor: context.actor,
       requestId: context.requestId,
     }))!;
-  const { post, deliveries } = created;
+  const { post, deliveries, parts } = created;
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.
   if (scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
-  const body: SerializedPost = serializePost(post, deliveries);
+  const body: SerializedPost = serializePost(post, deliveries, parts);
   return {
     store: true,
     status: 201,

@@ -1,17 +1,24 @@
 import { z } from 'zod';
 import type { Database, Transaction } from '@/db/client';
-import { addDeliveries, applyEditToDeliveries, lockDeliveriesForEdit } from '@/db/queries/deliveries';
-import { getPostWithDeliveries, updatePostContent } from '@/db/queries/posts';
+import {
+  addDeliveries,
+  applyEditToDeliveries,
+  lockDeliveriesForEdit,
+  removeDroppedParts,
+} from '@/db/queries/deliveries';
+import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
-import { postTextSchema, withinTwoYears } from './post-input';
+import { postTextSchema, threadPartsSchema, withinTwoYears } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, type FieldErrors } from './targets';
 
 export const editPostRequestSchema = z
   .object({
     text: postTextSchema.optional(),
+    /** A thread's parts: all of them, replacing the old ones (the number of parts may change). */
+    parts: threadPartsSchema.optional(),
     scheduledAt: z.iso
       .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' })
       .refine(withinTwoYears, 'Must be within two years from now')
@@ -20,7 +27,7 @@ export const editPostRequestSchema = z
   })
   .strict()
   .refine(
-    (v) => v.text !== undefined || v.scheduledAt !== undefined || v.accountIds !== undefined,
+    (v) => v.text !== undefined || v.parts !== undefined || v.scheduledAt !== undefined || v.accountIds !== undefined,
     'Nothing to change',
   );
 export type EditPostRequest = z.output<typeof editPostRequestSchema>;
@@ -151,14 +158,23 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       } as const;
     }
     const current = (await getPostWithDeliveries(tx, params))!;
-    const text = params.changes.text ?? current.post.text;
+    const thread = current.post.kind === 'thread';
+    const parts = thread ? (params.changes.parts?.map((p) => p.text) ?? current.parts) : undefined;
+    const text = parts ? parts[0]! : (params.changes.text ?? current.post.text);
     const scheduledAt = params.changes.scheduledAt ? new Date(params.changes.scheduledAt) : current.post.scheduledAt;
     const targetIds = [...new Set(params.changes.accountIds ?? live.map((d) => d.accountId))];
 
     const errors: FieldErrors = {};
+    if (thread && params.changes.text !== undefined) errors.text = ["A thread's text is in its parts: send `parts`"];
+    if (!thread && params.changes.parts !== undefined) errors.parts = ['Only threads have parts'];
     await validateTargets(
       tx,
-      { workspaceId: params.workspaceId, accountIds: targetIds, text, kind: current.post.kind },
+      {
+        workspaceId: params.workspaceId,
+        accountIds: targetIds,
+        kind: current.post.kind,
+        ...(parts ? { parts } : { text }),
+      },
       errors,
     );
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
@@ -169,24 +185,51 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     if (Object.keys(errors).length) return { ok: false, reason: 'invalid', errors } as const;
 
     await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
+    // A thread's parts are replaced as a whole. Parts past its new length were never claimed (nothing is while the
+    // thread is editable), so their deliveries go; the new positions get one per account.
+    const positions = parts ? parts.map((_, position) => position) : [0];
+    if (parts && params.changes.parts) {
+      await replacePostParts(tx, { workspaceId: params.workspaceId, postId: params.postId, parts });
+      const dropped = locked.filter((d) => d.part >= parts.length).map((d) => d.id);
+      const removed = await removeDroppedParts(tx, {
+        workspaceId: params.workspaceId,
+        postId: params.postId,
+        ids: dropped,
+      });
+      if (removed.length !== dropped.length) throw new Error('a dropped thread part could not be removed');
+    }
+    const remaining = live.filter((d) => d.part < positions.length);
     await applyEditToDeliveries(tx, {
       workspaceId: params.workspaceId,
       postId: params.postId,
       dueAt: scheduledAt,
       actor: params.actor,
-      keep: live.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
-      remove: live.filter((d) => !targetIds.includes(d.accountId)).map((d) => d.id),
+      keep: remaining.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
+      remove: remaining.filter((d) => !targetIds.includes(d.accountId)).map((d) => d.id),
     });
+    for (const accountId of targetIds.filter((id) => locked.some((d) => d.accountId === id))) {
+      const missing = positions.filter((part) => !locked.some((d) => d.accountId === accountId && d.part === part));
+      await addDeliveries(tx, {
+        workspaceId: params.workspaceId,
+        postId: params.postId,
+        dueAt: scheduledAt,
+        actor: params.actor,
+        accountIds: [accountId],
+        parts: missing,
+        reason: 'thread part added by an edit',
+      });
+    }
     await addDeliveries(tx, {
       workspaceId: params.workspaceId,
       postId: params.postId,
       dueAt: scheduledAt,
       actor: params.actor,
       accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
+      parts: positions,
       reason: 'account added by an edit',
     });
     await notifyDue(tx);
     const after = (await getPostWithDeliveries(tx, params))!;
-    return { ok: true, post: serializePost(after.post, after.deliveries) } as const;
+    return { ok: true, post: serializePost(after.post, after.deliveries, after.parts) } as const;
   }
 }

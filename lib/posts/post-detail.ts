@@ -1,6 +1,7 @@
 import type { Executor } from '@/db/client';
 import { getPostWithDeliveries } from '@/db/queries/posts';
 import { getDeliveryTimelines } from '@/db/queries/timeline';
+import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { serializePost } from './serialize';
 
 export type TimelineEntry = {
@@ -13,11 +14,15 @@ export type TimelineEntry = {
 };
 
 type Serialized = ReturnType<typeof serializePost>;
-export type PostDetail = Omit<Serialized, 'deliveries'> & {
+export type PostDetail = Omit<Serialized, 'deliveries' | 'parts'> & {
+  /** A thread's parts in order (their deliveries are in `deliveries`, by `part`); null for other kinds. */
+  parts: { position: number; text: string }[] | null;
   source: string;
   idempotencyKey: string | null;
   deliveries: (Serialized['deliveries'][number] & {
     handle: string;
+    /** The network's label (handles repeat across networks). */
+    network: string;
     failureReason: string | null;
     /** Scheduled but held: its account's token needs a reconnect. */
     held: boolean;
@@ -50,9 +55,10 @@ export async function getPostDetail(
     workspaceId: params.workspaceId,
     deliveryIds: found.deliveries.map((d) => d.id),
   });
-  const base = serializePost(found.post, found.deliveries);
+  const base = serializePost(found.post, found.deliveries, found.parts);
   return {
     ...base,
+    parts: base.parts?.map(({ position, text }) => ({ position, text })) ?? null,
     source: found.post.source,
     idempotencyKey: found.post.idempotencyKey,
     deliveries: base.deliveries.map((d) => {
@@ -100,6 +106,7 @@ export async function getPostDetail(
       return {
         ...d,
         handle: row.accountHandle,
+        network: PROVIDER_LABEL[row.accountProvider],
         failureReason: row.failureReason,
         held: d.status === 'scheduled' && row.accountNeedsReconnect,
         nextCheckAt: d.status === 'ambiguous' ? iso(row.dueAt) : null,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from './thread-limits';
 
-export const POST_KINDS = ['post', 'reply', 'dm'] as const;
+export const POST_KINDS = ['post', 'reply', 'dm', 'thread'] as const;
 export { characterCount, normaliseText } from './text';
 
 const TWO_YEARS_MS = 2 * 366 * 24 * 60 * 60 * 1000;
@@ -22,10 +23,24 @@ export const postTextSchema = z
   .refine((t) => t.trim().length > 0, 'Text is required')
   .refine(withoutNul, NO_NUL_MESSAGE);
 
+/** One part of a thread. The images helper adds `mediaIds` here; until then an unknown field is refused. */
+export const threadPartSchema = z.object({ text: postTextSchema }).strict();
+
+/** A thread's parts, in order: each is published as a reply to the one before it. */
+export const threadPartsSchema = z
+  .array(threadPartSchema)
+  .min(MIN_THREAD_PARTS, `A thread has at least ${MIN_THREAD_PARTS} parts`)
+  .max(MAX_THREAD_PARTS, `A thread has at most ${MAX_THREAD_PARTS} parts`);
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
-    text: postTextSchema,
+    text: postTextSchema.optional().describe('Required for every kind but `thread`, whose text is in its parts.'),
+    parts: threadPartsSchema
+      .optional()
+      .describe(
+        'kind `thread` only: 2–25 parts, published in this order on each account, each as a reply to the part before it.',
+      ),
     accountIds: z.array(z.uuid('Must be an account id')).min(1, 'Choose at least one account').max(50),
     scheduledAt: z.iso
       .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone, e.g. 2026-12-01T09:30:00Z' })
@@ -37,6 +52,14 @@ export const createPostRequestSchema = z
   })
   .strict()
   .superRefine((v, ctx) => {
+    if (v.kind === 'thread' && !v.parts)
+      ctx.addIssue({ code: 'custom', path: ['parts'], message: 'A thread needs its parts' });
+    if (v.kind === 'thread' && v.text !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['text'], message: "A thread's text is in its parts" });
+    if (v.kind !== 'thread' && v.parts)
+      ctx.addIssue({ code: 'custom', path: ['parts'], message: 'Only threads have parts' });
+    if (v.kind !== 'thread' && v.text === undefined)
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['text'], message: 'Text is required' });
     if (v.kind === 'reply' && !v.inReplyTo)
       ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
     if (v.kind === 'dm' && !v.recipient)
@@ -49,13 +72,20 @@ export const createPostRequestSchema = z
 
 export type CreatePostRequest = z.output<typeof createPostRequestSchema>;
 
+/** What a post publishes: one text, or a thread's part texts in order (the first is also the post's text). */
+export function postTexts(request: Pick<CreatePostRequest, 'text' | 'parts'>): string[] {
+  return request.parts ? request.parts.map((p) => p.text) : [request.text ?? ''];
+}
+
 /**
  * What the fingerprint is computed over: the request as sent, normalised (text NFC, accounts as a set,
  * time as an instant). An omitted scheduledAt stays omitted, so a retried "post now" matches its original.
  */
 export function fingerprintInput(request: CreatePostRequest) {
   return {
-    text: request.text.normalize('NFC'),
+    text: request.text?.normalize('NFC') ?? null,
+    // Only for threads, so a post's fingerprint is what it was before threads existed (stored keys still match).
+    ...(request.parts ? { parts: request.parts.map((p) => p.text.normalize('NFC')) } : {}),
     accountIds: [...new Set(request.accountIds)].sort(),
     scheduledAt: request.scheduledAt ? new Date(request.scheduledAt).toISOString() : null,
     kind: request.kind,

@@ -3,6 +3,7 @@ import type { DeliveryStatus, Post } from '@/db/schema';
 type DeliveryLike = {
   id: string;
   accountId: string;
+  part: number;
   status: DeliveryStatus;
   externalId: string | null;
   url?: string | null;
@@ -15,8 +16,21 @@ export function postStatus(statuses: DeliveryStatus[]): DeliveryStatus | 'partia
   return unique.size === 1 ? statuses[0]! : 'partial';
 }
 
-/** The API's post representation (also what a create stores for replay). */
-export function serializePost(post: Post, deliveries: DeliveryLike[]) {
+const serializeDelivery = (d: DeliveryLike) => ({
+  id: d.id,
+  accountId: d.accountId,
+  part: d.part,
+  status: d.status,
+  externalId: d.externalId,
+  url: d.url ?? d.externalUrl ?? null,
+});
+
+/**
+ * The API's post representation (also what a create stores for replay). A thread lists its parts in order,
+ * each with its own delivery per account (its status and link); `deliveries` holds every part's.
+ */
+export function serializePost(post: Post, deliveries: DeliveryLike[], parts: string[] = []) {
+  const all = deliveries.map(serializeDelivery);
   return {
     id: post.id,
     status: postStatus(deliveries.map((d) => d.status)),
@@ -26,13 +40,15 @@ export function serializePost(post: Post, deliveries: DeliveryLike[]) {
     recipient: post.recipient,
     scheduledAt: post.scheduledAt.toISOString(),
     createdAt: post.createdAt.toISOString(),
-    deliveries: deliveries.map((d) => ({
-      id: d.id,
-      accountId: d.accountId,
-      status: d.status,
-      externalId: d.externalId,
-      url: d.url ?? d.externalUrl ?? null,
-    })),
+    deliveries: all,
+    parts:
+      post.kind === 'thread'
+        ? parts.map((text, position) => ({
+            position,
+            text,
+            deliveries: all.filter((d) => d.part === position),
+          }))
+        : null,
   };
 }
 

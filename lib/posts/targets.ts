@@ -7,14 +7,18 @@ export type FieldErrors = Record<string, string[]>;
 
 const KIND_NAMES: Record<PostKind, string> = { post: 'posts', reply: 'replies', dm: 'direct messages' };
 
+/** What a post publishes: one text, or a thread's parts (each checked on its own, reported as `parts.<i>.text`). */
+export type PostContent = { text: string; parts?: undefined } | { text?: undefined; parts: string[] };
+
 /**
  * The one target check for creating and editing: every account belongs to the workspace and is still
- * connected, its network takes this kind of post (LinkedIn has no replies), and the text fits each one's
- * platform limit. Adds to `errors`; returns the usable accounts.
+ * connected, its network takes this kind of post (LinkedIn has no replies; a thread's parts are published as
+ * replies), and the text (every part of a thread) fits each one's platform limit. Adds to `errors`; returns the
+ * usable accounts.
  */
 export async function validateTargets(
   db: Executor,
-  params: { workspaceId: string; accountIds: string[]; text: string; kind: PostKind },
+  params: { workspaceId: string; accountIds: string[]; kind: PostKind | 'thread' } & PostContent,
   errors: FieldErrors,
 ) {
   const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds: params.accountIds });
@@ -22,16 +26,26 @@ export async function validateTargets(
   // Another workspace's account is reported exactly like a missing one (I6).
   if (usable.length !== params.accountIds.length)
     errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
+  const texts = params.parts
+    ? params.parts.map((text, i) => ({ text, field: `parts.${i}.text` }))
+    : [{ text: params.text, field: 'text' }];
   for (const account of usable) {
     const { countText, textLimit, kinds, label } = PROVIDER_META[account.provider];
     // Refused here, not at publish time, where it could only fail.
-    if (!(kinds as readonly PostKind[]).includes(params.kind))
+    if (params.parts) {
+      if (!kinds.includes('reply'))
+        (errors.accountIds ??= []).push(
+          `${label} cannot publish threads (it takes no replies): remove ${account.handle} or post it separately`,
+        );
+    } else if (params.kind !== 'thread' && !(kinds as readonly PostKind[]).includes(params.kind))
       (errors.accountIds ??= []).push(
         `${label} takes ${kinds.map((k) => KIND_NAMES[k]).join(' and ')} only: ${account.handle}`,
       );
-    const length = countText(params.text);
-    if (length > textLimit)
-      (errors.text ??= []).push(`${length}/${textLimit} characters: too long for ${account.handle}`);
+    for (const { text, field } of texts) {
+      const length = countText(text);
+      if (length > textLimit)
+        (errors[field] ??= []).push(`${length}/${textLimit} characters: too long for ${account.handle}`);
+    }
   }
   return usable;
 }

@@ -4,6 +4,7 @@ import {
   markMissedDeliveries,
   recordOutcomes,
   saveProviderState,
+  settleStrandedParts,
   startAttempts,
   sweepExpiredClaims,
   type ClaimedDelivery,
@@ -27,6 +28,8 @@ export type PublishSummary = {
   missed: number;
   released: number;
   fenced: number;
+  /** Thread parts settled because an earlier part failed, was canceled or missed. */
+  stranded: number;
 };
 
 const emptySummary = (): PublishSummary => ({
@@ -39,6 +42,7 @@ const emptySummary = (): PublishSummary => ({
   missed: 0,
   released: 0,
   fenced: 0,
+  stranded: 0,
 });
 
 /**
@@ -56,6 +60,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
   summary.released += swept.released;
   summary.ambiguous += swept.ambiguous;
   summary.missed += await markMissedDeliveries(db);
+  summary.stranded += await settleStrandedParts(db);
 
   // Calls go in chunks: one statement commits a chunk's attempt rows (re-checking the lease), one its
   // outcomes. Several chunks are in flight at once, so one chunk's round trips to the database overlap
@@ -67,6 +72,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
   const chunksPerLease = Math.max(1, Math.floor((options.leaseMs - margin) / options.callTimeoutMs));
   const claimLimit = Math.min(options.batchSize, options.concurrency * chunksPerLease);
 
+  let unlocked = false; // a thread part was sent in this batch: the next part is claimable now
   const publishChunk = async (chunk: ClaimedDelivery[]) => {
     // The attempt rows commit before any call, and only for claims with enough lease left.
     const attempts = await startAttempts(db, { claims: chunk, minLeaseMs: margin });
@@ -94,9 +100,10 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     const written = new Set(await recordOutcomes(db, { outcomes, actor }));
     await markRejectedTokens(db, attempts, outcomes, written);
     observeSentLateness(attempts, outcomes, written);
-    for (const o of outcomes) {
+    for (const [i, o] of outcomes.entries()) {
       if (!written.has(o.deliveryId)) summary.fenced++;
       else summary[o.outcome ?? 'not_sent']++;
+      if (written.has(o.deliveryId) && o.status === 'sent' && attempts[i]!.hasNextPart) unlocked = true;
     }
   };
 
@@ -108,6 +115,7 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     });
     if (claimed.length === 0) break;
     summary.claimed += claimed.length;
+    unlocked = false;
 
     const { allowed, deferred } = await applyRateLimits(db, claimed, options.rateLimits);
     summary.deferred += (await recordOutcomes(db, { outcomes: deferred, actor })).length;
@@ -123,8 +131,11 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
     const failure = lanes.find((lane) => lane.status === 'rejected');
     if (failure) throw failure.reason;
-    if (claimed.length < claimLimit) break;
+    // A thread goes on in this pass: its next parts are due now (and a cron-triggered host may not call again soon).
+    if (claimed.length < claimLimit && !unlocked) break;
   }
+  // The parts after one that failed in this pass are settled now rather than on the next pass.
+  if (summary.failed > 0) summary.stranded += await settleStrandedParts(db);
   return summary;
 }
 

@@ -64,3 +64,30 @@ export async function deliveryStates(db: Database, ids: string[]) {
 export async function attemptCount(db: Database, deliveryId: string) {
   return (await db.select({ id: attempts.id }).from(attempts).where(eq(attempts.deliveryId, deliveryId))).length;
 }
+
+/**
+ * A thread due now (or at `scheduledAt`) on the given accounts; `parts[k]` is the text of part k. Returns the
+ * post id and, per account, its deliveries' ids in part order.
+ */
+export async function scheduleThread(
+  db: Database,
+  params: { workspaceId: string; accountIds: string[]; parts: string[]; scheduledAt?: Date },
+) {
+  const created = await insertPostWithDeliveries(db, {
+    post: {
+      workspaceId: params.workspaceId,
+      kind: 'thread',
+      text: params.parts[0]!,
+      scheduledAt: params.scheduledAt ?? new Date(),
+      source: 'api',
+      idempotencyKey: randomUUID(),
+    },
+    accountIds: params.accountIds,
+    parts: params.parts,
+    actor: 'test',
+  });
+  const byAccount = new Map<string, string[]>();
+  for (const d of [...created!.deliveries].sort((a, b) => a.part - b.part))
+    byAccount.set(d.accountId, [...(byAccount.get(d.accountId) ?? []), d.id]);
+  return { postId: created!.post.id, byAccount };
+}

@@ -5,6 +5,7 @@ import { deliveryStatusEnum, type DeliveryStatus } from '@/db/schema';
 import { checkRange } from '@/lib/posts/range';
 import type { ProviderName } from '@/lib/providers/types';
 import { postStatus } from '@/lib/posts/serialize';
+import { progressByAccount } from '@/lib/posts/thread-progress';
 
 /** Posts past this many in one range are left out (and the calendar says so): a page stays fast and readable. */
 export const CALENDAR_POST_CAP = 2_000;
@@ -60,21 +61,25 @@ export async function readCalendar(
     ok: true,
     data: {
       truncated: rows.length > CALENDAR_POST_CAP,
-      posts: rows.slice(0, CALENDAR_POST_CAP).map(({ post, deliveries }) => ({
-        id: post.id,
-        kind: post.kind,
-        text: post.text.length > CHIP_TEXT_LENGTH ? `${post.text.slice(0, CHIP_TEXT_LENGTH - 1)}…` : post.text,
-        scheduledAt: post.scheduledAt.toISOString(),
-        status: postStatus(deliveries.map((d) => d.status)),
-        deliveries: deliveries.map((d) => ({
-          id: d.id,
-          accountId: d.accountId,
-          status: d.status,
-          handle: d.accountHandle,
-          displayName: d.accountDisplayName,
-          provider: d.accountProvider,
-        })),
-      })),
+      posts: rows.slice(0, CALENDAR_POST_CAP).map(({ post, deliveries: all }) => {
+        // A thread is one chip: per account, the part it is at.
+        const deliveries = progressByAccount(all);
+        return {
+          id: post.id,
+          kind: post.kind,
+          text: post.text.length > CHIP_TEXT_LENGTH ? `${post.text.slice(0, CHIP_TEXT_LENGTH - 1)}…` : post.text,
+          scheduledAt: post.scheduledAt.toISOString(),
+          status: postStatus(deliveries.map((d) => d.status)),
+          deliveries: deliveries.map((d) => ({
+            id: d.id,
+            accountId: d.accountId,
+            status: d.status,
+            handle: d.accountHandle,
+            displayName: d.accountDisplayName,
+            provider: d.accountProvider,
+          })),
+        };
+      }),
     },
   };
 }

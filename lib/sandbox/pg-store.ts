@@ -104,7 +104,14 @@ export function createPgSandboxStore(
 
     oauth: createPgSandboxOAuthStore(db),
 
-    getAccount: (platform, platformUserId) => getSandboxAccountByUserId(db, { platform, platformUserId }),
+    async getAccount(platform, platformUserId) {
+      // A Bluesky session names its account (DID) instead of carrying its token: a seeded account not yet
+      // registered is registered here, as `authenticate` does for an unknown token.
+      const found = await getSandboxAccountByUserId(db, { platform, platformUserId });
+      if (found || !options.onUnknownToken) return found;
+      await options.onUnknownToken();
+      return getSandboxAccountByUserId(db, { platform, platformUserId });
+    },
 
     getAccountById: (id) => getSandboxAccountById(db, { id }),
 

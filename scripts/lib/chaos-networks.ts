@@ -112,7 +112,8 @@ export async function copiesOnPlatform(store: SandboxStore, accounts: ChaosAccou
       if (!author) throw new Error(`chaos: ${registration.platformUserId} is not registered on the sandbox`);
       for (const post of await store.listAllPosts(author.id)) {
         const list = byText.get(post.text) ?? [];
-        list.push({ id: platformPostId(account.platform, author, post), text: post.text });
+        // Each dialect stores a reply's parent as its API names it (Bluesky: the parent's at:// URI).
+        list.push({ id: platformPostId(account.platform, author, post), text: post.text, parent: post.inReplyToId });
         byText.set(post.text, list);
       }
     }

@@ -19,7 +19,8 @@ export type DeliveryRow = {
 };
 
 /** A copy on the platform's records, `id` as the network's API names it (what `externalId` holds when sent). */
-export type Copy = { id: string; text: string };
+/** A copy on the platform, named as its API names it; `parent`: what it replies to, in the same form. */
+export type Copy = { id: string; text: string; parent?: string | null };
 
 /** One profile/network's figures. */
 export type Tally = {

@@ -92,6 +92,29 @@ describe('real answers match the generated contract', () => {
     await expectConforms(postsContract, 'POST', anonymous);
   });
 
+  it('POST and GET a thread: its parts, each with its deliveries, are documented', async () => {
+    const created = await createPost(
+      apiRequest('/api/v1/posts', {
+        method: 'POST',
+        token: tenant.token,
+        key: randomUUID(),
+        body: {
+          kind: 'thread',
+          parts: [{ text: 'Contract thread 1/2' }, { text: 'Contract thread 2/2' }],
+          accountIds: tenant.accounts.map((a) => a.id),
+          scheduledAt: tomorrow,
+        },
+      }),
+      noParams,
+    );
+    expect(created.status).toBe(201);
+    const body = await expectConforms(postsContract, 'POST', created);
+    expect(body.parts).toHaveLength(2);
+    const id = body.id as string;
+    const read = await getPost(apiRequest(`/api/v1/posts/${id}`, { token: tenant.token }), idParams(id));
+    expect((await expectConforms(postContract, 'GET', read)).parts).toHaveLength(2);
+  });
+
   it('GET /posts: a page, and 400 for a limit out of range', async () => {
     await newPost(randomUUID());
     const page = await listPosts(apiRequest('/api/v1/posts?limit=1', { token: tenant.token }), noParams);

@@ -3,6 +3,7 @@ import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval, jsonb } from '../sql-params';
 import type { ClaimedDelivery } from './claim';
+import { deliveryInReplyTo, deliveryKind, deliveryText, hasNextPart } from './thread';
 import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
 export type StartedAttempt = {
@@ -11,6 +12,11 @@ export type StartedAttempt = {
   generation: number;
   workspaceId: string;
   postId: string;
+  /** The thread part this attempt publishes (0 for every other kind). */
+  part: number;
+  /** Another part of the same thread follows on this account: sending this one makes it claimable. */
+  hasNextPart: boolean;
+  /** The part's own text; a thread part after the first is a reply to the part before it. */
   text: string;
   kind: 'post' | 'reply' | 'dm';
   inReplyTo: string | null;
@@ -51,7 +57,10 @@ export async function startAttempts(
       returning id, delivery_id, generation
     )
     select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
-      p.text, p.kind, p.in_reply_to as "inReplyTo", p.recipient, a.id as "accountId", a.provider, a.base_url as "baseUrl",
+      d.part, ${hasNextPart} as "hasNextPart",
+      -- A thread part's parent is read here, when its attempt starts: the previous part is sent (the claim required it).
+      ${deliveryText} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient,
+      a.id as "accountId", a.provider, a.base_url as "baseUrl",
       a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt",
       d.provider_state as "providerState",
       -- This attempt's own row is not visible to the statement that inserts it: on a first attempt, now() is its start.

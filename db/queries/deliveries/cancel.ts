@@ -1,23 +1,32 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
-import { deliveries, deliveryEvents } from '../../schema';
 
 /**
  * Cancels the post's deliveries that are still `scheduled` and not claimed — one conditional
  * statement, so it cannot race the publisher into "canceled but published". Returns the canceled ids.
+ * A thread is canceled per account as a whole, and only while its first part is still scheduled and
+ * unclaimed: never the rest of a thread whose start may be published. The first parts are locked
+ * (the publisher claims with SKIP LOCKED), so no part can be claimed while the statement runs.
  */
 export async function cancelScheduledDeliveries(
   db: Executor,
   params: { workspaceId: string; postId: string; actor: string },
 ) {
   const rows = await db.execute<{ delivery_id: string }>(sql`
-    with canceled as (
-      update ${deliveries} set status = 'canceled', settled_at = now(), updated_at = now()
-      where post_id = ${params.postId} and workspace_id = ${params.workspaceId} and status = 'scheduled'
-        and not exists (select 1 from claims c where c.delivery_id = deliveries.id and c.released_at is null)
-      returning id, workspace_id
+    with heads as (
+      select d.account_id from deliveries d
+      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part = 0 and d.status = 'scheduled'
+        and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
+      for update of d
+    ), canceled as (
+      update deliveries d set status = 'canceled', settled_at = now(), updated_at = now()
+      from heads h
+      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.account_id = h.account_id
+        and d.status = 'scheduled'
+        and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
+      returning d.id, d.workspace_id
     )
-    insert into ${deliveryEvents} (workspace_id, delivery_id, from_status, to_status, actor, reason)
+    insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason)
     select workspace_id, id, 'scheduled', 'canceled', ${params.actor}, 'canceled by request' from canceled
     returning delivery_id`);
   return [...rows].map((r) => r.delivery_id);

@@ -3,6 +3,7 @@ import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval } from '../sql-params';
 import { accountCanPublish } from '../token-health';
+import { partReady } from './thread';
 import type { ProviderName } from '@/lib/providers/types';
 
 // Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
@@ -25,6 +26,8 @@ export async function claimDueDeliveries(db: Executor, params: { workerId: strin
         -- A disconnected account's token is wiped (its deliveries go to review); one whose token needs a reconnect
         -- or has expired holds them here: not claimed, not failed, published once the account is healthy again.
         and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
+        -- A thread part only after the part before it is sent (it replies to that part's platform id).
+        and ${partReady}
       order by d.due_at
       limit ${params.limit}
       for update skip locked

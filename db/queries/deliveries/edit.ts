@@ -12,10 +12,11 @@ export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId:
     id: string;
     status: DeliveryStatus;
     accountId: string;
+    part: number;
     claimed: boolean;
     mayBeLive: boolean;
   }>(sql`
-    select d.id, d.status, d.account_id as "accountId",
+    select d.id, d.status, d.account_id as "accountId", d.part,
       exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null) as claimed,
       exists (select 1 from attempts a where a.delivery_id = d.id and a.outcome = 'ambiguous') as "mayBeLive"
     from deliveries d
@@ -23,6 +24,23 @@ export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId:
     order by d.id
     for update of d`);
   return [...result];
+}
+
+/**
+ * Removes the deliveries of thread parts an edit dropped (a shorter thread). Only rows that never had a claim
+ * nor an attempt: such a part was never sent anywhere, so nothing on a platform is left without its record.
+ * The caller holds their locks (lockDeliveriesForEdit). Returns the removed ids.
+ */
+export async function removeDroppedParts(db: Executor, params: { workspaceId: string; postId: string; ids: string[] }) {
+  if (params.ids.length === 0) return [];
+  const result = await db.execute<{ id: string }>(sql`
+    delete from deliveries d
+    where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part > 0
+      and d.id = any(${sql.param(params.ids)}::uuid[]) and d.status in ('scheduled', 'canceled')
+      and not exists (select 1 from claims c where c.delivery_id = d.id)
+      and not exists (select 1 from attempts a where a.delivery_id = d.id)
+    returning d.id`);
+  return [...result].map((r) => r.id);
 }
 
 /** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */

@@ -5,7 +5,7 @@ export { saveProviderState, startAttempts, type StartedAttempt } from './attempt
 export { cancelScheduledDeliveries } from './cancel';
 export { claimDueDeliveries, type ClaimedDelivery } from './claim';
 export { disconnectAccount } from './disconnect';
-export { applyEditToDeliveries, lockDeliveriesForEdit } from './edit';
+export { applyEditToDeliveries, lockDeliveriesForEdit, removeDroppedParts } from './edit';
 export { latenessDeadline } from './lateness';
 export { markMissedDeliveries } from './missed';
 export { recordOutcomes, type DeliveryOutcome } from './outcomes';
@@ -17,3 +17,4 @@ export {
 } from './reconcile';
 export { resolveReviewItem, type ReviewResolution } from './review';
 export { sweepExpiredClaims } from './sweep';
+export { deliveryText, partReady, settleStrandedParts } from './thread';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 import { latenessDeadline } from './lateness';
+import { partReady } from './thread';
 
 /**
  * Due deliveries that can no longer go out on time (workspace lateness limit) become `missed`. Only
@@ -12,17 +13,21 @@ import { latenessDeadline } from './lateness';
 export async function markMissedDeliveries(db: Executor) {
   const result = await db.execute(sql`
     with late as (
-      select d.id, d.workspace_id from deliveries d
+      select d.id, d.workspace_id, d.part, p.kind = 'thread' as thread from deliveries d
       join posts p on p.id = d.post_id
       join workspaces w on w.id = d.workspace_id
       where d.status = 'scheduled' and d.due_at <= now()
         and ${latenessDeadline} < now()
+        -- A thread part waiting for the part before it is judged when that part is sent (the limit is the thread's);
+        -- the parts after a missed one follow it (settleStrandedParts).
+        and ${partReady}
       for update of d skip locked
     ), updated as (
       update deliveries d set status = 'missed', settled_at = now(), updated_at = now() from late where d.id = late.id returning d.id
     ), events as (
       insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason)
-      select workspace_id, id, 'scheduled', 'missed', 'system:publisher', 'past the workspace lateness limit' from late
+      select workspace_id, id, 'scheduled', 'missed', 'system:publisher',
+        case when thread then 'part ' || (part + 1) || ' of the thread: ' else '' end || 'past the workspace lateness limit' from late
     )
     select count(*)::int as missed from updated`);
   return rows<{ missed: number }>(result)[0]?.missed ?? 0;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { interval, jsonb } from '../sql-params';
 import { latenessDeadline } from './lateness';
+import { deliveryInReplyTo, deliveryKind, deliveryText } from './thread';
 import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
 export type AmbiguousDelivery = {
@@ -10,6 +11,8 @@ export type AmbiguousDelivery = {
   workspaceId: string;
   postId: string;
   accountId: string;
+  /** The thread part (0 for every other kind): its text, and for k > 0 a reply to part k-1's platform id. */
+  part: number;
   text: string;
   kind: 'post' | 'reply' | 'dm';
   inReplyTo: string | null;
@@ -54,8 +57,8 @@ export async function claimAmbiguousDeliveries(
       from picked where c.delivery_id = picked.id
       returning c.delivery_id, c.generation
     )
-    select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", p.text, p.kind,
-      p.in_reply_to as "inReplyTo", p.recipient, ${latenessDeadline} as deadline, d.account_id as "accountId",
+    select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", d.part,
+      ${deliveryText} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient, ${latenessDeadline} as deadline, d.account_id as "accountId",
       a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
       a.disconnected_at is not null as "accountDisconnected",
       (select count(*)::int from reconciliations r where r.delivery_id = d.id and r.decision = 'released') as releases,

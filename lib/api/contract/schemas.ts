@@ -7,11 +7,26 @@ export const deliverySchema = z
   .object({
     id: z.uuid(),
     accountId: z.uuid(),
+    part: z
+      .number()
+      .int()
+      .openapi({ description: 'The thread part it publishes (0-based; always 0 for other kinds).' }),
     status: z.enum(deliveryStatusEnum.enumValues),
     externalId: z.string().nullable(),
     url: z.string().nullable(),
   })
-  .openapi('Delivery', { description: 'The post on one target account, with its own status and outcome.' });
+  .openapi('Delivery', {
+    description:
+      'The post (or one thread part) on one target account, with its own status and outcome. A thread part is published once the part before it is sent on that account, as a reply to it.',
+  });
+
+export const threadPartOutSchema = z
+  .object({
+    position: z.number().int().openapi({ description: "0-based; part 0 is also the post's `text`." }),
+    text: z.string(),
+    deliveries: z.array(deliverySchema).openapi({ description: "This part's delivery per account: status and link." }),
+  })
+  .openapi('ThreadPart');
 
 export const postSchema = z
   .object({
@@ -25,7 +40,11 @@ export const postSchema = z
     recipient: z.string().nullable(),
     scheduledAt: z.iso.datetime(),
     createdAt: z.iso.datetime(),
-    deliveries: z.array(deliverySchema),
+    deliveries: z.array(deliverySchema).openapi({ description: 'Every delivery (for a thread, of every part).' }),
+    parts: z
+      .array(threadPartOutSchema)
+      .nullable()
+      .openapi({ description: "A thread's parts in order, each with its deliveries; null for other kinds." }),
   })
   .openapi('Post');
 

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
-import { editPost } from '@/lib/posts/edit';
+import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 
 const REFUSED = {
@@ -20,7 +20,12 @@ export const editPostAction = workspaceAction(
     can: 'edit',
     schema: z.object({
       postId: z.uuid(),
-      text: z.string(),
+      text: z.string().optional(),
+      /** A thread's parts (the form sends these instead of the text). */
+      parts: z
+        .union([z.string(), z.array(z.string())])
+        .optional()
+        .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
       localDateTime: z.string().optional(),
       timeZone: z.string().default('UTC'),
       accountIds: z
@@ -29,7 +34,7 @@ export const editPostAction = workspaceAction(
         .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
     }),
   },
-  async ({ postId, text, localDateTime, timeZone, accountIds }, { workspace, user }) => {
+  async ({ postId, text = '', parts, localDateTime, timeZone, accountIds }, { workspace, user }) => {
     let scheduledAt: string | undefined;
     if (localDateTime) {
       const converted = zonedLocalToUtc(localDateTime, timeZone);
@@ -42,7 +47,17 @@ export const editPostAction = workspaceAction(
         };
       scheduledAt = converted.date.toISOString();
     }
-    if (!text.trim())
+    // A thread's parts are checked by the API's own schema (at least two, none empty), errors per part.
+    const threadParts = parts
+      ? editPostRequestSchema.shape.parts.safeParse(parts.map((t) => ({ text: t })))
+      : undefined;
+    if (threadParts && !threadParts.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of threadParts.error.issues)
+        (errors[['parts', ...issue.path].join('.')] ??= []).push(issue.message);
+      return { ok: false, status: 422, errors, message: 'Please fix the highlighted fields.' };
+    }
+    if (!parts && !text.trim())
       return {
         ok: false,
         status: 422,
@@ -59,7 +74,9 @@ export const editPostAction = workspaceAction(
     const result = await editPost(getDb(), {
       workspaceId: workspace.id,
       postId,
-      changes: { text, scheduledAt, accountIds },
+      changes: threadParts?.success
+        ? { parts: threadParts.data, scheduledAt, accountIds }
+        : { text, scheduledAt, accountIds },
       actor: `user:${user.id}`,
     });
     revalidatePath(`/posts/${postId}`);

@@ -18,6 +18,8 @@ import { editPostAction } from './actions';
 
 export const metadata = { title: 'Post' };
 
+const TITLES = { post: 'Post', reply: 'Reply', dm: 'Direct message', thread: 'Thread' } as const;
+
 export default async function PostPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { workspace, role } = await requirePageWorkspace();
@@ -34,7 +36,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   return (
     <>
       <PageHeader
-        title={post.kind === 'dm' ? 'Direct message' : post.kind === 'reply' ? 'Reply' : 'Post'}
+        title={TITLES[post.kind]}
         description={
           <>
             Scheduled for <LocalTime iso={post.scheduledAt} /> · created from the{' '}
@@ -43,19 +45,27 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
         }
         actions={
           <span className="flex items-center gap-3">
-            {can(role, 'cancel') && post.deliveries.some((d) => d.status === 'scheduled') && (
+            {/* A thread is canceled only while it has not started on an account (its first part unclaimed). */}
+            {can(role, 'cancel') && post.deliveries.some((d) => d.status === 'scheduled' && d.part === 0) && (
               <CancelButton postId={post.id} action={cancelPostAction} />
             )}
             <StatusBadge status={post.status} />
           </span>
         }
       />
-      <article className="mb-6 whitespace-pre-wrap rounded-lg bg-white p-6 text-slate-900 shadow-sm ring-1 ring-slate-200">
-        {post.text}
-      </article>
+      {post.parts ? (
+        <p className="mb-6 text-sm text-slate-600">
+          A thread of {post.parts.length} parts, published in order: each part replies to the one before it, once the
+          one before it is on the platform.
+        </p>
+      ) : (
+        <article className="mb-6 whitespace-pre-wrap rounded-lg bg-white p-6 text-slate-900 shadow-sm ring-1 ring-slate-200">
+          {post.text}
+        </article>
+      )}
       {post.inReplyTo && <p className="mb-4 text-sm text-slate-600">In reply to {post.inReplyTo}</p>}
       {post.recipient && <p className="mb-4 text-sm text-slate-600">To {post.recipient}</p>}
-      <h2 className="mb-3 text-base font-semibold">Deliveries</h2>
+      <h2 className="mb-3 text-base font-semibold">{post.parts ? 'Parts and their deliveries' : 'Deliveries'}</h2>
       <HydrationBoundary state={dehydrate(queryClient)}>
         <DeliveryTimelines postId={post.id} />
       </HydrationBoundary>
@@ -64,9 +74,10 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
           <EditPostForm
             postId={post.id}
             text={post.text}
+            parts={post.parts?.map((p) => p.text)}
             action={editPostAction}
-            accounts={accounts.map((a) => ({ id: a.id, handle: a.handle }))}
-            targets={post.deliveries.filter((d) => d.status === 'scheduled').map((d) => d.accountId)}
+            accounts={accounts.map((a) => ({ id: a.id, handle: a.handle, provider: a.provider }))}
+            targets={[...new Set(post.deliveries.filter((d) => d.status === 'scheduled').map((d) => d.accountId))]}
           />
         </div>
       )}

@@ -32,7 +32,8 @@ export const postsContract = defineRoute('/posts', {
     operationId: 'createPost',
     summary: 'Create a post (idempotent)',
     description:
-      'Creates the post and one delivery per account, exactly once per Idempotency-Key. Every answer that did work (201, 409 possible duplicate) is stored and replayed for the same key.',
+      'Creates the post and one delivery per account, exactly once per Idempotency-Key. Every answer that did work (201, 409 possible duplicate) is stored and replayed for the same key. ' +
+      'A thread (`kind: "thread"` with 2–25 `parts`, no `text`) has one delivery per account and part: each part is published once, in order, as a reply to the part before it, and an unknown outcome stops the thread at that part until it is settled. Only networks that take replies publish threads (LinkedIn is refused with a field error).',
     scope: 'posts:write',
     request: {
       headers: idempotencyKeyHeader,

@@ -20,14 +20,14 @@ const notFound = problemResponse('No such post in this workspace');
 export const postContract = defineRoute('/posts/{id}', {
   GET: {
     operationId: 'getPost',
-    summary: 'A post with its deliveries',
+    summary: 'A post with its deliveries (a thread: each part with its own delivery per account)',
     scope: 'posts:read',
     request: { params: postIdParams },
     responses: { 200: jsonResponse('The post', postSchema), 404: notFound },
   },
   PATCH: {
     operationId: 'editPost',
-    summary: 'Edit text, time or targets while nothing is claimed (idempotent)',
+    summary: 'Edit text (a thread: all its parts), time or targets while nothing is claimed (idempotent)',
     description:
       'Refused with 409 once any delivery is publishing or settled; the answer (200 or that 409) is stored and replayed for the same key.',
     scope: 'posts:write',
