@@ -37,7 +37,7 @@ describe('chaos networks: copies on the platform, named as our clients record th
         sandbox: connected.sandboxAccount,
       };
       const copies = await copiesOnPlatform(sandbox.store, [account]);
-      expect(copies.get(text)).toEqual([{ id: result.externalId, text }]);
+      expect(copies.get(text)).toEqual([{ id: result.externalId, text, parent: null }]);
     });
   }
 });
