@@ -16,6 +16,8 @@ export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus
   failed: [],
   canceled: [],
   missed: [],
+  // A draft is never claimed; a keyed edit schedules it (or it is discarded). Nothing returns to draft.
+  draft: ['scheduled', 'canceled'],
 };
 
 export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean {

@@ -25,11 +25,23 @@ export async function lockDeliveriesForEdit(db: Executor, params: { workspaceId:
   return [...result];
 }
 
-/** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */
+/**
+ * Re-times the still-scheduled deliveries (or drafts: `status`) and removes (cancels) targets dropped by an
+ * edit, with history rows.
+ */
 export async function applyEditToDeliveries(
   db: Executor,
-  params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string },
+  params: {
+    workspaceId: string;
+    postId: string;
+    dueAt: Date;
+    keep: string[];
+    remove: string[];
+    actor: string;
+    status?: 'scheduled' | 'draft';
+  },
 ) {
+  const from = params.status ?? 'scheduled';
   if (params.keep.length) {
     await db
       .update(deliveries)
@@ -39,8 +51,8 @@ export async function applyEditToDeliveries(
       params.keep.map((id) => ({
         workspaceId: params.workspaceId,
         deliveryId: id,
-        fromStatus: 'scheduled' as const,
-        toStatus: 'scheduled' as const,
+        fromStatus: from,
+        toStatus: from,
         actor: params.actor,
         reason: 'edited',
       })),
@@ -55,7 +67,7 @@ export async function applyEditToDeliveries(
       params.remove.map((id) => ({
         workspaceId: params.workspaceId,
         deliveryId: id,
-        fromStatus: 'scheduled' as const,
+        fromStatus: from,
         toStatus: 'canceled' as const,
         actor: params.actor,
         reason: 'account removed by an edit',

@@ -23,7 +23,12 @@ export const postSchema = z
     text: z.string(),
     inReplyTo: z.string().nullable(),
     recipient: z.string().nullable(),
-    scheduledAt: z.iso.datetime(),
+    variants: z
+      .record(z.string(), z.object({ text: z.string() }))
+      .openapi({ description: 'Text per account (`{ [accountId]: { text } }`) where it differs from `text`.' }),
+    scheduledAt: z.iso.datetime().openapi({
+      description: 'When it publishes; for a draft, its planned time (the time it was saved when none was given).',
+    }),
     createdAt: z.iso.datetime(),
     deliveries: z.array(deliverySchema),
   })
