@@ -22,6 +22,19 @@ export const postTextSchema = z
   .refine((t) => t.trim().length > 0, 'Text is required')
   .refine(withoutNul, NO_NUL_MESSAGE);
 
+/** What a create may ask for: schedule it (the default) or keep it as a draft (never published until scheduled). */
+export const CREATE_STATUSES = ['scheduled', 'draft'] as const;
+
+/**
+ * Per-network text: `{ [accountId]: { text } }`, the text one target account gets instead of `text`. Each key
+ * must be one of the post's accounts; each text is checked against that account's network limit.
+ */
+export const variantsSchema = z
+  .record(z.uuid('Must be an account id'), z.object({ text: postTextSchema }).strict())
+  .refine((v) => Object.keys(v).length <= 50, 'At most 50 variants')
+  .describe('Text per target account (`{ [accountId]: { text } }`), used instead of `text` for that account.');
+export type PostVariants = z.output<typeof variantsSchema>;
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
@@ -34,9 +47,29 @@ export const createPostRequestSchema = z
     kind: z.enum(POST_KINDS).default('post'),
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
+    variants: variantsSchema.optional(),
+    status: z
+      .enum(CREATE_STATUSES)
+      .optional()
+      .describe(
+        '`scheduled` (the default) or `draft`: saved without scheduling, never published until a PATCH with `status: "scheduled"`.',
+      ),
+    slot: z
+      .literal('next')
+      .optional()
+      .describe(
+        "`next`: the next free posting slot of the accounts (their weekly schedules); with several accounts, the earliest slot free in every one's schedule. Instead of `scheduledAt`.",
+      ),
   })
   .strict()
   .superRefine((v, ctx) => {
+    if (v.slot && v.scheduledAt)
+      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'Give either scheduledAt or slot, not both' });
+    if (v.slot && v.status === 'draft')
+      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'A draft takes no slot: add it to the queue when scheduling it' });
+    for (const accountId of Object.keys(v.variants ?? {}))
+      if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: ['variants', accountId], message: 'Not one of accountIds' });
     if (v.kind === 'reply' && !v.inReplyTo)
       ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
     if (v.kind === 'dm' && !v.recipient)
@@ -61,5 +94,16 @@ export function fingerprintInput(request: CreatePostRequest) {
     kind: request.kind,
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
+    // Only when used, so a request without them hashes as it did before they existed (stored keys still replay).
+    ...(request.variants && Object.keys(request.variants).length > 0
+      ? { variants: normaliseVariants(request.variants) }
+      : {}),
+    ...(request.status === 'draft' ? { status: 'draft' } : {}),
+    ...(request.slot ? { slot: request.slot } : {}),
   };
+}
+
+/** Variants as the fingerprint sees them: account → NFC text (canonicalJson sorts the keys). */
+export function normaliseVariants(variants: PostVariants): Record<string, string> {
+  return Object.fromEntries(Object.entries(variants).map(([id, v]) => [id.toLowerCase(), v.text.normalize('NFC')]));
 }

@@ -9,6 +9,8 @@ export async function addDeliveries(
     postId: string;
     accountIds: string[];
     dueAt: Date;
+    /** `draft`: saved without scheduling, never claimed until scheduled (default `scheduled`). */
+    status?: 'scheduled' | 'draft';
     actor: string;
     reason: string;
     detail?: Record<string, unknown>;
@@ -23,6 +25,7 @@ export async function addDeliveries(
         postId: params.postId,
         accountId,
         dueAt: params.dueAt,
+        status: params.status ?? 'scheduled',
       })),
     )
     .returning();
@@ -31,7 +34,7 @@ export async function addDeliveries(
       workspaceId: params.workspaceId,
       deliveryId: r.id,
       fromStatus: null,
-      toStatus: 'scheduled' as const,
+      toStatus: params.status ?? 'scheduled',
       actor: params.actor,
       reason: params.reason,
       detail: params.detail ?? null,

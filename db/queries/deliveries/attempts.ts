@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval, jsonb } from '../sql-params';
+import { deliveryTextSql } from '../post-variants';
 import type { ClaimedDelivery } from './claim';
 import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
@@ -51,7 +52,7 @@ export async function startAttempts(
       returning id, delivery_id, generation
     )
     select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
-      p.text, p.kind, p.in_reply_to as "inReplyTo", p.recipient, a.id as "accountId", a.provider, a.base_url as "baseUrl",
+      ${deliveryTextSql} as text, p.kind, p.in_reply_to as "inReplyTo", p.recipient, a.id as "accountId", a.provider, a.base_url as "baseUrl",
       a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt",
       d.provider_state as "providerState",
       -- This attempt's own row is not visible to the statement that inserts it: on a first attempt, now() is its start.

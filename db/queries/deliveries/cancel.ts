@@ -3,22 +3,30 @@ import type { Executor } from '../../client';
 import { deliveries, deliveryEvents } from '../../schema';
 
 /**
- * Cancels the post's deliveries that are still `scheduled` and not claimed — one conditional
- * statement, so it cannot race the publisher into "canceled but published". Returns the canceled ids.
+ * Cancels the post's deliveries that are still `scheduled` and not claimed, or still drafts (a draft is
+ * discarded) — one conditional statement, so it cannot race the publisher into "canceled but published".
+ * Their posting slots are freed in the same statement. Returns the canceled ids.
  */
 export async function cancelScheduledDeliveries(
   db: Executor,
   params: { workspaceId: string; postId: string; actor: string },
 ) {
   const rows = await db.execute<{ delivery_id: string }>(sql`
-    with canceled as (
-      update ${deliveries} set status = 'canceled', settled_at = now(), updated_at = now()
-      where post_id = ${params.postId} and workspace_id = ${params.workspaceId} and status = 'scheduled'
-        and not exists (select 1 from claims c where c.delivery_id = deliveries.id and c.released_at is null)
-      returning id, workspace_id
+    with target as (
+      select d.id, d.status from ${deliveries} d
+      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.status in ('scheduled', 'draft')
+        and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
+      for update of d
+    ), canceled as (
+      update ${deliveries} d set status = 'canceled', settled_at = now(), updated_at = now()
+      from target where d.id = target.id
+      returning d.id, d.workspace_id, d.post_id, d.account_id, target.status as from_status
+    ), released as (
+      delete from slot_reservations r using canceled c where r.post_id = c.post_id and r.account_id = c.account_id
     )
     insert into ${deliveryEvents} (workspace_id, delivery_id, from_status, to_status, actor, reason)
-    select workspace_id, id, 'scheduled', 'canceled', ${params.actor}, 'canceled by request' from canceled
+    select workspace_id, id, from_status, 'canceled', ${params.actor},
+      case when from_status = 'draft' then 'draft discarded' else 'canceled by request' end from canceled
     returning delivery_id`);
   return [...rows].map((r) => r.delivery_id);
 }

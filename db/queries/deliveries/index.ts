@@ -5,6 +5,7 @@ export { saveProviderState, startAttempts, type StartedAttempt } from './attempt
 export { cancelScheduledDeliveries } from './cancel';
 export { claimDueDeliveries, type ClaimedDelivery } from './claim';
 export { disconnectAccount } from './disconnect';
+export { scheduleDraftDeliveries } from './draft';
 export { applyEditToDeliveries, lockDeliveriesForEdit } from './edit';
 export { latenessDeadline } from './lateness';
 export { markMissedDeliveries } from './missed';

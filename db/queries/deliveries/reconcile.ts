@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { interval, jsonb } from '../sql-params';
+import { deliveryTextSql } from '../post-variants';
 import { latenessDeadline } from './lateness';
 import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
@@ -54,7 +55,7 @@ export async function claimAmbiguousDeliveries(
       from picked where c.delivery_id = picked.id
       returning c.delivery_id, c.generation
     )
-    select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", p.text, p.kind,
+    select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", ${deliveryTextSql} as text, p.kind,
       p.in_reply_to as "inReplyTo", p.recipient, ${latenessDeadline} as deadline, d.account_id as "accountId",
       a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
       a.disconnected_at is not null as "accountDisconnected",
