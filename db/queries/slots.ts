@@ -8,7 +8,11 @@ type Slot = { weekday: string; time: string };
 /** One account's posting schedule (null: none set yet), workspace-scoped. */
 export async function getPostingSchedule(db: Executor, params: { workspaceId: string; accountId: string }) {
   const [row] = await db
-    .select({ accountId: postingSchedules.accountId, timeZone: postingSchedules.timeZone, slots: postingSchedules.slots })
+    .select({
+      accountId: postingSchedules.accountId,
+      timeZone: postingSchedules.timeZone,
+      slots: postingSchedules.slots,
+    })
     .from(postingSchedules)
     .where(and(eq(postingSchedules.accountId, params.accountId), eq(postingSchedules.workspaceId, params.workspaceId)));
   return row ?? null;
@@ -16,7 +20,11 @@ export async function getPostingSchedule(db: Executor, params: { workspaceId: st
 
 export async function listPostingSchedules(db: Executor, params: { workspaceId: string; accountIds?: string[] }) {
   return db
-    .select({ accountId: postingSchedules.accountId, timeZone: postingSchedules.timeZone, slots: postingSchedules.slots })
+    .select({
+      accountId: postingSchedules.accountId,
+      timeZone: postingSchedules.timeZone,
+      slots: postingSchedules.slots,
+    })
     .from(postingSchedules)
     .where(
       and(

@@ -26,15 +26,31 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
-  when: z.enum(['now', 'later']).default('now'),
+  when: z.enum(['now', 'later', 'queue']).default('now'),
   localDateTime: optionalText,
   timeZone: z.string().default('UTC'),
   confirmDuplicate: z.literal('1').optional(),
+  /** Per-network texts as JSON `{ [accountId]: text }` (the composer's account tabs); unusable JSON is none. */
+  variants: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return {};
+      try {
+        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(v));
+        return Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== ''));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'The per-network texts could not be read; reload the page.' });
+        return z.NEVER;
+      }
+    }),
+  /** Which button: schedule (or queue) it, or save it as a draft. */
+  intent: z.enum(['schedule', 'draft']).default('schedule'),
 });
 export type ComposeForm = z.output<typeof composeFormSchema>;
 
 export type ComposeResult =
-  | { ok: true; postId: string; replayed: boolean }
+  | { ok: true; postId: string; replayed: boolean; status: 'scheduled' | 'draft'; scheduledAt: string }
   | { ok: false; kind: 'invalid'; errors: Record<string, string[]> }
   | { ok: false; kind: 'possible_duplicate'; matches: { postId: string; accountId: string }[] }
   | { ok: false; kind: 'mismatch' }
@@ -51,6 +67,7 @@ export async function submitComposeForm(
   form: ComposeForm,
   context: { workspaceId: string; userId: string; requestId?: string },
 ): Promise<ComposeResult> {
+  const draft = form.intent === 'draft';
   let scheduledAt: string | undefined;
   if (form.when === 'later') {
     const converted = form.localDateTime
@@ -59,6 +76,8 @@ export async function submitComposeForm(
     if (!converted.ok) return { ok: false, kind: 'invalid', errors: { localDateTime: [converted.error] } };
     scheduledAt = converted.date.toISOString();
   }
+  // Only the accounts still ticked keep their own text.
+  const variants = Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
   const parsed = createPostRequestSchema.safeParse({
     text: form.text,
     accountIds: form.accountIds,
@@ -66,11 +85,14 @@ export async function submitComposeForm(
     inReplyTo: form.inReplyTo,
     recipient: form.recipient,
     scheduledAt,
+    // A draft keeps a picked time as its plan; "Add to queue" is a schedule's choice, not a draft's.
+    ...(draft ? { status: 'draft' } : form.when === 'queue' ? { slot: 'next' } : {}),
+    ...(variants.length ? { variants: Object.fromEntries(variants.map(([id, text]) => [id, { text }])) } : {}),
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? 'text');
+      const field = issue.path[0] === 'variants' ? issue.path.join('.') : String(issue.path[0] ?? 'text');
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);
     }
     return { ok: false, kind: 'invalid', errors };
@@ -84,7 +106,7 @@ export async function submitComposeForm(
       idempotencyKey: form.idempotencyKey,
       actor: `user:${context.userId}`,
       userId: context.userId,
-      checkSoftDuplicates: !form.confirmDuplicate,
+      checkSoftDuplicates: !form.confirmDuplicate && !draft,
       requestId: context.requestId,
     });
 
@@ -95,8 +117,16 @@ export async function submitComposeForm(
     result = row?.state === 'completed' || !row ? await run() : result;
   }
   switch (result.kind) {
-    case 'ok':
-      return { ok: true, postId: result.postId, replayed: result.replayed };
+    case 'ok': {
+      const stored = JSON.parse(result.stored.body) as { status: string; scheduledAt: string };
+      return {
+        ok: true,
+        postId: result.postId,
+        replayed: result.replayed,
+        status: stored.status === 'draft' ? 'draft' : 'scheduled',
+        scheduledAt: stored.scheduledAt,
+      };
+    }
     case 'key_reused':
       return { ok: false, kind: 'mismatch' };
     case 'in_flight':

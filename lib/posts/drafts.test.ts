@@ -76,7 +76,12 @@ describe('drafts: saved without scheduling, never published until scheduled', ()
     const history = await db
       .select({ from: deliveryEvents.fromStatus, to: deliveryEvents.toStatus })
       .from(deliveryEvents)
-      .where(inArray(deliveryEvents.deliveryId, (await deliveriesOf(postId)).map((d) => d.id)))
+      .where(
+        inArray(
+          deliveryEvents.deliveryId,
+          (await deliveriesOf(postId)).map((d) => d.id),
+        ),
+      )
       .orderBy(asc(deliveryEvents.id));
     expect(history).toEqual([
       { from: null, to: 'draft' },
@@ -109,7 +114,10 @@ describe('drafts: saved without scheduling, never published until scheduled', ()
     expect(await edit({ slot: 'next' })).toMatchObject({ kind: 'invalid', errors: { slot: expect.any(Array) } });
 
     const stale = await draftOn('x'); // planned at the moment it was saved
-    await db.update(deliveries).set({ dueAt: new Date(0) }).where(eq(deliveries.postId, stale.postId));
+    await db
+      .update(deliveries)
+      .set({ dueAt: new Date(0) })
+      .where(eq(deliveries.postId, stale.postId));
     const past = await editPost(db, {
       workspaceId: stale.account.workspaceId,
       postId: stale.postId,

@@ -158,9 +158,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const live = locked.filter((d) => d.status !== 'canceled');
     // An earlier attempt whose outcome was unknown may still surface on the platform: reconciliation
     // matches on the text, so the text must not change under it. A draft was never claimed.
-    const blocked = live.filter(
-      (d) => (d.status !== 'scheduled' && d.status !== 'draft') || d.claimed || d.mayBeLive,
-    );
+    const blocked = live.filter((d) => (d.status !== 'scheduled' && d.status !== 'draft') || d.claimed || d.mayBeLive);
     if (live.length === 0 || blocked.length > 0) {
       const reason =
         live.length === 0
@@ -216,8 +214,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       await releaseSlotReservations(tx, { ...params, keepAt: scheduledAt });
     }
     const removed = live.filter((d) => !targetIds.includes(d.accountId));
-    if (removed.length)
-      await releaseSlotReservations(tx, { ...params, accountIds: removed.map((d) => d.accountId) });
+    if (removed.length) await releaseSlotReservations(tx, { ...params, accountIds: removed.map((d) => d.accountId) });
 
     await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
     await replacePostVariants(tx, {

@@ -66,7 +66,11 @@ export const createPostRequestSchema = z
     if (v.slot && v.scheduledAt)
       ctx.addIssue({ code: 'custom', path: ['slot'], message: 'Give either scheduledAt or slot, not both' });
     if (v.slot && v.status === 'draft')
-      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'A draft takes no slot: add it to the queue when scheduling it' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['slot'],
+        message: 'A draft takes no slot: add it to the queue when scheduling it',
+      });
     for (const accountId of Object.keys(v.variants ?? {}))
       if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
         ctx.addIssue({ code: 'custom', path: ['variants', accountId], message: 'Not one of accountIds' });

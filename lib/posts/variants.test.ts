@@ -13,7 +13,8 @@ import { createPostRequestSchema } from './post-input';
 
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;
-const publish = (callTimeoutMs = 5_000) => publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs }));
+const publish = (callTimeoutMs = 5_000) =>
+  publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs }));
 const context = (workspaceId: string, key = randomUUID()) => ({
   workspaceId,
   source: 'api' as const,
@@ -127,7 +128,11 @@ describe('per-network text (variants)', () => {
     const key = randomUUID();
     const accountIds = [x.productAccountId, mastodon.productAccountId];
     const body = (text: string) =>
-      request({ text: 'same', accountIds, variants: { [x.productAccountId]: { text }, [mastodon.productAccountId]: { text: 'm' } } });
+      request({
+        text: 'same',
+        accountIds,
+        variants: { [x.productAccountId]: { text }, [mastodon.productAccountId]: { text: 'm' } },
+      });
     const first = await createPost(db, body('one'), context(workspaceId, key));
     expect(first).toMatchObject({ kind: 'ok', replayed: false });
     // Same variants in another key order: the same request, replayed.

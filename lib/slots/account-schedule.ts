@@ -61,11 +61,18 @@ async function nextFreeSlots(
   params: { workspaceId: string; accountId: string; schedule: PostingScheduleInput; now?: Date },
 ) {
   const now = params.now ?? new Date();
-  const window = { after: new Date(now.getTime() + SLOT_LEAD_MS), until: new Date(now.getTime() + SLOT_HORIZON_DAYS * 86_400_000) };
+  const window = {
+    after: new Date(now.getTime() + SLOT_LEAD_MS),
+    until: new Date(now.getTime() + SLOT_HORIZON_DAYS * 86_400_000),
+  };
   const taken = new Set(
-    (await listReservedSlots(db, { workspaceId: params.workspaceId, accountIds: [params.accountId], after: window.after })).map(
-      (r) => r.slotAt.getTime(),
-    ),
+    (
+      await listReservedSlots(db, {
+        workspaceId: params.workspaceId,
+        accountIds: [params.accountId],
+        after: window.after,
+      })
+    ).map((r) => r.slotAt.getTime()),
   );
   const free: string[] = [];
   for (const slot of slotInstants(params.schedule, window)) {

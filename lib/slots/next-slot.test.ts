@@ -154,9 +154,7 @@ describe('posting slots: "next slot" takes the next free slot, and never one alr
     // Each post sits at the slot it reserved.
     for (const r of results)
       if (r.kind === 'ok')
-        expect(reservations.find((x) => x.postId === r.postId)?.slotAt.toISOString()).toBe(
-          times[results.indexOf(r)],
-        );
+        expect(reservations.find((x) => x.postId === r.postId)?.slotAt.toISOString()).toBe(times[results.indexOf(r)]);
   });
 });
 

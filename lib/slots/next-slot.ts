@@ -1,5 +1,10 @@
 import type { Executor } from '@/db/client';
-import { insertSlotReservations, listPostingSchedules, listReservedSlots, releaseSlotReservations } from '@/db/queries/slots';
+import {
+  insertSlotReservations,
+  listPostingSchedules,
+  listReservedSlots,
+  releaseSlotReservations,
+} from '@/db/queries/slots';
 import { isSlotOf, slotInstants, type PostingScheduleInput } from './schedule';
 
 /** How far ahead a queue looks for a free slot. */
@@ -9,7 +14,11 @@ export const SLOT_LEAD_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export type ReserveSlotResult =
-  | { ok: true; slotAt: Date; /** Slots found taken by a concurrent post on the way (the constraint's work). */ skipped: number }
+  | {
+      ok: true;
+      slotAt: Date;
+      /** Slots found taken by a concurrent post on the way (the constraint's work). */ skipped: number;
+    }
   | { ok: false; error: string };
 
 /**
@@ -59,7 +68,8 @@ export async function reserveNextSlot(
     if (got.length === ids.length) return { ok: true, slotAt, skipped };
     // Taken meanwhile on some account: give back what this instant got here, try the next one.
     skipped++;
-    if (got.length > 0) await releaseSlotReservations(tx, { workspaceId: params.workspaceId, postId: params.postId, accountIds: got });
+    if (got.length > 0)
+      await releaseSlotReservations(tx, { workspaceId: params.workspaceId, postId: params.postId, accountIds: got });
   }
   return {
     ok: false,

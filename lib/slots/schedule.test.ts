@@ -46,7 +46,11 @@ describe('posting schedules: weekly wall-clock slots in the account’s zone', (
       ],
     });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['slots.0.time', 'slots.1.weekday', 'timeZone']);
+    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'slots.0.time',
+      'slots.1.weekday',
+      'timeZone',
+    ]);
     const twice = postingScheduleSchema.safeParse({
       timeZone: 'UTC',
       slots: [

@@ -35,7 +35,8 @@ export const postingScheduleSchema = z
       .max(64)
       .transform((v, ctx) => {
         const zone = canonicalTimeZone(v);
-        if (!zone) ctx.addIssue({ code: 'custom', message: `Unknown time zone "${v}" (an IANA name, e.g. Europe/Berlin)` });
+        if (!zone)
+          ctx.addIssue({ code: 'custom', message: `Unknown time zone "${v}" (an IANA name, e.g. Europe/Berlin)` });
         return zone ?? v;
       })
       .describe('IANA time zone the slot times are read in, e.g. `Europe/Berlin`.'),
@@ -71,7 +72,8 @@ export function sortSlots(slots: Slot[]): Slot[] {
 export function* slotInstants(schedule: PostingScheduleInput, window: { after: Date; until: Date }): Generator<Date> {
   if (schedule.slots.length === 0) return;
   const byWeekday = new Map<string, string[]>();
-  for (const slot of sortSlots(schedule.slots)) byWeekday.set(slot.weekday, [...(byWeekday.get(slot.weekday) ?? []), slot.time]);
+  for (const slot of sortSlots(schedule.slots))
+    byWeekday.set(slot.weekday, [...(byWeekday.get(slot.weekday) ?? []), slot.time]);
   const last = zonedParts(window.until, schedule.timeZone).date;
   // From the day before, in the zone: its late slots may still lie after `after` in UTC terms.
   for (let day = addDays(zonedParts(window.after, schedule.timeZone).date, -1); day <= last; day = addDays(day, 1)) {

@@ -83,8 +83,12 @@ describe('POST /api/v1/posts: variants, drafts, slot "next"', () => {
   });
 
   it('a variant too long for its network is a 422 on variants.<accountId>.text; one for a non-target on variants.<accountId>', async () => {
-    const [a, b] = tenant.accounts as [{ id: string }, { id: string }];
-    const tooLong = await create({ text: 'short', accountIds: [a.id, b.id], variants: { [a.id]: { text: 'x'.repeat(281) } } });
+    const [a, b] = [tenant.accounts[0]!, tenant.accounts[1]!];
+    const tooLong = await create({
+      text: 'short',
+      accountIds: [a.id, b.id],
+      variants: { [a.id]: { text: 'x'.repeat(281) } },
+    });
     expect(tooLong.status).toBe(422);
     expect(await tooLong.json()).toMatchObject({
       errors: { [`variants.${a.id}.text`]: ['281/280 characters: too long for @t'] },

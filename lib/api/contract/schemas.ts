@@ -68,6 +68,17 @@ export const accountSchema = z
   })
   .openapi('Account');
 
+export const accountScheduleSchema = z
+  .object({
+    accountId: z.uuid(),
+    timeZone: z.string(),
+    slots: z.array(z.object({ weekday: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']), time: z.string() })),
+    nextFreeSlots: z
+      .array(z.iso.datetime())
+      .openapi({ description: 'The next free slots, earliest first: where `slot: "next"` puts the next posts.' }),
+  })
+  .openapi('AccountSchedule');
+
 export const accountListSchema = z.object({ data: z.array(accountSchema) }).openapi('AccountList');
 
 /** RFC 9457 problem details; operations add their own members (listed where they document them). */

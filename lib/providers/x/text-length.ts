@@ -49,8 +49,7 @@ export function findXUrls(text: string): [number, number][] {
     let url = match[0];
     const [, protocol, host, tld, path] = match;
     // A bare `name.cc` (one label, a country code, no path) is not linked, except .co and .tv.
-    if (!protocol && !path && host!.split('.').length === 2 && tld!.length === 2 && !/^(co|tv)$/i.test(tld!))
-      continue;
+    if (!protocol && !path && host!.split('.').length === 2 && tld!.length === 2 && !/^(co|tv)$/i.test(tld!)) continue;
     // Trailing punctuation ends the sentence, not the URL; an unmatched ")" closes the surrounding text.
     while (url.length > 0 && !PATH_END.test(url.at(-1)!)) url = url.slice(0, -1);
     while (url.endsWith(')') && count(url, '(') < count(url, ')')) url = url.slice(0, -1);
