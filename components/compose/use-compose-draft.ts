@@ -9,7 +9,9 @@ export type ComposeDraft = {
   inReplyTo: string;
   recipient: string;
   accountIds: string[];
-  when: 'now' | 'later';
+  /** Own texts by account id (the composer's account tabs); an account without one gets `text`. */
+  variants: Record<string, string>;
+  when: 'now' | 'later' | 'queue';
   localDateTime: string;
 };
 
@@ -20,6 +22,7 @@ const emptyDraft = (): ComposeDraft => ({
   inReplyTo: '',
   recipient: '',
   accountIds: [],
+  variants: {},
   when: 'now',
   localDateTime: '',
 });
