@@ -32,6 +32,8 @@ export const deliveryStatusEnum = pgEnum('delivery_status', [
   'needs_review',
   'canceled',
   'missed',
+  // Saved without scheduling: never claimed (the claim takes `scheduled` only) until a keyed edit schedules it.
+  'draft',
 ]);
 export const attemptOutcomeEnum = pgEnum('attempt_outcome', ['sent', 'failed', 'not_sent', 'ambiguous']);
 export const idempotencyStateEnum = pgEnum('idempotency_state', ['in_flight', 'completed']);
@@ -243,6 +245,71 @@ export type Delivery = typeof deliveries.$inferSelect;
 export type NewDelivery = typeof deliveries.$inferInsert;
 export type DeliveryStatus = (typeof deliveryStatusEnum.enumValues)[number];
 
+/**
+ * Per-network text: the text one target account gets instead of the post's own (`variants` in the API).
+ * Keyed by (post, account) rather than stored on the delivery: it is content, not delivery state, and stays
+ * one row per account however a post's deliveries are split (thread parts).
+ */
+export const postVariants = pgTable(
+  'post_variants',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    text: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'post_variants_pk', columns: [t.postId, t.accountId] })],
+);
+export type PostVariant = typeof postVariants.$inferSelect;
+
+/** An account's weekly posting slots, as wall-clock times in its own zone (`slots`: [{ weekday, time }]). */
+export const postingSchedules = pgTable('posting_schedules', {
+  accountId: uuid()
+    .primaryKey()
+    .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+  workspaceId: uuid()
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  timeZone: text().notNull(),
+  slots: jsonb().$type<{ weekday: string; time: string }[]>().notNull().default([]),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+export type PostingSchedule = typeof postingSchedules.$inferSelect;
+
+/**
+ * A slot taken by a queued post ("Add to queue", `slot: "next"`), written in the post's own transaction.
+ * `slot_reservations_account_slot_uq` is the guard: two posts can never take one slot of an account. The row
+ * is written before the post (whose time is the slot), so `post_id` has no foreign key; both commit together.
+ * Canceling the delivery or moving the post deletes the row, which frees the slot.
+ */
+export const slotReservations = pgTable(
+  'slot_reservations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    slotAt: timestamp({ withTimezone: true }).notNull(),
+    postId: uuid().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('slot_reservations_account_slot_uq').on(t.accountId, t.slotAt),
+    index('slot_reservations_post_idx').on(t.postId),
+  ],
+);
+export type SlotReservation = typeof slotReservations.$inferSelect;
+
 /** The claim table: one row per delivery; each new claim bumps `generation`, the fencing token. */
 export const claims = pgTable(
   'claims',
@@ -358,7 +425,7 @@ export const idempotencyKeys = pgTable(
 );
 export type IdempotencyKey = typeof idempotencyKeys.$inferSelect;
 
-export const API_KEY_SCOPES = ['posts:read', 'posts:write', 'accounts:read'] as const;
+export const API_KEY_SCOPES = ['posts:read', 'posts:write', 'accounts:read', 'accounts:write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const apiKeys = pgTable(
@@ -388,7 +455,10 @@ export const apiKeys = pgTable(
   (t) => [
     unique('api_keys_hash_uq').on(t.hash),
     index('api_keys_workspace_idx').on(t.workspaceId),
-    check('api_keys_scopes_ck', sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read']::text[]`),
+    check(
+      'api_keys_scopes_ck',
+      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write']::text[]`,
+    ),
   ],
 );
 export type ApiKey = typeof apiKeys.$inferSelect;

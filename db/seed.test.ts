@@ -25,13 +25,13 @@ const EXPECTED_ACCOUNTS = [
   'demo bluesky @demo-brand.bsky.sandbox',
   'demo linkedin Demo Agency (page)',
   'demo mastodon @demo@sandbox.social',
-  'demo threads @demo_brand',
+  'demo threads @demo_brand_threads',
   'demo x @demo_brand',
   'demo x @demo_support',
   'other bluesky @other-brand.bsky.sandbox',
   'other linkedin Other Agency (page)',
   'other mastodon @other@sandbox.social',
-  'other threads @other_brand',
+  'other threads @other_brand_threads',
   'other x @other_brand',
 ];
 

@@ -27,7 +27,7 @@ const DEMO: { slug: string; name: string; members: [string, string, Role][]; acc
       { provider: 'mastodon', handle: '@demo@sandbox.social', displayName: 'Demo on Mastodon' },
       { provider: 'bluesky', handle: '@demo-brand.bsky.sandbox', displayName: 'Demo on Bluesky' },
       { provider: 'linkedin', handle: 'Demo Agency (page)', displayName: 'Demo Agency on LinkedIn' },
-      { provider: 'threads', handle: '@demo_brand', displayName: 'Demo on Threads' },
+      { provider: 'threads', handle: '@demo_brand_threads', displayName: 'Demo on Threads' },
     ],
   },
   {
@@ -39,7 +39,7 @@ const DEMO: { slug: string; name: string; members: [string, string, Role][]; acc
       { provider: 'mastodon', handle: '@other@sandbox.social', displayName: 'Other on Mastodon' },
       { provider: 'bluesky', handle: '@other-brand.bsky.sandbox', displayName: 'Other on Bluesky' },
       { provider: 'linkedin', handle: 'Other Agency (page)', displayName: 'Other Agency on LinkedIn' },
-      { provider: 'threads', handle: '@other_brand', displayName: 'Other on Threads' },
+      { provider: 'threads', handle: '@other_brand_threads', displayName: 'Other on Threads' },
     ],
   },
 ];
@@ -55,7 +55,7 @@ export async function seedDemoData(db: Database, options: { password: string; en
     }
     for (const account of spec.accounts) {
       // Deterministic ids keep the seed idempotent; tokens are random and sealed at rest.
-      // (X and Mastodon keep the ids earlier seeds gave them; the others name the network, as handles repeat.)
+      // (X and Mastodon keep the ids earlier seeds gave them; the others name the network, as handles may repeat.)
       const seedKey = ['x', 'mastodon'].includes(account.provider) ? '' : `${account.provider}:`;
       const digest = createHash('sha256').update(`${spec.slug}:${seedKey}${account.handle}`).digest();
       const platformUserId = seedPlatformUserId(account.provider, digest);

@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { createApiKey } from '@/db/queries/api-keys';
+import { deliveryTextSql } from '@/db/queries/post-variants';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { makeWorkspace } from '@/db/testing/factories';
@@ -381,14 +382,13 @@ console.log('');
 const rows = [
   ...(await withDb((db) =>
     db.execute<DeliveryRow>(sql`
-  select d.id, coalesce(pp.text, p.text) as text, d.status, d.external_id as "externalId", d.attempt_count as "attemptCount",
+  select d.id, ${deliveryTextSql} as text, d.status, d.external_id as "externalId", d.attempt_count as "attemptCount",
     d.post_id as "postId", d.part,
     coalesce(d.failure_reason, (select e.reason from delivery_events e where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1)) as "failureReason",
     a.id as "accountId", case when p.idempotency_key like 'chaos-api-%' then 'api' else 'db' end as source,
     coalesce((select json_agg(json_build_object('decision', r.decision, 'evidence', r.evidence) order by r.checked_at, r.id) from reconciliations r where r.delivery_id = d.id), '[]') as reconciliations,
     coalesce((select string_agg(e.to_status::text, '→' order by e.id) from delivery_events e where e.delivery_id = d.id), '') as history
   from deliveries d join posts p on p.id = d.post_id join social_accounts a on a.id = d.account_id
-  left join post_parts pp on pp.post_id = d.post_id and pp.position = d.part
   where d.workspace_id = ${workspace.id}`),
   )),
 ].map((r) => {

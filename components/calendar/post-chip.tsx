@@ -6,8 +6,14 @@ import { StatusBadge } from '@/components/posts/status-badge';
 import { PROVIDER_LABEL } from '@/lib/providers/catalog';
 import type { CalendarDelivery, CalendarPost } from '@/lib/reads/calendar';
 
-/** Statuses whose post may still be moved as far as the browser knows; the server has the last word. */
-const MOVABLE = new Set(['scheduled', 'publishing', 'ambiguous', 'partial']);
+/**
+ * Statuses whose post may still be moved as far as the browser knows; the server has the last word. Moving a
+ * draft changes its planned time only: it stays a draft.
+ */
+const MOVABLE = new Set(['scheduled', 'publishing', 'ambiguous', 'partial', 'draft']);
+/** A draft is drawn dashed: planned, not scheduled. */
+const chipFrame = (post: CalendarPost) =>
+  post.status === 'draft' ? 'border border-dashed border-slate-400 bg-slate-50' : 'bg-white ring-1 ring-slate-200';
 export const isMovable = (post: CalendarPost) => MOVABLE.has(post.status);
 
 const AVATAR_TONE: Record<string, string> = {
@@ -54,8 +60,9 @@ export function PostChip({ post, time, canMove, moving, onRequestMove }: Props) 
       {...listeners}
       data-testid="calendar-chip"
       data-post-id={post.id}
+      data-status={post.status}
       aria-busy={moving}
-      className={`rounded-md bg-white p-1.5 text-xs shadow-sm ring-1 ring-slate-200 select-none ${movable ? 'cursor-grab' : ''} ${isDragging ? 'opacity-40' : ''} ${moving ? 'animate-pulse' : ''}`}
+      className={`rounded-md p-1.5 text-xs shadow-sm select-none ${chipFrame(post)} ${movable ? 'cursor-grab' : ''} ${isDragging ? 'opacity-40' : ''} ${moving ? 'animate-pulse' : ''}`}
     >
       <ChipBody post={post} time={time} handles={handles} statuses={statuses} />
       {movable && (

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { zonedLocalInput } from '@/lib/calendar/grid';
+import { Button } from '@/components/ui/button';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { ActionState, FormAction } from '@/lib/auth/action';
 import type { ComposeResult } from '@/lib/posts/compose-form';
@@ -9,7 +10,7 @@ import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
 import { SchedulePicker } from './schedule-picker';
-import { TextWithCounts } from './text-with-counts';
+import { NetworkTabs } from './network-tabs';
 import { ThreadParts } from './thread-parts';
 import { useComposeDraft } from './use-compose-draft';
 
@@ -44,14 +45,20 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
 
   const fieldError = (name: string) => state?.errors?.[name]?.[0];
   const selected = accounts.filter((a) => draft.accountIds.includes(a.id));
+  // Only the accounts still ticked keep their own text; a thread has none (its parts are published as written).
+  const ownTexts =
+    draft.kind === 'thread'
+      ? {}
+      : Object.fromEntries(Object.entries(draft.variants).filter(([id]) => draft.accountIds.includes(id)));
 
-  async function submit(form: HTMLFormElement, confirmDuplicate = false) {
+  async function submit(form: HTMLFormElement, options: { confirmDuplicate?: boolean; intent?: 'draft' } = {}) {
     if (inFlight.current) return;
     inFlight.current = true;
     setPending(true);
     setNetworkError(false);
     const data = new FormData(form);
-    if (confirmDuplicate) data.set('confirmDuplicate', '1');
+    if (options.confirmDuplicate) data.set('confirmDuplicate', '1');
+    if (options.intent) data.set('intent', options.intent);
     try {
       const next = await action(undefined, data);
       setState(next);
@@ -77,11 +84,12 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
     >
       <input type="hidden" name="idempotencyKey" value={draft.key} />
       <input type="hidden" name="timeZone" value={timeZone} />
+      <input type="hidden" name="variants" value={JSON.stringify(ownTexts)} />
       <ComposeOutcome
         state={state}
         networkError={networkError}
         pending={pending}
-        onConfirmDuplicate={(form) => void submit(form, true)}
+        onConfirmDuplicate={(form) => void submit(form, { confirmDuplicate: true })}
         onStartNew={() => {
           startNew();
           setState(undefined);
@@ -106,20 +114,45 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
           onChange={(parts) => update({ parts })}
         />
       ) : (
-        <TextWithCounts
-          text={draft.text}
+        <NetworkTabs
           selected={selected}
-          error={fieldError('text')}
-          onChange={(text) => update({ text })}
+          text={draft.text}
+          variants={ownTexts}
+          errorFor={fieldError}
+          onText={(text) => update({ text })}
+          onVariant={(accountId, text) => {
+            const variants = { ...draft.variants };
+            if (text === undefined) delete variants[accountId];
+            else variants[accountId] = text;
+            update({ variants });
+          }}
         />
       )}
-      <SchedulePicker draft={draft} timeZone={timeZone} error={fieldError('localDateTime')} update={update} />
-      <div className="flex items-center gap-3">
+      {Object.keys(state?.errors ?? {}).some((k) => k.startsWith('variants.')) && (
+        <p className="text-sm text-rose-700">An account’s own text needs a fix: see the tabs marked in red.</p>
+      )}
+      <SchedulePicker
+        draft={draft}
+        timeZone={timeZone}
+        error={fieldError('localDateTime')}
+        slotError={fieldError('slot')}
+        update={update}
+      />
+      <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending={pending} pendingLabel="Scheduling…">
-          Schedule
+          {draft.when === 'queue' ? 'Add to queue' : 'Schedule'}
         </SubmitButton>
+        <Button
+          type="button"
+          variant="secondary"
+          disabled={pending}
+          onClick={(e) => void submit(e.currentTarget.form!, { intent: 'draft' })}
+        >
+          Save draft
+        </Button>
         <span className="text-xs text-slate-500">
-          Safe to retry: this post is sent with its own key, so it can only be scheduled once.
+          Safe to retry: this post is sent with its own key, so it can only be scheduled once. A draft is never
+          published until you schedule it.
         </span>
       </div>
     </form>

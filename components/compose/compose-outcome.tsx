@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
+import { LocalTime } from '@/components/ui/local-time';
 import type { ActionState } from '@/lib/auth/action';
 import type { ComposeResult } from '@/lib/posts/compose-form';
 
@@ -21,6 +22,11 @@ export function ComposeOutcome({ state, networkError, pending, onConfirmDuplicat
       {state?.ok && result?.ok && (
         <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
           <p className="font-semibold">{state.message}</p>
+          {result.status === 'scheduled' && result.scheduledAt && (
+            <p>
+              Goes out <LocalTime iso={result.scheduledAt} />.
+            </p>
+          )}
           <Link href={`/posts/${result.postId}`} className="font-medium underline">
             View the post
           </Link>

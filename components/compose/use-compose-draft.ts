@@ -12,7 +12,9 @@ export type ComposeDraft = {
   inReplyTo: string;
   recipient: string;
   accountIds: string[];
-  when: 'now' | 'later';
+  /** Own texts by account id (the composer's account tabs); an account without one gets `text`. */
+  variants: Record<string, string>;
+  when: 'now' | 'later' | 'queue';
   localDateTime: string;
 };
 
@@ -24,6 +26,7 @@ const emptyDraft = (): ComposeDraft => ({
   inReplyTo: '',
   recipient: '',
   accountIds: [],
+  variants: {},
   when: 'now',
   localDateTime: '',
 });

@@ -10,6 +10,7 @@ const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   canceled: { label: 'Canceled', tone: 'gray' },
   missed: { label: 'Missed', tone: 'red' },
   partial: { label: 'Partly done', tone: 'amber' },
+  draft: { label: 'Draft', tone: 'gray' },
 };
 
 /** How a status is named to people (filters, messages). */

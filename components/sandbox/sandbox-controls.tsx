@@ -10,7 +10,7 @@ import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
 import type { FormAction } from '@/lib/auth/action';
 import { queryKeys } from '@/lib/query/keys';
 import type { AttemptSummary, NaiveRetryDemo } from '@/lib/sandbox/demo';
-import { FAULT_LABELS } from '@/lib/sandbox/faults';
+import { FAULT_LABELS } from '@/lib/sandbox/fault-labels';
 import { PROFILES, PROFILE_LABELS } from '@/lib/sandbox/profiles';
 import { useSandboxTimeline } from './use-sandbox-timeline';
 

@@ -7,6 +7,7 @@ const ITEMS = [
   { href: '/calendar', label: 'Calendar' },
   { href: '/queue', label: 'Queue' },
   { href: '/compose', label: 'Compose' },
+  { href: '/drafts', label: 'Drafts' },
   { href: '/review', label: 'Review' },
   { href: '/accounts', label: 'Accounts' },
   { href: '/sandbox', label: 'Sandbox' },

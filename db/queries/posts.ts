@@ -2,6 +2,8 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { deliveries, postParts, posts, socialAccounts, type DeliveryStatus, type NewPost, type Post } from '../schema';
 import { addDeliveries } from './deliveries/add';
+import { variantTextColumn } from './post-variants';
+import { jsonb } from './sql-params';
 
 export async function getTargetAccounts(db: Executor, params: { workspaceId: string; accountIds: string[] }) {
   if (params.accountIds.length === 0) return [];
@@ -22,7 +24,14 @@ export async function getTargetAccounts(db: Executor, params: { workspaceId: str
  */
 export async function insertPostWithDeliveries(
   db: Executor,
-  params: { post: NewPost; accountIds: string[]; actor: string; requestId?: string; parts?: string[] },
+  params: {
+    post: NewPost;
+    accountIds: string[];
+    actor: string;
+    requestId?: string;
+    parts?: string[];
+    status?: 'scheduled' | 'draft';
+  },
 ) {
   const [post] = await db
     .insert(posts)
@@ -40,6 +49,7 @@ export async function insertPostWithDeliveries(
     accountIds: params.accountIds,
     parts: parts.length > 0 ? parts.map((_, position) => position) : undefined,
     dueAt: post.scheduledAt,
+    status: params.status,
     actor: params.actor,
     reason: 'created',
     detail: {
@@ -86,6 +96,8 @@ const deliveryColumns = {
   url: deliveries.externalUrl,
   failureReason: deliveries.failureReason,
   dueAt: deliveries.dueAt,
+  /** The account's own text (post_variants), or null when it publishes the post's text. */
+  variantText: variantTextColumn,
   accountHandle: socialAccounts.handle,
   accountProvider: socialAccounts.provider,
   /** The account's token needs a reconnect: its scheduled deliveries are held (not claimed) until then. */
@@ -229,11 +241,15 @@ export async function listPostsInRange(
   }));
 }
 
-/** Soft duplicate check: the same normalised text already going to one of these accounts since `since`. */
+/**
+ * Soft duplicate check: the same normalised text already going to one of these accounts since `since`, each
+ * account compared with the text it gets (its variant, else the post's text). Drafts and canceled ones go nowhere.
+ */
 export async function findRecentSameText(
   db: Executor,
-  params: { workspaceId: string; accountIds: string[]; normalisedText: string; since: Date },
+  params: { workspaceId: string; texts: { accountId: string; normalisedText: string }[]; since: Date },
 ) {
+  const effectiveText = sql`coalesce(${variantTextColumn}, ${posts.text})`;
   return db
     .select({ postId: posts.id, accountId: deliveries.accountId, scheduledAt: posts.scheduledAt })
     .from(posts)
@@ -241,10 +257,16 @@ export async function findRecentSameText(
     .where(
       and(
         eq(posts.workspaceId, params.workspaceId),
-        inArray(deliveries.accountId, params.accountIds),
+        inArray(
+          deliveries.accountId,
+          params.texts.map((t) => t.accountId),
+        ),
         gt(posts.createdAt, params.since),
-        sql`${deliveries.status} <> 'canceled'`,
-        sql`btrim(regexp_replace(normalize(${posts.text}, NFC), '\\s+', ' ', 'g')) = ${params.normalisedText}`,
+        sql`${deliveries.status} not in ('canceled', 'draft')`,
+        // A thread is compared by its first part (the post's text); its other parts are not posts of their own.
+        eq(deliveries.part, 0),
+        sql`(${deliveries.accountId}, btrim(regexp_replace(normalize(${effectiveText}, NFC), '\\s+', ' ', 'g'))) in
+          (select (t->>'accountId')::uuid, t->>'normalisedText' from jsonb_array_elements(${jsonb(params.texts)}) t)`,
       ),
     )
     .limit(5);

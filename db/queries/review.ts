@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { deliveryText, partCount } from './deliveries/thread';
+import { partCount } from './deliveries/thread';
 import { uuidList } from './sql-params';
 import type { ProviderName } from '@/lib/providers/types';
+import { deliveryTextSql } from './post-variants';
 
 export type ReviewItem = {
   deliveryId: string;
@@ -37,7 +38,7 @@ export async function listReviewItems(
   if (params.workspaceIds.length === 0) return [];
   const result = await db.execute(sql`
     select d.id as "deliveryId", d.post_id as "postId", d.workspace_id as "workspaceId", w.name as "workspaceName", d.status,
-      ${deliveryText} as text, d.part, ${partCount} as parts, a.id as "accountId", a.handle, a.provider, d.updated_at as "updatedAt",
+      ${deliveryTextSql} as text, d.part, ${partCount} as parts, a.id as "accountId", a.handle, a.provider, d.updated_at as "updatedAt",
       case when d.status = 'ambiguous' then d.due_at end as "nextCheckAt",
       (select e.reason from delivery_events e where e.delivery_id = d.id order by e.id desc limit 1) as reason,
       (select r.evidence from reconciliations r where r.delivery_id = d.id order by r.checked_at desc limit 1) as evidence,

@@ -7,7 +7,7 @@ const NETWORKS = [
   { account: /Demo Brand/, handle: '@demo_brand', network: 'X', platform: 'x' },
   { account: /Demo on Mastodon/, handle: '@demo@sandbox.social', network: 'Mastodon', platform: 'mastodon' },
   { account: /Demo on Bluesky/, handle: '@demo-brand.bsky.sandbox', network: 'Bluesky', platform: 'bluesky' },
-  { account: /Demo on Threads/, handle: '@demo_brand', network: 'Threads', platform: 'threads' },
+  { account: /Demo on Threads/, handle: '@demo_brand_threads', network: 'Threads', platform: 'threads' },
 ] as const;
 
 test.beforeEach(async ({ page }) => {

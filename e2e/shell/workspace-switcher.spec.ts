@@ -31,7 +31,7 @@ test('a member of two workspaces switches between them', async ({ page }) => {
 
   // The data follows the workspace: Other Agency's accounts, not Demo Agency's.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
-  await expect(page.getByText('@other_brand')).toBeVisible();
+  await expect(page.getByText('@other_brand', { exact: true })).toBeVisible();
   await expect(page.getByText('@demo_brand')).toHaveCount(0);
 
   // The role is the one in the active workspace: a manager there, so its admin pages are refused…

@@ -4,5 +4,6 @@ import type { ApiKeyScope } from '@/db/schema';
 export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'posts:read': 'Read posts and their deliveries',
   'posts:write': 'Create, edit and cancel posts',
-  'accounts:read': 'List connected accounts',
+  'accounts:read': 'List connected accounts and read their posting slots',
+  'accounts:write': 'Change accounts’ posting slots',
 };

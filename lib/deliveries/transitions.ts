@@ -3,7 +3,7 @@ import type { DeliveryStatus } from '@/db/schema';
 /**
  * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces it with
  * a trigger whose function is generated from this table (transitionTriggerFunctionSql; installed by
- * migrations 0003, 0005 and 0010): a test checks the live function's source equals it, and every pair both ways.
+ * migrations 0003, 0005, 0010 and 0011): a test checks the live function's source equals it, and every pair both ways.
  * To change a rule: edit the table, add a migration containing transitionTriggerFunctionSql().
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
@@ -17,6 +17,8 @@ export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus
   failed: [],
   canceled: [],
   missed: [],
+  // A draft is never claimed; a keyed edit schedules it (or it is discarded). Nothing returns to draft.
+  draft: ['scheduled', 'canceled'],
 };
 
 export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean {

@@ -31,15 +31,31 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
-  when: z.enum(['now', 'later']).default('now'),
+  when: z.enum(['now', 'later', 'queue']).default('now'),
   localDateTime: optionalText,
   timeZone: z.string().default('UTC'),
   confirmDuplicate: z.literal('1').optional(),
+  /** Per-network texts as JSON `{ [accountId]: text }` (the composer's account tabs); unusable JSON is none. */
+  variants: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return {};
+      try {
+        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(v));
+        return Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== ''));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'The per-network texts could not be read; reload the page.' });
+        return z.NEVER;
+      }
+    }),
+  /** Which button: schedule (or queue) it, or save it as a draft. */
+  intent: z.enum(['schedule', 'draft']).default('schedule'),
 });
 export type ComposeForm = z.output<typeof composeFormSchema>;
 
 export type ComposeResult =
-  | { ok: true; postId: string; replayed: boolean }
+  | { ok: true; postId: string; replayed: boolean; status: 'scheduled' | 'draft'; scheduledAt: string }
   | { ok: false; kind: 'invalid'; errors: Record<string, string[]> }
   | { ok: false; kind: 'possible_duplicate'; matches: { postId: string; accountId: string }[] }
   | { ok: false; kind: 'mismatch' }
@@ -56,6 +72,7 @@ export async function submitComposeForm(
   form: ComposeForm,
   context: { workspaceId: string; userId: string; requestId?: string },
 ): Promise<ComposeResult> {
+  const draft = form.intent === 'draft';
   let scheduledAt: string | undefined;
   if (form.when === 'later') {
     const converted = form.localDateTime
@@ -65,6 +82,8 @@ export async function submitComposeForm(
     scheduledAt = converted.date.toISOString();
   }
   const thread = form.kind === 'thread';
+  // Only the accounts still ticked keep their own text; a thread has none (its parts are published as written).
+  const variants = thread ? [] : Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
   const parsed = createPostRequestSchema.safeParse({
     text: thread ? undefined : form.text,
     parts: thread ? form.parts.map((text) => ({ text })) : undefined,
@@ -73,11 +92,18 @@ export async function submitComposeForm(
     inReplyTo: form.inReplyTo,
     recipient: form.recipient,
     scheduledAt,
+    // A draft keeps a picked time as its plan; "Add to queue" is a schedule's choice, not a draft's.
+    ...(draft ? { status: 'draft' } : form.when === 'queue' ? { slot: 'next' } : {}),
+    ...(variants.length ? { variants: Object.fromEntries(variants.map(([id, text]) => [id, { text }])) } : {}),
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
-      const field = issue.path.length > 0 ? issue.path.join('.') : 'text'; // a part's text: `parts.<i>.text`
+      // A part's or a variant's text: `parts.<i>.text`, `variants.<accountId>.text`.
+      const field =
+        issue.path[0] === 'parts' || issue.path[0] === 'variants'
+          ? issue.path.join('.')
+          : String(issue.path[0] ?? 'text');
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);
     }
     return { ok: false, kind: 'invalid', errors };
@@ -91,7 +117,7 @@ export async function submitComposeForm(
       idempotencyKey: form.idempotencyKey,
       actor: `user:${context.userId}`,
       userId: context.userId,
-      checkSoftDuplicates: !form.confirmDuplicate,
+      checkSoftDuplicates: !form.confirmDuplicate && !draft,
       requestId: context.requestId,
     });
 
@@ -102,8 +128,16 @@ export async function submitComposeForm(
     result = row?.state === 'completed' || !row ? await run() : result;
   }
   switch (result.kind) {
-    case 'ok':
-      return { ok: true, postId: result.postId, replayed: result.replayed };
+    case 'ok': {
+      const stored = JSON.parse(result.stored.body) as { status: string; scheduledAt: string };
+      return {
+        ok: true,
+        postId: result.postId,
+        replayed: result.replayed,
+        status: stored.status === 'draft' ? 'draft' : 'scheduled',
+        scheduledAt: stored.scheduledAt,
+      };
+    }
     case 'key_reused':
       return { ok: false, kind: 'mismatch' };
     case 'in_flight':

@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
+import { replacePostVariants } from '@/db/queries/post-variants';
 import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
+import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { fingerprintInput, normaliseText, postTexts, type CreatePostRequest } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
-import { validateTargets, type FieldErrors } from './targets';
+import { validateTargets, variantTexts, type FieldErrors } from './targets';
 
 export const CREATE_POST_OPERATION = 'posts.create';
 
@@ -94,19 +97,28 @@ async function createPostInTransaction(
 ): Promise<OperationResult<CreatePostRejection>> {
   const now = context.now ?? new Date();
   const accountIds = [...new Set(request.accountIds)];
+  const draft = request.status === 'draft';
+  const variants = variantTexts(request.variants);
   const errors: FieldErrors = {};
   const texts = postTexts(request);
   const content = request.kind === 'thread' ? { parts: texts } : { text: texts[0]! };
-  await validateTargets(tx, { workspaceId: context.workspaceId, accountIds, kind: request.kind, ...content }, errors);
-  const scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
+  const accounts = await validateTargets(
+    tx,
+    { workspaceId: context.workspaceId, accountIds, kind: request.kind, variants, ...content },
+    errors,
+  );
+  // A draft without a time keeps the moment it was saved as its planned time (where the calendar shows it).
+  let scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
   if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
   if (Object.keys(errors).length > 0) return { store: false, rejection: { kind: 'invalid', errors } };
 
-  if (context.checkSoftDuplicates) {
+  if (context.checkSoftDuplicates && !draft) {
     const matches = await findRecentSameText(tx, {
       workspaceId: context.workspaceId,
-      accountIds,
-      normalisedText: normaliseText(texts[0]!),
+      texts: accounts.map((a) => ({
+        accountId: a.id,
+        normalisedText: normaliseText(variants.get(a.id.toLowerCase()) ?? texts[0]!),
+      })),
       since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
     });
     if (matches.length > 0)
@@ -119,7 +131,16 @@ async function createPostInTransaction(
       };
   }
 
+  // "Add to queue": the slot is taken first (its time is the post's), in this same transaction.
+  const postId = randomUUID();
+  if (request.slot === 'next') {
+    const slot = await reserveNextSlot(tx, { workspaceId: context.workspaceId, postId, accounts, now });
+    if (!slot.ok) return { store: false, rejection: { kind: 'invalid', errors: { slot: [slot.error] } } };
+    scheduledAt = slot.slotAt;
+  }
+
   const newPost = {
+    id: postId,
     workspaceId: context.workspaceId,
     kind: request.kind,
     text: texts[0]!, // a thread's first part: what lists, the calendar and the duplicate check show
@@ -131,6 +152,7 @@ async function createPostInTransaction(
     createdByUserId: context.userId ?? null,
     createdByApiKeyId: context.apiKeyId ?? null,
   };
+  const status = draft ? ('draft' as const) : ('scheduled' as const);
   // A key whose record expired (and was pruned) starts a new request (docs/architecture.md#inbound-idempotency, retention): the earlier
   // post keeps the key, so this one is stored without it; its new key record points at it.
   const created =
@@ -140,6 +162,7 @@ async function createPostInTransaction(
       parts: content.parts,
       actor: context.actor,
       requestId: context.requestId,
+      status,
     })) ??
     (await insertPostWithDeliveries(tx, {
       post: { ...newPost, idempotencyKey: null },
@@ -147,11 +170,21 @@ async function createPostInTransaction(
       parts: content.parts,
       actor: context.actor,
       requestId: context.requestId,
+      status,
     }))!;
-  const { post, deliveries, parts } = created;
+  const { post, parts } = created;
+  const variantRows = accounts.flatMap((a) => {
+    const text = variants.get(a.id.toLowerCase());
+    return text === undefined ? [] : [{ accountId: a.id, text }];
+  });
+  await replacePostVariants(tx, { workspaceId: context.workspaceId, postId: post.id, variants: variantRows });
+  const deliveries = created.deliveries.map((d) => ({
+    ...d,
+    variantText: variants.get(d.accountId.toLowerCase()) ?? null,
+  }));
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
-  // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.
-  if (scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
+  // one is found by their timer anyway, and NOTIFY serialises commits on a global lock. A draft is never due.
+  if (!draft && scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
   const body: SerializedPost = serializePost(post, deliveries, parts);
   return {
     store: true,

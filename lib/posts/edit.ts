@@ -5,14 +5,18 @@ import {
   applyEditToDeliveries,
   lockDeliveriesForEdit,
   removeDroppedParts,
+  scheduleDraftDeliveries,
 } from '@/db/queries/deliveries';
+import { replacePostVariants } from '@/db/queries/post-variants';
 import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
+import { releaseSlotReservations } from '@/db/queries/slots';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
-import { postTextSchema, threadPartsSchema, withinTwoYears } from './post-input';
+import { reserveNextSlot } from '@/lib/slots/next-slot';
+import { postTextSchema, threadPartsSchema, variantsSchema, withinTwoYears } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
-import { validateTargets, type FieldErrors } from './targets';
+import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
 
 export const editPostRequestSchema = z
   .object({
@@ -24,12 +28,31 @@ export const editPostRequestSchema = z
       .refine(withinTwoYears, 'Must be within two years from now')
       .optional(),
     accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
+    variants: variantsSchema
+      .optional()
+      .describe('Replaces every variant (`{}` removes them); omitted, they stay (but for accounts removed).'),
+    status: z
+      .literal('scheduled')
+      .optional()
+      .describe('Schedules a draft (at `scheduledAt`, the next slot, or its planned time); no change otherwise.'),
+    slot: z.literal('next').optional().describe('Moves the post to the next free slot of its accounts.'),
   })
   .strict()
   .refine(
-    (v) => v.text !== undefined || v.parts !== undefined || v.scheduledAt !== undefined || v.accountIds !== undefined,
+    (v) =>
+      v.text !== undefined ||
+      v.parts !== undefined ||
+      v.scheduledAt !== undefined ||
+      v.accountIds !== undefined ||
+      v.variants !== undefined ||
+      v.status !== undefined ||
+      v.slot !== undefined,
     'Nothing to change',
-  );
+  )
+  .superRefine((v, ctx) => {
+    if (v.slot && v.scheduledAt)
+      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'Give either scheduledAt or slot, not both' });
+  });
 export type EditPostRequest = z.output<typeof editPostRequestSchema>;
 
 export type EditConflictReason = 'already_publishing' | 'already_sent' | 'not_editable';
@@ -138,8 +161,8 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     if (locked.length === 0) return { ok: false, reason: 'not_found' } as const;
     const live = locked.filter((d) => d.status !== 'canceled');
     // An earlier attempt whose outcome was unknown may still surface on the platform: reconciliation
-    // matches on the text, so the text must not change under it.
-    const blocked = live.filter((d) => d.status !== 'scheduled' || d.claimed || d.mayBeLive);
+    // matches on the text, so the text must not change under it. A draft was never claimed.
+    const blocked = live.filter((d) => (d.status !== 'scheduled' && d.status !== 'draft') || d.claimed || d.mayBeLive);
     if (live.length === 0 || blocked.length > 0) {
       const reason =
         live.length === 0
@@ -157,22 +180,29 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         })),
       } as const;
     }
+    const now = params.now ?? new Date();
+    const isDraft = live.some((d) => d.status === 'draft');
+    const scheduling = isDraft && params.changes.status === 'scheduled';
     const current = (await getPostWithDeliveries(tx, params))!;
     const thread = current.post.kind === 'thread';
     const parts = thread ? (params.changes.parts?.map((p) => p.text) ?? current.parts) : undefined;
     const text = parts ? parts[0]! : (params.changes.text ?? current.post.text);
-    const scheduledAt = params.changes.scheduledAt ? new Date(params.changes.scheduledAt) : current.post.scheduledAt;
+    let scheduledAt = params.changes.scheduledAt ? new Date(params.changes.scheduledAt) : current.post.scheduledAt;
     const targetIds = [...new Set(params.changes.accountIds ?? live.map((d) => d.accountId))];
+    const variants = params.changes.variants
+      ? variantTexts(params.changes.variants)
+      : keptVariants(current.deliveries, targetIds);
 
     const errors: FieldErrors = {};
     if (thread && params.changes.text !== undefined) errors.text = ["A thread's text is in its parts: send `parts`"];
     if (!thread && params.changes.parts !== undefined) errors.parts = ['Only threads have parts'];
-    await validateTargets(
+    const accounts = await validateTargets(
       tx,
       {
         workspaceId: params.workspaceId,
         accountIds: targetIds,
         kind: current.post.kind,
+        variants,
         ...(parts ? { parts } : { text }),
       },
       errors,
@@ -180,9 +210,25 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
-    if (params.changes.scheduledAt && scheduledAt.getTime() < (params.now ?? new Date()).getTime() - 60_000)
-      errors.scheduledAt = ['The time is in the past'];
+    if ((params.changes.scheduledAt || scheduling) && scheduledAt.getTime() < now.getTime() - 60_000)
+      errors.scheduledAt = [
+        params.changes.scheduledAt ? 'The time is in the past' : 'The draft’s planned time has passed: give a time',
+      ];
+    if (params.changes.slot && isDraft && !scheduling)
+      errors.slot = ['A draft takes no slot: schedule it (status "scheduled") to add it to the queue'];
     if (Object.keys(errors).length) return { ok: false, reason: 'invalid', errors } as const;
+
+    // The post leaves the slots it held unless it stays at their time; "next slot" takes new ones.
+    if (params.changes.slot) {
+      await releaseSlotReservations(tx, params);
+      const slot = await reserveNextSlot(tx, { workspaceId: params.workspaceId, postId: params.postId, accounts, now });
+      if (!slot.ok) return { ok: false, reason: 'invalid', errors: { slot: [slot.error] } } as const;
+      scheduledAt = slot.slotAt;
+    } else {
+      await releaseSlotReservations(tx, { ...params, keepAt: scheduledAt });
+    }
+    const removed = live.filter((d) => !targetIds.includes(d.accountId));
+    if (removed.length) await releaseSlotReservations(tx, { ...params, accountIds: removed.map((d) => d.accountId) });
 
     await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
     // A thread's parts are replaced as a whole. Parts past its new length were never claimed (nothing is while the
@@ -191,21 +237,31 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     if (parts && params.changes.parts) {
       await replacePostParts(tx, { workspaceId: params.workspaceId, postId: params.postId, parts });
       const dropped = locked.filter((d) => d.part >= parts.length).map((d) => d.id);
-      const removed = await removeDroppedParts(tx, {
+      const removedParts = await removeDroppedParts(tx, {
         workspaceId: params.workspaceId,
         postId: params.postId,
         ids: dropped,
       });
-      if (removed.length !== dropped.length) throw new Error('a dropped thread part could not be removed');
+      if (removedParts.length !== dropped.length) throw new Error('a dropped thread part could not be removed');
     }
     const remaining = live.filter((d) => d.part < positions.length);
+    await replacePostVariants(tx, {
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      variants: accounts.flatMap((a) => {
+        const variant = variants.get(a.id.toLowerCase());
+        return variant === undefined ? [] : [{ accountId: a.id, text: variant }];
+      }),
+    });
     await applyEditToDeliveries(tx, {
       workspaceId: params.workspaceId,
       postId: params.postId,
       dueAt: scheduledAt,
       actor: params.actor,
-      keep: remaining.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
+      // A draft being scheduled is re-timed by its scheduling (one history row: draft → scheduled).
+      keep: scheduling ? [] : remaining.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
       remove: remaining.filter((d) => !targetIds.includes(d.accountId)).map((d) => d.id),
+      status: isDraft ? 'draft' : 'scheduled',
     });
     for (const accountId of targetIds.filter((id) => locked.some((d) => d.accountId === id))) {
       const missing = positions.filter((part) => !locked.some((d) => d.accountId === accountId && d.part === part));
@@ -214,6 +270,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         postId: params.postId,
         dueAt: scheduledAt,
         actor: params.actor,
+        status: isDraft ? 'draft' : 'scheduled',
         accountIds: [accountId],
         parts: missing,
         reason: 'thread part added by an edit',
@@ -223,13 +280,34 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       workspaceId: params.workspaceId,
       postId: params.postId,
       dueAt: scheduledAt,
+      status: isDraft ? 'draft' : 'scheduled',
       actor: params.actor,
       accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
       parts: positions,
       reason: 'account added by an edit',
     });
-    await notifyDue(tx);
+    if (scheduling)
+      await scheduleDraftDeliveries(tx, {
+        workspaceId: params.workspaceId,
+        postId: params.postId,
+        dueAt: scheduledAt,
+        actor: params.actor,
+      });
+    if (!isDraft || scheduling) await notifyDue(tx);
     const after = (await getPostWithDeliveries(tx, params))!;
     return { ok: true, post: serializePost(after.post, after.deliveries, after.parts) } as const;
   }
+}
+
+/** Without new variants an edit keeps the current ones, but for accounts it removes. */
+function keptVariants(
+  deliveries: { accountId: string; status: string; variantText: string | null }[],
+  targetIds: string[],
+): VariantTexts {
+  const targets = new Set(targetIds.map((id) => id.toLowerCase()));
+  return new Map(
+    deliveries
+      .filter((d) => d.variantText !== null && d.status !== 'canceled' && targets.has(d.accountId.toLowerCase()))
+      .map((d) => [d.accountId.toLowerCase(), d.variantText!]),
+  );
 }

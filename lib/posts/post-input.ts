@@ -32,6 +32,19 @@ export const threadPartsSchema = z
   .min(MIN_THREAD_PARTS, `A thread has at least ${MIN_THREAD_PARTS} parts`)
   .max(MAX_THREAD_PARTS, `A thread has at most ${MAX_THREAD_PARTS} parts`);
 
+/** What a create may ask for: schedule it (the default) or keep it as a draft (never published until scheduled). */
+export const CREATE_STATUSES = ['scheduled', 'draft'] as const;
+
+/**
+ * Per-network text: `{ [accountId]: { text } }`, the text one target account gets instead of `text`. Each key
+ * must be one of the post's accounts; each text is checked against that account's network limit.
+ */
+export const variantsSchema = z
+  .record(z.uuid('Must be an account id'), z.object({ text: postTextSchema }).strict())
+  .refine((v) => Object.keys(v).length <= 50, 'At most 50 variants')
+  .describe('Text per target account (`{ [accountId]: { text } }`), used instead of `text` for that account.');
+export type PostVariants = z.output<typeof variantsSchema>;
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
@@ -49,6 +62,19 @@ export const createPostRequestSchema = z
     kind: z.enum(POST_KINDS).default('post'),
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
+    variants: variantsSchema.optional(),
+    status: z
+      .enum(CREATE_STATUSES)
+      .optional()
+      .describe(
+        '`scheduled` (the default) or `draft`: saved without scheduling, never published until a PATCH with `status: "scheduled"`.',
+      ),
+    slot: z
+      .literal('next')
+      .optional()
+      .describe(
+        "`next`: the next free posting slot of the accounts (their weekly schedules); with several accounts, the earliest slot free in every one's schedule. Instead of `scheduledAt`.",
+      ),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -60,6 +86,23 @@ export const createPostRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['parts'], message: 'Only threads have parts' });
     if (v.kind !== 'thread' && v.text === undefined)
       ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['text'], message: 'Text is required' });
+    if (v.slot && v.scheduledAt)
+      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'Give either scheduledAt or slot, not both' });
+    if (v.slot && v.status === 'draft')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['slot'],
+        message: 'A draft takes no slot: add it to the queue when scheduling it',
+      });
+    for (const accountId of Object.keys(v.variants ?? {}))
+      if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: ['variants', accountId], message: 'Not one of accountIds' });
+    if (v.kind === 'thread' && v.variants && Object.keys(v.variants).length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variants'],
+        message: 'A thread has no per-account texts: each part is published as written',
+      });
     if (v.kind === 'reply' && !v.inReplyTo)
       ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
     if (v.kind === 'dm' && !v.recipient)
@@ -91,5 +134,16 @@ export function fingerprintInput(request: CreatePostRequest) {
     kind: request.kind,
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
+    // Only when used, so a request without them hashes as it did before they existed (stored keys still replay).
+    ...(request.variants && Object.keys(request.variants).length > 0
+      ? { variants: normaliseVariants(request.variants) }
+      : {}),
+    ...(request.status === 'draft' ? { status: 'draft' } : {}),
+    ...(request.slot ? { slot: request.slot } : {}),
   };
+}
+
+/** Variants as the fingerprint sees them: account → NFC text (canonicalJson sorts the keys). */
+export function normaliseVariants(variants: PostVariants): Record<string, string> {
+  return Object.fromEntries(Object.entries(variants).map(([id, v]) => [id.toLowerCase(), v.text.normalize('NFC')]));
 }

@@ -8,6 +8,8 @@ type DeliveryLike = {
   externalId: string | null;
   url?: string | null;
   externalUrl?: string | null;
+  /** The account's own text (per-network variant), or null/absent when it publishes the post's text. */
+  variantText?: string | null;
 };
 
 /** A post's overall status: its deliveries' status when they agree, else `partial`. */
@@ -38,6 +40,9 @@ export function serializePost(post: Post, deliveries: DeliveryLike[], parts: str
     text: post.text,
     inReplyTo: post.inReplyTo,
     recipient: post.recipient,
+    variants: Object.fromEntries(
+      deliveries.filter((d) => d.variantText != null).map((d) => [d.accountId, { text: d.variantText! }]),
+    ) as Record<string, { text: string }>,
     scheduledAt: post.scheduledAt.toISOString(),
     createdAt: post.createdAt.toISOString(),
     deliveries: all,

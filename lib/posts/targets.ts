@@ -10,15 +10,28 @@ const KIND_NAMES: Record<PostKind, string> = { post: 'posts', reply: 'replies', 
 /** What a post publishes: one text, or a thread's parts (each checked on its own, reported as `parts.<i>.text`). */
 export type PostContent = { text: string; parts?: undefined } | { text?: undefined; parts: string[] };
 
+/** Variant texts by account id (lower case), from the API's `{ [accountId]: { text } }`. */
+export type VariantTexts = ReadonlyMap<string, string>;
+
+export function variantTexts(variants: Record<string, { text: string }> | undefined): VariantTexts {
+  return new Map(Object.entries(variants ?? {}).map(([id, v]) => [id.toLowerCase(), v.text]));
+}
+
 /**
  * The one target check for creating and editing: every account belongs to the workspace and is still
  * connected, its network takes this kind of post (LinkedIn has no replies; a thread's parts are published as
- * replies), and the text (every part of a thread) fits each one's platform limit. Adds to `errors`; returns the
- * usable accounts.
+ * replies), and the text each one gets fits its platform limit: every part of a thread, else its variant, else
+ * the post's text. A thread has no variants. Adds to `errors` (`text`, `parts.<i>.text` or
+ * `variants.<accountId>.text`); returns the usable accounts.
  */
 export async function validateTargets(
   db: Executor,
-  params: { workspaceId: string; accountIds: string[]; kind: PostKind | 'thread' } & PostContent,
+  params: {
+    workspaceId: string;
+    accountIds: string[];
+    kind: PostKind | 'thread';
+    variants?: VariantTexts;
+  } & PostContent,
   errors: FieldErrors,
 ) {
   const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds: params.accountIds });
@@ -26,9 +39,11 @@ export async function validateTargets(
   // Another workspace's account is reported exactly like a missing one (I6).
   if (usable.length !== params.accountIds.length)
     errors.accountIds = ['One or more accounts do not exist in this workspace or are disconnected'];
-  const texts = params.parts
-    ? params.parts.map((text, i) => ({ text, field: `parts.${i}.text` }))
-    : [{ text: params.text, field: 'text' }];
+  const targets = new Set(params.accountIds.map((id) => id.toLowerCase()));
+  for (const id of params.variants?.keys() ?? [])
+    if (!targets.has(id)) errors[`variants.${id}`] = ['This account is not one of the post’s accounts'];
+  if (params.parts && (params.variants?.size ?? 0) > 0)
+    (errors.variants ??= []).push('A thread has no per-account texts: each part is published as written');
   for (const account of usable) {
     const { countText, textLimit, kinds, label } = PROVIDER_META[account.provider];
     // Refused here, not at publish time, where it could only fail.
@@ -41,6 +56,12 @@ export async function validateTargets(
       (errors.accountIds ??= []).push(
         `${label} takes ${kinds.map((k) => KIND_NAMES[k]).join(' and ')} only: ${account.handle}`,
       );
+    const variant = params.parts ? undefined : params.variants?.get(account.id.toLowerCase());
+    const texts = params.parts
+      ? params.parts.map((text, i) => ({ text, field: `parts.${i}.text` }))
+      : variant !== undefined
+        ? [{ text: variant, field: `variants.${account.id}.text` }]
+        : [{ text: params.text, field: 'text' }];
     for (const { text, field } of texts) {
       const length = countText(text);
       if (length > textLimit)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROFILES } from './profiles';
 import { requestLimitReached, temporarilyUnavailable } from './threads-errors';
-import type { FaultSettings, Platform, Profile, SandboxDeps } from './types';
+import type { Platform, Profile, SandboxDeps } from './types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
 const millis = (max: number) =>
@@ -27,15 +27,8 @@ export const faultsInput = z.object({
 });
 export type FaultsInput = z.output<typeof faultsInput>;
 
-/** The probability knobs, as the Sandbox page labels them. */
-export const FAULT_LABELS = {
-  rateLimited: 'Rate limited (429, nothing stored)',
-  timeoutBeforeCommit: 'Timeout before commit (nothing stored)',
-  timeoutAfterCommit: 'Timeout after commit (stored, no answer)',
-  errorAfterCommit: '502 after commit (stored)',
-  resetAfterCommit: 'Connection reset after commit (stored)',
-  listingUnavailable: 'Listing unavailable (503 on reads)',
-} as const satisfies Partial<Record<keyof FaultSettings, string>>;
+// Browser-safe (no server imports): the Sandbox page's client components read the labels from there.
+export { FAULT_LABELS } from './fault-labels';
 
 const DEFAULT_HANG_MS = 120_000;
 

@@ -1,6 +1,7 @@
 import { withListingFaults, withWriteFaults, json } from './faults';
 import { writeWithProfile } from './profiles';
-import { bearerToken, characterCount, readBody } from './request';
+import { xWeightedLength } from '@/lib/providers/x/text-length';
+import { bearerToken, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 
 // X API v2 as the sandbox serves it: the request and response shapes of the real endpoints.
@@ -122,7 +123,8 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
   if (!body) return invalidRequest('Request body is not valid JSON.');
   const text = body.text;
   if (typeof text !== 'string' || text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
-  if (characterCount(text) > MAX_CHARACTERS)
+  // Counted as X counts (URLs 23, emoji and CJK 2): never more forgiving, nor stricter, than the real limit.
+  if (xWeightedLength(text) > MAX_CHARACTERS)
     return invalidRequest(`$.text must be at most ${MAX_CHARACTERS} characters.`);
   const reply = body.reply as { in_reply_to_tweet_id?: unknown } | undefined;
   const inReplyTo = reply?.in_reply_to_tweet_id;

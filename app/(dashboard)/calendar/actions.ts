@@ -60,7 +60,10 @@ export const movePostAction = workspaceAction(
         return {
           ok: true,
           data: { postId, scheduledAt: result.post.scheduledAt, replayed: result.replayed },
-          message: 'Moved. The post goes out at its new time.',
+          message:
+            result.post.status === 'draft'
+              ? 'Moved. It is still a draft: nothing goes out until it is scheduled.'
+              : 'Moved. The post goes out at its new time.',
         };
       case 'invalid':
         return invalid(result.errors as Record<string, string[]>);

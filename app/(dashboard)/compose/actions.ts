@@ -27,17 +27,24 @@ export const createPostAction = workspaceAction(
     });
     if (result.ok) {
       revalidatePath('/queue');
-      return {
-        ok: true,
-        data: result,
-        message: result.replayed ? 'Already scheduled — nothing was duplicated' : 'Scheduled',
-      };
+      revalidatePath('/drafts');
+      const message =
+        result.status === 'draft'
+          ? result.replayed
+            ? 'Draft already saved — nothing was duplicated'
+            : 'Draft saved. It is not published until you schedule it.'
+          : result.replayed
+            ? 'Already scheduled — nothing was duplicated'
+            : form.when === 'queue'
+              ? 'Scheduled in the next free slot'
+              : 'Scheduled';
+      return { ok: true, data: result, message };
     }
     return {
       ok: false,
       data: result,
       errors: result.kind === 'invalid' ? result.errors : undefined,
-      message: MESSAGES[result.kind],
+      message: result.kind === 'invalid' && result.errors.slot ? result.errors.slot[0] : MESSAGES[result.kind],
     };
   },
 );

@@ -12,6 +12,7 @@ export const cancelPostAction = workspaceAction(
   async ({ postId }, { workspace, user }) => {
     const result = await cancelPost(getDb(), { workspaceId: workspace.id, postId, actor: `user:${user.id}` });
     revalidatePath('/queue');
+    revalidatePath('/drafts');
     revalidatePath(`/posts/${postId}`);
     const canceled = result.kind === 'ok' ? result.canceledDeliveryIds : [];
     return canceled.length > 0

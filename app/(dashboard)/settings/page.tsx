@@ -67,6 +67,20 @@ export default async function SettingsPage() {
           ))}
         </ul>
       </section>
+      <section aria-labelledby="slots" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="slots" className="mb-2 text-base font-semibold">
+          Posting slots
+        </h2>
+        <p className="text-sm text-slate-600">
+          Weekly times per account, in its own time zone: &ldquo;Add to queue&rdquo; takes the next free one.
+        </p>
+        <Link
+          href="/settings/slots"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open posting slots →
+        </Link>
+      </section>
       <section aria-labelledby="api" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="api" className="mb-2 text-base font-semibold">
           API

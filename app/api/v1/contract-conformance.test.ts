@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
+import { createApiKey } from '@/db/queries/api-keys';
+import { generateApiKey } from '@/lib/auth/api-key-token';
+import { accountScheduleContract } from './accounts/[id]/schedule/contract';
+import { GET as getSchedule, PUT as putSchedule } from './accounts/[id]/schedule/route';
 import { GET as listAccounts } from './accounts/route';
 import { accountsContract } from './accounts/contract';
 import { openApiContract } from './openapi.json/contract';
@@ -166,5 +170,41 @@ describe('real answers match the generated contract', () => {
     expect(accounts.status).toBe(200);
     expect((await expectConforms(accountsContract, 'GET', accounts)).data).toHaveLength(2);
     await expectConforms(openApiContract, 'GET', getOpenApi(new Request('http://localhost/api/v1/openapi.json')));
+  });
+
+  it('GET and PUT /accounts/{id}/schedule: the schedule, 403 without accounts:write, 422, 404', async () => {
+    const id = tenant.accounts[0]!.id;
+    const path = `/api/v1/accounts/${id}/schedule`;
+    const found = await getSchedule(apiRequest(path, { token: tenant.token }), idParams(id));
+    expect(found.status).toBe(200);
+    await expectConforms(accountScheduleContract, 'GET', found);
+    const body = { timeZone: 'Europe/Berlin', slots: [{ weekday: 'mon', time: '09:00' }] };
+    const refused = await putSchedule(apiRequest(path, { method: 'PUT', token: tenant.token, body }), idParams(id));
+    expect(refused.status).toBe(403);
+    await expectConforms(accountScheduleContract, 'PUT', refused);
+    const key = generateApiKey();
+    await createApiKey(fixture.db, {
+      workspaceId: tenant.workspace.id,
+      name: 'writer',
+      prefix: key.prefix,
+      hash: key.hash,
+      scopes: ['accounts:read', 'accounts:write'],
+    });
+    const saved = await putSchedule(apiRequest(path, { method: 'PUT', token: key.token, body }), idParams(id));
+    expect(saved.status).toBe(200);
+    expect(await expectConforms(accountScheduleContract, 'PUT', saved)).toMatchObject(body);
+    const invalid = await putSchedule(
+      apiRequest(path, { method: 'PUT', token: key.token, body: { timeZone: 'UTC', slots: [{ weekday: 'x' }] } }),
+      idParams(id),
+    );
+    expect(invalid.status).toBe(422);
+    await expectConforms(accountScheduleContract, 'PUT', invalid);
+    const missing = randomUUID();
+    const notFound = await putSchedule(
+      apiRequest(`/api/v1/accounts/${missing}/schedule`, { method: 'PUT', token: key.token, body }),
+      idParams(missing),
+    );
+    expect(notFound.status).toBe(404);
+    await expectConforms(accountScheduleContract, 'PUT', notFound);
   });
 });

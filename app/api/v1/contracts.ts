@@ -1,4 +1,5 @@
 import type { RouteContract } from '@/lib/api/contract/define';
+import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
 import { openApiContract } from './openapi.json/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
@@ -11,5 +12,6 @@ export const apiV1Contracts: readonly RouteContract[] = [
   postContract,
   cancelPostContract,
   accountsContract,
+  accountScheduleContract,
   openApiContract,
 ];

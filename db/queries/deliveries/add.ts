@@ -11,6 +11,8 @@ export async function addDeliveries(
     /** The thread parts to add, by position (default: part 0 only, as for every post that is not a thread). */
     parts?: number[];
     dueAt: Date;
+    /** `draft`: saved without scheduling, never claimed until scheduled (default `scheduled`). */
+    status?: 'scheduled' | 'draft';
     actor: string;
     reason: string;
     detail?: Record<string, unknown>;
@@ -28,6 +30,7 @@ export async function addDeliveries(
           accountId,
           part,
           dueAt: params.dueAt,
+          status: params.status ?? 'scheduled',
         })),
       ),
     )
@@ -37,7 +40,7 @@ export async function addDeliveries(
       workspaceId: params.workspaceId,
       deliveryId: r.id,
       fromStatus: null,
-      toStatus: 'scheduled' as const,
+      toStatus: params.status ?? 'scheduled',
       actor: params.actor,
       reason: params.reason,
       detail: params.detail ?? null,

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { rows } from './rows';
 import { interval, jsonb } from '../sql-params';
+import { deliveryTextSql } from '../post-variants';
 import type { ClaimedDelivery } from './claim';
-import { deliveryInReplyTo, deliveryKind, deliveryText, hasNextPart } from './thread';
+import { deliveryInReplyTo, deliveryKind, hasNextPart } from './thread';
 import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
 export type StartedAttempt = {
@@ -59,7 +60,7 @@ export async function startAttempts(
     select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
       d.part, ${hasNextPart} as "hasNextPart",
       -- A thread part's parent is read here, when its attempt starts: the previous part is sent (the claim required it).
-      ${deliveryText} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient,
+      ${deliveryTextSql} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient,
       a.id as "accountId", a.provider, a.base_url as "baseUrl",
       a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt",
       d.provider_state as "providerState",

@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 
 /**
- * Cancels the post's deliveries that are still `scheduled` and not claimed — one conditional
- * statement, so it cannot race the publisher into "canceled but published". Returns the canceled ids.
- * A thread is canceled per account as a whole, and only while its first part is still scheduled and
- * unclaimed: never the rest of a thread whose start may be published. The first parts are locked
+ * Cancels the post's deliveries that are still `scheduled` and not claimed, or still drafts (a draft is
+ * discarded) — one conditional statement, so it cannot race the publisher into "canceled but published".
+ * Their posting slots are freed in the same statement. Returns the canceled ids.
+ * A thread is canceled per account as a whole, and only while its first part is still scheduled (or a draft)
+ * and unclaimed: never the rest of a thread whose start may be published. The first parts are locked
  * (the publisher claims with SKIP LOCKED), so no part can be claimed while the statement runs.
  */
 export async function cancelScheduledDeliveries(
@@ -15,19 +16,26 @@ export async function cancelScheduledDeliveries(
   const rows = await db.execute<{ delivery_id: string }>(sql`
     with heads as (
       select d.account_id from deliveries d
-      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part = 0 and d.status = 'scheduled'
+      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part = 0
+        and d.status in ('scheduled', 'draft')
+        and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
+      for update of d
+    ), target as (
+      select d.id, d.status from deliveries d
+      join heads h on h.account_id = d.account_id
+      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.status in ('scheduled', 'draft')
         and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
       for update of d
     ), canceled as (
       update deliveries d set status = 'canceled', settled_at = now(), updated_at = now()
-      from heads h
-      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.account_id = h.account_id
-        and d.status = 'scheduled'
-        and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
-      returning d.id, d.workspace_id
+      from target where d.id = target.id
+      returning d.id, d.workspace_id, d.post_id, d.account_id, target.status as from_status
+    ), released as (
+      delete from slot_reservations r using canceled c where r.post_id = c.post_id and r.account_id = c.account_id
     )
     insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason)
-    select workspace_id, id, 'scheduled', 'canceled', ${params.actor}, 'canceled by request' from canceled
+    select workspace_id, id, from_status, 'canceled', ${params.actor},
+      case when from_status = 'draft' then 'draft discarded' else 'canceled by request' end from canceled
     returning delivery_id`);
   return [...rows].map((r) => r.delivery_id);
 }

@@ -36,18 +36,30 @@ export async function removeDroppedParts(db: Executor, params: { workspaceId: st
   const result = await db.execute<{ id: string }>(sql`
     delete from deliveries d
     where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part > 0
-      and d.id = any(${sql.param(params.ids)}::uuid[]) and d.status in ('scheduled', 'canceled')
+      and d.id = any(${sql.param(params.ids)}::uuid[]) and d.status in ('scheduled', 'draft', 'canceled')
       and not exists (select 1 from claims c where c.delivery_id = d.id)
       and not exists (select 1 from attempts a where a.delivery_id = d.id)
     returning d.id`);
   return [...result].map((r) => r.id);
 }
 
-/** Re-times the still-scheduled deliveries and removes (cancels) targets dropped by an edit, with history rows. */
+/**
+ * Re-times the still-scheduled deliveries (or drafts: `status`) and removes (cancels) targets dropped by an
+ * edit, with history rows.
+ */
 export async function applyEditToDeliveries(
   db: Executor,
-  params: { workspaceId: string; postId: string; dueAt: Date; keep: string[]; remove: string[]; actor: string },
+  params: {
+    workspaceId: string;
+    postId: string;
+    dueAt: Date;
+    keep: string[];
+    remove: string[];
+    actor: string;
+    status?: 'scheduled' | 'draft';
+  },
 ) {
+  const from = params.status ?? 'scheduled';
   if (params.keep.length) {
     await db
       .update(deliveries)
@@ -57,8 +69,8 @@ export async function applyEditToDeliveries(
       params.keep.map((id) => ({
         workspaceId: params.workspaceId,
         deliveryId: id,
-        fromStatus: 'scheduled' as const,
-        toStatus: 'scheduled' as const,
+        fromStatus: from,
+        toStatus: from,
         actor: params.actor,
         reason: 'edited',
       })),
@@ -73,7 +85,7 @@ export async function applyEditToDeliveries(
       params.remove.map((id) => ({
         workspaceId: params.workspaceId,
         deliveryId: id,
-        fromStatus: 'scheduled' as const,
+        fromStatus: from,
         toStatus: 'canceled' as const,
         actor: params.actor,
         reason: 'account removed by an edit',

@@ -5,6 +5,7 @@ export { saveProviderState, startAttempts, type StartedAttempt } from './attempt
 export { cancelScheduledDeliveries } from './cancel';
 export { claimDueDeliveries, type ClaimedDelivery } from './claim';
 export { disconnectAccount } from './disconnect';
+export { scheduleDraftDeliveries } from './draft';
 export { applyEditToDeliveries, lockDeliveriesForEdit, removeDroppedParts } from './edit';
 export { latenessDeadline } from './lateness';
 export { markMissedDeliveries } from './missed';
@@ -17,4 +18,4 @@ export {
 } from './reconcile';
 export { resolveReviewItem, type ReviewResolution } from './review';
 export { sweepExpiredClaims } from './sweep';
-export { deliveryText, partReady, settleStrandedParts } from './thread';
+export { partReady, settleStrandedParts } from './thread';

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { interval, jsonb } from '../sql-params';
+import { deliveryTextSql } from '../post-variants';
 import { latenessDeadline } from './lateness';
-import { deliveryInReplyTo, deliveryKind, deliveryText } from './thread';
+import { deliveryInReplyTo, deliveryKind } from './thread';
 import type { ProviderName, ProviderState } from '@/lib/providers/types';
 
 export type AmbiguousDelivery = {
@@ -58,7 +59,7 @@ export async function claimAmbiguousDeliveries(
       returning c.delivery_id, c.generation
     )
     select b.delivery_id as "deliveryId", b.generation, d.workspace_id as "workspaceId", p.id as "postId", d.part,
-      ${deliveryText} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient, ${latenessDeadline} as deadline, d.account_id as "accountId",
+      ${deliveryTextSql} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient, ${latenessDeadline} as deadline, d.account_id as "accountId",
       a.provider, a.base_url as "baseUrl", a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted",
       a.disconnected_at is not null as "accountDisconnected",
       (select count(*)::int from reconciliations r where r.delivery_id = d.id and r.decision = 'released') as releases,

@@ -11,10 +11,6 @@ import { rows } from './rows';
 export const partReady = sql`(d.part = 0 or exists (select 1 from deliveries prev
   where prev.post_id = d.post_id and prev.account_id = d.account_id and prev.part = d.part - 1 and prev.status = 'sent'))`;
 
-/** The text this delivery publishes: its thread part's, or the post's. */
-export const deliveryText = sql`coalesce((select pp.text from post_parts pp
-  where pp.post_id = d.post_id and pp.position = d.part), p.text)`;
-
 /** What the platform is asked for: a thread opens with a post and goes on with replies. */
 export const deliveryKind = sql`(case when d.part > 0 then 'reply' when p.kind = 'thread' then 'post' else p.kind::text end)`;
 

@@ -38,7 +38,12 @@ export const postSchema = z
     text: z.string(),
     inReplyTo: z.string().nullable(),
     recipient: z.string().nullable(),
-    scheduledAt: z.iso.datetime(),
+    variants: z
+      .record(z.string(), z.object({ text: z.string() }))
+      .openapi({ description: 'Text per account (`{ [accountId]: { text } }`) where it differs from `text`.' }),
+    scheduledAt: z.iso.datetime().openapi({
+      description: 'When it publishes; for a draft, its planned time (the time it was saved when none was given).',
+    }),
     createdAt: z.iso.datetime(),
     deliveries: z.array(deliverySchema).openapi({ description: 'Every delivery (for a thread, of every part).' }),
     parts: z
@@ -81,6 +86,17 @@ export const accountSchema = z
     displayName: z.string().nullable(),
   })
   .openapi('Account');
+
+export const accountScheduleSchema = z
+  .object({
+    accountId: z.uuid(),
+    timeZone: z.string(),
+    slots: z.array(z.object({ weekday: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']), time: z.string() })),
+    nextFreeSlots: z
+      .array(z.iso.datetime())
+      .openapi({ description: 'The next free slots, earliest first: where `slot: "next"` puts the next posts.' }),
+  })
+  .openapi('AccountSchedule');
 
 export const accountListSchema = z.object({ data: z.array(accountSchema) }).openapi('AccountList');
 

@@ -1,5 +1,5 @@
-import { characterCount } from '@/lib/posts/text';
 import type { ProviderMeta } from '../definition';
+import { xWeightedLength } from './text-length';
 
 export const xMeta = {
   name: 'x',
@@ -7,7 +7,8 @@ export const xMeta = {
   exactlyOnce:
     'X has no idempotency key: an unknown outcome is settled only by reading the account’s posts, after every request that may still be running has ended, twice before a new attempt.',
   textLimit: 280,
-  countText: characterCount,
+  // Weighted: URLs 23, emoji and CJK 2 (lib/providers/x/text-length.ts).
+  countText: xWeightedLength,
   media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
   kinds: ['post', 'reply', 'dm'],
   connect: {

@@ -1,5 +1,6 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
+import { ScheduleDraft } from '@/components/drafts/schedule-draft';
 import { DeliveryTimelines } from '@/components/posts/delivery-timeline';
 import { EditPostForm } from '@/components/posts/edit-post-form';
 import { StatusBadge } from '@/components/posts/status-badge';
@@ -13,6 +14,7 @@ import { requirePageWorkspace } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { readPostDetail } from '@/lib/reads/post-detail';
+import { scheduleDraftAction } from '../../drafts/actions';
 import { cancelPostAction } from '../../queue/actions';
 import { editPostAction } from './actions';
 
@@ -29,25 +31,27 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(queryKeys.post(id), post);
   const accounts = can(role, 'edit') ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
+  const open = (s: string) => s === 'scheduled' || s === 'draft';
+  const isDraft = post.deliveries.some((d) => d.status === 'draft');
   const editable =
     can(role, 'edit') &&
-    post.deliveries.some((d) => d.status === 'scheduled') &&
-    post.deliveries.every((d) => d.status === 'scheduled' || d.status === 'canceled');
+    post.deliveries.some((d) => open(d.status)) &&
+    post.deliveries.every((d) => open(d.status) || d.status === 'canceled');
   return (
     <>
       <PageHeader
         title={TITLES[post.kind]}
         description={
           <>
-            Scheduled for <LocalTime iso={post.scheduledAt} /> · created from the{' '}
+            {isDraft ? 'Draft, planned for' : 'Scheduled for'} <LocalTime iso={post.scheduledAt} /> · created from the{' '}
             {post.source === 'api' ? 'API' : 'composer'}
           </>
         }
         actions={
           <span className="flex items-center gap-3">
             {/* A thread is canceled only while it has not started on an account (its first part unclaimed). */}
-            {can(role, 'cancel') && post.deliveries.some((d) => d.status === 'scheduled' && d.part === 0) && (
-              <CancelButton postId={post.id} action={cancelPostAction} />
+            {can(role, 'cancel') && post.deliveries.some((d) => open(d.status) && d.part === 0) && (
+              <CancelButton postId={post.id} label={isDraft ? 'Discard' : 'Cancel'} action={cancelPostAction} />
             )}
             <StatusBadge status={post.status} />
           </span>
@@ -63,6 +67,24 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
           {post.text}
         </article>
       )}
+      {isDraft && can(role, 'edit') && (
+        <div className="mb-6 flex flex-wrap items-center gap-3 rounded-lg border border-dashed border-slate-400 bg-white p-4 text-sm">
+          <p className="text-slate-700">A draft: nothing is published until it is scheduled.</p>
+          <ScheduleDraft postId={post.id} plannedAt={post.scheduledAt} action={scheduleDraftAction} />
+        </div>
+      )}
+      {Object.keys(post.variants).length > 0 && (
+        <section aria-label="Own texts" className="mb-6 space-y-2">
+          {post.deliveries
+            .filter((d) => post.variants[d.accountId])
+            .map((d) => (
+              <div key={d.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+                <p className="mb-1 font-semibold text-slate-700">Own text for {d.handle}</p>
+                <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.text}</p>
+              </div>
+            ))}
+        </section>
+      )}
       {post.inReplyTo && <p className="mb-4 text-sm text-slate-600">In reply to {post.inReplyTo}</p>}
       {post.recipient && <p className="mb-4 text-sm text-slate-600">To {post.recipient}</p>}
       <h2 className="mb-3 text-base font-semibold">{post.parts ? 'Parts and their deliveries' : 'Deliveries'}</h2>
@@ -77,7 +99,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
             parts={post.parts?.map((p) => p.text)}
             action={editPostAction}
             accounts={accounts.map((a) => ({ id: a.id, handle: a.handle, provider: a.provider }))}
-            targets={[...new Set(post.deliveries.filter((d) => d.status === 'scheduled').map((d) => d.accountId))]}
+            targets={[...new Set(post.deliveries.filter((d) => open(d.status)).map((d) => d.accountId))]}
           />
         </div>
       )}
