@@ -1,5 +1,6 @@
 import type { RouteContract } from '@/lib/api/contract/define';
 import { accountsContract } from './accounts/contract';
+import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
@@ -11,5 +12,6 @@ export const apiV1Contracts: readonly RouteContract[] = [
   postContract,
   cancelPostContract,
   accountsContract,
+  mediaContract,
   openApiContract,
 ];
