@@ -194,7 +194,7 @@ export const sandboxThreadsContainers = sandbox.table(
       .notNull()
       .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
     kind: sandboxPostKindEnum().notNull(),
-    mediaType: text({ enum: ['TEXT', 'IMAGE'] }).notNull(),
+    mediaType: text({ enum: ['TEXT', 'IMAGE', 'CAROUSEL'] }).notNull(),
     text: text().notNull(),
     imageUrl: text(),
     /** IMAGE: the image fetched from `image_url` (type, alt text, SHA-256), shown on the post it becomes. */
@@ -209,7 +209,7 @@ export const sandboxThreadsContainers = sandbox.table(
   (t) => [
     index('sandbox_threads_containers_account_idx').on(t.accountId, t.createdAt),
     check('sandbox_threads_containers_kind_ck', sql`${t.kind} in ('post', 'reply')`),
-    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE')`),
+    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE', 'CAROUSEL')`),
   ],
 );
 export type SandboxThreadsContainerRow = typeof sandboxThreadsContainers.$inferSelect;

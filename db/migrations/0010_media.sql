@@ -34,6 +34,7 @@ CREATE TABLE "sandbox"."media" (
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "sandbox"."threads_containers" DROP CONSTRAINT "sandbox_threads_containers_media_type_ck";--> statement-breakpoint
 ALTER TABLE "workspaces" ADD COLUMN "require_alt_text" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "sandbox"."posts" ADD COLUMN "media" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "sandbox"."threads_containers" ADD COLUMN "media" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
@@ -43,4 +44,5 @@ ALTER TABLE "post_media" ADD CONSTRAINT "post_media_media_id_media_id_fk" FOREIG
 ALTER TABLE "sandbox"."media" ADD CONSTRAINT "media_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "sandbox"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "media_workspace_idx" ON "media" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE INDEX "post_media_media_idx" ON "post_media" USING btree ("media_id");--> statement-breakpoint
-CREATE INDEX "sandbox_media_account_idx" ON "sandbox"."media" USING btree ("account_id","created_at");
+CREATE INDEX "sandbox_media_account_idx" ON "sandbox"."media" USING btree ("account_id","created_at");--> statement-breakpoint
+ALTER TABLE "sandbox"."threads_containers" ADD CONSTRAINT "sandbox_threads_containers_media_type_ck" CHECK ("sandbox"."threads_containers"."media_type" in ('TEXT', 'IMAGE', 'CAROUSEL'));

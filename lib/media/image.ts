@@ -1,25 +1,13 @@
 import sharp from 'sharp';
+import { sniffImageType, type ImageType } from './sniff';
 
-/** What Semel takes: JPEG, PNG, GIF and WebP images up to 5 MB, decided by their bytes, never by a name. */
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+export { IMAGE_TYPES, sniffImageType, type ImageType } from './sniff';
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** A decompression bomb (a tiny file that decodes to gigapixels) is refused before it is decoded. */
 const MAX_PIXELS = 40_000_000;
 
 export type CheckedImage = { type: ImageType; width: number; height: number; bytes: Uint8Array };
 export type ImageRejection = { ok: false; message: string };
-
-/** The type named by the file's first bytes (its magic number); null for anything else (SVG, TIFF, HEIC, text…). */
-export function sniffImageType(bytes: Uint8Array): ImageType | null {
-  const at = (offset: number, ascii: string) =>
-    bytes.length >= offset + ascii.length && [...ascii].every((c, i) => bytes[offset + i] === c.charCodeAt(0));
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && at(0, '\x89PNG\r\n\x1a\n')) return 'image/png';
-  if (at(0, 'GIF87a') || at(0, 'GIF89a')) return 'image/gif';
-  if (at(0, 'RIFF') && at(8, 'WEBP')) return 'image/webp';
-  return null;
-}
 
 const FORMAT_OF: Record<ImageType, string> = {
   'image/jpeg': 'jpeg',

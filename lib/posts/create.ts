@@ -1,9 +1,11 @@
 import type { Database, Transaction } from '@/db/client';
 import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
+import { insertPostMedia } from '@/db/queries/media';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
+import { validateMedia } from './media';
 import { fingerprintInput, normaliseText, type CreatePostRequest } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, type FieldErrors } from './targets';
@@ -95,7 +97,13 @@ async function createPostInTransaction(
   const now = context.now ?? new Date();
   const accountIds = [...new Set(request.accountIds)];
   const errors: FieldErrors = {};
-  await validateTargets(tx, { workspaceId: context.workspaceId, accountIds, text: request.text }, errors);
+  const accounts = await validateTargets(
+    tx,
+    { workspaceId: context.workspaceId, accountIds, text: request.text },
+    errors,
+  );
+  const mediaIds = request.mediaIds ?? [];
+  await validateMedia(tx, { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts }, errors);
   const scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
   if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
   if (Object.keys(errors).length > 0) return { store: false, rejection: { kind: 'invalid', errors } };
@@ -145,6 +153,7 @@ async function createPostInTransaction(
       requestId: context.requestId,
     }))!;
   const { post, deliveries } = created;
+  await insertPostMedia(tx, { postId: post.id, mediaIds });
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock.
   if (scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);

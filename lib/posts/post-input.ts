@@ -34,6 +34,11 @@ export const createPostRequestSchema = z
     kind: z.enum(POST_KINDS).default('post'),
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
+    /** Images uploaded with POST /api/v1/media, in order (within every target network's limits). */
+    mediaIds: z
+      .array(z.uuid('Must be an image id (POST /api/v1/media)'))
+      .max(4, 'At most 4 images per post')
+      .optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -61,5 +66,7 @@ export function fingerprintInput(request: CreatePostRequest) {
     kind: request.kind,
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
+    // Order matters (the first image leads); none and an empty list are the same request.
+    mediaIds: request.mediaIds ?? [],
   };
 }

@@ -12,6 +12,7 @@ import {
 } from './bluesky-records';
 import { checkSandboxSession, issueSandboxSession } from './bluesky-session';
 import { json, withListingFaults, withWriteFaults } from './faults';
+import { mediaOfRecord } from './media';
 import { putRecordWithProfile } from './profiles';
 import { bearerToken, readBody } from './request';
 import type { SandboxAccount, SandboxDeps } from './types';
@@ -127,6 +128,7 @@ async function putRecord(request: Request, deps: SandboxDeps): Promise<Response>
         inReplyToId: valid.record.reply?.parent.uri ?? null,
         recordKey: rkey,
         record,
+        media: mediaOfRecord(record),
       },
       { createAt, swapRecord, cidOf: recordCid },
     );

@@ -1,6 +1,6 @@
 import { getEnv } from '@/lib/env';
 import { problem } from '@/lib/http/problem';
-import { sniffImageType } from '@/lib/media/image';
+import { sniffImageType } from '@/lib/media/sniff';
 import { verifyMediaSignature } from '@/lib/media/signed-url';
 import { getMediaStorage } from '@/lib/media/storage';
 
