@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '@/db/client';
-import { deliveries, idempotencyKeys, posts, socialAccounts, users, workspaces } from '@/db/schema';
+import { deliveries, idempotencyKeys, posts, socialAccounts, users, workspaces, type NewSocialAccount } from '@/db/schema';
 
 /** Minimal rows for tests; each call makes new, unique ones. */
 export async function makeWorkspace(db: Executor, slug = `ws-${randomUUID().slice(0, 8)}`) {
@@ -13,7 +13,11 @@ export async function makeUser(db: Executor, email = `u-${randomUUID().slice(0, 
   return row!;
 }
 
-export async function makeAccount(db: Executor, workspaceId: string) {
+export async function makeAccount(
+  db: Executor,
+  workspaceId: string,
+  overrides: Partial<Pick<NewSocialAccount, 'provider' | 'handle' | 'baseUrl'>> = {},
+) {
   const [row] = await db
     .insert(socialAccounts)
     .values({
@@ -25,6 +29,7 @@ export async function makeAccount(db: Executor, workspaceId: string) {
       baseUrl: '/api/sandbox/x',
       credentialsEncrypted: 'v1.x.x.x',
       tokenLast4: 'abcd',
+      ...overrides,
     })
     .returning();
   return row!;
