@@ -8,6 +8,7 @@ import type { ComposeResult } from '@/lib/posts/compose-form';
 import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
+import { MediaPicker } from './media-picker';
 import { SchedulePicker } from './schedule-picker';
 import { TextWithCounts } from './text-with-counts';
 import { useComposeDraft } from './use-compose-draft';
@@ -18,12 +19,15 @@ type Props = {
   action: FormAction<ComposeResult>;
   /** An instant to schedule at (the calendar's "New post" on a day or slot). */
   prefillAt?: string;
+  /** The workspace asks for alt text on every image (Settings → General). */
+  requireAltText: boolean;
 };
 
-export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props) {
+export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireAltText }: Props) {
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
+  const [uploadsPending, setUploadsPending] = useState(false);
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false); // a second click before React re-renders the disabled button is ignored
   const [timeZone] = useState(() =>
@@ -45,6 +49,10 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
 
   async function submit(form: HTMLFormElement, confirmDuplicate = false) {
     if (inFlight.current) return;
+    if (uploadsPending) {
+      setState({ ok: false, message: 'Finish or remove the images being added first.', errors: {} });
+      return;
+    }
     inFlight.current = true;
     setPending(true);
     setNetworkError(false);
@@ -101,6 +109,17 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
         selected={accounts.filter((a) => draft.accountIds.includes(a.id))}
         error={fieldError('text')}
         onChange={(text) => update({ text })}
+      />
+      {draft.media.map((m) => (
+        <input key={m.id} type="hidden" name="mediaIds" value={m.id} />
+      ))}
+      <MediaPicker
+        media={draft.media}
+        onChange={(media) => update({ media })}
+        onPendingChange={setUploadsPending}
+        requireAltText={requireAltText}
+        selected={accounts.filter((a) => draft.accountIds.includes(a.id))}
+        error={fieldError('mediaIds')}
       />
       <SchedulePicker draft={draft} timeZone={timeZone} error={fieldError('localDateTime')} update={update} />
       <div className="flex items-center gap-3">

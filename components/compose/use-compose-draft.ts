@@ -11,7 +11,11 @@ export type ComposeDraft = {
   accountIds: string[];
   when: 'now' | 'later';
   localDateTime: string;
+  /** Images already uploaded (POST /api/app/media), in order; a reload keeps them with the draft. */
+  media: DraftMedia[];
 };
+
+export type DraftMedia = { id: string; type: string; width: number; height: number; size: number; altText: string };
 
 const emptyDraft = (): ComposeDraft => ({
   key: crypto.randomUUID(),
@@ -22,6 +26,7 @@ const emptyDraft = (): ComposeDraft => ({
   accountIds: [],
   when: 'now',
   localDateTime: '',
+  media: [],
 });
 
 /**

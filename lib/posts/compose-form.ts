@@ -26,6 +26,10 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  mediaIds: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   when: z.enum(['now', 'later']).default('now'),
   localDateTime: optionalText,
   timeZone: z.string().default('UTC'),
@@ -66,6 +70,7 @@ export async function submitComposeForm(
     inReplyTo: form.inReplyTo,
     recipient: form.recipient,
     scheduledAt,
+    ...(form.mediaIds.length > 0 ? { mediaIds: form.mediaIds } : {}),
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};

@@ -35,7 +35,7 @@ describe('multipart bodies (media uploads)', () => {
     expect(raw).toMatchObject({ type: 'response', status: 201 });
     const got = received.at(-1)!;
     expect(got.type).toMatch(/^multipart\/form-data; boundary=----semel[0-9a-f]{24}$/);
-    const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': got.type }, body: got.body }).formData();
+    const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': got.type }, body: new Uint8Array(got.body) }).formData();
     expect(form.get('media_category')).toBe('tweet_image');
     expect(form.get('description')).toBe('Zwei Äpfel\r\nauf dem Tisch');
     const file = form.get('media') as File;
