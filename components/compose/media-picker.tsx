@@ -44,8 +44,11 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
   const [pending, setPending] = useState<Pending[]>([]);
   const [notice, setNotice] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
+  // The latest uploaded list, for an upload that finishes after others changed it.
   const mediaRef = useRef(media);
-  mediaRef.current = media;
+  useEffect(() => {
+    mediaRef.current = media;
+  }, [media]);
 
   useEffect(() => onPendingChange(pending.length > 0), [pending.length, onPendingChange]);
   const patch = (localId: string, change: Partial<Pending>) =>
@@ -91,7 +94,10 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
     }
     URL.revokeObjectURL(item.previewUrl);
     setPending((list) => list.filter((p) => p.localId !== item.localId));
-    if (!mediaRef.current.some((m) => m.id === result.media.id)) onChange([...mediaRef.current, result.media]);
+    if (!mediaRef.current.some((m) => m.id === result.media.id)) {
+      mediaRef.current = [...mediaRef.current, result.media];
+      onChange(mediaRef.current);
+    }
   }
 
   function removePending(item: Pending) {
@@ -193,12 +199,7 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
                   placeholder="What the image shows, for people who cannot see it"
                 />
                 {p.status === 'uploading' ? (
-                  <progress
-                    className="mt-1 w-full"
-                    max={100}
-                    value={p.progress}
-                    aria-label={`Uploading image ${n}`}
-                  />
+                  <progress className="mt-1 w-full" max={100} value={p.progress} aria-label={`Uploading image ${n}`} />
                 ) : (
                   <div className="mt-1 flex gap-3">
                     <button
@@ -240,12 +241,17 @@ function networkHints(media: DraftMedia[], selected: ComposeAccount[]): string[]
   const hints: string[] = [];
   for (const account of selected) {
     const { label, media: limits } = PROVIDER_META[account.provider];
-    if (media.length > limits.maxPerPost) hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images.`);
+    if (media.length > limits.maxPerPost)
+      hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images.`);
     media.forEach((m, i) => {
       if (!limits.types.includes(m.type))
-        hints.push(`Image ${i + 1}: ${label} does not take ${m.type.replace('image/', '').toUpperCase()} (${account.handle}).`);
+        hints.push(
+          `Image ${i + 1}: ${label} does not take ${m.type.replace('image/', '').toUpperCase()} (${account.handle}).`,
+        );
       else if (m.size > limits.maxBytes)
-        hints.push(`Image ${i + 1} is too large for ${account.handle} (${label} takes up to ${megabytes(limits.maxBytes)}).`);
+        hints.push(
+          `Image ${i + 1} is too large for ${account.handle} (${label} takes up to ${megabytes(limits.maxBytes)}).`,
+        );
     });
   }
   return hints;

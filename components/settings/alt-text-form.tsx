@@ -27,8 +27,8 @@ export function AltTextForm({ requireAltText, canEdit, action }: Props) {
             Require alt text on images
           </label>
           <p id="requireAltText-description" className="text-sm text-slate-600">
-            Every uploaded image must describe what it shows, for people using screen readers (the composer and the
-            API refuse an image without it).
+            Every uploaded image must describe what it shows, for people using screen readers (the composer and the API
+            refuse an image without it).
           </p>
         </div>
       </div>

@@ -11,7 +11,15 @@ export const mediaColumns = {
   size: media.size,
   altText: media.altText,
 };
-export type MediaRow = { id: string; sha256: string; type: string; width: number; height: number; size: number; altText: string };
+export type MediaRow = {
+  id: string;
+  sha256: string;
+  type: string;
+  width: number;
+  height: number;
+  size: number;
+  altText: string;
+};
 
 export async function insertMedia(
   db: Executor,
@@ -30,14 +38,18 @@ export async function getWorkspaceMedia(db: Executor, params: { workspaceId: str
     .where(and(eq(media.workspaceId, params.workspaceId), inArray(media.id, params.ids)));
 }
 
-export async function insertPostMedia(
-  db: Executor,
-  params: { postId: string; part?: number; mediaIds: string[] },
-) {
+export async function insertPostMedia(db: Executor, params: { postId: string; part?: number; mediaIds: string[] }) {
   if (params.mediaIds.length === 0) return;
   await db
     .insert(postMedia)
-    .values(params.mediaIds.map((mediaId, position) => ({ postId: params.postId, part: params.part ?? 0, position, mediaId })));
+    .values(
+      params.mediaIds.map((mediaId, position) => ({
+        postId: params.postId,
+        part: params.part ?? 0,
+        position,
+        mediaId,
+      })),
+    );
 }
 
 /** The images of each post (all parts), in order: what the publisher uploads before the post. */

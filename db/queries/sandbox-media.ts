@@ -6,7 +6,11 @@ import { sandboxMedia } from '../sandbox-schema';
 
 /** Null when the id is taken (a snowflake collision: the caller draws a new one). */
 export async function insertSandboxMedia(db: Executor, params: typeof sandboxMedia.$inferInsert) {
-  const [row] = await db.insert(sandboxMedia).values(params).onConflictDoNothing({ target: sandboxMedia.id }).returning();
+  const [row] = await db
+    .insert(sandboxMedia)
+    .values(params)
+    .onConflictDoNothing({ target: sandboxMedia.id })
+    .returning();
   return row ?? null;
 }
 

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '@/db/client';
-import { deliveries, idempotencyKeys, posts, socialAccounts, users, workspaces, type NewSocialAccount } from '@/db/schema';
+import {
+  deliveries,
+  idempotencyKeys,
+  posts,
+  socialAccounts,
+  users,
+  workspaces,
+  type NewSocialAccount,
+} from '@/db/schema';
 
 /** Minimal rows for tests; each call makes new, unique ones. */
 export async function makeWorkspace(db: Executor, slug = `ws-${randomUUID().slice(0, 8)}`) {

@@ -21,7 +21,7 @@ test('an image with alt text from the composer goes out once to an X and a Blues
   await page.getByLabel('Add images').setInputFiles({ name: 'teal.jpg', mimeType: 'image/jpeg', buffer: jpeg });
   // Alt text is required in the demo workspace: the upload waits for it.
   await page.getByRole('button', { name: 'Upload image 1' }).click();
-  await expect(page.getByRole('alert')).toContainText('alt text is required');
+  await expect(page.getByRole('alert').filter({ hasText: 'alt text is required' })).toBeVisible();
   await page.getByLabel(/Alt text for image 1/).fill(altText);
   await page.getByRole('button', { name: 'Upload image 1' }).click();
   const images = page.getByRole('list', { name: 'Images of this post' });
@@ -30,6 +30,18 @@ test('an image with alt text from the composer goes out once to an X and a Blues
 
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Scheduled' })).toBeVisible();
+
+  // Both deliveries are published (the in-process scheduler picks them up at once).
+  const statuses = async () =>
+    (
+      await e2eSql()<{ provider: string; status: string; reason: string | null }[]>`
+        select a.provider, d.status, (select e.reason from delivery_events e where e.delivery_id = d.id order by e.id desc limit 1) as reason
+        from deliveries d join posts p on p.id = d.post_id join social_accounts a on a.id = d.account_id
+        where p.text = ${text}`
+    )
+      .map((r) => `${r.provider}: ${r.status}${r.status === 'sent' ? '' : ` (${r.reason})`}`)
+      .sort();
+  await expect.poll(statuses, { timeout: 20_000 }).toEqual(['bluesky: sent', 'x: sent']);
 
   // The sandbox's timeline: one copy per account, each with the image and its alt text.
   await page.goto('/sandbox');

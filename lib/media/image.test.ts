@@ -21,7 +21,11 @@ describe('images are checked by their content, not their name', () => {
     const refusals = [
       new TextEncoder().encode('hello, I am an image.jpg'),
       new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"></svg>'),
-      new Uint8Array(await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } }).tiff().toBuffer()),
+      new Uint8Array(
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } })
+          .tiff()
+          .toBuffer(),
+      ),
       new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6, 7, 8]),
       new Uint8Array(0),
     ];
@@ -42,7 +46,10 @@ describe('images are checked by their content, not their name', () => {
         .toBuffer(),
     );
     expect(bomb.length).toBeLessThan(MAX_IMAGE_BYTES);
-    expect(await checkImage(bomb)).toEqual({ ok: false, message: 'The image has too many pixels (at most 40 megapixels)' });
+    expect(await checkImage(bomb)).toEqual({
+      ok: false,
+      message: 'The image has too many pixels (at most 40 megapixels)',
+    });
   });
 });
 

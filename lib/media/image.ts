@@ -32,7 +32,8 @@ export async function checkImage(input: Uint8Array): Promise<CheckedImage | Imag
     const image = sharp(input, { animated, limitInputPixels: MAX_PIXELS, failOn: 'error' });
     const meta = await image.metadata();
     // The decoder must agree with the magic number: a PNG header on other data is not a PNG.
-    if (meta.format !== FORMAT_OF[type]) return { ok: false, message: 'The file is damaged or not what it claims to be' };
+    if (meta.format !== FORMAT_OF[type])
+      return { ok: false, message: 'The file is damaged or not what it claims to be' };
     const pipeline = image.rotate(); // applies and then drops the EXIF orientation
     const encoded =
       type === 'image/jpeg'
@@ -47,7 +48,8 @@ export async function checkImage(input: Uint8Array): Promise<CheckedImage | Imag
     return { type, width: info.width, height, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   } catch (error) {
     const message = (error as Error).message ?? '';
-    if (/pixel limit/i.test(message)) return { ok: false, message: 'The image has too many pixels (at most 40 megapixels)' };
+    if (/pixel limit/i.test(message))
+      return { ok: false, message: 'The image has too many pixels (at most 40 megapixels)' };
     return { ok: false, message: 'The image could not be read: it is damaged or not a supported image' };
   }
 }

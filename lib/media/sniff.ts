@@ -12,4 +12,3 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
   if (at(0, 'RIFF') && at(8, 'WEBP')) return 'image/webp';
   return null;
 }
-

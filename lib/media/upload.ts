@@ -13,7 +13,14 @@ export const MAX_ALT_TEXT = 1000;
 /** Kept for a day at least (the key's minimum): an upload is used by a post within minutes. */
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export type SerializedMedia = { id: string; type: string; width: number; height: number; size: number; altText: string };
+export type SerializedMedia = {
+  id: string;
+  type: string;
+  width: number;
+  height: number;
+  size: number;
+  altText: string;
+};
 
 export type UploadMediaContext = {
   workspaceId: string;
@@ -96,7 +103,10 @@ export async function uploadMedia(
     case 'replayed': {
       const { status, body, resourceId } = outcome.response;
       if (outcome.kind === 'executed')
-        logger.info({ requestId: context.requestId, mediaId: resourceId, workspaceId: context.workspaceId }, 'media stored');
+        logger.info(
+          { requestId: context.requestId, mediaId: resourceId, workspaceId: context.workspaceId },
+          'media stored',
+        );
       return { kind: 'ok', mediaId: resourceId!, replayed: outcome.kind === 'replayed', stored: { status, body } };
     }
     case 'rejected':

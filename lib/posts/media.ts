@@ -40,9 +40,13 @@ export async function validateMedia(
       add(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per post`);
     for (const [i, m] of media.entries()) {
       if (!limits.types.includes(m.type))
-        add(`Image ${i + 1} (${m.type.replace('image/', '').toUpperCase()}) is not accepted by ${account.handle} (${label})`);
+        add(
+          `Image ${i + 1} (${m.type.replace('image/', '').toUpperCase()}) is not accepted by ${account.handle} (${label})`,
+        );
       else if (m.size > limits.maxBytes)
-        add(`Image ${i + 1} is ${megabytes(m.size)}: too large for ${account.handle} (${label} takes up to ${megabytes(limits.maxBytes)})`);
+        add(
+          `Image ${i + 1} is ${megabytes(m.size)}: too large for ${account.handle} (${label} takes up to ${megabytes(limits.maxBytes)})`,
+        );
     }
   }
 }

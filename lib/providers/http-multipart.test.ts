@@ -35,7 +35,11 @@ describe('multipart bodies (media uploads)', () => {
     expect(raw).toMatchObject({ type: 'response', status: 201 });
     const got = received.at(-1)!;
     expect(got.type).toMatch(/^multipart\/form-data; boundary=----semel[0-9a-f]{24}$/);
-    const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': got.type }, body: new Uint8Array(got.body) }).formData();
+    const form = await new Request('http://x/', {
+      method: 'POST',
+      headers: { 'content-type': got.type },
+      body: new Uint8Array(got.body),
+    }).formData();
     expect(form.get('media_category')).toBe('tweet_image');
     expect(form.get('description')).toBe('Zwei Äpfel\r\nauf dem Tisch');
     const file = form.get('media') as File;
@@ -50,7 +54,9 @@ describe('multipart bodies (media uploads)', () => {
       'B',
     );
     const head = data.toString('latin1').split('\r\n\r\n')[0]!;
-    expect(head).toBe('--B\r\nContent-Disposition: form-data; name="file"; filename="a%22%0D%0AX-Evil: 1"\r\nContent-Type: image/png');
+    expect(head).toBe(
+      '--B\r\nContent-Disposition: form-data; name="file"; filename="a%22%0D%0AX-Evil: 1"\r\nContent-Type: image/png',
+    );
     expect(encodeMultipart({ files: [] }).contentType).not.toBe(encodeMultipart({ files: [] }).contentType);
   });
 

@@ -42,7 +42,9 @@ const quoted = (value: string) => `"${value.replace(/"/g, '%22').replace(/\r/g, 
 export function encodeMultipart(body: MultipartBody, boundary = `----semel${randomBytes(12).toString('hex')}`) {
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(body.fields ?? {}))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`),
+    );
   for (const file of body.files) {
     parts.push(
       Buffer.from(
@@ -144,10 +146,10 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
     : multipart
       ? [multipart.data, multipart.contentType]
       : request.form !== undefined
-      ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
-      : request.json !== undefined
-        ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
-        : [undefined, undefined];
+        ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
+        : request.json !== undefined
+          ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
+          : [undefined, undefined];
   const headers: Record<string, string> = {
     accept: 'application/json',
     ...(body === undefined ? {} : { 'content-type': contentType!, 'content-length': String(body.length) }),

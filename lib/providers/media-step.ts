@@ -4,19 +4,15 @@ import type { Classification, PublishMedia, RawOutcome } from './types';
 /**
  * An image upload is not the post. Whatever happens to it, the post was not attempted, so its outcome is
  * never `ambiguous`: an unknown or lost upload is `not_sent` (the next attempt uploads again; the earlier upload,
- * if it landed, is an unused file the platform discards), and a definite refusal of the image is `failed` with
- * the platform's reason (retrying the same bytes would be refused again). A refused token keeps its own rule,
- * so the account is held for a reconnect as after any 401.
+ * if it landed, is an unused file the platform discards), and a definite refusal (an unsupported image, a refused
+ * token) stays `failed` under its own rule, so a 401 still holds the account for a reconnect.
  */
 export function mediaNotPosted(network: string, c: Classification): Classification {
-  if (c.rule === 'unauthorized') return { ...c, reason: `${c.reason} (while uploading an image; the post was not attempted)` };
   if (c.outcome === 'failed')
     return {
-      outcome: 'failed',
-      rule: 'media-refused',
-      httpStatus: c.httpStatus,
-      reason: `${network} refused an image, so the post was not attempted. ${c.reason}`,
-      evidence: { ...c.evidence, mediaRule: c.rule },
+      ...c,
+      reason: `${network} refused an image upload, so the post was not attempted. ${c.reason}`,
+      evidence: { ...c.evidence, mediaStep: true },
     };
   return {
     outcome: 'not_sent',

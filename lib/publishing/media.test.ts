@@ -33,13 +33,16 @@ async function fetchThroughApp(url: string): Promise<Uint8Array | null> {
 
 const sandbox = await startTestSandbox({ hangMs: 3_000, fetchImage: fetchThroughApp });
 const { db } = sandbox;
-const options = (overrides = {}) => testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000, mediaStorage: storage, ...overrides });
+const options = (overrides = {}) =>
+  testPublisherOptions(sandbox.url, { callTimeoutMs: 5_000, mediaStorage: storage, ...overrides });
 
 /** A stored image (checked and stripped as an upload is) and a post due now that shows it. */
 async function postWithImages(account: { workspaceId: string; productAccountId: string }, count = 1, label = 'image') {
   const media = [];
   for (let i = 0; i < count; i++) {
-    const checked = await checkImage(await makeImage(i % 2 ? 'png' : 'jpeg', { seed: Math.floor(Math.random() * 1000) }));
+    const checked = await checkImage(
+      await makeImage(i % 2 ? 'png' : 'jpeg', { seed: Math.floor(Math.random() * 1000) }),
+    );
     if ('ok' in checked) throw new Error(checked.message);
     const { sha256 } = await storage.put(checked.bytes);
     media.push(
@@ -57,7 +60,13 @@ async function postWithImages(account: { workspaceId: string; productAccountId: 
   }
   const text = sandbox.uniqueText(label);
   const created = await insertPostWithDeliveries(db, {
-    post: { workspaceId: account.workspaceId, text, scheduledAt: new Date(), source: 'api', idempotencyKey: randomUUID() },
+    post: {
+      workspaceId: account.workspaceId,
+      text,
+      scheduledAt: new Date(),
+      source: 'api',
+      idempotencyKey: randomUUID(),
+    },
     accountIds: [account.productAccountId],
     actor: 'test',
   });

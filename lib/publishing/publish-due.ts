@@ -14,12 +14,7 @@ import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
 import { getMediaStorage } from '@/lib/media/storage';
-import {
-  providerClientForAccount,
-  providerDefinition,
-  type ProviderClient,
-  type PublishMedia,
-} from '@/lib/providers';
+import { providerClientForAccount, providerDefinition, type ProviderClient, type PublishMedia } from '@/lib/providers';
 import { recordTokenRejected, UNAUTHORIZED_RULE } from '@/lib/tokens/token-health';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
 import { loadPublishMedia } from './post-media';

@@ -33,7 +33,11 @@ export async function handleLinkedin(request: Request, path: string, deps: Sandb
   if (version instanceof Response) return version;
 
   if (path === '/rest/posts' && method === 'POST') return createPost(request, member, deps);
-  if (path === '/rest/images' && method === 'POST' && new URL(request.url).searchParams.get('action') === 'initializeUpload')
+  if (
+    path === '/rest/images' &&
+    method === 'POST' &&
+    new URL(request.url).searchParams.get('action') === 'initializeUpload'
+  )
     return initializeUpload(request, member, deps);
   if (path === '/rest/posts' && method === 'GET') return findPostsByAuthor(request, member, version, deps);
   if (post && method === 'GET') return getPost(member, decode(post[1]!), version, deps);
@@ -110,7 +114,8 @@ async function createPost(request: Request, member: SandboxAccount, deps: Sandbo
     account,
     images.map((i) => i.id.replace(/^urn:li:image:/, '')),
   );
-  if (!resolved.ok) return unprocessable([`/content :: urn:li:image:${resolved.id} is not an uploaded image of the author`]);
+  if (!resolved.ok)
+    return unprocessable([`/content :: urn:li:image:${resolved.id} is not an uploaded image of the author`]);
   const media = resolved.media.map((m, i) => ({ ...postMediaOf(m), altText: images[i]!.altText }));
   return withWriteFaults(deps, request, { platform: 'linkedin', accountId: account.id }, async (context) => {
     const result = await writeWithProfile(deps.store, { account, kind: 'post', text, media }, context);
@@ -177,7 +182,9 @@ async function putImage(request: Request, member: SandboxAccount, id: string, de
   if (!media || !owner || !actsAs(member.platformUserId, owner.platformUserId)) return error(404, 'Upload not found');
   const bytes = new Uint8Array(await request.arrayBuffer());
   const type = sniffImageType(bytes);
-  if (!type || bytes.length > MAX_SANDBOX_IMAGE_BYTES) return error(400, 'The upload is not a supported image');
+  // The Images API takes JPG, GIF and PNG.
+  if (!type || type === 'image/webp' || bytes.length > MAX_SANDBOX_IMAGE_BYTES)
+    return error(400, 'The upload is not a supported image');
   await deps.store.updateMedia(id, { type, sha256: sha256Of(bytes), size: bytes.length, uploaded: true });
   return new Response(null, { status: 201 });
 }

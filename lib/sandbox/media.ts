@@ -10,7 +10,11 @@ export const MAX_SANDBOX_IMAGE_BYTES = 8 * 1024 * 1024;
 
 export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-export const postMediaOf = (m: SandboxMedia): SandboxPostMedia => ({ type: m.type, altText: m.altText, sha256: m.sha256 });
+export const postMediaOf = (m: SandboxMedia): SandboxPostMedia => ({
+  type: m.type,
+  altText: m.altText,
+  sha256: m.sha256,
+});
 
 /** One file part of a multipart body and the text fields beside it; null when the body is not multipart. */
 export async function readMultipart(
@@ -52,7 +56,8 @@ export async function storeImage(
   });
 }
 
-export type ResolvedMedia = { ok: true; media: SandboxMedia[] } | { ok: false; reason: 'unknown' | 'processing'; id: string };
+export type ResolvedMedia =
+  { ok: true; media: SandboxMedia[] } | { ok: false; reason: 'unknown' | 'processing'; id: string };
 
 /** The account's own uploads by id, in order: someone else's or an unknown id is `unknown`, one not ready `processing`. */
 export async function resolveMedia(deps: SandboxDeps, account: SandboxAccount, ids: string[]): Promise<ResolvedMedia> {

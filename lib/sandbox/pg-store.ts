@@ -114,7 +114,13 @@ export function createPgSandboxStore(
 
     oauth: createPgSandboxOAuthStore(db),
 
-    getAccount: (platform, platformUserId) => getSandboxAccountByUserId(db, { platform, platformUserId }),
+    async getAccount(platform, platformUserId) {
+      const found = await getSandboxAccountByUserId(db, { platform, platformUserId });
+      // A Bluesky session names its DID, not a token: a product account the sandbox has not seen yet registers here.
+      if (found || platform !== 'bluesky' || !options.onUnknownToken) return found;
+      await options.onUnknownToken();
+      return getSandboxAccountByUserId(db, { platform, platformUserId });
+    },
 
     getAccountById: (id) => getSandboxAccountById(db, { id }),
 

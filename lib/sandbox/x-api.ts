@@ -176,7 +176,8 @@ async function uploadMedia(request: Request, account: SandboxAccount, deps: Sand
   const bytes = form.bytes;
   return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async () => {
     const media = await storeImage(deps, account, bytes);
-    if (!media) return invalidRequest('The media is not a supported image.');
+    // The one-request endpoint's media types: JPEG, PNG, WebP (a GIF goes through the chunked upload, tweet_gif).
+    if (!media || media.type === 'image/gif') return invalidRequest('The media is not a supported image.');
     return json(200, {
       data: { id: media.id, media_key: `3_${media.id}`, size: media.size, expires_after_secs: 86_400 },
     });

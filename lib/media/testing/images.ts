@@ -14,7 +14,9 @@ export async function makeImage(
       background: { r: (seed * 37) % 256, g: (seed * 91) % 256, b: 120 },
     },
   });
-  const out = await (format === 'jpeg' ? image.jpeg() : format === 'png' ? image.png() : format === 'gif' ? image.gif() : image.webp()).toBuffer();
+  const out = await (
+    format === 'jpeg' ? image.jpeg() : format === 'png' ? image.png() : format === 'gif' ? image.gif() : image.webp()
+  ).toBuffer();
   return new Uint8Array(out);
 }
 
@@ -32,7 +34,9 @@ export async function jpegWithGpsExif(options: { width?: number; height?: number
   const app1 = Buffer.alloc(4);
   app1.writeUInt16BE(0xffe1, 0);
   app1.writeUInt16BE(app1Payload.length + 2, 2);
-  return new Uint8Array(Buffer.concat([Buffer.from(jpeg.subarray(0, 2)), app1, app1Payload, Buffer.from(jpeg.subarray(2))]));
+  return new Uint8Array(
+    Buffer.concat([Buffer.from(jpeg.subarray(0, 2)), app1, app1Payload, Buffer.from(jpeg.subarray(2))]),
+  );
 }
 
 /** Big-endian TIFF: IFD0 { Orientation=6, GPSInfo→ }, GPS IFD { LatitudeRef, Latitude, LongitudeRef, Longitude }. */

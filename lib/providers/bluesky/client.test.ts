@@ -311,7 +311,9 @@ describe('Bluesky images (uploadBlob, then an images embed with alt text)', () =
       ],
     });
     // A resend of the delivery with the same images is the same record: a no-op.
-    expect(await blueskyClient(a).publish({ ...post, images: media })).toMatchObject({ rule: 'bluesky-record-unchanged' });
+    expect(await blueskyClient(a).publish({ ...post, images: media })).toMatchObject({
+      rule: 'bluesky-record-unchanged',
+    });
   });
 
   it('refused before any request: a type Bluesky does not take, over 1 MB, more than four images', async () => {

@@ -36,8 +36,7 @@ export type BlobRef = { $type: 'blob'; ref: { $link: string }; mimeType: string;
 /** An image of a post: its uploaded blob and the alt text people using screen readers hear. */
 export type BlueskyImage = { blob: BlobRef; altText: string };
 export type UploadResult =
-  | { ok: true; blob: BlobRef }
-  | { ok: false; classification: Classification; raw?: RawOutcome };
+  { ok: true; blob: BlobRef } | { ok: false; classification: Classification; raw?: RawOutcome };
 
 export type BlueskyClient = ProviderClient & {
   /**
@@ -98,7 +97,11 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
       for (const [i, item] of input.media.entries()) {
         const uploaded = await uploadImage(read.bytes[i]!, item.mimeType, left());
         if (!uploaded.ok)
-          return withTiming(mediaNotPosted('Bluesky', uploaded.classification), uploaded.raw ?? notCalled('upload refused'), startedAt);
+          return withTiming(
+            mediaNotPosted('Bluesky', uploaded.classification),
+            uploaded.raw ?? notCalled('upload refused'),
+            startedAt,
+          );
         media.push({ blob: uploaded.blob, altText: item.altText });
       }
     }

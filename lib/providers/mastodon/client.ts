@@ -28,8 +28,7 @@ const PAGE_SIZE = 40;
 const PROCESSING_POLL_MS = 500;
 
 /** A MediaAttachment's id in an upload's answer. */
-const attachmentId = (raw: RawOutcome) =>
-  raw.type === 'response' ? asString(asRecord(raw.body).id) : undefined;
+const attachmentId = (raw: RawOutcome) => (raw.type === 'response' ? asString(asRecord(raw.body).id) : undefined);
 
 /**
  * Mastodon REST API. Every publish carries the delivery's Idempotency-Key, so an ambiguous outcome

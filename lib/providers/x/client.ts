@@ -65,7 +65,13 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
               ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}),
             },
           };
-    const raw = await send({ method: 'POST', ...request, headers: auth, outbound: account.outbound, ...budget.options() });
+    const raw = await send({
+      method: 'POST',
+      ...request,
+      headers: auth,
+      outbound: account.outbound,
+      ...budget.options(),
+    });
     const classification = classifyX(raw);
     if (classification.outcome === 'sent' && input.kind !== 'dm')
       classification.url = postUrl(classification.externalId!);

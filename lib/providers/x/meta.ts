@@ -8,7 +8,8 @@ export const xMeta = {
     'X has no idempotency key: an unknown outcome is settled only by reading the account’s posts, after every request that may still be running has ended, twice before a new attempt.',
   textLimit: 280,
   countText: characterCount,
-  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+  // One-request uploads (POST /2/media/upload, tweet_image) take no GIF: X wants animated GIFs chunked (tweet_gif).
+  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/webp'] },
   kinds: ['post', 'reply', 'dm'],
   connect: {
     method: 'token',

@@ -24,7 +24,8 @@ export async function GET(request: Request, context: { params: Promise<{ sha256:
   // One answer for a bad signature and a missing file: the URL reveals nothing about what is stored.
   const bytes = valid ? await getMediaStorage().get(sha256) : null;
   const type = bytes && sniffImageType(bytes);
-  if (!bytes || !type) return problem({ status: 404, title: 'Not Found', detail: 'No such image, or the link expired.' });
+  if (!bytes || !type)
+    return problem({ status: 404, title: 'Not Found', detail: 'No such image, or the link expired.' });
   return new Response(Buffer.from(bytes), {
     headers: {
       'content-type': type,

@@ -28,7 +28,11 @@ function uploadRequest(
 ) {
   const form = new FormData();
   if (options.file)
-    form.set('file', new Blob([Buffer.from(options.file)], { type: options.type ?? 'image/png' }), options.filename ?? 'a.png');
+    form.set(
+      'file',
+      new Blob([Buffer.from(options.file)], { type: options.type ?? 'image/png' }),
+      options.filename ?? 'a.png',
+    );
   if (options.altText !== undefined) form.set('altText', options.altText);
   const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? tenant.token}` };
   if (options.key !== undefined) headers['idempotency-key'] = options.key;
@@ -41,10 +45,20 @@ const mediaRows = async (workspaceId: string) =>
 describe('POST /api/v1/media', () => {
   it('stores the image by content: 201 with its type, size and alt text; a JPEG named .png is a JPEG; EXIF is gone', async () => {
     const file = await jpegWithGpsExif({ width: 40, height: 20 });
-    const res = await upload(uploadRequest({ key: randomUUID(), file, filename: 'holiday.png', altText: 'A beach' }), noParams);
+    const res = await upload(
+      uploadRequest({ key: randomUUID(), file, filename: 'holiday.png', altText: 'A beach' }),
+      noParams,
+    );
     expect(res.status).toBe(201);
     const body = (await res.json()) as { id: string; size: number };
-    expect(body).toEqual({ id: body.id, type: 'image/jpeg', width: 20, height: 40, size: body.size, altText: 'A beach' });
+    expect(body).toEqual({
+      id: body.id,
+      type: 'image/jpeg',
+      width: 20,
+      height: 40,
+      size: body.size,
+      altText: 'A beach',
+    });
     const [row] = await fixture.db.select().from(media).where(eq(media.id, body.id));
     expect(row!.size).toBe(body.size);
     expect(row!.sha256).not.toBe(sha256Hex(file)); // what is stored is the stripped image, not the upload
@@ -62,7 +76,10 @@ describe('POST /api/v1/media', () => {
     expect(await again.text()).toBe(await first.text());
     expect(await mediaRows(tenant.workspace.id)).toBe(before + 1);
     // The same key with another image is refused, nothing written.
-    const other = await upload(uploadRequest({ key, file: await makeImage('png', { seed: 2 }), altText: 'A square' }), noParams);
+    const other = await upload(
+      uploadRequest({ key, file: await makeImage('png', { seed: 2 }), altText: 'A square' }),
+      noParams,
+    );
     expect(other.status).toBe(422);
     expect(await mediaRows(tenant.workspace.id)).toBe(before + 1);
   });
@@ -81,7 +98,9 @@ describe('POST /api/v1/media', () => {
     // Each side of the race happened: one request ran, the others met the key taken (in flight or completed).
     expect(responses.filter((r) => r.status === 409 || r.headers.get('idempotent-replayed')).length).toBe(19);
     const ids = new Set(
-      await Promise.all(responses.filter((r) => r.status === 201).map(async (r) => ((await r.json()) as { id: string }).id)),
+      await Promise.all(
+        responses.filter((r) => r.status === 201).map(async (r) => ((await r.json()) as { id: string }).id),
+      ),
     );
     expect(ids.size).toBe(1);
     expect(await mediaRows(workspace.id)).toBe(1);
@@ -97,7 +116,12 @@ describe('POST /api/v1/media', () => {
     );
     expect(json.status).toBe(415);
     const text = await upload(
-      uploadRequest({ key: randomUUID(), file: new TextEncoder().encode('not an image'), filename: 'cat.jpg', altText: 'x' }),
+      uploadRequest({
+        key: randomUUID(),
+        file: new TextEncoder().encode('not an image'),
+        filename: 'cat.jpg',
+        altText: 'x',
+      }),
       noParams,
     );
     expect(text.status).toBe(422);
@@ -132,8 +156,16 @@ describe('POST /api/v1/posts with mediaIds', () => {
   };
 
   it('attaches the images in order (post_media rows, part 0)', async () => {
-    const ids = [await uploaded(await makeImage('png', { seed: 10 })), await uploaded(await makeImage('jpeg', { seed: 11 }))];
-    const res = await post({ text: 'With images', accountIds: [tenant.accounts[0]!.id], scheduledAt: tomorrow, mediaIds: ids });
+    const ids = [
+      await uploaded(await makeImage('png', { seed: 10 })),
+      await uploaded(await makeImage('jpeg', { seed: 11 })),
+    ];
+    const res = await post({
+      text: 'With images',
+      accountIds: [tenant.accounts[0]!.id],
+      scheduledAt: tomorrow,
+      mediaIds: ids,
+    });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
     const rows = await fixture.db.select().from(postMedia).where(eq(postMedia.postId, id)).orderBy(postMedia.position);
@@ -153,7 +185,9 @@ describe('POST /api/v1/posts with mediaIds', () => {
     const res = await post({ text: 'Too big', accountIds: [tenant.accounts[0]!.id, bluesky.id], mediaIds: [big] });
     expect(res.status).toBe(422);
     const { errors } = (await res.json()) as { errors: Record<string, string[]> };
-    expect(errors.mediaIds).toEqual([expect.stringMatching(/^Image 1 is [\d.]+ MB: too large for @big\.bsky\.sandbox \(Bluesky takes up to 1 MB\)$/)]);
+    expect(errors.mediaIds).toEqual([
+      expect.stringMatching(/^Image 1 is [\d.]+ MB: too large for @big\.bsky\.sandbox \(Bluesky takes up to 1 MB\)$/),
+    ]);
 
     const stranger = await fixture.tenant();
     const theirs = await uploaded(await makeImage('png', { seed: 13 }), stranger.token);
@@ -161,7 +195,11 @@ describe('POST /api/v1/posts with mediaIds', () => {
     expect(((await foreign.json()) as { errors: Record<string, string[]> }).errors.mediaIds).toEqual([
       'One or more images do not exist in this workspace',
     ]);
-    const five = await post({ text: 'Five', accountIds: [tenant.accounts[0]!.id], mediaIds: Array.from({ length: 5 }, randomUUID) });
+    const five = await post({
+      text: 'Five',
+      accountIds: [tenant.accounts[0]!.id],
+      mediaIds: Array.from({ length: 5 }, randomUUID),
+    });
     expect(five.status).toBe(422);
   });
 });
@@ -171,5 +209,9 @@ async function noisy(png: Uint8Array): Promise<Uint8Array> {
   const sharp = (await import('sharp')).default;
   const { width, height } = await sharp(png).metadata();
   const pixels = randomBytes(width! * height! * 3);
-  return new Uint8Array(await sharp(pixels, { raw: { width: width!, height: height!, channels: 3 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(pixels, { raw: { width: width!, height: height!, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
 }

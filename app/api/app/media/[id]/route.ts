@@ -12,6 +12,10 @@ export const GET = appRead<{ id: string }>('read', async ({ workspace }, { id })
   const bytes = row ? await getMediaStorage().get(row.sha256) : null;
   if (!row || !bytes) return null;
   return new Response(Buffer.from(bytes), {
-    headers: { 'content-type': row.type, 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': row.type,
+      'cache-control': 'private, max-age=3600',
+      'x-content-type-options': 'nosniff',
+    },
   });
 });
