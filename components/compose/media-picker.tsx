@@ -33,7 +33,8 @@ type Props = {
   error?: string;
 };
 
-const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+const megabytes = (bytes: number) =>
+  bytes < 100_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 /**
  * Images of the post: drop them or pick them, describe each (alt text), upload with progress, remove. Uploaded
