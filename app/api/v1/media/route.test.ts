@@ -137,6 +137,32 @@ describe('POST /api/v1/media', () => {
     expect((await upload(uploadRequest({ key, file: png, altText: 'Fixed' }), noParams)).status).toBe(201);
   });
 
+  it('a body over 5 MB is refused (413) without being buffered, also when it announces no length (chunked)', async () => {
+    const big = new Uint8Array(6 * 1024 * 1024);
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= big.length) return controller.close();
+        controller.enqueue(big.subarray(pulled, (pulled += 256 * 1024)));
+      },
+    });
+    const res = await upload(
+      new Request('http://localhost/api/v1/media', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tenant.token}`,
+          'idempotency-key': randomUUID(),
+          'content-type': 'multipart/form-data; boundary=x',
+        },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+      noParams,
+    );
+    expect(res.status).toBe(413);
+    expect(pulled).toBeLessThan(big.length); // it stopped reading
+  });
+
   it('alt text is optional once the workspace setting is off', async () => {
     const { workspace, token } = await fixture.tenant();
     await setRequireAltText(fixture.db, { workspaceId: workspace.id, requireAltText: false });
