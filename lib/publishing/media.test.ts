@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertMedia, insertPostMedia } from '@/db/queries/media';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
@@ -133,9 +133,54 @@ describe('a media upload that fails or goes unanswered: the post was not attempt
     const { deliveryId, text, media } = await postWithImages(account, 1, 'retry');
     await publishDueDeliveries(db, options({ callTimeoutMs: 800 }));
     await sandbox.setFaults(account.sandboxAccount.id, {});
-    await db.execute(`update deliveries set due_at = now() where id = '${deliveryId}'`);
+    await db.execute(sql`update deliveries set due_at = now() where id = ${deliveryId}`);
     expect((await publishDueDeliveries(db, options())).sent).toBe(1);
     const copies = (await sandbox.allPosts(account.sandboxAccount.id)).filter((p) => p.text === text);
     expect(copies.map((c) => c.media)).toEqual([expected(media)]);
+  });
+});
+
+describe('steps of the image upload, each ending before the post', () => {
+  const lastAttempt = async (deliveryId: string) =>
+    (await db.select().from(attempts).where(eq(attempts.deliveryId, deliveryId)).orderBy(attempts.startedAt)).at(-1)!;
+  const ruleOf = async (deliveryId: string) =>
+    (
+      await db.execute<{ rule: string }>(
+        sql`select detail->>'rule' as rule from delivery_events where delivery_id = ${deliveryId} order by id desc limit 1`,
+      )
+    )[0]!.rule;
+
+  it('mastodon still processing when the call time runs out: not_sent (media-still-processing), no status', async () => {
+    const account = await sandbox.connectAccount('mastodon');
+    await sandbox.setFaults(account.sandboxAccount.id, { processingMs: 5_000 });
+    const { deliveryId } = await postWithImages(account, 1, 'slow processing');
+    expect(await publishDueDeliveries(db, options({ callTimeoutMs: 1_500 }))).toMatchObject({ not_sent: 1 });
+    expect((await lastAttempt(deliveryId)).outcome).toBe('not_sent');
+    expect(await ruleOf(deliveryId)).toBe('media-still-processing');
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
+  });
+
+  it('threads: an image container still IN_PROGRESS is kept and not published yet (not_sent); the next attempt publishes it', async () => {
+    const account = await sandbox.connectAccount('threads');
+    await sandbox.setFaults(account.sandboxAccount.id, { processingMs: 1_200 });
+    const { deliveryId, text, media } = await postWithImages(account, 1, 'threads processing');
+    expect(await publishDueDeliveries(db, options())).toMatchObject({ not_sent: 1 });
+    expect(await ruleOf(deliveryId)).toBe('threads-container-in-progress');
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await db.execute(sql`update deliveries set due_at = now() where id = ${deliveryId}`);
+    expect(await publishDueDeliveries(db, options())).toMatchObject({ sent: 1 });
+    const copies = (await sandbox.allPosts(account.sandboxAccount.id)).filter((p) => p.text === text);
+    expect(copies.map((c) => c.media)).toEqual([expected(media)]);
+  });
+
+  it('an image missing from the media storage: failed (media-unreadable) before any request', async () => {
+    const account = await sandbox.connectAccount('x');
+    const { deliveryId } = await postWithImages(account, 1, 'missing bytes');
+    await db.execute(sql`update media set sha256 = ${'0'.repeat(64)} where id in (
+      select media_id from post_media pm join deliveries d on d.post_id = pm.post_id where d.id = ${deliveryId})`);
+    expect(await publishDueDeliveries(db, options())).toMatchObject({ failed: 1 });
+    expect(await ruleOf(deliveryId)).toBe('media-unreadable');
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
   });
 });
