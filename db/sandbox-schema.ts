@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   doublePrecision,
   index,
@@ -63,6 +64,8 @@ export const sandboxPosts = sandbox.table(
     /** Bluesky: the record key and the record as written (getRecord answers with it). */
     recordKey: text(),
     record: jsonb().$type<Record<string, unknown>>(),
+    /** The images the post shows, as the platform received them (lib/sandbox/media.ts). */
+    media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
     createdAt: createdAt(),
     deletedAt: timestamp({ withTimezone: true, precision: 3 }),
   },
@@ -155,6 +158,30 @@ export const sandboxFaults = sandbox.table(
 export type SandboxFaultsRow = typeof sandboxFaults.$inferSelect;
 
 /**
+ * Uploaded media of every dialect (X media/upload, Mastodon /api/v2/media, Bluesky blobs, LinkedIn images):
+ * not public until a post names them. `ready_at` models a server still processing (Mastodon's 202).
+ */
+export const sandboxMedia = sandbox.table(
+  'media',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    type: text().notNull(),
+    altText: text().notNull().default(''),
+    sha256: text().notNull(),
+    size: integer().notNull(),
+    readyAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    /** LinkedIn: an image is registered first (initializeUpload) and its bytes PUT afterwards. */
+    uploaded: boolean().notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_media_account_idx').on(t.accountId, t.createdAt)],
+);
+export type SandboxMediaRow = typeof sandboxMedia.$inferSelect;
+
+/**
  * Threads media containers (lib/sandbox/threads-api.ts): `POST /{user}/threads` makes one, `threads_publish`
  * turns it into a post. The status follows from the row: IN_PROGRESS until `ready_at`, ERROR with an
  * `error_message`, EXPIRED 24 h after creation, PUBLISHED once `post_id` is set (a compare-and-set in the store).
@@ -167,9 +194,11 @@ export const sandboxThreadsContainers = sandbox.table(
       .notNull()
       .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
     kind: sandboxPostKindEnum().notNull(),
-    mediaType: text({ enum: ['TEXT', 'IMAGE'] }).notNull(),
+    mediaType: text({ enum: ['TEXT', 'IMAGE', 'CAROUSEL'] }).notNull(),
     text: text().notNull(),
     imageUrl: text(),
+    /** IMAGE: the image fetched from `image_url` (type, alt text, SHA-256), shown on the post it becomes. */
+    media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
     inReplyToId: text(),
     createdAt: createdAt(),
     readyAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
@@ -180,7 +209,7 @@ export const sandboxThreadsContainers = sandbox.table(
   (t) => [
     index('sandbox_threads_containers_account_idx').on(t.accountId, t.createdAt),
     check('sandbox_threads_containers_kind_ck', sql`${t.kind} in ('post', 'reply')`),
-    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE')`),
+    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE', 'CAROUSEL')`),
   ],
 );
 export type SandboxThreadsContainerRow = typeof sandboxThreadsContainers.$inferSelect;

@@ -55,6 +55,8 @@ export const workspaces = pgTable(
     latenessLimitSeconds: integer().notNull().default(3600),
     /** The workspace's own IANA zone (shown beside the viewer's on the calendar); validated in lib/time/zoned.ts. */
     timeZone: text().notNull().default('UTC'),
+    /** Images must carry alt text (Settings → General); on by default, as screen-reader users need it. */
+    requireAltText: boolean().notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [unique('workspaces_slug_uq').on(t.slug)],
@@ -242,6 +244,58 @@ export const deliveries = pgTable(
   ],
 );
 export type Delivery = typeof deliveries.$inferSelect;
+
+/**
+ * An uploaded image (lib/media): checked by content, metadata stripped, its bytes stored content-addressed
+ * under MEDIA_DIR by `sha256`. Immutable: new alt text is a new upload (an unused row is harmless).
+ */
+export const media = pgTable(
+  'media',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the stored, stripped bytes: their address in the media storage. */
+    sha256: text().notNull(),
+    /** MIME type decided from the content (image/jpeg, image/png, image/gif, image/webp). */
+    type: text().notNull(),
+    width: integer().notNull(),
+    height: integer().notNull(),
+    size: integer().notNull(),
+    altText: text().notNull().default(''),
+    /** Who uploaded it: `user:<id>` or `api_key:<id>`. */
+    createdBy: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('media_workspace_idx').on(t.workspaceId, t.createdAt),
+    check('media_type_ck', sql`${t.type} in ('image/jpeg', 'image/png', 'image/gif', 'image/webp')`),
+    check('media_sha256_ck', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+export type Media = typeof media.$inferSelect;
+
+/** The images of a post in order; `part` is the thread part they belong to (0 for a single post). */
+export const postMedia = pgTable(
+  'post_media',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    part: integer().notNull().default(0),
+    position: integer().notNull(),
+    mediaId: uuid()
+      .notNull()
+      .references(() => media.id, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    primaryKey({ name: 'post_media_pk', columns: [t.postId, t.part, t.position] }),
+    index('post_media_media_idx').on(t.mediaId),
+    check('post_media_position_ck', sql`${t.position} between 0 and 3 and ${t.part} >= 0`),
+  ],
+);
+export type PostMedia = typeof postMedia.$inferSelect;
 export type NewDelivery = typeof deliveries.$inferInsert;
 export type DeliveryStatus = (typeof deliveryStatusEnum.enumValues)[number];
 

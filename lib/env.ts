@@ -86,6 +86,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
     .optional(),
   SEMEL_DATA_DIR: z.string().default('.data'),
+  // Uploaded images, stored by their SHA-256 (lib/media/storage.ts).
+  MEDIA_DIR: z.string().default('.data/media'),
   NEXTAUTH_SECRET: z.string({ error: SECRET_HINT.NEXTAUTH_SECRET }).min(32, SECRET_HINT.NEXTAUTH_SECRET),
   NEXTAUTH_URL: z.url().optional(),
   APP_ENCRYPTION_KEY: z

@@ -9,6 +9,7 @@ import type { ComposeResult } from '@/lib/posts/compose-form';
 import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
+import { MediaPicker } from './media-picker';
 import { SchedulePicker } from './schedule-picker';
 import { NetworkTabs } from './network-tabs';
 import { ThreadParts } from './thread-parts';
@@ -20,12 +21,15 @@ type Props = {
   action: FormAction<ComposeResult>;
   /** An instant to schedule at (the calendar's "New post" on a day or slot). */
   prefillAt?: string;
+  /** The workspace asks for alt text on every image (Settings → General). */
+  requireAltText: boolean;
 };
 
-export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props) {
+export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireAltText }: Props) {
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
+  const [uploadsPending, setUploadsPending] = useState(false);
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false); // a second click before React re-renders the disabled button is ignored
   const [timeZone] = useState(() =>
@@ -53,6 +57,10 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
 
   async function submit(form: HTMLFormElement, options: { confirmDuplicate?: boolean; intent?: 'draft' } = {}) {
     if (inFlight.current) return;
+    if (uploadsPending) {
+      setState({ ok: false, message: 'Finish or remove the images being added first.', errors: {} });
+      return;
+    }
     inFlight.current = true;
     setPending(true);
     setNetworkError(false);
@@ -130,6 +138,22 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt }: Props)
       )}
       {Object.keys(state?.errors ?? {}).some((k) => k.startsWith('variants.')) && (
         <p className="text-sm text-rose-700">An account’s own text needs a fix: see the tabs marked in red.</p>
+      )}
+      {/* Images go with a single post; a thread's parts take none yet (the server refuses them). */}
+      {draft.kind !== 'thread' && (
+        <>
+          {draft.media.map((m) => (
+            <input key={m.id} type="hidden" name="mediaIds" value={m.id} />
+          ))}
+          <MediaPicker
+            media={draft.media}
+            onChange={(media) => update({ media })}
+            onPendingChange={setUploadsPending}
+            requireAltText={requireAltText}
+            selected={selected}
+            error={fieldError('mediaIds')}
+          />
+        </>
       )}
       <SchedulePicker
         draft={draft}

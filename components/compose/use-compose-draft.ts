@@ -16,7 +16,11 @@ export type ComposeDraft = {
   variants: Record<string, string>;
   when: 'now' | 'later' | 'queue';
   localDateTime: string;
+  /** Images already uploaded (POST /api/app/media), in order; a reload keeps them with the draft. */
+  media: DraftMedia[];
 };
+
+export type DraftMedia = { id: string; type: string; width: number; height: number; size: number; altText: string };
 
 const emptyDraft = (): ComposeDraft => ({
   key: crypto.randomUUID(),
@@ -29,6 +33,7 @@ const emptyDraft = (): ComposeDraft => ({
   variants: {},
   when: 'now',
   localDateTime: '',
+  media: [],
 });
 
 /**

@@ -68,6 +68,20 @@ export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {
                   className={`rounded-md px-3 py-2 text-sm ${p.deletedAt ? 'bg-slate-100 opacity-70' : 'bg-slate-50'}`}
                 >
                   <p className={`whitespace-pre-wrap text-slate-900 ${p.deletedAt ? 'line-through' : ''}`}>{p.text}</p>
+                  {p.media.length > 0 ? (
+                    <ul aria-label="Images" className="mt-1 flex flex-wrap gap-1">
+                      {p.media.map((m, i) => (
+                        <li
+                          key={`${m.sha256}-${i}`}
+                          className="rounded bg-white px-2 py-0.5 text-xs text-slate-700 ring-1 ring-slate-200"
+                          title={`SHA-256 ${m.sha256}`}
+                        >
+                          🖼 {m.type.replace('image/', '').toUpperCase()} · {m.sha256.slice(0, 8)}
+                          {m.altText ? ` · alt “${m.altText}”` : ' · no alt text'}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                   <p className="mt-1 text-xs text-slate-500">
                     #{p.id} · {p.kind}
                     {p.inReplyToId ? ` to #${p.inReplyToId}` : ''}

@@ -155,6 +155,7 @@ export async function insertSandboxPost(
     inReplyToId?: string | null;
     recipientId?: string | null;
     idempotencyKey?: string | null;
+    media?: { type: string; altText: string; sha256: string }[];
     createdAt: Date;
   },
 ) {
@@ -180,6 +181,7 @@ export async function insertSandboxRecord(
     inReplyToId?: string | null;
     recordKey: string;
     record: Record<string, unknown>;
+    media?: { type: string; altText: string; sha256: string }[];
     createdAt: Date;
   },
 ) {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '@/db/client';
+import {
+  deliveries,
+  idempotencyKeys,
+  posts,
+  socialAccounts,
+  users,
+  workspaces,
+  type NewSocialAccount,
+} from '@/db/schema';
 import type { ProviderName } from '@/lib/providers/types';
-import { deliveries, idempotencyKeys, posts, socialAccounts, users, workspaces } from '@/db/schema';
 
 /** Minimal rows for tests; each call makes new, unique ones. */
 export async function makeWorkspace(db: Executor, slug = `ws-${randomUUID().slice(0, 8)}`) {
@@ -14,7 +22,14 @@ export async function makeUser(db: Executor, email = `u-${randomUUID().slice(0, 
   return row!;
 }
 
-export async function makeAccount(db: Executor, workspaceId: string, provider: ProviderName = 'x') {
+/** The third argument is a provider name, or overrides (provider, handle, baseUrl). */
+export async function makeAccount(
+  db: Executor,
+  workspaceId: string,
+  providerOrOverrides: ProviderName | Partial<Pick<NewSocialAccount, 'provider' | 'handle' | 'baseUrl'>> = {},
+) {
+  const overrides = typeof providerOrOverrides === 'string' ? { provider: providerOrOverrides } : providerOrOverrides;
+  const provider = overrides.provider ?? 'x';
   const [row] = await db
     .insert(socialAccounts)
     .values({
@@ -26,6 +41,7 @@ export async function makeAccount(db: Executor, workspaceId: string, provider: P
       baseUrl: `/api/sandbox/${provider}`,
       credentialsEncrypted: 'v1.x.x.x',
       tokenLast4: 'abcd',
+      ...overrides,
     })
     .returning();
   return row!;

@@ -3,7 +3,7 @@ import type { ApiKeyScope } from '@/db/schema';
 /** What each API key scope allows (Settings → API); no runtime imports, so client components can use it. */
 export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'posts:read': 'Read posts and their deliveries',
-  'posts:write': 'Create, edit and cancel posts',
+  'posts:write': 'Create, edit and cancel posts; upload images',
   'accounts:read': 'List connected accounts and read their posting slots',
   'accounts:write': 'Change accounts’ posting slots',
 };

@@ -31,6 +31,10 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  mediaIds: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   when: z.enum(['now', 'later', 'queue']).default('now'),
   localDateTime: optionalText,
   timeZone: z.string().default('UTC'),
@@ -95,6 +99,7 @@ export async function submitComposeForm(
     // A draft keeps a picked time as its plan; "Add to queue" is a schedule's choice, not a draft's.
     ...(draft ? { status: 'draft' } : form.when === 'queue' ? { slot: 'next' } : {}),
     ...(variants.length ? { variants: Object.fromEntries(variants.map(([id, text]) => [id, { text }])) } : {}),
+    ...(form.mediaIds.length > 0 ? { mediaIds: form.mediaIds } : {}),
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
+import { insertPostMedia } from '@/db/queries/media';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
+import { validateMedia } from './media';
 import { fingerprintInput, normaliseText, postTexts, type CreatePostRequest } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors } from './targets';
@@ -107,6 +109,8 @@ async function createPostInTransaction(
     { workspaceId: context.workspaceId, accountIds, kind: request.kind, variants, ...content },
     errors,
   );
+  const mediaIds = request.mediaIds ?? [];
+  await validateMedia(tx, { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts }, errors);
   // A draft without a time keeps the moment it was saved as its planned time (where the calendar shows it).
   let scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
   if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
@@ -173,6 +177,7 @@ async function createPostInTransaction(
       status,
     }))!;
   const { post, parts } = created;
+  await insertPostMedia(tx, { postId: post.id, mediaIds });
   const variantRows = accounts.flatMap((a) => {
     const text = variants.get(a.id.toLowerCase());
     return text === undefined ? [] : [{ accountId: a.id, text }];

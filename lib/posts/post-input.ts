@@ -23,7 +23,7 @@ export const postTextSchema = z
   .refine((t) => t.trim().length > 0, 'Text is required')
   .refine(withoutNul, NO_NUL_MESSAGE);
 
-/** One part of a thread. The images helper adds `mediaIds` here; until then an unknown field is refused. */
+/** One part of a thread: its text only (images per part are not supported yet; an unknown field is refused). */
 export const threadPartSchema = z.object({ text: postTextSchema }).strict();
 
 /** A thread's parts, in order: each is published as a reply to the one before it. */
@@ -75,6 +75,11 @@ export const createPostRequestSchema = z
       .describe(
         "`next`: the next free posting slot of the accounts (their weekly schedules); with several accounts, the earliest slot free in every one's schedule. Instead of `scheduledAt`.",
       ),
+    /** Images uploaded with POST /api/v1/media, in order (within every target network's limits). */
+    mediaIds: z
+      .array(z.uuid('Must be an image id (POST /api/v1/media)'))
+      .max(4, 'At most 4 images per post')
+      .optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -102,6 +107,12 @@ export const createPostRequestSchema = z
         code: 'custom',
         path: ['variants'],
         message: 'A thread has no per-account texts: each part is published as written',
+      });
+    if (v.kind === 'thread' && v.mediaIds && v.mediaIds.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mediaIds'],
+        message: 'A thread cannot carry images yet: schedule images with a single post',
       });
     if (v.kind === 'reply' && !v.inReplyTo)
       ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
@@ -140,6 +151,9 @@ export function fingerprintInput(request: CreatePostRequest) {
       : {}),
     ...(request.status === 'draft' ? { status: 'draft' } : {}),
     ...(request.slot ? { slot: request.slot } : {}),
+    // Order matters (the first image leads); none and an empty list are the same request, and hash as before
+    // images existed (stored keys still replay).
+    ...(request.mediaIds && request.mediaIds.length > 0 ? { mediaIds: request.mediaIds } : {}),
   };
 }
 

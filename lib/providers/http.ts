@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
@@ -13,7 +14,7 @@ import type { ConnectionFacts, RawOutcome } from './types';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type HttpRequest = {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   json?: unknown;
@@ -21,11 +22,41 @@ export type HttpRequest = {
   form?: Record<string, string>;
   /** A raw body instead of JSON (an image upload). */
   bytes?: { data: Uint8Array; contentType: string };
+  /** A `multipart/form-data` body (X and Mastodon media uploads): text fields, then files. */
+  multipart?: MultipartBody;
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Who may be called (lib/net/outbound-guard.ts); absent: public addresses only. */
   outbound?: OutboundPolicy;
 };
+
+export type MultipartBody = {
+  fields?: Record<string, string>;
+  files: { name: string; filename: string; contentType: string; data: Uint8Array }[];
+};
+
+/** Quotes a form-data name or filename (RFC 7578 §4.2, as browsers do): no raw quote, CR or LF can end the header. */
+const quoted = (value: string) => `"${value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
+
+/** Encodes a multipart/form-data body (RFC 7578) under a random boundary; returns the body and its content type. */
+export function encodeMultipart(body: MultipartBody, boundary = `----semel${randomBytes(12).toString('hex')}`) {
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(body.fields ?? {}))
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`),
+    );
+  for (const file of body.files) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(file.name)}; filename=${quoted(file.filename)}\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      Buffer.from(file.data),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { data: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
 
 /** The connection pools a request goes through: one keep-alive agent per protocol. */
 export type Agents = { readonly 'http:': http.Agent; readonly 'https:': https.Agent };
@@ -109,13 +140,16 @@ export function sendOnce(request: HttpRequest, agents?: Agents): Promise<RawOutc
       timedOut: false,
       connection: NO_SOCKET,
     });
+  const multipart = request.multipart ? encodeMultipart(request.multipart) : undefined;
   const [body, contentType] = request.bytes
     ? [Buffer.from(request.bytes.data), request.bytes.contentType]
-    : request.form !== undefined
-      ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
-      : request.json !== undefined
-        ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
-        : [undefined, undefined];
+    : multipart
+      ? [multipart.data, multipart.contentType]
+      : request.form !== undefined
+        ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
+        : request.json !== undefined
+          ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
+          : [undefined, undefined];
   const headers: Record<string, string> = {
     accept: 'application/json',
     ...(body === undefined ? {} : { 'content-type': contentType!, 'content-length': String(body.length) }),

@@ -33,10 +33,28 @@ export type PublishInput = {
   /** What earlier attempts of this delivery kept (Threads: its container id); empty on the first attempt. */
   state?: ProviderState;
   /**
+   * Images, uploaded to the platform before the post (lib/providers/media-step.ts): a failed or unknown upload
+   * means the post itself was never attempted.
+   */
+  media?: PublishMedia[];
+  /**
    * Keeps provider state on the delivery before the next step (fenced by the claim). False when the claim
    * was lost: the client must then stop before anything that could publish.
    */
   saveState?: (state: ProviderState) => Promise<boolean>;
+};
+
+/** One image of a post, as a client uploads it. */
+export type PublishMedia = {
+  id: string;
+  /** SHA-256 (hex) of the bytes `read` returns. */
+  sha256: string;
+  mimeType: string;
+  altText: string;
+  /** The stored bytes (EXIF already stripped). */
+  read(): Promise<Uint8Array>;
+  /** A signed URL that expires, serving the bytes from this app (Threads fetches images by URL). */
+  publicUrl?: () => string;
 };
 
 /** Small JSON a provider keeps per delivery across attempts (deliveries.provider_state). */

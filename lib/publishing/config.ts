@@ -1,3 +1,4 @@
+import type { MediaStorage } from '@/lib/media/storage';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import { PROVIDERS } from '@/lib/providers/registry';
 import type { ProviderName } from '@/lib/providers/types';
@@ -31,6 +32,8 @@ export type PublisherOptions = {
   allowanceMs: Record<ProviderName, number>;
   /** How provider calls are sent (default: sendOnce); the interleaving simulation routes them in-process. */
   transport?: ProviderTransport;
+  /** Where images are read from before they are uploaded to the platform (default: MEDIA_DIR). */
+  mediaStorage?: MediaStorage;
 };
 
 /** The defaults for the scheduler and the cron route (lib/publishing/worker.ts) and the benchmark. */

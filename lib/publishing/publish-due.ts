@@ -14,9 +14,11 @@ import {
 import { countRecentAttemptsByAccount } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 import { countSweptClaims, observePlatformCall, observeSentLateness } from '@/lib/metrics/record';
-import { providerClientForAccount, providerDefinition, type ProviderClient } from '@/lib/providers';
+import { getMediaStorage } from '@/lib/media/storage';
+import { providerClientForAccount, providerDefinition, type ProviderClient, type PublishMedia } from '@/lib/providers';
 import { recordTokenRejected } from '@/lib/tokens/token-health';
 import { notSentBackoffMs, type PublisherOptions, type RateLimits } from './config';
+import { loadPublishMedia } from './post-media';
 
 export type PublishSummary = {
   claimed: number;
@@ -96,7 +98,14 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
         })
       ).length;
     }
-    const outcomes = await Promise.all(attempts.map((attempt) => publishOne(db, attempt, options, clients)));
+    const media = await loadPublishMedia(db, attempts, {
+      storage: options.mediaStorage ?? getMediaStorage(),
+      encryptionKey: options.encryptionKey,
+      origin: options.origin,
+    });
+    const outcomes = await Promise.all(
+      attempts.map((attempt) => publishOne(db, attempt, options, clients, media.get(attempt.deliveryId))),
+    );
     const written = new Set(await recordOutcomes(db, { outcomes, actor }));
     await markRejectedTokens(db, attempts, outcomes, written);
     observeSentLateness(attempts, outcomes, written);
@@ -145,6 +154,7 @@ async function publishOne(
   attempt: StartedAttempt,
   options: PublisherOptions,
   clients: Map<string, ProviderClient>,
+  media: PublishMedia[] | undefined,
 ): Promise<DeliveryOutcome> {
   const base = { deliveryId: attempt.deliveryId, generation: attempt.generation, attemptId: attempt.attemptId };
   // Keyed by the sealed credentials too: a reconnected account (new token) never reuses an old client.
@@ -175,6 +185,7 @@ async function publishOne(
     createdAt: attempt.firstAttemptAt,
     timeoutMs: options.callTimeoutMs,
     state: attempt.providerState,
+    ...(media ? { media } : {}),
     saveState: (state) =>
       saveProviderState(db, { deliveryId: attempt.deliveryId, generation: attempt.generation, state }),
   });

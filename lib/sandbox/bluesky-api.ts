@@ -13,6 +13,7 @@ import {
 import { createAccount } from './bluesky-create-account';
 import { checkSandboxSession, issueSandboxSession } from './bluesky-session';
 import { json, withListingFaults, withWriteFaults } from './faults';
+import { mediaOfRecord } from './media';
 import { putRecordWithProfile } from './profiles';
 import { bearerToken, readBody } from './request';
 import type { SandboxAccount, SandboxDeps } from './types';
@@ -129,6 +130,7 @@ async function putRecord(request: Request, deps: SandboxDeps): Promise<Response>
         inReplyToId: valid.record.reply?.parent.uri ?? null,
         recordKey: rkey,
         record,
+        media: mediaOfRecord(record),
       },
       { createAt, swapRecord, cidOf: recordCid },
     );

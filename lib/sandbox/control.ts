@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { problem } from '@/lib/http/problem';
 import { faultsInput, json, type FaultsInput } from './faults';
 import { profileFits } from './profiles';
-import type { FaultSettings, FaultsUpdate, Platform, SandboxDeps, SandboxStore, ScopedAccount } from './types';
+import type {
+  FaultSettings,
+  FaultsUpdate,
+  Platform,
+  SandboxDeps,
+  SandboxPostMedia,
+  SandboxStore,
+  ScopedAccount,
+} from './types';
 
 // The control side of the sandbox (fault knobs and the timeline of every copy), scoped to what one caller may see.
 
@@ -16,6 +24,8 @@ export type TimelinePost = {
   createdAt: string;
   /** Deleted copies stay on the platform's records, marked; its APIs no longer show them. */
   deletedAt: string | null;
+  /** The images this copy shows, as the platform received them. */
+  media: SandboxPostMedia[];
 };
 export type TimelineAccount = {
   accountId: string;
@@ -60,6 +70,7 @@ export async function getTimeline(
           idempotencyKey: p.idempotencyKey,
           createdAt: p.createdAt.toISOString(),
           deletedAt: p.deletedAt?.toISOString() ?? null,
+          media: p.media,
         })),
       };
     }),

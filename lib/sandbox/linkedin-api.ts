@@ -4,6 +4,8 @@ import { readLittleText, writeLittleText } from './linkedin-little';
 import { linkedinPostJson, shareId, shareUrn } from './linkedin-posts';
 import { accessDenied, duplicatePost, error, invalidToken, notFound, unprocessable } from './linkedin-errors';
 import { getOrganization, organizationAcls, userinfo } from './linkedin-members';
+import { sniffImageType } from '@/lib/media/sniff';
+import { MAX_SANDBOX_IMAGE_BYTES, postMediaOf, resolveMedia, sha256Of } from './media';
 import { writeWithProfile } from './profiles';
 import { bearerToken, characterCount, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
@@ -23,12 +25,20 @@ export async function handleLinkedin(request: Request, path: string, deps: Sandb
   if (path === '/v2/userinfo' && method === 'GET') return member ? json(200, userinfo(member)) : invalidToken();
   // "View post" links from the app: a signed-in member of the workspace, no token and no version header.
   if (post && method === 'GET' && !token && deps.viewerScope) return viewPost(request, decode(post[1]!), deps);
+  const upload = /^\/upload\/(\d{1,19})$/.exec(path);
+  if (upload && method === 'PUT') return member ? putImage(request, member, upload[1]!, deps) : invalidToken();
   if (!path.startsWith('/rest/')) return error(404, `Resource ${path} does not exist`);
   if (!member) return invalidToken();
   const version = checkVersion(request);
   if (version instanceof Response) return version;
 
   if (path === '/rest/posts' && method === 'POST') return createPost(request, member, deps);
+  if (
+    path === '/rest/images' &&
+    method === 'POST' &&
+    new URL(request.url).searchParams.get('action') === 'initializeUpload'
+  )
+    return initializeUpload(request, member, deps);
   if (path === '/rest/posts' && method === 'GET') return findPostsByAuthor(request, member, version, deps);
   if (post && method === 'GET') return getPost(member, decode(post[1]!), version, deps);
   if (post && method === 'DELETE') return deletePost(member, decode(post[1]!), deps);
@@ -97,8 +107,18 @@ async function createPost(request: Request, member: SandboxAccount, deps: Sandbo
   const text = readLittleText(commentary as string);
   if (characterCount(text) > MAX_COMMENTARY)
     return unprocessable([`/commentary :: length of ${characterCount(text)} exceeds the maximum ${MAX_COMMENTARY}`]);
+  const images = contentImages(body.content);
+  if (!images) return unprocessable(['/content :: the sandbox takes `media` (one image) or `multiImage` (2–20)']);
+  const resolved = await resolveMedia(
+    deps,
+    account,
+    images.map((i) => i.id.replace(/^urn:li:image:/, '')),
+  );
+  if (!resolved.ok)
+    return unprocessable([`/content :: urn:li:image:${resolved.id} is not an uploaded image of the author`]);
+  const media = resolved.media.map((m, i) => ({ ...postMediaOf(m), altText: images[i]!.altText }));
   return withWriteFaults(deps, request, { platform: 'linkedin', accountId: account.id }, async (context) => {
-    const result = await writeWithProfile(deps.store, { account, kind: 'post', text }, context);
+    const result = await writeWithProfile(deps.store, { account, kind: 'post', text, media }, context);
     if (result.status === 'created' || result.status === 'replayed') {
       const urn = shareUrn(result.post.id);
       return new Response(null, { status: 201, headers: { 'x-restli-id': urn, 'x-linkedin-id': urn } });
@@ -106,6 +126,67 @@ async function createPost(request: Request, member: SandboxAccount, deps: Sandbo
     if (result.status === 'duplicate') return duplicatePost(result.duplicateOf);
     return error(500, 'Internal Server Error');
   });
+}
+
+/** The images a post's `content` names (`media` or `multiImage`); [] without content, null for another content. */
+function contentImages(content: unknown): { id: string; altText: string }[] | null {
+  if (content === undefined) return [];
+  const c = content as { media?: { id?: unknown; altText?: unknown }; multiImage?: { images?: unknown } } | null;
+  const image = (v: { id?: unknown; altText?: unknown } | undefined) =>
+    typeof v?.id === 'string' && v.id.startsWith('urn:li:image:')
+      ? { id: v.id, altText: typeof v.altText === 'string' ? v.altText : '' }
+      : null;
+  if (c?.media) {
+    const one = image(c.media);
+    return one ? [one] : null;
+  }
+  const many = Array.isArray(c?.multiImage?.images) ? (c.multiImage.images as { id?: unknown }[]).map(image) : null;
+  return many && many.length >= 2 && many.length <= 20 && many.every((m) => m !== null) ? many : null;
+}
+
+/**
+ * POST /rest/images?action=initializeUpload `{ initializeUploadRequest: { owner } }`: registers an image and
+ * names where its bytes go (`uploadUrl`, a PUT) and its URN. Not public until a post names it.
+ */
+async function initializeUpload(request: Request, member: SandboxAccount, deps: SandboxDeps) {
+  const body = await readBody(request);
+  const owner = (body?.initializeUploadRequest as { owner?: unknown } | undefined)?.owner;
+  if (typeof owner !== 'string') return unprocessable(['/initializeUploadRequest/owner :: field is required']);
+  const account = actsAs(member.platformUserId, owner) ? await deps.store.getAccount('linkedin', owner) : null;
+  if (!account) return accessDenied('Not enough permissions to upload images for this owner');
+  return withWriteFaults(deps, request, { platform: 'linkedin', accountId: account.id }, async () => {
+    const media = await deps.store.createMedia({
+      accountId: account.id,
+      type: 'application/octet-stream',
+      altText: '',
+      sha256: '',
+      size: 0,
+      readyAt: new Date(),
+      uploaded: false,
+    });
+    const root = request.url.slice(0, request.url.indexOf('/rest/images'));
+    return json(200, {
+      value: {
+        uploadUrlExpiresAt: Date.now() + 24 * 3_600_000,
+        uploadUrl: `${root}/upload/${media.id}`,
+        image: `urn:li:image:${media.id}`,
+      },
+    });
+  });
+}
+
+/** PUT {uploadUrl}: the image's bytes (201); an image of someone else's is refused. */
+async function putImage(request: Request, member: SandboxAccount, id: string, deps: SandboxDeps) {
+  const media = await deps.store.getMedia(id);
+  const owner = media ? await deps.store.getAccountById(media.accountId) : null;
+  if (!media || !owner || !actsAs(member.platformUserId, owner.platformUserId)) return error(404, 'Upload not found');
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const type = sniffImageType(bytes);
+  // The Images API takes JPG, GIF and PNG.
+  if (!type || type === 'image/webp' || bytes.length > MAX_SANDBOX_IMAGE_BYTES)
+    return error(400, 'The upload is not a supported image');
+  await deps.store.updateMedia(id, { type, sha256: sha256Of(bytes), size: bytes.length, uploaded: true });
+  return new Response(null, { status: 201 });
 }
 
 /** The author of a sandbox post, when it is a LinkedIn post at all (the table holds every network's). */

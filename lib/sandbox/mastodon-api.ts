@@ -1,7 +1,8 @@
 import { withListingFaults, withWriteFaults, json } from './faults';
 import { writeWithProfile } from './profiles';
+import { postMediaOf, readMultipart, resolveMedia, storeImage } from './media';
 import { bearerToken, characterCount, readBody } from './request';
-import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
+import type { SandboxAccount, SandboxDeps, SandboxMedia, SandboxPost } from './types';
 
 // Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses
 // (what the key does depends on the account's profile: lib/sandbox/profiles.ts).
@@ -33,6 +34,15 @@ export async function handleMastodon(
   if (path === '/api/v1/statuses' && method === 'POST') {
     if (!viewer) return authenticationRequired();
     return createStatus(request, viewer, deps, base);
+  }
+  if (path === '/api/v2/media' && method === 'POST') {
+    if (!viewer) return authenticationRequired();
+    return uploadMedia(request, viewer, deps, base);
+  }
+  const mediaMatch = /^\/api\/v1\/media\/([^/]+)$/.exec(path);
+  if (mediaMatch && method === 'GET') {
+    if (!viewer) return authenticationRequired();
+    return showMedia(decodeURIComponent(mediaMatch[1]!), viewer, deps, base);
   }
   if (path === '/api/v1/accounts/verify_credentials' && method === 'GET') {
     if (!viewer) return authenticationRequired();
@@ -107,6 +117,12 @@ async function createStatus(
     typeof body.in_reply_to_id === 'string' && body.in_reply_to_id !== '' ? body.in_reply_to_id : null;
   if (inReplyToId && !/^\d{1,19}$/.test(inReplyToId)) return recordNotFound();
   const key = request.headers.get('idempotency-key');
+  const mediaIds = Array.isArray(body.media_ids) ? body.media_ids.map(String) : [];
+  if (mediaIds.length > 4) return error(422, 'Validation failed: Media attachments must be at most 4');
+  const media = await resolveMedia(deps, account, mediaIds);
+  if (!media.ok && media.reason === 'processing')
+    return error(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
+  if (!media.ok) return error(422, `Media with the following IDs was not found: ${media.id}`);
   return withWriteFaults(deps, request, { platform: 'mastodon', accountId: account.id }, async (context) => {
     const result = await writeWithProfile(
       deps.store,
@@ -117,6 +133,7 @@ async function createStatus(
         inReplyToId,
         recipientId: visibility === 'direct' ? (/@([\w.-]+(?:@[\w.-]+)?)/.exec(text)?.[1] ?? null) : null,
         idempotencyKey: key && key.length <= 255 ? key : null,
+        media: media.media.map(postMediaOf),
       },
       { ...context, lockWaitMs: deps.lockWaitMs },
     );
@@ -175,6 +192,48 @@ async function accountStatuses(
   );
 }
 
+/**
+ * POST /api/v2/media (multipart `file`, `description`): 200 with the attachment when processed at once, 202 with
+ * `url: null` while the account's slow-processing fault holds it (as Mastodon answers large files); write faults
+ * apply like to any write.
+ */
+async function uploadMedia(request: Request, account: SandboxAccount, deps: SandboxDeps, base: string) {
+  const form = await readMultipart(request, 'file');
+  if (!form?.bytes) return error(422, "Validation failed: File can't be blank");
+  const description = form.fields.description ?? '';
+  if (characterCount(description) > 1500) return error(422, 'Validation failed: Description is too long');
+  const bytes = form.bytes;
+  const faults = await deps.store.getFaults(account.id);
+  return withWriteFaults(deps, request, { platform: 'mastodon', accountId: account.id }, async () => {
+    const media = await storeImage(deps, account, bytes, { altText: description, processingMs: faults.processingMs });
+    if (!media) return error(422, 'Validation failed: File content type is invalid');
+    const processing = media.readyAt.getTime() > Date.now();
+    return json(processing ? 202 : 200, attachmentJson(media, base, processing));
+  });
+}
+
+/** GET /api/v1/media/:id: 206 while processing, 200 once done; the uploader's own only. */
+async function showMedia(id: string, viewer: SandboxAccount, deps: SandboxDeps, base: string) {
+  const media = /^\d{1,19}$/.test(id) ? await deps.store.getMedia(id) : null;
+  if (!media || media.accountId !== viewer.id) return recordNotFound();
+  const processing = media.readyAt.getTime() > Date.now();
+  return json(processing ? 206 : 200, attachmentJson(media, base, processing));
+}
+
+function attachmentJson(media: SandboxMedia, base: string, processing: boolean) {
+  const url = `${base}/media/${media.sha256}`;
+  return {
+    id: media.id,
+    type: 'image',
+    url: processing ? null : url,
+    preview_url: url,
+    remote_url: null,
+    description: media.altText || null,
+    blurhash: null,
+    meta: {},
+  };
+}
+
 function username(account: SandboxAccount): string {
   return account.handle.replace(/^@/, '').split('@')[0]!;
 }
@@ -219,7 +278,14 @@ function statusJson(post: SandboxPost, author: SandboxAccount, base: string) {
     reblog: null,
     application: { name: 'Semel', website: null },
     account: accountJson(author, base),
-    media_attachments: [],
+    media_attachments: post.media.map((m, i) => ({
+      id: `${post.id}${i}`,
+      type: 'image',
+      url: `${base}/media/${m.sha256}`,
+      preview_url: `${base}/media/${m.sha256}`,
+      description: m.altText || null,
+      blurhash: null,
+    })),
     mentions: [],
     tags: [],
     emojis: [],

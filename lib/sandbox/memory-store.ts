@@ -8,6 +8,7 @@ import {
   NO_FAULTS,
   type FaultSettings,
   type SandboxContainer,
+  type SandboxMedia,
   type NewSandboxPost,
   type PostQuery,
   type SandboxAccount,
@@ -35,6 +36,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const locks = new Map<string, { token: string; expiresAt: number }>();
   const faults = new Map<string, FaultSettings>();
   const containers = new Map<string, SandboxContainer>();
+  const media = new Map<string, SandboxMedia>();
 
   const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
     a
@@ -71,6 +73,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       record: input.record ?? null,
       createdAt,
       deletedAt: null,
+      media: input.media ?? [],
     };
     posts.set(id, post);
     if (post.recordKey) byRecordKey.set(textKey(post.accountId, post.recordKey), post);
@@ -228,6 +231,27 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       return new Map(accountIds.map((id) => [id, (timelines.get(id) ?? []).filter((p) => !p.deletedAt).length]));
     },
 
+    async createMedia(input) {
+      const createdAt = new Date();
+      let id = newPostId(createdAt);
+      while (media.has(id)) id = newPostId(createdAt);
+      const row: SandboxMedia = { ...input, id, createdAt };
+      media.set(id, row);
+      return { ...row };
+    },
+
+    async getMedia(id) {
+      const row = media.get(id);
+      return row ? { ...row } : null;
+    },
+
+    async updateMedia(id, patch) {
+      const row = media.get(id);
+      if (!row) return null;
+      Object.assign(row, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)));
+      return { ...row };
+    },
+
     async createContainer(input) {
       const createdAt = new Date();
       let id = newPostId(createdAt);
@@ -256,7 +280,13 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       for (let i = timeline.length - 1; i >= 0 && timeline[i]!.createdAt.getTime() >= since; i--)
         if (timeline[i]!.kind === container.kind) used++;
       if (used >= quota.max) return { status: 'refused', reason: 'quota', container: { ...container } };
-      const post = insert({ account, kind: container.kind, text: container.text, inReplyToId: container.inReplyToId });
+      const post = insert({
+        account,
+        kind: container.kind,
+        text: container.text,
+        inReplyToId: container.inReplyToId,
+        media: container.media,
+      });
       container.postId = post.id;
       container.publishedAt = post.createdAt;
       return { status: 'published', post, container: { ...container } };

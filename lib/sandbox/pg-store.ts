@@ -32,14 +32,22 @@ import {
   markSandboxContainerPublished,
 } from '@/db/queries/sandbox-threads';
 import type { Executor } from '@/db/client';
-import type { SandboxPostRow, SandboxThreadsContainerRow } from '@/db/sandbox-schema';
+import type { SandboxMediaRow, SandboxPostRow, SandboxThreadsContainerRow } from '@/db/sandbox-schema';
+import { getSandboxMedia, insertSandboxMedia, updateSandboxMedia } from '@/db/queries/sandbox-media';
 import { getSandboxAccountByAccessToken } from '@/db/queries/sandbox-oauth';
 import { createPgSandboxOAuthStore } from './pg-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from './profiles';
 import { containerRefusal } from './threads-containers';
 import { hashSandboxToken } from './tokens';
-import { NO_FAULTS, type NewSandboxPost, type SandboxContainer, type SandboxPost, type SandboxStore } from './types';
+import {
+  NO_FAULTS,
+  type NewSandboxPost,
+  type SandboxContainer,
+  type SandboxMedia,
+  type SandboxPost,
+  type SandboxStore,
+} from './types';
 
 /**
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product
@@ -62,6 +70,7 @@ export function createPgSandboxStore(
           inReplyToId: input.inReplyToId ?? null,
           recordKey: input.recordKey,
           record: input.record ?? {},
+          media: input.media ?? [],
           createdAt,
         });
         return row ? toPost(row) : null;
@@ -84,6 +93,7 @@ export function createPgSandboxStore(
         inReplyToId: input.inReplyToId ?? null,
         recipientId: input.recipientId ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
+        media: input.media ?? [],
         createdAt,
       });
       if (row) return toPost(row); // else: the same snowflake in the same millisecond; draw again
@@ -209,6 +219,26 @@ export function createPgSandboxStore(
       return new Map(rows.map((r) => [r.accountId, r.total]));
     },
 
+    async createMedia(input) {
+      for (;;) {
+        const createdAt = new Date();
+        const row = await insertSandboxMedia(db, { ...input, id: BigInt(newPostId(createdAt)), createdAt });
+        if (row) return toMedia(row);
+      }
+    },
+
+    async getMedia(id) {
+      const mediaId = parsePostId(id);
+      const row = mediaId === null ? null : await getSandboxMedia(db, { id: mediaId });
+      return row ? toMedia(row) : null;
+    },
+
+    async updateMedia(id, patch) {
+      const mediaId = parsePostId(id);
+      const row = mediaId === null ? null : await updateSandboxMedia(db, { id: mediaId, patch });
+      return row ? toMedia(row) : null;
+    },
+
     async createContainer(input) {
       for (;;) {
         const createdAt = new Date();
@@ -243,6 +273,7 @@ export function createPgSandboxStore(
           kind: container.kind,
           text: container.text,
           inReplyToId: container.inReplyToId,
+          media: container.media,
         });
         const published = await markSandboxContainerPublished(tx, {
           id,
@@ -287,6 +318,21 @@ function toPost(row: SandboxPostRow): SandboxPost {
     record: row.record,
     createdAt: row.createdAt,
     deletedAt: row.deletedAt,
+    media: row.media ?? [],
+  };
+}
+
+function toMedia(row: SandboxMediaRow): SandboxMedia {
+  return {
+    id: String(row.id),
+    accountId: row.accountId,
+    type: row.type,
+    altText: row.altText,
+    sha256: row.sha256,
+    size: row.size,
+    readyAt: row.readyAt,
+    uploaded: row.uploaded,
+    createdAt: row.createdAt,
   };
 }
 
@@ -298,6 +344,7 @@ function toContainer(row: SandboxThreadsContainerRow): SandboxContainer {
     mediaType: row.mediaType,
     text: row.text,
     imageUrl: row.imageUrl,
+    media: row.media ?? [],
     inReplyToId: row.inReplyToId,
     createdAt: row.createdAt,
     readyAt: row.readyAt,

@@ -14,8 +14,10 @@ import {
   unsupportedRequest,
 } from './threads-errors';
 import { listThreads, mediaJson, publishingLimit } from './threads-reads';
+import { sniffImageType } from '@/lib/media/sniff';
+import { fetchImageOverHttp, sha256Of } from './media';
 import { hashSandboxToken } from './tokens';
-import type { SandboxAccount, SandboxDeps } from './types';
+import type { SandboxAccount, SandboxDeps, SandboxPostMedia } from './types';
 
 // The Threads API (graph.threads.net) as the sandbox serves it: a post is made in two steps, a media
 // container (POST /{user}/threads) and its publication (POST /{user}/threads_publish?creation_id=…).
@@ -30,7 +32,6 @@ const POST_QUOTA = { max: 250, windowMs: 24 * 3_600_000 };
 const REPLY_QUOTA = { max: 1_000, windowMs: 24 * 3_600_000 };
 /** Long-lived tokens last 60 days; a refresh gives another 60. */
 const LONG_LIVED_SECONDS = 60 * 86_400;
-const IMAGE_TYPES = /\.(jpe?g|png)$/i;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
@@ -90,12 +91,16 @@ async function requestParams(request: Request, url: URL): Promise<URLSearchParam
   return params;
 }
 
-/** POST /{user}/threads: a media container (TEXT or IMAGE), optionally a reply. Not a post yet. */
+/**
+ * POST /{user}/threads: a media container (TEXT, IMAGE or CAROUSEL), optionally a reply. Not a post yet. An IMAGE
+ * container's `image_url` is fetched by the platform itself (here, before answering); Threads takes JPEG and PNG,
+ * and an image it cannot fetch or read leaves the container in ERROR. A CAROUSEL names 2–20 item containers.
+ */
 async function createContainer(params: URLSearchParams, viewer: SandboxAccount, deps: SandboxDeps) {
   const mediaType = params.get('media_type');
   if (!mediaType) return invalidParameter('The parameter media_type is required.');
-  if (mediaType !== 'TEXT' && mediaType !== 'IMAGE')
-    return invalidParameter(`media_type ${mediaType} is not supported by this sandbox (TEXT, IMAGE).`);
+  if (mediaType !== 'TEXT' && mediaType !== 'IMAGE' && mediaType !== 'CAROUSEL')
+    return invalidParameter(`media_type ${mediaType} is not supported by this sandbox (TEXT, IMAGE, CAROUSEL).`);
   if (params.get('auto_publish_text') === 'true')
     return invalidParameter('auto_publish_text is not supported by this sandbox.');
   const text = params.get('text') ?? '';
@@ -112,6 +117,26 @@ async function createContainer(params: URLSearchParams, viewer: SandboxAccount, 
     if (!parent || parent.kind === 'dm' || parentAccount?.platform !== 'threads')
       return invalidParameter('reply_to_id is not a Threads media id that can be replied to.');
   }
+  let media: SandboxPostMedia[] = [];
+  let errorMessage: string | null = null;
+  if (mediaType === 'CAROUSEL') {
+    const children = (params.get('children') ?? '').split(',').filter(Boolean);
+    if (children.length < 2 || children.length > 20)
+      return invalidParameter('The parameter children must name 2 to 20 carousel item containers.');
+    for (const id of children) {
+      const child = /^\d{1,19}$/.test(id) ? await deps.store.getContainer(id) : null;
+      if (!child || child.accountId !== viewer.id || child.mediaType !== 'IMAGE' || child.errorMessage)
+        return invalidParameter(`The carousel item ${id} is not a finished item container of this user.`);
+      media.push(...child.media);
+    }
+  }
+  if (mediaType === 'IMAGE') {
+    const bytes = await (deps.fetchImage ?? fetchImageOverHttp)(imageUrl!);
+    const type = bytes && sniffImageType(bytes);
+    if (bytes && (type === 'image/jpeg' || type === 'image/png'))
+      media = [{ type, altText: params.get('alt_text') ?? '', sha256: sha256Of(bytes) }];
+    else errorMessage = 'UNKNOWN'; // not fetched, or not a JPEG or PNG
+  }
   const faults = await deps.store.getFaults(viewer.id);
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   // Slow processing: the container stays IN_PROGRESS that long (publishing it before then fails).
@@ -123,10 +148,10 @@ async function createContainer(params: URLSearchParams, viewer: SandboxAccount, 
     mediaType,
     text,
     imageUrl: mediaType === 'IMAGE' ? imageUrl : null,
+    media,
     inReplyToId: replyTo,
     readyAt: new Date(Date.now() + (slow ? faults.processingMs : 0)),
-    // Threads takes JPEG and PNG images; anything else ends its processing in ERROR.
-    errorMessage: mediaType === 'IMAGE' && !IMAGE_TYPES.test(new URL(imageUrl!).pathname) ? 'UNKNOWN' : null,
+    errorMessage,
   });
   return json(200, { id: container.id });
 }

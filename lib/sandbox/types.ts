@@ -43,6 +43,24 @@ export type SandboxPost = {
   createdAt: Date;
   /** Soft delete: the platform's records keep the copy (the control timeline shows it), its APIs do not. */
   deletedAt: Date | null;
+  /** The images the post shows, as the platform received them. */
+  media: SandboxPostMedia[];
+};
+
+/** One image of a post as the timeline shows it: what arrived (by content hash), with its alt text. */
+export type SandboxPostMedia = { type: string; altText: string; sha256: string };
+
+/**
+ * An upload of any dialect (X media/upload, Mastodon /api/v2/media, LinkedIn images): not public until a post
+ * names it. `readyAt` models processing (Mastodon's 202); `uploaded` is false while a LinkedIn image awaits its bytes.
+ */
+export type SandboxMedia = SandboxPostMedia & {
+  id: string;
+  accountId: string;
+  size: number;
+  readyAt: Date;
+  uploaded: boolean;
+  createdAt: Date;
 };
 
 export type FaultSettings = {
@@ -89,6 +107,7 @@ export type NewSandboxPost = {
   idempotencyKey?: string | null;
   recordKey?: string | null;
   record?: Record<string, unknown> | null;
+  media?: SandboxPostMedia[];
 };
 
 export type CreatePostResult =
@@ -116,9 +135,11 @@ export type SandboxContainer = {
   id: string;
   accountId: string;
   kind: 'post' | 'reply';
-  mediaType: 'TEXT' | 'IMAGE';
+  mediaType: 'TEXT' | 'IMAGE' | 'CAROUSEL';
   text: string;
   imageUrl: string | null;
+  /** IMAGE: the image fetched from `imageUrl`; CAROUSEL: its items' images. The post it becomes shows them. */
+  media: SandboxPostMedia[];
   inReplyToId: string | null;
   createdAt: Date;
   /** IN_PROGRESS until then (processing). */
@@ -210,6 +231,14 @@ export interface SandboxStore {
   deletePost(accountId: string, id: string): Promise<DeleteResult>;
   /** Live (not deleted) copies per account. */
   countPosts(accountIds: string[]): Promise<Map<string, number>>;
+  /** Stores an upload (not public until a post names it). */
+  createMedia(input: Omit<SandboxMedia, 'id' | 'createdAt'>): Promise<SandboxMedia>;
+  getMedia(id: string): Promise<SandboxMedia | null>;
+  /** Alt text added later (X's metadata call), or a LinkedIn image's bytes arriving. */
+  updateMedia(
+    id: string,
+    patch: Partial<Pick<SandboxMedia, 'altText' | 'type' | 'sha256' | 'size' | 'uploaded'>>,
+  ): Promise<SandboxMedia | null>;
   /** Threads: stores a media container (not a post: nothing is public until it is published). */
   createContainer(input: NewSandboxContainer): Promise<SandboxContainer>;
   getContainer(id: string): Promise<SandboxContainer | null>;
@@ -285,6 +314,8 @@ export type SandboxDeps = {
    * workspaces the signed-in member administers (offered besides a new user). Absent: only a new user.
    */
   consentScope?: (request: Request) => Promise<ScopedAccount[] | null>;
+  /** How a dialect that takes images by URL (Threads) fetches one (default: an HTTP GET). */
+  fetchImage?: (url: string) => Promise<Uint8Array | null>;
   /** How long "timeout" faults hold a request that the client has not abandoned (default 120 s). */
   hangMs?: number;
   /** OAuth access tokens the sandbox issues live this long (default 7200 s, as X's); tests shorten it. */

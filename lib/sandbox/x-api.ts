@@ -1,7 +1,8 @@
 import { withListingFaults, withWriteFaults, json } from './faults';
 import { writeWithProfile } from './profiles';
 import { xWeightedLength } from '@/lib/providers/x/text-length';
-import { bearerToken, readBody } from './request';
+import { postMediaOf, readMultipart, resolveMedia, storeImage } from './media';
+import { bearerToken, characterCount, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 
 // X API v2 as the sandbox serves it: the request and response shapes of the real endpoints.
@@ -57,6 +58,14 @@ export async function handleX(request: Request, path: string, deps: SandboxDeps)
   if (path === '/2/tweets' && method === 'POST') {
     if (!account) return unauthorized();
     return createTweet(request, account, deps);
+  }
+  if (path === '/2/media/upload' && method === 'POST') {
+    if (!account) return unauthorized();
+    return uploadMedia(request, account, deps);
+  }
+  if (path === '/2/media/metadata' && method === 'POST') {
+    if (!account) return unauthorized();
+    return mediaMetadata(request, account, deps);
   }
   let match = /^\/2\/dm_conversations\/with\/([^/]+)\/messages$/.exec(path);
   if (match && method === 'POST') {
@@ -131,10 +140,21 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
   if (reply !== undefined && (typeof inReplyTo !== 'string' || !/^\d{1,19}$/.test(inReplyTo))) {
     return invalidRequest('$.reply.in_reply_to_tweet_id must be a tweet id.');
   }
+  const mediaIds = (body.media as { media_ids?: unknown } | undefined)?.media_ids;
+  if (body.media !== undefined && (!Array.isArray(mediaIds) || mediaIds.length < 1 || mediaIds.length > 4))
+    return invalidRequest('$.media.media_ids must hold 1 to 4 media ids.');
+  const media = await resolveMedia(deps, account, Array.isArray(mediaIds) ? mediaIds.map(String) : []);
+  if (!media.ok) return invalidRequest('Your media IDs are invalid.');
   return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async (context) => {
     const result = await writeWithProfile(
       deps.store,
-      { account, kind: inReplyTo ? 'reply' : 'post', text, inReplyToId: (inReplyTo as string | undefined) ?? null },
+      {
+        account,
+        kind: inReplyTo ? 'reply' : 'post',
+        text,
+        inReplyToId: (inReplyTo as string | undefined) ?? null,
+        media: media.media.map(postMediaOf),
+      },
       context,
     );
     if (result.status !== 'created' && result.status !== 'replayed') return duplicateContent();
@@ -142,6 +162,41 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
       data: { id: result.post.id, text: result.post.text, edit_history_tweet_ids: [result.post.id] },
     });
   });
+}
+
+/**
+ * POST /2/media/upload (one request, multipart: `media`, `media_category`, `media_type`): the image is kept for
+ * the account and answered `{ data: { id, media_key, size, expires_after_secs } }`. Write faults apply: an upload
+ * can time out or fail like any write (the client then never posts).
+ */
+async function uploadMedia(request: Request, account: SandboxAccount, deps: SandboxDeps): Promise<Response> {
+  const form = await readMultipart(request, 'media');
+  if (!form?.bytes) return invalidRequest('The `media` field is required (multipart/form-data).');
+  const category = form.fields.media_category;
+  if (category !== 'tweet_image' && category !== 'dm_image')
+    return invalidRequest('$.media_category must be one of [tweet_image, dm_image, subtitles].');
+  const bytes = form.bytes;
+  return withWriteFaults(deps, request, { platform: 'x', accountId: account.id }, async () => {
+    const media = await storeImage(deps, account, bytes);
+    // The one-request endpoint's media types: JPEG, PNG, WebP (a GIF goes through the chunked upload, tweet_gif).
+    if (!media || media.type === 'image/gif') return invalidRequest('The media is not a supported image.');
+    return json(200, {
+      data: { id: media.id, media_key: `3_${media.id}`, size: media.size, expires_after_secs: 86_400 },
+    });
+  });
+}
+
+/** POST /2/media/metadata `{ id, metadata: { alt_text: { text } } }` (at most 1000 characters). */
+async function mediaMetadata(request: Request, account: SandboxAccount, deps: SandboxDeps): Promise<Response> {
+  const body = await readBody(request);
+  const id = typeof body?.id === 'string' ? body.id : '';
+  const altText = (body?.metadata as { alt_text?: { text?: unknown } } | undefined)?.alt_text?.text;
+  if (typeof altText !== 'string' || characterCount(altText) > 1000)
+    return invalidRequest('$.metadata.alt_text.text must be a string of at most 1000 characters.');
+  const media = /^\d{1,19}$/.test(id) ? await deps.store.getMedia(id) : null;
+  if (!media || media.accountId !== account.id) return invalidRequest('$.id is not a media id of this user.');
+  await deps.store.updateMedia(id, { altText });
+  return json(200, { data: { id, associated_metadata: { alt_text: { text: altText } } } });
 }
 
 async function sendDirectMessage(

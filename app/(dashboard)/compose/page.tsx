@@ -4,6 +4,7 @@ import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { getRequireAltText } from '@/db/queries/media';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { createPostAction } from './actions';
 
@@ -15,7 +16,10 @@ const prefillSchema = z.iso.datetime({ offset: true }).optional().catch(undefine
 export default async function ComposePage({ searchParams }: { searchParams: Promise<{ at?: string | string[] }> }) {
   const { allowed, workspace } = await requirePageWorkspace('compose');
   if (!allowed) return <Forbidden capability="compose" />;
-  const accounts = await listAccounts(getDb(), { workspaceId: workspace.id });
+  const [accounts, requireAltText] = await Promise.all([
+    listAccounts(getDb(), { workspaceId: workspace.id }),
+    getRequireAltText(getDb(), { workspaceId: workspace.id }),
+  ]);
   return (
     <>
       <PageHeader title="Compose" description="Write once, schedule to one or many accounts." />
@@ -29,6 +33,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
         }))}
         action={createPostAction}
         prefillAt={prefillSchema.parse((await searchParams).at)}
+        requireAltText={requireAltText}
       />
     </>
   );

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { setRequireAltText } from '@/db/queries/media';
 import { getDb } from '@/db/client';
 import { changeMemberRole, renameWorkspace, setLatenessLimit, setWorkspaceTimeZone } from '@/db/queries/workspaces';
 import { workspaceAction } from '@/lib/auth/action';
@@ -76,5 +77,23 @@ export const setWorkspaceTimeZoneAction = workspaceAction(
     await setWorkspaceTimeZone(getDb(), { workspaceId: workspace.id, timeZone });
     revalidatePath('/settings');
     return { ok: true, message: `Workspace time zone set to ${timeZone}.` };
+  },
+);
+
+/** Whether every image needs alt text before it is uploaded (on by default: screen-reader users need it). */
+export const setRequireAltTextAction = workspaceAction(
+  {
+    name: 'setRequireAltText',
+    can: 'manageWorkspace',
+    schema: z.object({ requireAltText: z.enum(['on']).optional() }),
+  },
+  async ({ requireAltText }, { workspace }) => {
+    await setRequireAltText(getDb(), { workspaceId: workspace.id, requireAltText: requireAltText === 'on' });
+    revalidatePath('/settings');
+    revalidatePath('/compose');
+    return {
+      ok: true,
+      message: requireAltText === 'on' ? 'Images now need alt text.' : 'Alt text is now optional (still encouraged).',
+    };
   },
 );

@@ -1,10 +1,12 @@
 import Link from 'next/link';
+import { AltTextForm } from '@/components/settings/alt-text-form';
 import { LatenessForm } from '@/components/settings/lateness-form';
 import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { TimeZoneForm } from '@/components/settings/time-zone-form';
 import { getDb } from '@/db/client';
+import { getRequireAltText } from '@/db/queries/media';
 import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/can';
@@ -13,6 +15,7 @@ import {
   changeMemberRoleAction,
   renameWorkspaceAction,
   setLatenessLimitAction,
+  setRequireAltTextAction,
   setWorkspaceTimeZoneAction,
 } from './actions';
 import { signOutEverywhereAction } from './sessions-actions';
@@ -26,9 +29,10 @@ function timeZoneChoices(current: string): string[] {
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const [members, settings] = await Promise.all([
+  const [members, settings, requireAltText] = await Promise.all([
     listMembers(getDb(), { workspaceId: workspace.id }),
     getWorkspaceSettings(getDb(), { workspaceId: workspace.id }),
+    getRequireAltText(getDb(), { workspaceId: workspace.id }),
   ]);
   return (
     <>
@@ -52,6 +56,11 @@ export default async function SettingsPage() {
           zones={timeZoneChoices(settings?.timeZone ?? 'UTC')}
           canEdit={can(role, 'manageWorkspace')}
           action={setWorkspaceTimeZoneAction}
+        />
+        <AltTextForm
+          requireAltText={requireAltText}
+          canEdit={can(role, 'manageWorkspace')}
+          action={setRequireAltTextAction}
         />
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">

@@ -15,6 +15,9 @@ import { POST as cancelPost } from './posts/[id]/cancel/route';
 import { postContract } from './posts/[id]/contract';
 import { GET as getPost, PATCH as editPost } from './posts/[id]/route';
 import { postsContract } from './posts/contract';
+import { mediaContract } from './media/contract';
+import { POST as uploadMedia } from './media/route';
+import { makeImage } from '@/lib/media/testing/images';
 import { GET as listPosts, POST as createPost } from './posts/route';
 
 const fixture = await createApiFixture();
@@ -206,5 +209,40 @@ describe('real answers match the generated contract', () => {
     );
     expect(notFound.status).toBe(404);
     await expectConforms(accountScheduleContract, 'PUT', notFound);
+  });
+
+  it('POST /media: 201, its replay, 400 without a key, 415 when not multipart, 422 for what is not an image', async () => {
+    const upload = (key: string | undefined, body: BodyInit, contentType?: string) =>
+      uploadMedia(
+        new Request('http://localhost/api/v1/media', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tenant.token}`,
+            ...(key ? { 'idempotency-key': key } : {}),
+            ...(contentType ? { 'content-type': contentType } : {}),
+          },
+          body,
+        }),
+        noParams,
+      );
+    const form = (bytes: Uint8Array) => {
+      const f = new FormData();
+      f.set('file', new Blob([Buffer.from(bytes)]), 'image');
+      f.set('altText', 'Contract');
+      return f;
+    };
+    const key = randomUUID();
+    const png = await makeImage('png', { seed: 99 });
+    const created = await upload(key, form(png));
+    expect(created.status).toBe(201);
+    await expectConforms(mediaContract, 'POST', created);
+    const replay = await upload(key, form(png));
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await expectConforms(mediaContract, 'POST', replay);
+    await expectConforms(mediaContract, 'POST', await upload(undefined, form(png)));
+    await expectConforms(mediaContract, 'POST', await upload(randomUUID(), '{}', 'application/json'));
+    const invalid = await upload(randomUUID(), form(new TextEncoder().encode('no image')));
+    expect(invalid.status).toBe(422);
+    await expectConforms(mediaContract, 'POST', invalid);
   });
 });

@@ -1,6 +1,7 @@
 import type { RouteContract } from '@/lib/api/contract/define';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
+import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
@@ -13,5 +14,6 @@ export const apiV1Contracts: readonly RouteContract[] = [
   cancelPostContract,
   accountsContract,
   accountScheduleContract,
+  mediaContract,
   openApiContract,
 ];

@@ -59,6 +59,17 @@ export type PostMatchesSerializer = Same<z.output<typeof postSchema>, Serialized
 const postMatchesSerializer: PostMatchesSerializer = true;
 void postMatchesSerializer;
 
+export const mediaSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
+    width: z.int(),
+    height: z.int(),
+    size: z.int().openapi({ description: 'Bytes of the stored image (metadata removed).' }),
+    altText: z.string(),
+  })
+  .openapi('Media');
+
 export const postPageSchema = z
   .object({
     data: z.array(postSchema),

@@ -301,7 +301,7 @@ describe('Bluesky images (uploadBlob, then an images embed with alt text)', () =
       { blob: first.blob, altText: 'A red square' },
       { blob: other.blob, altText: 'A blue square' },
     ];
-    const sent = await blueskyClient(a).publish({ ...post, media });
+    const sent = await blueskyClient(a).publish({ ...post, images: media });
     expect(sent.outcome).toBe('sent');
     expect((await records(a))[0]!.record!.embed).toEqual({
       $type: 'app.bsky.embed.images',
@@ -311,7 +311,9 @@ describe('Bluesky images (uploadBlob, then an images embed with alt text)', () =
       ],
     });
     // A resend of the delivery with the same images is the same record: a no-op.
-    expect(await blueskyClient(a).publish({ ...post, media })).toMatchObject({ rule: 'bluesky-record-unchanged' });
+    expect(await blueskyClient(a).publish({ ...post, images: media })).toMatchObject({
+      rule: 'bluesky-record-unchanged',
+    });
   });
 
   it('refused before any request: a type Bluesky does not take, over 1 MB, more than four images', async () => {
@@ -324,7 +326,7 @@ describe('Bluesky images (uploadBlob, then an images embed with alt text)', () =
     const uploaded = await blueskyClient(a).uploadImage(png(3), 'image/png');
     if (!uploaded.ok) throw new Error('upload failed');
     const five = Array.from({ length: 5 }, () => ({ blob: uploaded.blob, altText: 'x' }));
-    expect(await blueskyClient(a).publish({ ...input(), media: five })).toMatchObject({
+    expect(await blueskyClient(a).publish({ ...input(), images: five })).toMatchObject({
       outcome: 'failed',
       rule: 'invalid-input',
     });

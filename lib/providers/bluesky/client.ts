@@ -1,6 +1,7 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { graphemeCount } from '@/lib/posts/text';
 import { NO_SOCKET, sendOnce } from '../http';
+import { mediaNotPosted, notCalled, readMedia } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
@@ -34,11 +35,15 @@ type BlueskyAccount = {
 export type BlobRef = { $type: 'blob'; ref: { $link: string }; mimeType: string; size: number };
 /** An image of a post: its uploaded blob and the alt text people using screen readers hear. */
 export type BlueskyImage = { blob: BlobRef; altText: string };
-export type UploadResult = { ok: true; blob: BlobRef } | { ok: false; classification: Classification };
+export type UploadResult =
+  { ok: true; blob: BlobRef } | { ok: false; classification: Classification; raw?: RawOutcome };
 
 export type BlueskyClient = ProviderClient & {
-  /** A post with up to four images (uploaded first with uploadImage). */
-  publish(input: PublishInput & { media?: BlueskyImage[] }): Promise<PublishResult>;
+  /**
+   * A post with up to four images: `media` (the app's images) are uploaded first with uploadImage; `images` are
+   * blobs already uploaded.
+   */
+  publish(input: PublishInput & { images?: BlueskyImage[] }): Promise<PublishResult>;
   /**
    * uploadBlob: blobs are addressed by their content, so uploading the same bytes again is harmless (a PDS
    * keeps an unreferenced blob only for a while, so upload right before the post that uses it).
@@ -66,11 +71,11 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
   const repo = openRepo(account, send);
   const sessions = { base: repo.base, outbound: account.outbound, send };
 
-  async function publish(input: PublishInput & { media?: BlueskyImage[] }): Promise<PublishResult> {
+  async function publish(input: PublishInput & { images?: BlueskyImage[] }): Promise<PublishResult> {
     const startedAt = new Date();
     if (input.kind === 'dm') return rejectedInput('Bluesky direct messages are not supported.', startedAt);
-    const media = input.media ?? [];
-    if (media.length > blueskyMeta.media.maxPerPost)
+    const media = [...(input.images ?? [])];
+    if (media.length + (input.media?.length ?? 0) > blueskyMeta.media.maxPerPost)
       return rejectedInput(`Bluesky posts take at most ${blueskyMeta.media.maxPerPost} images.`, startedAt);
     if (input.kind === 'reply' && !input.inReplyTo)
       return rejectedInput('A reply needs the at:// URI or bsky.app link of the post it answers.', startedAt);
@@ -80,9 +85,26 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
     if (input.kind === 'reply' && !parentRef)
       return rejectedInput('The post replied to must be an at:// URI or a bsky.app post link.', startedAt);
 
-    // The reads before the write (reply target, mentions) share the call's budget; the write gets what is left.
+    // The reads and uploads before the write (reply target, images, mentions) share the call's budget; the write
+    // gets what is left.
     const deadline = startedAt.getTime() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const left = () => ({ timeoutMs: Math.max(1, deadline - Date.now()), signal: input.signal });
+    if (input.media?.length) {
+      // Blobs are content-addressed: uploading the same bytes again on a later attempt gives the same blob, so the
+      // record (and its key) repeats exactly. A failed upload ends the attempt before the record is written.
+      const read = await readMedia(input.media);
+      if (!read.ok) return withTiming(read.classification, read.raw, startedAt);
+      for (const [i, item] of input.media.entries()) {
+        const uploaded = await uploadImage(read.bytes[i]!, item.mimeType, left());
+        if (!uploaded.ok)
+          return withTiming(
+            mediaNotPosted('Bluesky', uploaded.classification),
+            uploaded.raw ?? notCalled('upload refused'),
+            startedAt,
+          );
+        media.push({ blob: uploaded.blob, altText: item.altText });
+      }
+    }
     let reply: ReplyRefs | undefined;
     if (parentRef) {
       const parent = await readReplyTarget(repo, parentRef, left());
@@ -164,7 +186,7 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
         ok: true,
         blob: { $type: 'blob', ref: { $link: link }, mimeType: asString(blob.mimeType) ?? mimeType, size: blob.size },
       };
-    return { ok: false, classification: classifyBluesky(raw) };
+    return { ok: false, classification: classifyBluesky(raw), raw };
   }
 
   return {

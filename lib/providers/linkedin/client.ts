@@ -1,4 +1,6 @@
 import { deleteOnce } from '../delete-post';
+import { callBudget } from '../threads/graph';
+import { uploadImages } from './images';
 import { sendOnce } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
@@ -37,12 +39,27 @@ export function createLinkedinClient(
     if (input.kind !== 'post') return rejectedInput('LinkedIn takes posts only (no replies or messages).', startedAt);
     if (!authorKind(account.platformUserId))
       return rejectedInput('The account’s id is not a LinkedIn member or organization URN.', startedAt);
+    const budget = callBudget(input.timeoutMs, input.signal);
+    let images: string[] = [];
+    if (input.media?.length) {
+      const uploaded = await uploadImages(api, input.media, budget);
+      if (!uploaded.ok) return withTiming(uploaded.classification, uploaded.raw, startedAt);
+      images = uploaded.urns;
+    }
+    const alt = (i: number) => input.media![i]!.altText;
+    const content =
+      images.length === 1
+        ? { media: { id: images[0], ...(alt(0) ? { altText: alt(0) } : {}) } }
+        : images.length > 1
+          ? { multiImage: { images: images.map((id, i) => ({ id, ...(alt(i) ? { altText: alt(i) } : {}) })) } }
+          : undefined;
     const raw = await send({
       method: 'POST',
       url: `${api.base}/rest/posts`,
       headers: api.rest,
       outbound: account.outbound,
       json: {
+        ...(content ? { content } : {}),
         author: account.platformUserId,
         commentary: toLittleText(input.text),
         visibility: 'PUBLIC',
@@ -50,8 +67,7 @@ export function createLinkedinClient(
         lifecycleState: 'PUBLISHED',
         isReshareDisabledByAuthor: false,
       },
-      timeoutMs: input.timeoutMs,
-      signal: input.signal,
+      ...budget.options(),
     });
     const classification = classifyLinkedin(raw);
     if (classification.outcome === 'sent') classification.url = api.postUrl(classification.externalId!);

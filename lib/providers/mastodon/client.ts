@@ -1,12 +1,17 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
+import { mediaNotPosted, notCalled, readMedia, sleep } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
+import { callBudget } from '../threads/graph';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import type { ProviderTransport } from '../transport';
 import {
   ProviderReadError,
+  type Classification,
   type ListRecentInput,
+  type PublishMedia,
+  type RawOutcome,
   type ProviderClient,
   type PublishInput,
   type PublishResult,
@@ -20,6 +25,10 @@ type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: s
 export const IDEMPOTENCY_RETENTION_MS = 60 * 60_000;
 const SAFE_RETRY_MARGIN_MS = 5 * 60_000;
 const PAGE_SIZE = 40;
+const PROCESSING_POLL_MS = 500;
+
+/** A MediaAttachment's id in an upload's answer. */
+const attachmentId = (raw: RawOutcome) => (raw.type === 'response' ? asString(asRecord(raw.body).id) : undefined);
 
 /**
  * Mastodon REST API. Every publish carries the delivery's Idempotency-Key, so an ambiguous outcome
@@ -35,6 +44,13 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
       return rejectedInput('A reply needs the id of the status it answers.', startedAt);
     if (input.kind === 'dm' && !input.recipient)
       return rejectedInput('A direct message needs a recipient (user@instance).', startedAt);
+    const budget = callBudget(input.timeoutMs, input.signal);
+    let mediaIds: string[] = [];
+    if (input.media?.length) {
+      const uploaded = await uploadMedia(input.media, budget);
+      if (!uploaded.ok) return withTiming(uploaded.classification, uploaded.raw, startedAt);
+      mediaIds = uploaded.ids;
+    }
     // A Mastodon DM is a status with visibility "direct" that mentions its recipient.
     const mention = input.recipient ? `@${input.recipient.replace(/^@/, '')}` : '';
     const status = input.kind === 'dm' && !input.text.includes(mention) ? `${mention} ${input.text}` : input.text;
@@ -47,9 +63,9 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
         status,
         visibility: input.kind === 'dm' ? 'direct' : 'public',
         ...(input.kind === 'reply' ? { in_reply_to_id: input.inReplyTo } : {}),
+        ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}),
       },
-      timeoutMs: input.timeoutMs,
-      signal: input.signal,
+      ...budget.options(),
     });
     const classification = classifyMastodon(raw);
     if (classification.outcome === 'ambiguous') {
@@ -57,6 +73,74 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
       classification.evidence = { ...classification.evidence, idempotencyKey: input.idempotencyKey };
     }
     return withTiming(classification, raw, startedAt);
+  }
+
+  /**
+   * Each image before the status: POST /api/v2/media (multipart `file`, `description`). 200 means processed; 202
+   * means still processing (`url` null), and a status naming it would be refused, so GET /api/v1/media/:id is
+   * polled (206 while processing, 200 when done) within the call's budget. Anything short of a ready attachment
+   * ends the attempt before the status (lib/providers/media-step.ts); the orphan upload is never attached.
+   */
+  async function uploadMedia(
+    media: readonly PublishMedia[],
+    budget: ReturnType<typeof callBudget>,
+  ): Promise<{ ok: true; ids: string[] } | { ok: false; classification: Classification; raw: RawOutcome }> {
+    const read = await readMedia(media);
+    if (!read.ok) return read;
+    const ids: string[] = [];
+    for (const [i, item] of media.entries()) {
+      const raw = await send({
+        method: 'POST',
+        url: `${base}/api/v2/media`,
+        headers: auth,
+        outbound: account.outbound,
+        multipart: {
+          fields: item.altText ? { description: item.altText } : {},
+          files: [{ name: 'file', filename: `image-${i + 1}`, contentType: item.mimeType, data: read.bytes[i]! }],
+        },
+        ...budget.options(),
+      });
+      const id = attachmentId(raw);
+      if (!id || raw.type !== 'response' || (raw.status !== 200 && raw.status !== 202))
+        return { ok: false, classification: mediaNotPosted('Mastodon', classifyMastodon(raw)), raw };
+      if (raw.status === 202) {
+        const ready = await awaitProcessing(id, budget);
+        if (ready !== true) return ready;
+      }
+      ids.push(id);
+    }
+    return { ok: true, ids };
+  }
+
+  async function awaitProcessing(
+    id: string,
+    budget: ReturnType<typeof callBudget>,
+  ): Promise<true | { ok: false; classification: Classification; raw: RawOutcome }> {
+    let last: RawOutcome = notCalled('still processing');
+    while (budget.left() > PROCESSING_POLL_MS + 500) {
+      await sleep(PROCESSING_POLL_MS);
+      last = await send({
+        method: 'GET',
+        url: `${base}/api/v1/media/${encodeURIComponent(id)}`,
+        headers: auth,
+        outbound: account.outbound,
+        ...budget.options(),
+      });
+      if (last.type === 'response' && last.status === 200 && attachmentId(last)) return true;
+      if (last.type !== 'response' || last.status !== 206)
+        return { ok: false, classification: mediaNotPosted('Mastodon', classifyMastodon(last)), raw: last };
+    }
+    return {
+      ok: false,
+      classification: {
+        outcome: 'not_sent',
+        rule: 'media-still-processing',
+        retryAt: new Date(Date.now() + 5_000),
+        reason: 'Mastodon was still processing an image when the call’s time ran out; the status was not attempted.',
+        evidence: { mediaId: id },
+      },
+      raw: last,
+    };
   }
 
   /** GET /api/v1/accounts/:id/statuses pages newest first (max_id); stops once past `since`. */

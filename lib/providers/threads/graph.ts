@@ -50,11 +50,31 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
 
   return {
     base,
-    /** POST /{user}/threads: a TEXT container (a reply when `replyTo`). Parameters in the query string, as Meta's examples. */
-    createContainer: (input: { text: string; replyTo?: string }, options: CallOptions) =>
+    /**
+     * POST /{user}/threads: a TEXT container (a reply when `replyTo`), an IMAGE one (Threads fetches `image_url`
+     * itself), a carousel item, or a CAROUSEL of item containers. Parameters in the query string, as Meta's examples.
+     */
+    createContainer: (
+      input: {
+        text?: string;
+        replyTo?: string;
+        image?: { url: string; altText: string };
+        carouselItem?: boolean;
+        children?: string[];
+      },
+      options: CallOptions,
+    ) =>
       request(
         'POST',
-        url(`/${user}/threads`, { media_type: 'TEXT', text: input.text, reply_to_id: input.replyTo }),
+        url(`/${user}/threads`, {
+          media_type: input.children ? 'CAROUSEL' : input.image ? 'IMAGE' : 'TEXT',
+          text: input.text,
+          reply_to_id: input.replyTo,
+          image_url: input.image?.url,
+          alt_text: input.image?.altText,
+          is_carousel_item: input.carouselItem ? 'true' : undefined,
+          children: input.children?.join(','),
+        }),
         options,
       ),
 

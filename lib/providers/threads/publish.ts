@@ -1,6 +1,6 @@
 import { NO_SOCKET } from '../http';
 import { rejectedInput, withTiming } from '../publish-result';
-import type { Classification, PostKind, PublishInput, PublishResult, RawOutcome } from '../types';
+import type { Classification, PostKind, PublishInput, PublishMedia, PublishResult, RawOutcome } from '../types';
 import { CONTAINER_RETRY_MS, classifyThreads } from './classifier';
 import { findPublishedPost } from './find-published';
 import { callBudget, type ThreadsGraph } from './graph';
@@ -30,6 +30,9 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
     containerCreatedAt: typeof input.state?.containerCreatedAt === 'string' ? input.state.containerCreatedAt : null,
   };
 
+  const media = input.media ?? [];
+  if (media.some((m) => !m.publicUrl))
+    return rejectedInput('Threads fetches images by URL: each image needs a public URL.', startedAt);
   let containerId = typeof input.state?.containerId === 'string' ? input.state.containerId : undefined;
   let lastRaw: RawOutcome = NOT_CALLED;
   if (containerId) {
@@ -83,8 +86,25 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
 
   if (!containerId) {
     if (budget.left() < MIN_STEP_MS) return done(noTimeLeft(), lastRaw);
+    const replyTo = input.kind === 'reply' ? input.inReplyTo : undefined;
+    let children: string[] | undefined;
+    if (media.length > 1) {
+      // Carousel items are containers too, never posts: one that fails or goes unanswered is simply not used.
+      children = [];
+      for (const item of media) {
+        const itemRaw = await graph.createContainer({ image: imageOf(item), carouselItem: true }, budget.options());
+        const made = classifyThreads(itemRaw);
+        if (made.outcome !== 'sent') return done(containerNotCreated(made), itemRaw);
+        children.push(made.externalId!);
+        if (budget.left() < MIN_STEP_MS) return done(noTimeLeft(), itemRaw);
+      }
+    }
     const raw = await graph.createContainer(
-      { text: input.text, replyTo: input.kind === 'reply' ? input.inReplyTo : undefined },
+      children
+        ? { text: input.text, replyTo, children }
+        : media.length === 1
+          ? { text: input.text, replyTo, image: imageOf(media[0]!) }
+          : { text: input.text, replyTo },
       budget.options(),
     );
     const created = classifyThreads(raw);
@@ -107,6 +127,29 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
       );
   }
 
+  if (media.length > 0 && !input.state?.containerId) {
+    // Threads fetches and processes images after answering: a container still IN_PROGRESS cannot be published yet.
+    // It is kept on the delivery, so the next attempt reads its status before anything else (above).
+    const read = await graph.containerStatus(containerId, budget.options());
+    if (read.kind === 'status' && read.status !== 'FINISHED')
+      return done(
+        read.status === 'ERROR'
+          ? {
+              outcome: 'failed',
+              rule: 'threads-container-error',
+              reason: `Threads could not process the image container (${read.errorMessage ?? 'no reason given'}).`,
+              evidence: { containerId, errorMessage: read.errorMessage },
+            }
+          : {
+              outcome: 'not_sent',
+              rule: 'threads-container-in-progress',
+              retryAt: new Date(Date.now() + CONTAINER_RETRY_MS),
+              reason: 'Threads is still processing the image; nothing was published yet.',
+              evidence: { containerId },
+            },
+        read.raw,
+      );
+  }
   if (budget.left() < MIN_STEP_MS) return done({ ...noTimeLeft(), evidence: { containerId } }, lastRaw);
   const raw = await graph.publishContainer(containerId, budget.options());
   const published = classifyThreads(raw);
@@ -135,6 +178,9 @@ export async function publishThread(graph: ThreadsGraph, input: PublishInput): P
   }
   return done({ ...published, evidence }, raw);
 }
+
+/** Threads fetches the image itself, from a signed URL of this app that expires (lib/media/signed-url.ts). */
+const imageOf = (item: PublishMedia) => ({ url: item.publicUrl!(), altText: item.altText });
 
 /**
  * PUBLISHED: the post is out. Its media id comes from the account's listing; until it is listed (read lag) the

@@ -1,11 +1,16 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { deleteOnce } from '../delete-post';
 import { sendOnce } from '../http';
+import { mediaNotPosted, readMedia } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
+import { callBudget } from '../threads/graph';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import {
   ProviderReadError,
+  type Classification,
   type ListRecentInput,
+  type PublishMedia,
+  type RawOutcome,
   type ProviderClient,
   type PublishInput,
   type PublishResult,
@@ -37,6 +42,15 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
       return rejectedInput('A reply needs the id of the post it answers.', startedAt);
     if (input.kind === 'dm' && !input.recipient)
       return rejectedInput('A direct message needs a recipient user id.', startedAt);
+    if (input.kind === 'dm' && input.media?.length)
+      return rejectedInput('Images in direct messages are not supported.', startedAt);
+    const budget = callBudget(input.timeoutMs, input.signal);
+    let mediaIds: string[] = [];
+    if (input.media?.length) {
+      const uploaded = await uploadMedia(input.media, budget);
+      if (!uploaded.ok) return withTiming(uploaded.classification, uploaded.raw, startedAt);
+      mediaIds = uploaded.ids;
+    }
     const request =
       input.kind === 'dm'
         ? {
@@ -48,6 +62,7 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
             json: {
               text: input.text,
               ...(input.kind === 'reply' ? { reply: { in_reply_to_tweet_id: input.inReplyTo } } : {}),
+              ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}),
             },
           };
     const raw = await send({
@@ -55,13 +70,56 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
       ...request,
       headers: auth,
       outbound: account.outbound,
-      timeoutMs: input.timeoutMs,
-      signal: input.signal,
+      ...budget.options(),
     });
     const classification = classifyX(raw);
     if (classification.outcome === 'sent' && input.kind !== 'dm')
       classification.url = postUrl(classification.externalId!);
     return withTiming(classification, raw, startedAt);
+  }
+
+  /**
+   * Each image before the post: POST /2/media/upload (multipart: `media`, `media_category`, `media_type`) answers
+   * `{ data: { id } }`; alt text follows with POST /2/media/metadata. Any step that does not plainly succeed ends
+   * the attempt before the post (lib/providers/media-step.ts); an upload that landed anyway is never used.
+   */
+  async function uploadMedia(
+    media: readonly PublishMedia[],
+    budget: ReturnType<typeof callBudget>,
+  ): Promise<{ ok: true; ids: string[] } | { ok: false; classification: Classification; raw: RawOutcome }> {
+    const read = await readMedia(media);
+    if (!read.ok) return read;
+    const ids: string[] = [];
+    for (const [i, item] of media.entries()) {
+      const raw = await send({
+        method: 'POST',
+        url: `${base}/2/media/upload`,
+        headers: auth,
+        outbound: account.outbound,
+        multipart: {
+          fields: { media_category: 'tweet_image', media_type: item.mimeType },
+          files: [{ name: 'media', filename: `image-${i + 1}`, contentType: item.mimeType, data: read.bytes[i]! }],
+        },
+        ...budget.options(),
+      });
+      const uploaded = classifyX(raw);
+      if (uploaded.outcome !== 'sent') return { ok: false, classification: mediaNotPosted('X', uploaded), raw };
+      const id = uploaded.externalId!;
+      if (item.altText) {
+        const described = await send({
+          method: 'POST',
+          url: `${base}/2/media/metadata`,
+          headers: auth,
+          outbound: account.outbound,
+          json: { id, metadata: { alt_text: { text: item.altText } } },
+          ...budget.options(),
+        });
+        const c = classifyX(described);
+        if (c.outcome !== 'sent') return { ok: false, classification: mediaNotPosted('X', c), raw: described };
+      }
+      ids.push(id);
+    }
+    return { ok: true, ids };
   }
 
   /** GET /2/users/:id/tweets within [since, until], following next_token; DMs are not part of it. */

@@ -9,7 +9,8 @@ export const xMeta = {
   textLimit: 280,
   // Weighted: URLs 23, emoji and CJK 2 (lib/providers/x/text-length.ts).
   countText: xWeightedLength,
-  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+  // One-request uploads (POST /2/media/upload, tweet_image) take no GIF: X wants animated GIFs chunked (tweet_gif).
+  media: { maxPerPost: 4, maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/webp'] },
   kinds: ['post', 'reply', 'dm'],
   connect: {
     method: 'token',

@@ -24,7 +24,12 @@ export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
  * stored, sealed, as product social accounts of a workspace.
  */
 export async function startTestSandbox(
-  options: { destroySocketOnReset?: boolean; hangMs?: number; lockWaitMs?: number } = {},
+  options: {
+    destroySocketOnReset?: boolean;
+    hangMs?: number;
+    lockWaitMs?: number;
+    fetchImage?: (url: string) => Promise<Uint8Array | null>;
+  } = {},
 ) {
   const database = await createTestDatabase({ max: 40 });
   const { db } = database;
@@ -37,6 +42,8 @@ export async function startTestSandbox(
       resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }),
       hangMs: options.hangMs ?? 5_000,
       lockWaitMs: options.lockWaitMs,
+      // No network here: an image URL the test does not serve is one the platform cannot fetch.
+      fetchImage: options.fetchImage ?? (async () => null),
     },
     destroySocketOnReset: options.destroySocketOnReset,
   });

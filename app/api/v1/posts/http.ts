@@ -14,7 +14,9 @@ const replayedHeader = (replayed: boolean): Record<string, string> => (replayed 
 export const notFound = () => problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
 
 /** The keyed-write answers every idempotent operation shares (docs/architecture.md#inbound-idempotency). */
-function keyProblem(result: { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number }): Response {
+export function keyProblem(
+  result: { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number },
+): Response {
   if (result.kind === 'key_reused') {
     return problem({
       status: 422,

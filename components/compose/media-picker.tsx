@@ -1,0 +1,259 @@
+'use client';
+
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { FieldError, inputClass } from '@/components/ui/field';
+import { PROVIDER_META } from '@/lib/providers/catalog';
+import type { ComposeAccount } from './accounts-picker';
+import type { DraftMedia } from './use-compose-draft';
+import { uploadImage } from './upload-image';
+
+const MAX_IMAGES = 4;
+const MAX_BYTES = 5 * 1024 * 1024;
+const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
+
+/** An image picked but not uploaded yet: its own Idempotency-Key, made once, so a retried upload stores it once. */
+type Pending = {
+  localId: string;
+  key: string;
+  file: File;
+  previewUrl: string;
+  altText: string;
+  status: 'ready' | 'uploading' | 'failed';
+  progress: number;
+  error?: string;
+};
+
+type Props = {
+  media: DraftMedia[];
+  onChange: (media: DraftMedia[]) => void;
+  /** Whether images are still being added (the post waits for them). */
+  onPendingChange: (pending: boolean) => void;
+  requireAltText: boolean;
+  selected: ComposeAccount[];
+  error?: string;
+};
+
+const megabytes = (bytes: number) =>
+  bytes < 100_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
+
+/**
+ * Images of the post: drop them or pick them, describe each (alt text), upload with progress, remove. Uploaded
+ * images live in the draft (a reload keeps them); each network's limits are checked here as a hint and again
+ * on the server, which decides.
+ */
+export function MediaPicker({ media, onChange, onPendingChange, requireAltText, selected, error }: Props) {
+  const [pending, setPending] = useState<Pending[]>([]);
+  const [notice, setNotice] = useState<string | undefined>();
+  const [dragging, setDragging] = useState(false);
+  // The latest uploaded list, for an upload that finishes after others changed it.
+  const mediaRef = useRef(media);
+  useEffect(() => {
+    mediaRef.current = media;
+  }, [media]);
+
+  useEffect(() => onPendingChange(pending.length > 0), [pending.length, onPendingChange]);
+  const patch = (localId: string, change: Partial<Pending>) =>
+    setPending((list) => list.map((p) => (p.localId === localId ? { ...p, ...change } : p)));
+
+  function add(files: FileList | File[]) {
+    setNotice(undefined);
+    const room = MAX_IMAGES - media.length - pending.length;
+    const chosen = [...files];
+    if (chosen.length > room) setNotice(`At most ${MAX_IMAGES} images per post.`);
+    const added: Pending[] = [];
+    for (const file of chosen.slice(0, Math.max(0, room))) {
+      if (file.size > MAX_BYTES) {
+        setNotice(`${file.name} is ${megabytes(file.size)}: images are at most 5 MB.`);
+        continue;
+      }
+      added.push({
+        localId: crypto.randomUUID(),
+        key: crypto.randomUUID(),
+        file,
+        previewUrl: URL.createObjectURL(file),
+        altText: '',
+        status: 'ready',
+        progress: 0,
+      });
+    }
+    setPending((list) => [...list, ...added]);
+    if (!requireAltText) for (const p of added) void start(p);
+  }
+
+  async function start(item: Pending) {
+    if (requireAltText && !item.altText.trim()) {
+      patch(item.localId, { error: 'Describe the image first (alt text is required in this workspace).' });
+      return;
+    }
+    patch(item.localId, { status: 'uploading', progress: 0, error: undefined });
+    const result = await uploadImage(item.file, item.altText.trim(), item.key, (progress) =>
+      patch(item.localId, { progress }),
+    );
+    if (!result.ok) {
+      patch(item.localId, { status: 'failed', error: result.error });
+      return;
+    }
+    URL.revokeObjectURL(item.previewUrl);
+    setPending((list) => list.filter((p) => p.localId !== item.localId));
+    if (!mediaRef.current.some((m) => m.id === result.media.id)) {
+      mediaRef.current = [...mediaRef.current, result.media];
+      onChange(mediaRef.current);
+    }
+  }
+
+  function removePending(item: Pending) {
+    URL.revokeObjectURL(item.previewUrl);
+    setPending((list) => list.filter((p) => p.localId !== item.localId));
+  }
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    if (e.dataTransfer.files.length > 0) add(e.dataTransfer.files);
+  };
+
+  const hints = networkHints(media, selected);
+  const full = media.length + pending.length >= MAX_IMAGES;
+
+  return (
+    <fieldset aria-describedby="mediaIds-error">
+      <legend className="text-sm font-medium text-slate-900">Images</legend>
+      <div
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="media-drop-zone"
+        className={`mt-2 rounded-md border-2 border-dashed px-4 py-3 text-sm ${dragging ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300'}`}
+      >
+        <label className="font-medium text-indigo-700">
+          Add images
+          <input
+            type="file"
+            accept={ACCEPT}
+            multiple
+            disabled={full}
+            className="sr-only"
+            onChange={(e) => {
+              if (e.target.files) add(e.target.files);
+              e.target.value = '';
+            }}
+          />
+        </label>{' '}
+        <span className="text-slate-600">
+          or drop them here — JPEG, PNG, GIF or WebP, up to 5 MB, at most {MAX_IMAGES}. Location data (EXIF) is removed.
+        </span>
+      </div>
+      {notice ? (
+        <p role="status" className="mt-1 text-sm text-amber-800">
+          {notice}
+        </p>
+      ) : null}
+      <ol className="mt-3 grid gap-3 sm:grid-cols-2" aria-label="Images of this post">
+        {media.map((m, i) => (
+          <li key={m.id} className="flex gap-3 rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
+            {/* eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser */}
+            <img src={`/api/app/media/${m.id}`} alt={m.altText} className="h-16 w-16 rounded object-cover" />
+            <div className="min-w-0 flex-1 text-xs text-slate-700">
+              <p className="font-medium text-emerald-800">Image {i + 1} uploaded</p>
+              <p className="truncate">{m.altText ? `Alt: ${m.altText}` : 'No alt text'}</p>
+              <p className="text-slate-500">
+                {m.type.replace('image/', '').toUpperCase()} · {m.width}×{m.height} · {megabytes(m.size)}
+              </p>
+              <button
+                type="button"
+                className="mt-1 text-rose-700 underline"
+                onClick={() => onChange(media.filter((x) => x.id !== m.id))}
+              >
+                Remove image {i + 1}
+              </button>
+            </div>
+          </li>
+        ))}
+        {pending.map((p, j) => {
+          const n = media.length + j + 1;
+          return (
+            <li key={p.localId} className="flex gap-3 rounded-md bg-white p-2 ring-1 ring-slate-300">
+              {/* eslint-disable-next-line @next/next/no-img-element -- a local preview (blob: URL) */}
+              <img src={p.previewUrl} alt="" className="h-16 w-16 rounded object-cover" />
+              <div className="min-w-0 flex-1 text-xs">
+                <label className="block font-medium text-slate-900" htmlFor={`alt-${p.localId}`}>
+                  Alt text for image {n}
+                  {requireAltText ? ' (required)' : ''}
+                </label>
+                <textarea
+                  id={`alt-${p.localId}`}
+                  rows={2}
+                  maxLength={1000}
+                  value={p.altText}
+                  disabled={p.status === 'uploading'}
+                  onChange={(e) => patch(p.localId, { altText: e.target.value })}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' && !e.shiftKey) {
+                      e.preventDefault();
+                      void start(p);
+                    }
+                  }}
+                  className={inputClass}
+                  placeholder="What the image shows, for people who cannot see it"
+                />
+                {p.status === 'uploading' ? (
+                  <progress className="mt-1 w-full" max={100} value={p.progress} aria-label={`Uploading image ${n}`} />
+                ) : (
+                  <div className="mt-1 flex gap-3">
+                    <button
+                      type="button"
+                      className="font-medium text-indigo-700 underline"
+                      onClick={() => void start(p)}
+                    >
+                      {p.status === 'failed' ? `Retry image ${n}` : `Upload image ${n}`}
+                    </button>
+                    <button type="button" className="text-rose-700 underline" onClick={() => removePending(p)}>
+                      Remove image {n}
+                    </button>
+                  </div>
+                )}
+                {p.error ? (
+                  <p role="alert" className="mt-1 text-rose-700">
+                    {p.error}
+                  </p>
+                ) : null}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {hints.length > 0 ? (
+        <ul role="status" className="mt-2 list-disc pl-5 text-sm text-amber-800">
+          {hints.map((h) => (
+            <li key={h}>{h}</li>
+          ))}
+        </ul>
+      ) : null}
+      <FieldError id="mediaIds" error={error} />
+    </fieldset>
+  );
+}
+
+/** What a chosen network will refuse (PROVIDER_META[...].media), said before scheduling; the server checks again. */
+function networkHints(media: DraftMedia[], selected: ComposeAccount[]): string[] {
+  const hints: string[] = [];
+  for (const account of selected) {
+    const { label, media: limits } = PROVIDER_META[account.provider];
+    if (media.length > limits.maxPerPost)
+      hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images.`);
+    media.forEach((m, i) => {
+      if (!limits.types.includes(m.type))
+        hints.push(
+          `Image ${i + 1}: ${label} does not take ${m.type.replace('image/', '').toUpperCase()} (${account.handle}).`,
+        );
+      else if (m.size > limits.maxBytes)
+        hints.push(
+          `Image ${i + 1} is too large for ${account.handle} (${label} takes up to ${megabytes(limits.maxBytes)}).`,
+        );
+    });
+  }
+  return hints;
+}

@@ -1,0 +1,79 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { media, postMedia, workspaces } from '../schema';
+
+export const mediaColumns = {
+  id: media.id,
+  sha256: media.sha256,
+  type: media.type,
+  width: media.width,
+  height: media.height,
+  size: media.size,
+  altText: media.altText,
+};
+export type MediaRow = {
+  id: string;
+  sha256: string;
+  type: string;
+  width: number;
+  height: number;
+  size: number;
+  altText: string;
+};
+
+export async function insertMedia(
+  db: Executor,
+  params: Omit<MediaRow, 'id'> & { workspaceId: string; createdBy: string },
+): Promise<MediaRow> {
+  const [row] = await db.insert(media).values(params).returning(mediaColumns);
+  return row!;
+}
+
+/** The workspace's media among `ids` (another workspace's id is simply not found: I6). */
+export async function getWorkspaceMedia(db: Executor, params: { workspaceId: string; ids: string[] }) {
+  if (params.ids.length === 0) return [];
+  return db
+    .select(mediaColumns)
+    .from(media)
+    .where(and(eq(media.workspaceId, params.workspaceId), inArray(media.id, params.ids)));
+}
+
+export async function insertPostMedia(db: Executor, params: { postId: string; part?: number; mediaIds: string[] }) {
+  if (params.mediaIds.length === 0) return;
+  await db
+    .insert(postMedia)
+    .values(
+      params.mediaIds.map((mediaId, position) => ({
+        postId: params.postId,
+        part: params.part ?? 0,
+        position,
+        mediaId,
+      })),
+    );
+}
+
+/** The images of each post (all parts), in order: what the publisher uploads before the post. */
+export async function getPostsMedia(db: Executor, params: { postIds: string[] }) {
+  if (params.postIds.length === 0) return [];
+  return db
+    .select({ postId: postMedia.postId, part: postMedia.part, position: postMedia.position, ...mediaColumns })
+    .from(postMedia)
+    .innerJoin(media, eq(media.id, postMedia.mediaId))
+    .where(inArray(postMedia.postId, params.postIds))
+    .orderBy(asc(postMedia.postId), asc(postMedia.part), asc(postMedia.position));
+}
+
+export async function getRequireAltText(db: Executor, params: { workspaceId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ requireAltText: workspaces.requireAltText })
+    .from(workspaces)
+    .where(eq(workspaces.id, params.workspaceId));
+  return row?.requireAltText ?? true;
+}
+
+export async function setRequireAltText(db: Executor, params: { workspaceId: string; requireAltText: boolean }) {
+  await db
+    .update(workspaces)
+    .set({ requireAltText: params.requireAltText })
+    .where(eq(workspaces.id, params.workspaceId));
+}

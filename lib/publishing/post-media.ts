@@ -1,0 +1,57 @@
+import type { Database } from '@/db/client';
+import { getPostsMedia } from '@/db/queries/media';
+import { signedMediaUrl } from '@/lib/media/signed-url';
+import type { MediaStorage } from '@/lib/media/storage';
+import { appOrigin } from '@/lib/providers/base-url';
+import type { PublishMedia } from '@/lib/providers/types';
+
+/**
+ * Where a platform that fetches images itself (Threads) finds them: the sandbox on this app's own origin; a
+ * real platform at the app's public address (NEXTAUTH_URL), which must then be reachable from the internet.
+ */
+function mediaOrigin(baseUrl: string, origin: string | undefined): string {
+  const sandbox = /^\/(?![/\\])/.test(baseUrl);
+  if (!sandbox && process.env.NEXTAUTH_URL) return new URL(process.env.NEXTAUTH_URL).origin;
+  return origin ?? appOrigin();
+}
+
+/** The images of each attempt's post part (0: a single post), in order, as the clients upload them. */
+export async function loadPublishMedia(
+  db: Database,
+  attempts: { deliveryId: string; postId: string; part?: number; baseUrl: string }[],
+  options: { storage: MediaStorage; encryptionKey: string; origin?: string },
+): Promise<Map<string, PublishMedia[]>> {
+  const rows = await getPostsMedia(db, { postIds: [...new Set(attempts.map((a) => a.postId))] });
+  const byPost = new Map<string, typeof rows>();
+  const keyOf = (postId: string, part: number) => `${postId}\u0000${part}`;
+  for (const row of rows) {
+    const key = keyOf(row.postId, row.part);
+    byPost.set(key, [...(byPost.get(key) ?? []), row]);
+  }
+  const out = new Map<string, PublishMedia[]>();
+  for (const attempt of attempts) {
+    const media = byPost.get(keyOf(attempt.postId, attempt.part ?? 0));
+    if (!media) continue;
+    out.set(
+      attempt.deliveryId,
+      media.map((m) => ({
+        id: m.id,
+        sha256: m.sha256,
+        mimeType: m.type,
+        altText: m.altText,
+        read: async () => {
+          const bytes = await options.storage.get(m.sha256);
+          if (!bytes) throw new Error(`image ${m.id} is missing from the media storage`);
+          return bytes;
+        },
+        publicUrl: () =>
+          signedMediaUrl({
+            origin: mediaOrigin(attempt.baseUrl, options.origin),
+            sha256: m.sha256,
+            encryptionKey: options.encryptionKey,
+          }),
+      })),
+    );
+  }
+  return out;
+}
