@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
-import { postNowAndOpen } from '../support/compose';
+import { postNowAndOpen, threadNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
+import { expectThreadChain } from '../support/thread';
 
 type SentDelivery = { status: string; attempts: number; external_id: string; external_url: string };
 
@@ -110,4 +111,10 @@ test('an admin signs up on the sandbox PDS, connects with handle and app passwor
   const reply = replies[0]!.record.reply as { parent: { uri: string }; root: { uri: string } };
   expect(reply.parent.uri).toBe(sent.external_id);
   expect(reply.root.uri).toBe(sent.external_id);
+
+  // A thread of 3 from the connected account: one record per part, each replying to the part before it.
+  const tag = randomUUID().slice(0, 8);
+  const parts = [`Bluesky thread ${tag}: one`, `Bluesky thread ${tag}: two`, `Bluesky thread ${tag}: three`];
+  await threadNowAndOpen(page, `@${handle}`, parts);
+  await expectThreadChain(page, `@${handle}`, 'Bluesky', parts);
 });

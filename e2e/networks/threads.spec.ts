@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/auth';
-import { postNowAndOpen } from '../support/compose';
+import { postNowAndOpen, threadNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { connectThroughSandboxOAuth } from '../support/oauth';
+import { expectThreadChain } from '../support/thread';
 
 type Copy = { id: string; kind: string; in_reply_to_id: string | null; author: string };
 
@@ -78,4 +79,10 @@ test('an admin connects Threads through OAuth, then a post and a reply to it are
   ]);
   expect(await delivered(answer)).toEqual([{ status: 'sent', external_id: replies[0]!.id, attempts: 1 }]);
   await expectLinkOpens(page, handle, answer, replies[0]!.id);
+
+  // A thread of 3 from the connected account: one post per part, each replying to the part before it.
+  const tag = randomUUID().slice(0, 8);
+  const parts = [`Threads thread ${tag}: one`, `Threads thread ${tag}: two`, `Threads thread ${tag}: three`];
+  await threadNowAndOpen(page, handle, parts);
+  await expectThreadChain(page, handle, 'Threads', parts);
 });

@@ -22,3 +22,16 @@ export async function postNowAndOpen(
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByRole('link', { name: 'View the post' }).click();
 }
+
+/** Composes a thread now to one account (the composer starts with two parts), then opens its page. */
+export async function threadNowAndOpen(page: Page, handle: string, texts: string[]): Promise<void> {
+  await page.goto('/compose');
+  await page.getByRole('checkbox', { name: new RegExp(escapeRegExp(handle)) }).check();
+  await page.getByRole('radio', { name: 'Thread' }).check();
+  for (const [i, text] of texts.entries()) {
+    if (i >= 2) await page.getByRole('button', { name: 'Add part' }).click();
+    await page.getByLabel(`Part ${i + 1}`, { exact: true }).fill(text);
+  }
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByRole('link', { name: 'View the post' }).click();
+}
