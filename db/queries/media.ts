@@ -40,16 +40,14 @@ export async function getWorkspaceMedia(db: Executor, params: { workspaceId: str
 
 export async function insertPostMedia(db: Executor, params: { postId: string; part?: number; mediaIds: string[] }) {
   if (params.mediaIds.length === 0) return;
-  await db
-    .insert(postMedia)
-    .values(
-      params.mediaIds.map((mediaId, position) => ({
-        postId: params.postId,
-        part: params.part ?? 0,
-        position,
-        mediaId,
-      })),
-    );
+  await db.insert(postMedia).values(
+    params.mediaIds.map((mediaId, position) => ({
+      postId: params.postId,
+      part: params.part ?? 0,
+      position,
+      mediaId,
+    })),
+  );
 }
 
 /** The images of each post (all parts), in order: what the publisher uploads before the post. */
