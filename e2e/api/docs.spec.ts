@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 
+/** PATCH /posts/{id}'s summary in its contract (app/api/v1/posts/[id]/contract.ts). */
+const EDIT_SUMMARY = 'Edit text (a thread: all its parts), time or targets while nothing is claimed (idempotent)';
+
 test('a signed-in user opens the API reference from Settings → API, served entirely from this origin', async ({
   page,
   baseURL,
@@ -25,16 +28,14 @@ test('a signed-in user opens the API reference from Settings → API, served ent
   const sidebar = page.getByRole('complementary', { name: 'Sidebar for Semel API' });
   for (const [summary, method] of [
     ['Create a post (idempotent)', 'POST'],
-    ['Edit text, time or targets while nothing is claimed (idempotent)', 'PATCH'],
+    [EDIT_SUMMARY, 'PATCH'],
     ['Cancel the deliveries still scheduled (idempotent)', 'POST'],
   ]) {
     await expect(sidebar.getByRole('link', { name: `${summary} HTTP Method: ${method}` })).toBeVisible();
   }
-  await sidebar.getByRole('link', { name: /^Edit text, time or targets/ }).click();
-  const edit = page.getByRole('region', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' });
-  await expect(
-    edit.getByRole('heading', { name: 'Edit text, time or targets while nothing is claimed (idempotent)' }),
-  ).toBeVisible();
+  await sidebar.getByRole('link', { name: /^Edit text/ }).click();
+  const edit = page.getByRole('region', { name: EDIT_SUMMARY });
+  await expect(edit.getByRole('heading', { name: EDIT_SUMMARY })).toBeVisible();
   await expect(edit.getByText('Idempotency-Key', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('link', { name: '← Settings · API' })).toBeVisible();
   // No CDN, fonts or telemetry: the network is closed and a CSP will allow only 'self'.
