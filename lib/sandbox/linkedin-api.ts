@@ -16,7 +16,13 @@ import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
 const MAX_COMMENTARY = 3_000;
 const FIRST_VERSION = 202206; // LinkedIn's first versioned release
 
-export async function handleLinkedin(request: Request, path: string, deps: SandboxDeps): Promise<Response> {
+/** `root`: this sandbox's LinkedIn on the origin the caller used (upload URLs it hands out point there). */
+export async function handleLinkedin(
+  request: Request,
+  path: string,
+  deps: SandboxDeps,
+  root: string,
+): Promise<Response> {
   const method = request.method;
   const token = bearerToken(request);
   const member = token ? await deps.store.authenticate('linkedin', token) : null;
@@ -38,7 +44,7 @@ export async function handleLinkedin(request: Request, path: string, deps: Sandb
     method === 'POST' &&
     new URL(request.url).searchParams.get('action') === 'initializeUpload'
   )
-    return initializeUpload(request, member, deps);
+    return initializeUpload(request, member, deps, root);
   if (path === '/rest/posts' && method === 'GET') return findPostsByAuthor(request, member, version, deps);
   if (post && method === 'GET') return getPost(member, decode(post[1]!), version, deps);
   if (post && method === 'DELETE') return deletePost(member, decode(post[1]!), deps);
@@ -148,7 +154,7 @@ function contentImages(content: unknown): { id: string; altText: string }[] | nu
  * POST /rest/images?action=initializeUpload `{ initializeUploadRequest: { owner } }`: registers an image and
  * names where its bytes go (`uploadUrl`, a PUT) and its URN. Not public until a post names it.
  */
-async function initializeUpload(request: Request, member: SandboxAccount, deps: SandboxDeps) {
+async function initializeUpload(request: Request, member: SandboxAccount, deps: SandboxDeps, root: string) {
   const body = await readBody(request);
   const owner = (body?.initializeUploadRequest as { owner?: unknown } | undefined)?.owner;
   if (typeof owner !== 'string') return unprocessable(['/initializeUploadRequest/owner :: field is required']);
@@ -164,7 +170,6 @@ async function initializeUpload(request: Request, member: SandboxAccount, deps: 
       readyAt: new Date(),
       uploaded: false,
     });
-    const root = request.url.slice(0, request.url.indexOf('/rest/images'));
     return json(200, {
       value: {
         uploadUrlExpiresAt: Date.now() + 24 * 3_600_000,

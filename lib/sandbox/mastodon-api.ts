@@ -174,7 +174,9 @@ async function accountStatuses(
   });
   const headers: Record<string, string> = {};
   if (posts.length > 0) {
-    const self = new URL(request.url);
+    // On the origin the caller used (`base`): behind `next start` request.url says localhost.
+    const here = new URL(request.url);
+    const self = new URL(`${base}${here.pathname.slice(here.pathname.indexOf('/api/v1/'))}${here.search}`);
     const link = (param: string, id: string) => {
       const next = new URL(self);
       next.searchParams.delete('max_id');

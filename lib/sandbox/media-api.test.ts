@@ -128,6 +128,28 @@ describe('LinkedIn images (initializeUpload, then PUT)', () => {
     expect((await put(a.token)).status).toBe(201);
     expect(await sandbox.copies(a.sandboxAccount.id)).toBe(0);
   });
+
+  it('names the upload URL on the origin the caller used, so the token goes with the bytes', async () => {
+    // Behind `next start`, request.url says localhost while the app called 127.0.0.1: an upload URL on another
+    // host than the API base gets no token from the client (lib/providers/linkedin/images.ts), hence a 401.
+    const a = await sandbox.connectAccount('linkedin');
+    const caller = new URL(sandbox.url);
+    const init = await fetch(`${sandbox.url}/api/sandbox/linkedin/rest/images?action=initializeUpload`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${a.token}`,
+        'content-type': 'application/json',
+        'linkedin-version': '202601',
+        'x-forwarded-host': `app.example:${caller.port}`,
+      },
+      body: JSON.stringify({ initializeUploadRequest: { owner: a.platformUserId } }),
+    });
+    expect(init.status).toBe(200);
+    const { value } = (await init.json()) as { value: { uploadUrl: string } };
+    expect(value.uploadUrl).toMatch(
+      new RegExp(`^http://app\\.example:${caller.port}/api/sandbox/linkedin/upload/\\d+$`),
+    );
+  });
 });
 
 const store = createMemorySandboxStore();

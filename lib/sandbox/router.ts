@@ -30,7 +30,8 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
     if (path.startsWith('/bluesky/')) return await handleBluesky(request, path.slice('/bluesky'.length), deps);
     if (path.startsWith('/mastodon/'))
       return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
-    if (path.startsWith('/linkedin/')) return await handleLinkedin(request, path.slice('/linkedin'.length), deps);
+    if (path.startsWith('/linkedin/'))
+      return await handleLinkedin(request, path.slice('/linkedin'.length), deps, `${root}/linkedin`);
     if (path.startsWith('/threads/'))
       return await handleThreads(request, path.slice('/threads'.length), deps, `${root}/threads`);
     if (path === '/faults') return await handleFaults(request, deps);
