@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { postNowAndOpen, threadNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
+import { expectOneCopyWithImage, randomImage } from '../support/media';
 import { expectThreadChain } from '../support/thread';
 
 type SentDelivery = { status: string; attempts: number; external_id: string; external_url: string };
@@ -24,10 +25,12 @@ async function sandboxCopies(text: string) {
     from sandbox.posts p join sandbox.accounts a on a.id = p.account_id where p.text = ${text}`;
 }
 
-test('an admin signs up on the sandbox PDS, connects with handle and app password (a wrong one is refused), then a post and a reply to it publish once each', async ({
+test('an admin signs up on the sandbox PDS, connects with handle and app password (a wrong one is refused), then a post, a reply to it, an image and a thread publish once each', async ({
   page,
   baseURL,
 }) => {
+  // A connect flow and four publishes, each checked on the platform's records: longer than one test's default.
+  test.slow();
   // Signing up on the PDS, as someone does on bsky.app before connecting Semel (the sandbox's createAccount).
   const name = `e2e-${randomBytes(4).toString('hex')}`;
   const handle = `${name}.bsky.sandbox`;
@@ -111,6 +114,24 @@ test('an admin signs up on the sandbox PDS, connects with handle and app passwor
   const reply = replies[0]!.record.reply as { parent: { uri: string }; root: { uri: string } };
   expect(reply.parent.uri).toBe(sent.external_id);
   expect(reply.root.uri).toBe(sent.external_id);
+
+  // An image with alt text: uploaded as a blob, then one record embedding it with its alt text.
+  const image = await randomImage();
+  const pictured = `A picture on Bluesky ${randomUUID()}`;
+  await postNowAndOpen(page, `@${handle}`, pictured, { image });
+  await expect(
+    page
+      .getByRole('region', { name: `Delivery to @${handle}` })
+      .locator('header')
+      .getByText('Sent', { exact: true }),
+  ).toBeVisible();
+  expect(await deliveryOf(pictured)).toMatchObject({ status: 'sent', attempts: 1 });
+  await expectOneCopyWithImage(pictured, image);
+  const [withImage] = await sandboxCopies(pictured);
+  expect(withImage!.record.embed).toMatchObject({
+    $type: 'app.bsky.embed.images',
+    images: [{ alt: image.altText, image: { $type: 'blob', mimeType: 'image/jpeg' } }],
+  });
 
   // A thread of 3 from the connected account: one record per part, each replying to the part before it.
   const tag = randomUUID().slice(0, 8);

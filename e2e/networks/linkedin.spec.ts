@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
+import { expectOneCopyWithImage, randomImage } from '../support/media';
 import { connectThroughSandboxOAuth } from '../support/oauth';
 
 const LINKEDIN = { label: 'LinkedIn', path: 'linkedin' };
@@ -14,9 +15,11 @@ const linkedinAccountCount = async () =>
       where u.email = 'admin@demo.test' and a.provider = 'linkedin'`
   )[0]!.n;
 
-test('an admin connects LinkedIn through OAuth: the member and the page they administer become accounts; a post to the page is published once', async ({
+test('an admin connects LinkedIn through OAuth: the member and the page they administer become accounts; a post and an image to the page are published once', async ({
   page,
 }) => {
+  // A connect flow (two accounts) and two publishes, each checked on the platform's records: longer than the default.
+  test.slow();
   await signIn(page, 'admin@demo.test');
   await connectThroughSandboxOAuth(page, LINKEDIN, 'Authorize Semel');
 
@@ -73,6 +76,23 @@ test('an admin connects LinkedIn through OAuth: the member and the page they adm
   const [popup] = await Promise.all([page.waitForEvent('popup'), link.click()]);
   await expect(popup.locator('body')).toContainText(text);
   await expect(popup.locator('body')).toContainText(urn);
+  await popup.close();
+
+  // An image with alt text: uploaded through the Images API (initializeUpload, then the bytes), then one post with it.
+  const image = await randomImage();
+  const pictured = `A picture on LinkedIn ${randomUUID()}`;
+  await postNowAndOpen(page, pageName!, pictured, { image });
+  await expect(
+    page
+      .getByRole('region', { name: `Delivery to ${pageName}` })
+      .locator('header')
+      .getByText('Sent', { exact: true }),
+  ).toBeVisible();
+  await expectOneCopyWithImage(pictured, image);
+  const [pictureRow] = await e2eSql()<{ status: string; attempts: number }[]>`
+    select d.status, (select count(*)::int from attempts t where t.delivery_id = d.id) as attempts
+    from deliveries d join posts p on p.id = d.post_id where p.text = ${pictured}`;
+  expect(pictureRow).toEqual({ status: 'sent', attempts: 1 });
 });
 
 test('a denied LinkedIn consent returns to /accounts with a clear message and connects nothing', async ({ page }) => {
@@ -106,5 +126,30 @@ test('LinkedIn takes no replies: the server refuses a reply to a LinkedIn accoun
     page.getByRole('group', { name: 'Accounts', exact: true }).getByText(/LinkedIn takes posts only/),
   ).toBeVisible();
   const [stored] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from posts where text = ${text}`;
+  expect(stored!.n).toBe(0);
+});
+
+test('LinkedIn takes no threads: the server refuses a thread to a LinkedIn account with a field error, storing nothing', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@demo.test');
+  await page.goto('/compose');
+  await page
+    .getByRole('checkbox', { name: /· LinkedIn$/ })
+    .first()
+    .check();
+  await page.getByRole('radio', { name: 'Thread' }).check();
+  // The composer says so at once; the server refuses it anyway when it is sent.
+  await expect(page.getByRole('note').filter({ hasText: 'LinkedIn cannot publish threads' })).toBeVisible();
+  const tag = randomUUID();
+  await page.getByLabel('Part 1', { exact: true }).fill(`A thread LinkedIn cannot take ${tag}: one`);
+  await page.getByLabel('Part 2', { exact: true }).fill(`A thread LinkedIn cannot take ${tag}: two`);
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please fix the highlighted fields.' })).toBeVisible();
+  await expect(
+    page.getByRole('group', { name: 'Accounts', exact: true }).getByText(/LinkedIn cannot publish threads/),
+  ).toBeVisible();
+  const [stored] = await e2eSql()<{ n: number }[]>`
+    select count(*)::int as n from post_parts where text like ${`A thread LinkedIn cannot take ${tag}%`}`;
   expect(stored!.n).toBe(0);
 });

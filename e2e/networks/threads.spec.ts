@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { postNowAndOpen, threadNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
+import { expectOneCopyWithImage, randomImage } from '../support/media';
 import { connectThroughSandboxOAuth } from '../support/oauth';
 import { expectThreadChain } from '../support/thread';
 
@@ -23,9 +24,11 @@ async function expectLinkOpens(page: Page, handle: string, text: string, mediaId
   await popup.close();
 }
 
-test('an admin connects Threads through OAuth, then a post and a reply to it are published once each', async ({
+test('an admin connects Threads through OAuth, then a post, a reply to it, an image and a thread are published once each', async ({
   page,
 }) => {
+  // A connect flow and four publishes (an image waits for Threads to process its container): longer than one test's default.
+  test.slow();
   await signIn(page, 'admin@demo.test');
   await connectThroughSandboxOAuth(page, { label: 'Threads', path: 'threads' }, 'Authorize Semel');
   const status = page.getByRole('status').filter({ hasText: /^Connected / });
@@ -79,6 +82,21 @@ test('an admin connects Threads through OAuth, then a post and a reply to it are
   ]);
   expect(await delivered(answer)).toEqual([{ status: 'sent', external_id: replies[0]!.id, attempts: 1 }]);
   await expectLinkOpens(page, handle, answer, replies[0]!.id);
+
+  // An image with alt text: Threads fetches it from a signed link of this app into one IMAGE container, published once.
+  const image = await randomImage();
+  const pictured = `A picture on Threads ${randomUUID()}`;
+  await postNowAndOpen(page, handle, pictured, { image });
+  await expect(
+    page
+      .getByRole('region', { name: `Delivery to ${handle}` })
+      .locator('header')
+      .getByText('Sent', { exact: true }),
+  ).toBeVisible();
+  await expectOneCopyWithImage(pictured, image);
+  const [pictureCopy] = await sandboxCopies(pictured);
+  expect(pictureCopy).toMatchObject({ kind: 'post', author: account!.platform_user_id });
+  expect(await delivered(pictured)).toMatchObject([{ status: 'sent', external_id: pictureCopy!.id }]);
 
   // A thread of 3 from the connected account: one post per part, each replying to the part before it.
   const tag = randomUUID().slice(0, 8);

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -10,7 +10,7 @@ export async function postNowAndOpen(
   page: Page,
   handle: string,
   text: string,
-  options: { inReplyTo?: string } = {},
+  options: { inReplyTo?: string; image?: ComposerImage } = {},
 ): Promise<void> {
   await page.goto('/compose');
   await page.getByRole('checkbox', { name: new RegExp(escapeRegExp(handle)) }).check();
@@ -19,8 +19,21 @@ export async function postNowAndOpen(
     await page.getByLabel('Replying to (post id or link)').fill(options.inReplyTo);
   }
   await page.getByLabel('Text').fill(text);
+  if (options.image) await attachImage(page, options.image);
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByRole('link', { name: 'View the post' }).click();
+}
+
+/** An image for the composer: its bytes and the alt text the demo workspaces require. */
+export type ComposerImage = { buffer: Buffer; mimeType: string; altText: string };
+
+/** Picks the image in the composer, gives it its alt text and waits until it is uploaded. */
+export async function attachImage(page: Page, image: ComposerImage): Promise<void> {
+  const name = `image.${image.mimeType.split('/')[1]}`;
+  await page.getByLabel('Add images').setInputFiles({ name, mimeType: image.mimeType, buffer: image.buffer });
+  await page.getByLabel(/Alt text for image 1/).fill(image.altText);
+  await page.getByRole('button', { name: 'Upload image 1' }).click();
+  await expect(page.getByRole('list', { name: 'Images of this post' }).getByText('Image 1 uploaded')).toBeVisible();
 }
 
 /** Composes a thread now to one account (the composer starts with two parts), then opens its page. */
