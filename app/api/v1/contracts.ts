@@ -6,6 +6,7 @@ import { openApiContract } from './openapi.json/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
 import { postsContract } from './posts/contract';
+import { publicationReportContract } from './reports/publication/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
 export const apiV1Contracts: readonly RouteContract[] = [
@@ -15,5 +16,6 @@ export const apiV1Contracts: readonly RouteContract[] = [
   accountsContract,
   accountScheduleContract,
   mediaContract,
+  publicationReportContract,
   openApiContract,
 ];

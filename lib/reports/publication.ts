@@ -1,0 +1,319 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '@/db/client';
+import { deliveryTextSql } from '@/db/queries/post-variants';
+import { rows } from '@/db/queries/deliveries/rows';
+import { PROVIDER_LABEL } from '@/lib/providers/catalog';
+import type { TimeRange } from '@/lib/posts/range';
+
+/**
+ * The proof-of-publication report (docs/architecture.md#reports): every delivery of the posts scheduled in a
+ * period, with how it was settled, read from the same rows the app acts on (status history, attempts and
+ * reconciliation checks). Agencies send it to clients: it names accounts, times, links and people, never an
+ * internal id or a token.
+ */
+
+/** How a delivery ended, in the words of the report. */
+export type Settlement =
+  /** Sent, and the platform said so in answer to the call. */
+  | 'direct'
+  /** The call's outcome was unknown; a read of the platform found the post (the evidence is given). */
+  | 'reconciled'
+  /** A person decided (review: confirmed live, published again, canceled). */
+  | 'admin'
+  | 'missed'
+  | 'failed'
+  | 'canceled'
+  /** Not settled yet: scheduled, publishing, being verified or waiting for review. */
+  | 'open';
+
+export const SETTLEMENT_LABEL: Record<Settlement, string> = {
+  direct: 'Sent directly',
+  reconciled: 'Confirmed by reconciliation',
+  admin: 'Decided by an admin',
+  missed: 'Missed',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  open: 'Not settled yet',
+};
+
+export type ReportRow = {
+  text: string;
+  /** "Part 2 of 3" for a thread's part, else null. */
+  part: string | null;
+  network: string;
+  account: string;
+  status: string;
+  scheduledAt: string;
+  /** When the platform got it (the call that created it), for sent deliveries. */
+  publishedAt: string | null;
+  /** Seconds after the scheduled time (never negative), for sent deliveries. */
+  latenessSeconds: number | null;
+  link: string | null;
+  settlement: Settlement;
+  /** In words: the evidence, the person and their reason, or why it failed or was missed. */
+  how: string;
+};
+
+export type Incident = {
+  at: string;
+  kind: 'ambiguous' | 'review_decision' | 'duplicates';
+  account: string;
+  text: string;
+  detail: string;
+};
+
+export type PublicationReport = {
+  workspace: { name: string; timeZone: string };
+  from: string;
+  to: string;
+  totals: Record<Settlement, number> & { deliveries: number; sent: number };
+  rows: ReportRow[];
+  incidents: Incident[];
+};
+
+/** A timestamp as a raw query returns it (a Date or an ISO-like string, depending on the driver's parsers). */
+type Stamp = Date | string;
+const toDate = (v: Stamp) => new Date(v);
+
+type DeliveryRow = {
+  id: string;
+  status: string;
+  part: number;
+  parts: number;
+  kind: string;
+  text: string;
+  provider: keyof typeof PROVIDER_LABEL;
+  handle: string;
+  scheduled_at: Stamp;
+  external_url: string | null;
+  failure_reason: string | null;
+  settled_at: Stamp | null;
+  last_actor: string | null;
+  last_reason: string | null;
+  last_person: string | null;
+  was_ambiguous: boolean;
+  found_strategy: string | null;
+  found_reads: number | null;
+  found_at: Stamp | null;
+  sent_call_at: Stamp | null;
+  ambiguous_call_at: Stamp | null;
+};
+
+type EventRow = {
+  at: Stamp;
+  to_status: string;
+  from_status: string | null;
+  reason: string | null;
+  person: string | null;
+  handle: string;
+  text: string;
+  next_status: string | null;
+};
+
+type DuplicateRow = { at: Stamp; handle: string; text: string; copies: number };
+
+const STRATEGY_WORDS: Record<string, string> = {
+  timeline: 'reading the account’s recent posts',
+  'record-key': 'reading the record under its key',
+  evidence: 'reading the platform’s evidence',
+};
+
+/** Everything the report says about the workspace's deliveries of posts scheduled in `[from, to)`. */
+export async function readPublicationReport(
+  db: Executor,
+  params: { workspaceId: string; range: TimeRange; origin: string },
+): Promise<PublicationReport | null> {
+  const { workspaceId, range } = params;
+  const [workspace] = rows<{ name: string; time_zone: string }>(
+    await db.execute(sql`select name, time_zone from workspaces where id = ${workspaceId}`),
+  );
+  if (!workspace) return null;
+  const scoped = sql`d.workspace_id = ${workspaceId} and p.workspace_id = ${workspaceId}
+    and p.scheduled_at >= ${range.from.toISOString()}::timestamptz and p.scheduled_at < ${range.to.toISOString()}::timestamptz
+    and d.status <> 'draft'`;
+
+  const deliveries = rows<DeliveryRow>(
+    await db.execute(sql`
+      select d.id, d.status, d.part, p.kind, p.scheduled_at, d.external_url, d.failure_reason, d.settled_at,
+        ${deliveryTextSql} as text, a.provider, a.handle,
+        (select count(*)::int from post_parts pp where pp.post_id = p.id) as parts,
+        last.actor as last_actor, last.reason as last_reason, u.name as last_person,
+        exists (select 1 from delivery_events e where e.delivery_id = d.id and e.to_status = 'ambiguous') as was_ambiguous,
+        found.strategy as found_strategy, found.read_count as found_reads, found.checked_at as found_at,
+        (select max(t.finished_at) from attempts t where t.delivery_id = d.id and t.outcome = 'sent') as sent_call_at,
+        (select max(t.started_at) from attempts t where t.delivery_id = d.id and t.outcome = 'ambiguous') as ambiguous_call_at
+      from deliveries d
+      join posts p on p.id = d.post_id
+      join social_accounts a on a.id = d.account_id
+      left join lateral (
+        select e.actor, e.reason from delivery_events e
+        where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1
+      ) last on true
+      left join users u on last.actor = 'user:' || u.id::text
+      left join lateral (
+        select r.strategy, r.read_count, r.checked_at from reconciliations r
+        where r.delivery_id = d.id and r.decision = 'found' order by r.checked_at desc limit 1
+      ) found on true
+      where ${scoped}
+      order by p.scheduled_at, a.handle, d.part`),
+  );
+
+  const events = rows<EventRow>(
+    await db.execute(sql`
+      select e.created_at as at, e.to_status, e.from_status, e.reason, u.name as person, a.handle,
+        ${deliveryTextSql} as text,
+        (select n.to_status from delivery_events n where n.delivery_id = e.delivery_id and n.id > e.id order by n.id limit 1) as next_status
+      from delivery_events e
+      join deliveries d on d.id = e.delivery_id
+      join posts p on p.id = d.post_id
+      join social_accounts a on a.id = d.account_id
+      left join users u on e.actor = 'user:' || u.id::text
+      where ${scoped} and (e.to_status = 'ambiguous' or e.actor like 'user:%')
+        and e.from_status is not null
+      order by e.created_at, e.id`),
+  );
+
+  const duplicates = rows<DuplicateRow>(
+    await db.execute(sql`
+      select r.checked_at as at, a.handle, ${deliveryTextSql} as text,
+        jsonb_array_length(r.evidence -> 'copies')::int as copies
+      from reconciliations r
+      join deliveries d on d.id = r.delivery_id
+      join posts p on p.id = d.post_id
+      join social_accounts a on a.id = d.account_id
+      where ${scoped} and jsonb_typeof(r.evidence -> 'copies') = 'array' and jsonb_array_length(r.evidence -> 'copies') > 1
+      order by r.checked_at`),
+  );
+
+  const reportRows = deliveries.map((d) => toRow(d, params.origin));
+  const totals = { deliveries: reportRows.length, sent: 0 } as PublicationReport['totals'];
+  for (const s of Object.keys(SETTLEMENT_LABEL) as Settlement[]) totals[s] = 0;
+  for (const r of reportRows) {
+    totals[r.settlement] += 1;
+    if (r.status === 'sent') totals.sent += 1;
+  }
+
+  const incidents: Incident[] = [
+    ...events.map((e): Incident => {
+      const base = { at: toDate(e.at).toISOString(), account: e.handle, text: e.text };
+      if (e.to_status === 'ambiguous')
+        return {
+          ...base,
+          kind: 'ambiguous',
+          detail: `Outcome unknown (${e.reason ?? 'no answer'}); ${
+            e.next_status ? `then ${statusWords(e.next_status)}` : 'still being verified'
+          }.`,
+        };
+      return {
+        ...base,
+        kind: 'review_decision',
+        detail: `${e.person ?? 'A former member'}: ${e.reason ?? statusWords(e.to_status)}.`,
+      };
+    }),
+    ...duplicates.map((d): Incident => ({
+      at: toDate(d.at).toISOString(),
+      kind: 'duplicates',
+      account: d.handle,
+      text: d.text,
+      detail: `${d.copies} copies found on the platform; sent to review (never counted as sent).`,
+    })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+
+  return {
+    workspace: { name: workspace.name, timeZone: workspace.time_zone },
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    totals,
+    rows: reportRows,
+    incidents,
+  };
+}
+
+function toRow(d: DeliveryRow, origin: string): ReportRow {
+  const settlement = settlementOf(d);
+  const published = d.status === 'sent' ? (d.sent_call_at ?? d.ambiguous_call_at ?? d.settled_at) : null;
+  const publishedAt = published ? toDate(published) : null;
+  const scheduledAt = toDate(d.scheduled_at);
+  return {
+    text: d.text,
+    part: d.kind === 'thread' ? `Part ${d.part + 1} of ${d.parts}` : null,
+    network: PROVIDER_LABEL[d.provider] ?? d.provider,
+    account: d.handle,
+    status: d.status,
+    scheduledAt: scheduledAt.toISOString(),
+    publishedAt: publishedAt?.toISOString() ?? null,
+    latenessSeconds: publishedAt
+      ? Math.max(0, Math.round((publishedAt.getTime() - scheduledAt.getTime()) / 1000))
+      : null,
+    link: linkOf(d.external_url, origin),
+    settlement,
+    how: howWords(d, settlement),
+  };
+}
+
+/** The platform link, absolute (a sandbox account's is relative to this app); nothing when it cannot be one. */
+function linkOf(url: string | null, origin: string): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url, origin || undefined).toString();
+  } catch {
+    return null;
+  }
+}
+
+function settlementOf(d: DeliveryRow): Settlement {
+  if (d.last_actor?.startsWith('user:') && ['sent', 'canceled'].includes(d.status)) return 'admin';
+  switch (d.status) {
+    case 'sent':
+      return d.was_ambiguous && d.found_at ? 'reconciled' : 'direct';
+    case 'missed':
+      return 'missed';
+    case 'failed':
+      return 'failed';
+    case 'canceled':
+      return 'canceled';
+    default:
+      return 'open';
+  }
+}
+
+function howWords(d: DeliveryRow, settlement: Settlement): string {
+  switch (settlement) {
+    case 'direct':
+      return 'The platform confirmed the post in answer to the call.';
+    case 'reconciled':
+      return `The call's outcome was unknown; ${strategyWords(d.found_strategy)}${
+        d.found_reads != null ? ` (${d.found_reads} read)` : ''
+      } found it on ${toDate(d.found_at!).toISOString()}. It was not sent again.`;
+    case 'admin':
+      return `${d.last_person ?? 'A former member'} decided: ${d.last_reason ?? statusWords(d.status)}.`;
+    case 'missed':
+      return `Not published: ${d.last_reason ?? 'past the lateness limit'}.`;
+    case 'failed':
+      return `Not published: ${d.failure_reason ?? d.last_reason ?? 'the platform refused it'}.`;
+    case 'canceled':
+      return `Canceled before it went out${d.last_reason ? ` (${d.last_reason})` : ''}.`;
+    case 'open':
+      return statusWords(d.status);
+  }
+}
+
+/** Stored strategies are `<network>-<strategy>` (x-timeline, bluesky-record-key, linkedin-evidence). */
+function strategyWords(stored: string | null): string {
+  const strategy = stored?.replace(/^[a-z]+-/, '') ?? '';
+  return STRATEGY_WORDS[strategy] ?? 'a read of the platform';
+}
+
+function statusWords(status: string): string {
+  const words: Record<string, string> = {
+    scheduled: 'scheduled',
+    publishing: 'publishing',
+    sent: 'confirmed sent',
+    failed: 'failed',
+    ambiguous: 'being verified',
+    needs_review: 'waiting for an admin’s review',
+    canceled: 'canceled',
+    missed: 'missed',
+  };
+  return words[status] ?? status;
+}
