@@ -38,14 +38,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   }));
   return (
     <div className="flex min-h-screen">
-      <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white p-4 md:block">
+      <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white p-4 md:block print:hidden">
         <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">
           Semel
         </Link>
         <SidebarNav reviewCount={reviewCount} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex items-center justify-between gap-4 border-b border-slate-200 bg-white px-6 py-3">
+        <header className="flex items-center justify-between gap-4 border-b border-slate-200 bg-white px-6 py-3 print:hidden">
           <div className="flex items-center gap-3">
             <WorkspaceSwitcher
               current={workspace.slug}

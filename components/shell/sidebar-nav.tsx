@@ -9,6 +9,7 @@ const ITEMS = [
   { href: '/compose', label: 'Compose' },
   { href: '/drafts', label: 'Drafts' },
   { href: '/review', label: 'Review' },
+  { href: '/reports', label: 'Reports' },
   { href: '/accounts', label: 'Accounts' },
   { href: '/sandbox', label: 'Sandbox' },
   { href: '/settings', label: 'Settings' },
