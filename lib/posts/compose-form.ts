@@ -25,6 +25,19 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  /** A thread's images per part as JSON `[[mediaId, …], …]`, in the parts' order; unusable JSON is refused. */
+  partMediaIds: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return [];
+      try {
+        return z.array(z.array(z.string())).parse(JSON.parse(v));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: "The thread parts' images could not be read; reload the page." });
+        return z.NEVER;
+      }
+    }),
   inReplyTo: optionalText,
   recipient: optionalText,
   accountIds: z
@@ -90,7 +103,12 @@ export async function submitComposeForm(
   const variants = thread ? [] : Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
   const parsed = createPostRequestSchema.safeParse({
     text: thread ? undefined : form.text,
-    parts: thread ? form.parts.map((text) => ({ text })) : undefined,
+    parts: thread
+      ? form.parts.map((text, i) => ({
+          text,
+          ...(form.partMediaIds[i]?.length ? { mediaIds: form.partMediaIds[i] } : {}),
+        }))
+      : undefined,
     accountIds: form.accountIds,
     kind: form.kind,
     inReplyTo: form.inReplyTo,
