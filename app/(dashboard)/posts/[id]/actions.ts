@@ -26,6 +26,19 @@ export const editPostAction = workspaceAction(
         .union([z.string(), z.array(z.string())])
         .optional()
         .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
+      /** Each part's image ids as JSON `[[id, …], …]`, in the parts' order (sent with the parts). */
+      partMediaIds: z
+        .string()
+        .optional()
+        .transform((v, ctx) => {
+          if (!v) return undefined;
+          try {
+            return z.array(z.array(z.string())).parse(JSON.parse(v));
+          } catch {
+            ctx.addIssue({ code: 'custom', message: "The parts' images could not be read; reload the page." });
+            return z.NEVER;
+          }
+        }),
       localDateTime: z.string().optional(),
       timeZone: z.string().default('UTC'),
       accountIds: z
@@ -34,7 +47,7 @@ export const editPostAction = workspaceAction(
         .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
     }),
   },
-  async ({ postId, text = '', parts, localDateTime, timeZone, accountIds }, { workspace, user }) => {
+  async ({ postId, text = '', parts, partMediaIds, localDateTime, timeZone, accountIds }, { workspace, user }) => {
     let scheduledAt: string | undefined;
     if (localDateTime) {
       const converted = zonedLocalToUtc(localDateTime, timeZone);
@@ -49,7 +62,10 @@ export const editPostAction = workspaceAction(
     }
     // A thread's parts are checked by the API's own schema (at least two, none empty), errors per part.
     const threadParts = parts
-      ? editPostRequestSchema.shape.parts.safeParse(parts.map((t) => ({ text: t })))
+      ? editPostRequestSchema.shape.parts.safeParse(
+          // The form always sends every part's images (none is `[]`), so a moved part takes its images along.
+          parts.map((t, i) => ({ text: t, ...(partMediaIds ? { mediaIds: partMediaIds[i] ?? [] } : {}) })),
+        )
       : undefined;
     if (threadParts && !threadParts.success) {
       const errors: Record<string, string[]> = {};
