@@ -12,6 +12,23 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/**
+ * A form's thread-part images: one hidden field, JSON `[[mediaId, …], …]` in the parts' order (the composer and
+ * the post page's edit form). Absent is undefined; unusable JSON is refused.
+ */
+export const partMediaIdsField = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    try {
+      return z.array(z.array(z.string())).parse(JSON.parse(v));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: "The thread parts' images could not be read; reload the page." });
+      return z.NEVER;
+    }
+  });
+
 /** The compose form's fields as FormData sends them (strings; checkboxes may repeat). */
 export const composeFormSchema = z.object({
   idempotencyKey: z.string().superRefine((v, ctx) => {
@@ -25,19 +42,8 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
-  /** A thread's images per part as JSON `[[mediaId, …], …]`, in the parts' order; unusable JSON is refused. */
-  partMediaIds: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (!v) return [];
-      try {
-        return z.array(z.array(z.string())).parse(JSON.parse(v));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: "The thread parts' images could not be read; reload the page." });
-        return z.NEVER;
-      }
-    }),
+  /** A thread's images per part as JSON `[[mediaId, …], …]`, in the parts' order (none: `[]`). */
+  partMediaIds: partMediaIdsField.transform((v) => v ?? []),
   inReplyTo: optionalText,
   recipient: optionalText,
   accountIds: z

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
+import { partMediaIdsField } from '@/lib/posts/compose-form';
 import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 
@@ -27,18 +28,7 @@ export const editPostAction = workspaceAction(
         .optional()
         .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
       /** Each part's image ids as JSON `[[id, …], …]`, in the parts' order (sent with the parts). */
-      partMediaIds: z
-        .string()
-        .optional()
-        .transform((v, ctx) => {
-          if (!v) return undefined;
-          try {
-            return z.array(z.array(z.string())).parse(JSON.parse(v));
-          } catch {
-            ctx.addIssue({ code: 'custom', message: "The parts' images could not be read; reload the page." });
-            return z.NEVER;
-          }
-        }),
+      partMediaIds: partMediaIdsField,
       localDateTime: z.string().optional(),
       timeZone: z.string().default('UTC'),
       accountIds: z
