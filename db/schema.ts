@@ -191,7 +191,7 @@ export const postParts = pgTable(
       .references(() => posts.id, { onDelete: 'cascade' }),
     position: integer().notNull(),
     text: text().notNull(),
-    // The images helper adds the part's media here (mediaIds), with the same per-part limits.
+    // A part's images are in post_media under its position (`post_media.part`).
   },
   (t) => [
     primaryKey({ name: 'post_parts_pk', columns: [t.postId, t.position] }),
@@ -276,7 +276,10 @@ export const media = pgTable(
 );
 export type Media = typeof media.$inferSelect;
 
-/** The images of a post in order; `part` is the thread part they belong to (0 for a single post). */
+/**
+ * The images of a post in order; `part` is the thread part they belong to (0 for a single post): up to 4 per post
+ * or part, each part's published with that part only.
+ */
 export const postMedia = pgTable(
   'post_media',
   {
@@ -292,7 +295,8 @@ export const postMedia = pgTable(
   (t) => [
     primaryKey({ name: 'post_media_pk', columns: [t.postId, t.part, t.position] }),
     index('post_media_media_idx').on(t.mediaId),
-    check('post_media_position_ck', sql`${t.position} between 0 and 3 and ${t.part} >= 0`),
+    check('post_media_position_ck', sql`${t.position} between 0 and 3`),
+    check('post_media_part_ck', sql`${t.part} >= 0 and ${t.part} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
   ],
 );
 export type PostMedia = typeof postMedia.$inferSelect;

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { zonedLocalInput } from '@/lib/calendar/grid';
 import { Button } from '@/components/ui/button';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -12,7 +12,7 @@ import { KindPicker } from './kind-picker';
 import { MediaPicker } from './media-picker';
 import { SchedulePicker } from './schedule-picker';
 import { NetworkTabs } from './network-tabs';
-import { ThreadParts } from './thread-parts';
+import { partMediaIdsValue, ThreadParts } from './thread-parts';
 import { useComposeDraft } from './use-compose-draft';
 
 type Props = {
@@ -29,7 +29,15 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
-  const [uploadsPending, setUploadsPending] = useState(false);
+  // Which image pickers are still adding images (`post`, or a thread part's id): the post waits for all of them.
+  const [pendingPickers, setPendingPickers] = useState<Record<string, boolean>>({});
+  const uploadsPending = Object.values(pendingPickers).some(Boolean);
+  const setPickerPending = useCallback(
+    (picker: string, pending: boolean) =>
+      setPendingPickers((current) => (current[picker] === pending ? current : { ...current, [picker]: pending })),
+    [],
+  );
+  const setPostPending = useCallback((pending: boolean) => setPickerPending('post', pending), [setPickerPending]);
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false); // a second click before React re-renders the disabled button is ignored
   const [timeZone] = useState(() =>
@@ -113,14 +121,19 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
         draft={draft}
         errors={{ inReplyTo: fieldError('inReplyTo'), recipient: fieldError('recipient') }}
         update={update}
+        uploadsPending={uploadsPending}
       />
       {draft.kind === 'thread' ? (
-        <ThreadParts
-          parts={draft.parts}
-          providers={[...new Set(selected.map((a) => a.provider))]}
-          errors={state?.errors}
-          onChange={(parts) => update({ parts })}
-        />
+        <>
+          <input type="hidden" name="partMediaIds" value={partMediaIdsValue(draft.parts)} />
+          <ThreadParts
+            parts={draft.parts}
+            providers={[...new Set(selected.map((a) => a.provider))]}
+            errors={state?.errors}
+            onChange={(parts) => update({ parts })}
+            media={{ requireAltText, selected, onPendingChange: setPickerPending }}
+          />
+        </>
       ) : (
         <NetworkTabs
           selected={selected}
@@ -139,7 +152,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
       {Object.keys(state?.errors ?? {}).some((k) => k.startsWith('variants.')) && (
         <p className="text-sm text-rose-700">An account’s own text needs a fix: see the tabs marked in red.</p>
       )}
-      {/* Images go with a single post; a thread's parts take none yet (the server refuses them). */}
+      {/* A single post's images; a thread's are on its parts (switching moves them to and from part 1). */}
       {draft.kind !== 'thread' && (
         <>
           {draft.media.map((m) => (
@@ -148,7 +161,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
           <MediaPicker
             media={draft.media}
             onChange={(media) => update({ media })}
-            onPendingChange={setUploadsPending}
+            onPendingChange={setPostPending}
             requireAltText={requireAltText}
             selected={selected}
             error={fieldError('mediaIds')}

@@ -29,8 +29,14 @@ type Props = {
   /** Whether images are still being added (the post waits for them). */
   onPendingChange: (pending: boolean) => void;
   requireAltText: boolean;
-  selected: ComposeAccount[];
+  selected: Pick<ComposeAccount, 'handle' | 'provider'>[];
   error?: string;
+  /** The fieldset's legend: `Images`, or `Images of part 2` for a thread part. */
+  label?: string;
+  /** The field the server names errors by (`mediaIds`, `parts.<i>.mediaIds`): the error element's id. */
+  errorId?: string;
+  /** Per post or per part, in the notices. */
+  unit?: 'post' | 'part';
 };
 
 const megabytes = (bytes: number) =>
@@ -41,7 +47,17 @@ const megabytes = (bytes: number) =>
  * images live in the draft (a reload keeps them); each network's limits are checked here as a hint and again
  * on the server, which decides.
  */
-export function MediaPicker({ media, onChange, onPendingChange, requireAltText, selected, error }: Props) {
+export function MediaPicker({
+  media,
+  onChange,
+  onPendingChange,
+  requireAltText,
+  selected,
+  error,
+  label = 'Images',
+  errorId = 'mediaIds',
+  unit = 'post',
+}: Props) {
   const [pending, setPending] = useState<Pending[]>([]);
   const [notice, setNotice] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
@@ -51,7 +67,16 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
     mediaRef.current = media;
   }, [media]);
 
-  useEffect(() => onPendingChange(pending.length > 0), [pending.length, onPendingChange]);
+  // Reported through a ref: a parent with several pickers (a thread's parts) passes a new callback each render.
+  const report = useRef(onPendingChange);
+  // An upload that finishes later hands its image to the latest onChange (a thread part's closes over all parts).
+  const changeRef = useRef(onChange);
+  useEffect(() => {
+    report.current = onPendingChange;
+    changeRef.current = onChange;
+  }, [onPendingChange, onChange]);
+  useEffect(() => report.current(pending.length > 0), [pending.length]);
+  useEffect(() => () => report.current(false), []); // a removed picker holds nothing up
   const patch = (localId: string, change: Partial<Pending>) =>
     setPending((list) => list.map((p) => (p.localId === localId ? { ...p, ...change } : p)));
 
@@ -59,7 +84,7 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
     setNotice(undefined);
     const room = MAX_IMAGES - media.length - pending.length;
     const chosen = [...files];
-    if (chosen.length > room) setNotice(`At most ${MAX_IMAGES} images per post.`);
+    if (chosen.length > room) setNotice(`At most ${MAX_IMAGES} images per ${unit}.`);
     const added: Pending[] = [];
     for (const file of chosen.slice(0, Math.max(0, room))) {
       if (file.size > MAX_BYTES) {
@@ -97,7 +122,7 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
     setPending((list) => list.filter((p) => p.localId !== item.localId));
     if (!mediaRef.current.some((m) => m.id === result.media.id)) {
       mediaRef.current = [...mediaRef.current, result.media];
-      onChange(mediaRef.current);
+      changeRef.current(mediaRef.current);
     }
   }
 
@@ -112,12 +137,12 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
     if (e.dataTransfer.files.length > 0) add(e.dataTransfer.files);
   };
 
-  const hints = networkHints(media, selected);
+  const hints = networkHints(media, selected, unit);
   const full = media.length + pending.length >= MAX_IMAGES;
 
   return (
-    <fieldset aria-describedby="mediaIds-error">
-      <legend className="text-sm font-medium text-slate-900">Images</legend>
+    <fieldset aria-describedby={`${errorId}-error`}>
+      <legend className="text-sm font-medium text-slate-900">{label}</legend>
       <div
         onDragOver={(e) => {
           e.preventDefault();
@@ -151,7 +176,7 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
           {notice}
         </p>
       ) : null}
-      <ol className="mt-3 grid gap-3 sm:grid-cols-2" aria-label="Images of this post">
+      <ol className="mt-3 grid gap-3 sm:grid-cols-2" aria-label={`Images of this ${unit}`}>
         {media.map((m, i) => (
           <li key={m.id} className="flex gap-3 rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
             {/* eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser */}
@@ -232,18 +257,22 @@ export function MediaPicker({ media, onChange, onPendingChange, requireAltText, 
           ))}
         </ul>
       ) : null}
-      <FieldError id="mediaIds" error={error} />
+      <FieldError id={errorId} error={error} />
     </fieldset>
   );
 }
 
 /** What a chosen network will refuse (PROVIDER_META[...].media), said before scheduling; the server checks again. */
-function networkHints(media: DraftMedia[], selected: ComposeAccount[]): string[] {
+function networkHints(
+  media: DraftMedia[],
+  selected: Pick<ComposeAccount, 'handle' | 'provider'>[],
+  unit: 'post' | 'part',
+): string[] {
   const hints: string[] = [];
   for (const account of selected) {
     const { label, media: limits } = PROVIDER_META[account.provider];
     if (media.length > limits.maxPerPost)
-      hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images.`);
+      hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per ${unit}.`);
     media.forEach((m, i) => {
       if (!limits.types.includes(m.type))
         hints.push(

@@ -6,11 +6,33 @@ import { FieldError, fieldAria, inputClass } from '@/components/ui/field';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ProviderName } from '@/lib/providers/types';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
+import type { ComposeAccount } from './accounts-picker';
+import { MediaPicker } from './media-picker';
+import type { DraftMedia } from './use-compose-draft';
 
-/** One part as the form keeps it; the id only keeps React's rows (and focus) with their text when reordered. */
-export type ThreadPart = { id: string; text: string };
+/**
+ * One part as the form keeps it, with its uploaded images (a draft saved before parts had images has none); the
+ * id keeps React's rows (focus, and images being added) with their part when reordered.
+ */
+export type ThreadPart = { id: string; text: string; media?: DraftMedia[] };
 
-export const newThreadPart = (text = ''): ThreadPart => ({ id: crypto.randomUUID(), text });
+export const newThreadPart = (text = '', media: DraftMedia[] = []): ThreadPart => ({
+  id: crypto.randomUUID(),
+  text,
+  media,
+});
+
+/** The hidden field with every part's image ids, in the parts' order (`[[id, …], …]`). */
+export const partMediaIdsValue = (parts: ThreadPart[]) =>
+  JSON.stringify(parts.map((p) => (p.media ?? []).map((m) => m.id)));
+
+/** What a part's image picker needs (omitted: the parts take no images here). */
+export type PartMediaOptions = {
+  requireAltText: boolean;
+  selected: Pick<ComposeAccount, 'handle' | 'provider'>[];
+  /** Whether this part is still adding images (the post waits for them). */
+  onPendingChange: (partId: string, pending: boolean) => void;
+};
 
 type Focus = { id: string; control: 'text' | 'up' | 'down' };
 
@@ -23,13 +45,15 @@ type Props = {
   errors?: Record<string, string[] | undefined>;
   /** Prefix for element ids (two editors can be on one page). */
   idPrefix?: string;
+  /** Each part gets its own images (up to 4), like a single post. */
+  media?: PartMediaOptions;
 };
 
 /**
  * A thread's parts: add, remove and reorder them (buttons, so the keyboard does all of it; focus follows the
  * moved part), each with its live count per chosen network. The textareas are named `parts`, in order.
  */
-export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix = 'part' }: Props) {
+export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix = 'part', media }: Props) {
   const [announcement, setAnnouncement] = useState('');
   const [focus, setFocus] = useState<Focus | null>(null);
   const controls = useRef(new Map<string, HTMLElement | null>());
@@ -160,6 +184,21 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
                 })}
               </p>
               <FieldError id={id} error={error} />
+              {media && (
+                <div className="mt-3">
+                  <MediaPicker
+                    media={part.media ?? []}
+                    onChange={(next) => onChange(parts.map((p) => (p.id === part.id ? { ...p, media: next } : p)))}
+                    onPendingChange={(pending) => media.onPendingChange(part.id, pending)}
+                    requireAltText={media.requireAltText}
+                    selected={media.selected}
+                    error={errors[`parts.${i}.mediaIds`]?.[0]}
+                    label={`Images of part ${i + 1}`}
+                    errorId={`${id}-media`}
+                    unit="part"
+                  />
+                </div>
+              )}
             </li>
           );
         })}

@@ -43,6 +43,21 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
           <p className="mb-3 whitespace-pre-wrap rounded-lg bg-white p-4 text-slate-900 shadow-sm ring-1 ring-slate-200">
             {part.text}
           </p>
+          {part.media.length > 0 && (
+            <ul aria-label={`Images of part ${part.position + 1}`} className="mb-3 flex flex-wrap gap-3">
+              {part.media.map((m, i) => (
+                <li key={`${m.id}-${i}`} className="w-32 text-xs text-slate-600">
+                  {/* eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser */}
+                  <img
+                    src={`/api/app/media/${m.id}`}
+                    alt={m.altText}
+                    className="h-24 w-32 rounded object-cover ring-1 ring-slate-200"
+                  />
+                  <span className="mt-1 block truncate">{m.altText ? `Alt: ${m.altText}` : 'No alt text'}</span>
+                </li>
+              ))}
+            </ul>
+          )}
           <div className="space-y-4">
             {data.deliveries
               .filter((d) => d.part === part.position)

@@ -1,7 +1,8 @@
 'use client';
 
-import { useActionState, useState } from 'react';
-import { ThreadParts, type ThreadPart } from '@/components/compose/thread-parts';
+import { useActionState, useCallback, useState } from 'react';
+import { partMediaIdsValue, ThreadParts, type ThreadPart } from '@/components/compose/thread-parts';
+import type { DraftMedia } from '@/components/compose/use-compose-draft';
 import { FieldError, TextAreaField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { useTimeZone } from '@/components/ui/use-time-zone';
@@ -12,33 +13,51 @@ type Account = { id: string; handle: string; provider: ProviderName };
 type Props = {
   postId: string;
   text: string;
-  /** A thread's part texts: edited (replaced) as a whole instead of the text. */
-  parts?: string[];
+  /** A thread's parts with their images: edited (replaced) as a whole instead of the text. */
+  parts?: { text: string; media: DraftMedia[] }[];
   accounts: Account[];
   targets: string[];
   action: FormAction;
+  /** The workspace asks for alt text on every image (a part's new images). */
+  requireAltText?: boolean;
 };
 
-export function EditPostForm({ postId, text, parts, accounts, targets, action }: Props) {
+export function EditPostForm({ postId, text, parts, accounts, targets, action, requireAltText = true }: Props) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const timeZone = useTimeZone();
   const [threadParts, setThreadParts] = useState<ThreadPart[]>(() =>
-    (parts ?? []).map((t, i) => ({ id: `part-${i}`, text: t })),
+    (parts ?? []).map((p, i) => ({ id: `part-${i}`, text: p.text, media: p.media })),
   );
   const [chosen, setChosen] = useState(targets);
+  const [adding, setAdding] = useState<Record<string, boolean>>({});
+  const setPartPending = useCallback(
+    (partId: string, busy: boolean) =>
+      setAdding((current) => (current[partId] === busy ? current : { ...current, [partId]: busy })),
+    [],
+  );
+  const uploadsPending = Object.values(adding).some(Boolean);
   return (
     <form action={formAction} className="space-y-3 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <h2 className="text-base font-semibold">Edit before it goes out</h2>
       <input type="hidden" name="postId" value={postId} />
       <input type="hidden" name="timeZone" value={timeZone} />
       {parts ? (
-        <ThreadParts
-          idPrefix="edit-part"
-          parts={threadParts}
-          onChange={setThreadParts}
-          providers={[...new Set(accounts.filter((a) => chosen.includes(a.id)).map((a) => a.provider))]}
-          errors={state?.errors}
-        />
+        <>
+          {/* Each part's images go with it, also when the parts are reordered. */}
+          <input type="hidden" name="partMediaIds" value={partMediaIdsValue(threadParts)} />
+          <ThreadParts
+            idPrefix="edit-part"
+            parts={threadParts}
+            onChange={setThreadParts}
+            providers={[...new Set(accounts.filter((a) => chosen.includes(a.id)).map((a) => a.provider))]}
+            errors={state?.errors}
+            media={{
+              requireAltText,
+              selected: accounts.filter((a) => chosen.includes(a.id)),
+              onPendingChange: setPartPending,
+            }}
+          />
+        </>
       ) : (
         <TextAreaField
           id="edit-text"
@@ -77,7 +96,7 @@ export function EditPostForm({ postId, text, parts, accounts, targets, action }:
         className="max-w-xs"
         error={state?.errors?.localDateTime?.[0] ?? state?.errors?.scheduledAt?.[0]}
       />
-      <SubmitButton pending={pending} pendingLabel="Saving…">
+      <SubmitButton pending={pending || uploadsPending} pendingLabel={uploadsPending ? 'Adding images…' : 'Saving…'}>
         Save changes
       </SubmitButton>
       {state?.message && (

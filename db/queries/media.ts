@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { media, postMedia, workspaces } from '../schema';
+import { media, postMedia, posts, workspaces } from '../schema';
 
 export const mediaColumns = {
   id: media.id,
@@ -59,6 +59,48 @@ export async function getPostsMedia(db: Executor, params: { postIds: string[] })
     .innerJoin(media, eq(media.id, postMedia.mediaId))
     .where(inArray(postMedia.postId, params.postIds))
     .orderBy(asc(postMedia.postId), asc(postMedia.part), asc(postMedia.position));
+}
+
+/**
+ * Each thread's images by part (`[part][position]`, a part without any an empty list), for these posts; other
+ * kinds are left out (their images are the post's, part 0).
+ */
+export async function getPartMediaOf(
+  db: Executor,
+  page: { id: string; kind: string }[],
+): Promise<Map<string, MediaRow[][]>> {
+  const threads = page.filter((p) => p.kind === 'thread').map((p) => p.id);
+  const byPost = new Map<string, MediaRow[][]>();
+  for (const row of await getPostsMedia(db, { postIds: threads })) {
+    const parts = byPost.get(row.postId) ?? [];
+    const { id, sha256, type, width, height, size, altText } = row;
+    (parts[row.part] ??= []).push({ id, sha256, type, width, height, size, altText });
+    byPost.set(row.postId, parts);
+  }
+  return byPost;
+}
+
+/** One thread's images by part (empty for other kinds). */
+export async function getPartMedia(db: Executor, post: { id: string; kind: string }): Promise<MediaRow[][]> {
+  return (await getPartMediaOf(db, [post])).get(post.id) ?? [];
+}
+
+/**
+ * Replaces a thread's images, every part at once (an edit, while no part is claimed): `[part][position]` ids,
+ * already checked to be this workspace's images.
+ */
+export async function replacePartMedia(
+  db: Executor,
+  params: { workspaceId: string; postId: string; partMediaIds: string[][] },
+) {
+  const [owned] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
+  if (!owned) return;
+  await db.delete(postMedia).where(eq(postMedia.postId, params.postId));
+  for (const [part, mediaIds] of params.partMediaIds.entries())
+    await insertPostMedia(db, { postId: params.postId, part, mediaIds });
 }
 
 export async function getRequireAltText(db: Executor, params: { workspaceId: string }): Promise<boolean> {

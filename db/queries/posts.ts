@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { deliveries, postParts, posts, socialAccounts, type DeliveryStatus, type NewPost, type Post } from '../schema';
 import { addDeliveries } from './deliveries/add';
+import { getPartMediaOf } from './media';
 import { variantTextColumn } from './post-variants';
 import { jsonb } from './sql-params';
 
@@ -118,7 +119,8 @@ export async function getPostWithDeliveries(db: Executor, params: { workspaceId:
     .where(and(eq(deliveries.postId, post.id), eq(deliveries.workspaceId, params.workspaceId)))
     .orderBy(socialAccounts.handle, deliveries.accountId, deliveries.part);
   const parts = (await getPartsOf(db, [post])).get(post.id) ?? [];
-  return { post, deliveries: rows, parts };
+  const partMedia = (await getPartMediaOf(db, [post])).get(post.id) ?? [];
+  return { post, deliveries: rows, parts, partMedia };
 }
 
 export type PostCursor = { createdAt: Date; id: string };
@@ -165,10 +167,12 @@ export async function listPosts(
       ),
     );
   const parts = await getPartsOf(db, page);
+  const partMedia = await getPartMediaOf(db, page);
   return page.map((post) => ({
     post,
     deliveries: rows.filter((d) => d.postId === post.id),
     parts: parts.get(post.id) ?? [],
+    partMedia: partMedia.get(post.id) ?? [],
   }));
 }
 
@@ -233,10 +237,15 @@ export async function listPostsInRange(
     db,
     page.map((p) => p.post),
   );
+  const partMedia = await getPartMediaOf(
+    db,
+    page.map((p) => p.post),
+  );
   return page.map(({ post, position }) => ({
     post,
     deliveries: byPost.get(post.id) ?? [],
     parts: parts.get(post.id) ?? [],
+    partMedia: partMedia.get(post.id) ?? [],
     cursor: { scheduledAt: position, id: post.id } satisfies RangeCursor,
   }));
 }

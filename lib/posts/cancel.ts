@@ -33,5 +33,9 @@ export async function cancelPost(
       deliveries: notCancelable.map((d) => ({ id: d.id, accountId: d.accountId, status: d.status })),
     };
   }
-  return { kind: 'ok', post: serializePost(after.post, after.deliveries, after.parts), canceledDeliveryIds: canceled };
+  return {
+    kind: 'ok',
+    post: serializePost(after.post, after.deliveries, after.parts, after.partMedia),
+    canceledDeliveryIds: canceled,
+  };
 }

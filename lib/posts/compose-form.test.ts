@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { postParts, posts } from '@/db/schema';
+import { insertMedia } from '@/db/queries/media';
+import { postMedia, postParts, posts } from '@/db/schema';
 import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { composeFormSchema, submitComposeForm } from './compose-form';
@@ -133,5 +134,40 @@ describe('compose form submit — a thread', () => {
     });
     expect(await postsWithKey(empty.idempotencyKey)).toBe(0);
     expect(await postsWithKey(single.idempotencyKey)).toBe(0);
+  });
+
+  it("each part's images (the composer's partMediaIds) are stored with that part; a foreign one names the part", async () => {
+    const image = await insertMedia(db, {
+      workspaceId: context.workspaceId,
+      sha256: 'a'.repeat(64),
+      type: 'image/png',
+      width: 10,
+      height: 10,
+      size: 100,
+      altText: 'a dot',
+      createdBy: 'test',
+    });
+    const tag = randomUUID().slice(0, 8);
+    const submission = form({
+      kind: 'thread',
+      parts: [`${tag} one`, `${tag} two`],
+      partMediaIds: JSON.stringify([[], [image.id]]),
+    });
+    const result = await submitComposeForm(db, submission, context);
+    expect(result).toMatchObject({ ok: true });
+    const stored = await db
+      .select({ part: postMedia.part, mediaId: postMedia.mediaId })
+      .from(postMedia)
+      .where(eq(postMedia.postId, (result as { postId: string }).postId));
+    expect(stored).toEqual([{ part: 1, mediaId: image.id }]);
+
+    const foreign = form({ kind: 'thread', parts: ['one', 'two'], partMediaIds: JSON.stringify([[randomUUID()], []]) });
+    expect(await submitComposeForm(db, foreign, context)).toMatchObject({
+      ok: false,
+      kind: 'invalid',
+      errors: { 'parts.0.mediaIds': [expect.stringMatching(/do not exist in this workspace/)] },
+    });
+    expect(await postsWithKey(foreign.idempotencyKey)).toBe(0);
+    expect(composeFormSchema.safeParse({ idempotencyKey: randomUUID(), partMediaIds: '[1' }).success).toBe(false);
   });
 });

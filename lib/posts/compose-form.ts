@@ -12,6 +12,23 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/**
+ * A form's thread-part images: one hidden field, JSON `[[mediaId, …], …]` in the parts' order (the composer and
+ * the post page's edit form). Absent is undefined; unusable JSON is refused.
+ */
+export const partMediaIdsField = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    try {
+      return z.array(z.array(z.string())).parse(JSON.parse(v));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: "The thread parts' images could not be read; reload the page." });
+      return z.NEVER;
+    }
+  });
+
 /** The compose form's fields as FormData sends them (strings; checkboxes may repeat). */
 export const composeFormSchema = z.object({
   idempotencyKey: z.string().superRefine((v, ctx) => {
@@ -25,6 +42,8 @@ export const composeFormSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  /** A thread's images per part as JSON `[[mediaId, …], …]`, in the parts' order (none: `[]`). */
+  partMediaIds: partMediaIdsField.transform((v) => v ?? []),
   inReplyTo: optionalText,
   recipient: optionalText,
   accountIds: z
@@ -90,7 +109,12 @@ export async function submitComposeForm(
   const variants = thread ? [] : Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
   const parsed = createPostRequestSchema.safeParse({
     text: thread ? undefined : form.text,
-    parts: thread ? form.parts.map((text) => ({ text })) : undefined,
+    parts: thread
+      ? form.parts.map((text, i) => ({
+          text,
+          ...(form.partMediaIds[i]?.length ? { mediaIds: form.partMediaIds[i] } : {}),
+        }))
+      : undefined,
     accountIds: form.accountIds,
     kind: form.kind,
     inReplyTo: form.inReplyTo,

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
-import { insertPostMedia } from '@/db/queries/media';
+import { getPartMedia, insertPostMedia } from '@/db/queries/media';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
-import { validateMedia } from './media';
-import { fingerprintInput, normaliseText, postTexts, type CreatePostRequest } from './post-input';
+import { validateMedia, validatePartMedia } from './media';
+import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors } from './targets';
 
@@ -111,6 +111,8 @@ async function createPostInTransaction(
   );
   const mediaIds = request.mediaIds ?? [];
   await validateMedia(tx, { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts }, errors);
+  const partMedia = request.parts ? partMediaIds(request.parts) : [];
+  await validatePartMedia(tx, { workspaceId: context.workspaceId, partMediaIds: partMedia, accounts }, errors);
   // A draft without a time keeps the moment it was saved as its planned time (where the calendar shows it).
   let scheduledAt = request.scheduledAt ? new Date(request.scheduledAt) : now;
   if (scheduledAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) errors.scheduledAt = ['The time is in the past'];
@@ -178,6 +180,7 @@ async function createPostInTransaction(
     }))!;
   const { post, parts } = created;
   await insertPostMedia(tx, { postId: post.id, mediaIds });
+  for (const [part, ids] of partMedia.entries()) await insertPostMedia(tx, { postId: post.id, part, mediaIds: ids });
   const variantRows = accounts.flatMap((a) => {
     const text = variants.get(a.id.toLowerCase());
     return text === undefined ? [] : [{ accountId: a.id, text }];
@@ -190,7 +193,7 @@ async function createPostInTransaction(
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock. A draft is never due.
   if (!draft && scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
-  const body: SerializedPost = serializePost(post, deliveries, parts);
+  const body: SerializedPost = serializePost(post, deliveries, parts, await getPartMedia(tx, post));
   return {
     store: true,
     status: 201,

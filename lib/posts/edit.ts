@@ -8,12 +8,14 @@ import {
   scheduleDraftDeliveries,
 } from '@/db/queries/deliveries';
 import { replacePostVariants } from '@/db/queries/post-variants';
+import { replacePartMedia } from '@/db/queries/media';
 import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { releaseSlotReservations } from '@/db/queries/slots';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
+import { validatePartMedia } from './media';
 import { postTextSchema, threadPartsSchema, variantsSchema, withinTwoYears } from './post-input';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
@@ -22,7 +24,11 @@ export const editPostRequestSchema = z
   .object({
     text: postTextSchema.optional(),
     /** A thread's parts: all of them, replacing the old ones (the number of parts may change). */
-    parts: threadPartsSchema.optional(),
+    parts: threadPartsSchema
+      .optional()
+      .describe(
+        "A thread's parts, all of them, replacing the old ones. A part's `mediaIds` replace its images (`[]` removes them); omitted, the part keeps the images the part at its position had.",
+      ),
     scheduledAt: z.iso
       .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' })
       .refine(withinTwoYears, 'Must be within two years from now')
@@ -207,6 +213,15 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       },
       errors,
     );
+    // A part's images: the ones sent, else those its position had. Checked again whenever the parts or the
+    // accounts change (a new account's network has its own limits).
+    const partMediaIds = thread
+      ? (params.changes.parts ?? current.parts.map(() => ({ mediaIds: undefined }))).map(
+          (p, i) => p.mediaIds ?? (current.partMedia[i] ?? []).map((m) => m.id),
+        )
+      : [];
+    if (thread && (params.changes.parts || params.changes.accountIds))
+      await validatePartMedia(tx, { workspaceId: params.workspaceId, partMediaIds, accounts }, errors);
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
@@ -236,6 +251,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const positions = parts ? parts.map((_, position) => position) : [0];
     if (parts && params.changes.parts) {
       await replacePostParts(tx, { workspaceId: params.workspaceId, postId: params.postId, parts });
+      await replacePartMedia(tx, { workspaceId: params.workspaceId, postId: params.postId, partMediaIds });
       const dropped = locked.filter((d) => d.part >= parts.length).map((d) => d.id);
       const removedParts = await removeDroppedParts(tx, {
         workspaceId: params.workspaceId,
@@ -295,7 +311,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       });
     if (!isDraft || scheduling) await notifyDue(tx);
     const after = (await getPostWithDeliveries(tx, params))!;
-    return { ok: true, post: serializePost(after.post, after.deliveries, after.parts) } as const;
+    return { ok: true, post: serializePost(after.post, after.deliveries, after.parts, after.partMedia) } as const;
   }
 }
 

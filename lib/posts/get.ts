@@ -13,5 +13,7 @@ export type GetPostResult = { kind: 'ok'; post: SerializedPost } | { kind: 'not_
 /** One post in the caller's workspace; another workspace's post is indistinguishable from a missing one (I6). */
 export async function getPost(db: Executor, params: { workspaceId: string; postId: string }): Promise<GetPostResult> {
   const found = isPostId(params.postId) ? await getPostWithDeliveries(db, params) : null;
-  return found ? { kind: 'ok', post: serializePost(found.post, found.deliveries, found.parts) } : { kind: 'not_found' };
+  return found
+    ? { kind: 'ok', post: serializePost(found.post, found.deliveries, found.parts, found.partMedia) }
+    : { kind: 'not_found' };
 }

@@ -94,7 +94,7 @@ export async function listPostPage(
   return {
     kind: 'ok',
     page: {
-      data: page.map((r) => serializePost(r.post, r.deliveries, r.parts)),
+      data: page.map((r) => serializePost(r.post, r.deliveries, r.parts, r.partMedia)),
       nextCursor:
         rows.length > parsed.data.limit && last
           ? encodeCursor({ createdAt: last.post.createdAt, id: last.post.id })
@@ -123,7 +123,7 @@ async function listRangePage(
   return {
     kind: 'ok',
     page: {
-      data: page.map((r) => serializePost(r.post, r.deliveries, r.parts)),
+      data: page.map((r) => serializePost(r.post, r.deliveries, r.parts, r.partMedia)),
       nextCursor: rows.length > query.limit ? encodeRangeCursor(page.at(-1)!.cursor) : null,
     },
   };

@@ -11,7 +11,8 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1_000_000) * 10) / 1
 /**
  * The images of a post against every target network's limits (PROVIDER_META[...].media: types, how many, how
  * large): an image too large for Bluesky's 1 MB is a field error naming the account, before anything is stored.
- * Every id must be an image of this workspace (another workspace's is reported as missing: I6).
+ * Every id must be an image of this workspace (another workspace's is reported as missing: I6). A thread part's
+ * images are checked the same way, each part on its own, and reported as `parts.<i>.mediaIds` (`field`).
  */
 export async function validateMedia(
   db: Executor,
@@ -20,11 +21,15 @@ export async function validateMedia(
     mediaIds: string[];
     kind: PostKind | 'thread';
     accounts: { provider: ProviderName; handle: string }[];
+    /** Where errors go: `mediaIds` (a post) or `parts.<i>.mediaIds` (a thread part). */
+    field?: string;
   },
   errors: FieldErrors,
 ) {
   if (params.mediaIds.length === 0) return;
-  const add = (message: string) => (errors.mediaIds ??= []).push(message);
+  const field = params.field ?? 'mediaIds';
+  const unit = field === 'mediaIds' ? 'post' : 'part';
+  const add = (message: string) => (errors[field] ??= []).push(message);
   if (new Set(params.mediaIds).size !== params.mediaIds.length) add('The same image is attached twice');
   if (params.kind === 'dm') add('Direct messages take no images');
   const rows = await getWorkspaceMedia(db, { workspaceId: params.workspaceId, ids: params.mediaIds });
@@ -37,7 +42,7 @@ export async function validateMedia(
     const limits = PROVIDER_META[account.provider].media;
     const label = PROVIDER_META[account.provider].label;
     if (params.mediaIds.length > limits.maxPerPost)
-      add(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per post`);
+      add(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per ${unit}`);
     for (const [i, m] of media.entries()) {
       if (!limits.types.includes(m.type))
         add(
@@ -49,4 +54,18 @@ export async function validateMedia(
         );
     }
   }
+}
+
+/** Every thread part's images, each part checked on its own (see validateMedia). */
+export async function validatePartMedia(
+  db: Executor,
+  params: {
+    workspaceId: string;
+    partMediaIds: string[][];
+    accounts: { provider: ProviderName; handle: string }[];
+  },
+  errors: FieldErrors,
+) {
+  for (const [i, mediaIds] of params.partMediaIds.entries())
+    await validateMedia(db, { ...params, mediaIds, kind: 'thread', field: `parts.${i}.mediaIds` }, errors);
 }

@@ -16,7 +16,7 @@ export type TimelineEntry = {
 type Serialized = ReturnType<typeof serializePost>;
 export type PostDetail = Omit<Serialized, 'deliveries' | 'parts'> & {
   /** A thread's parts in order (their deliveries are in `deliveries`, by `part`); null for other kinds. */
-  parts: { position: number; text: string }[] | null;
+  parts: Omit<NonNullable<Serialized['parts']>[number], 'deliveries'>[] | null;
   source: string;
   idempotencyKey: string | null;
   deliveries: (Serialized['deliveries'][number] & {
@@ -55,10 +55,10 @@ export async function getPostDetail(
     workspaceId: params.workspaceId,
     deliveryIds: found.deliveries.map((d) => d.id),
   });
-  const base = serializePost(found.post, found.deliveries, found.parts);
+  const base = serializePost(found.post, found.deliveries, found.parts, found.partMedia);
   return {
     ...base,
-    parts: base.parts?.map(({ position, text }) => ({ position, text })) ?? null,
+    parts: base.parts?.map(({ position, text, media }) => ({ position, text, media })) ?? null,
     source: found.post.source,
     idempotencyKey: found.post.idempotencyKey,
     deliveries: base.deliveries.map((d) => {

@@ -23,8 +23,19 @@ export const postTextSchema = z
   .refine((t) => t.trim().length > 0, 'Text is required')
   .refine(withoutNul, NO_NUL_MESSAGE);
 
-/** One part of a thread: its text only (images per part are not supported yet; an unknown field is refused). */
-export const threadPartSchema = z.object({ text: postTextSchema }).strict();
+/** Images uploaded with POST /api/v1/media, in order: a post's, or one thread part's (the first image leads). */
+export const mediaIdsSchema = (unit: 'post' | 'part') =>
+  z.array(z.uuid('Must be an image id (POST /api/v1/media)')).max(4, `At most 4 images per ${unit}`);
+
+/** One part of a thread: its text and its own images (an unknown field is refused). */
+export const threadPartSchema = z
+  .object({
+    text: postTextSchema,
+    mediaIds: mediaIdsSchema('part')
+      .optional()
+      .describe("This part's images (POST /api/v1/media), in order: up to 4, published with this part only."),
+  })
+  .strict();
 
 /** A thread's parts, in order: each is published as a reply to the one before it. */
 export const threadPartsSchema = z
@@ -76,10 +87,9 @@ export const createPostRequestSchema = z
         "`next`: the next free posting slot of the accounts (their weekly schedules); with several accounts, the earliest slot free in every one's schedule. Instead of `scheduledAt`.",
       ),
     /** Images uploaded with POST /api/v1/media, in order (within every target network's limits). */
-    mediaIds: z
-      .array(z.uuid('Must be an image id (POST /api/v1/media)'))
-      .max(4, 'At most 4 images per post')
-      .optional(),
+    mediaIds: mediaIdsSchema('post')
+      .optional()
+      .describe('Images (POST /api/v1/media), in order: up to 4. Not for `thread`: its images go on its parts.'),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -112,7 +122,7 @@ export const createPostRequestSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['mediaIds'],
-        message: 'A thread cannot carry images yet: schedule images with a single post',
+        message: "A thread's images go on its parts: `parts[].mediaIds`",
       });
     if (v.kind === 'reply' && !v.inReplyTo)
       ctx.addIssue({ code: 'custom', path: ['inReplyTo'], message: 'A reply needs the post id or link it replies to' });
@@ -154,7 +164,16 @@ export function fingerprintInput(request: CreatePostRequest) {
     // Order matters (the first image leads); none and an empty list are the same request, and hash as before
     // images existed (stored keys still replay).
     ...(request.mediaIds && request.mediaIds.length > 0 ? { mediaIds: request.mediaIds } : {}),
+    // A thread's images per part, only when some part has any: a thread without images hashes as before.
+    ...(request.parts?.some((p) => (p.mediaIds?.length ?? 0) > 0)
+      ? { partMediaIds: request.parts.map((p) => p.mediaIds ?? []) }
+      : {}),
   };
+}
+
+/** The images of each thread part, in order (an empty list for a part without any). */
+export function partMediaIds(parts: { mediaIds?: string[] }[]): string[][] {
+  return parts.map((p) => p.mediaIds ?? []);
 }
 
 /** Variants as the fingerprint sees them: account → NFC text (canonicalJson sorts the keys). */

@@ -1,3 +1,4 @@
+import type { MediaRow } from '@/db/queries/media';
 import type { DeliveryStatus, Post } from '@/db/schema';
 
 type DeliveryLike = {
@@ -27,11 +28,26 @@ const serializeDelivery = (d: DeliveryLike) => ({
   url: d.url ?? d.externalUrl ?? null,
 });
 
+const serializeMedia = (m: MediaRow) => ({
+  id: m.id,
+  type: m.type as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp',
+  width: m.width,
+  height: m.height,
+  size: m.size,
+  altText: m.altText,
+});
+
 /**
  * The API's post representation (also what a create stores for replay). A thread lists its parts in order,
- * each with its own delivery per account (its status and link); `deliveries` holds every part's.
+ * each with its images and its own delivery per account (its status and link); `deliveries` holds every part's.
+ * `partMedia` is `[part][position]` (a part without images may be missing).
  */
-export function serializePost(post: Post, deliveries: DeliveryLike[], parts: string[] = []) {
+export function serializePost(
+  post: Post,
+  deliveries: DeliveryLike[],
+  parts: string[] = [],
+  partMedia: MediaRow[][] = [],
+) {
   const all = deliveries.map(serializeDelivery);
   return {
     id: post.id,
@@ -51,6 +67,7 @@ export function serializePost(post: Post, deliveries: DeliveryLike[], parts: str
         ? parts.map((text, position) => ({
             position,
             text,
+            media: (partMedia[position] ?? []).map(serializeMedia),
             deliveries: all.filter((d) => d.part === position),
           }))
         : null,

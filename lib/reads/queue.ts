@@ -19,8 +19,8 @@ export type QueueItem = Omit<Serialized, 'deliveries'> & {
 /** The queue's data (React Query polls it while something can still change): a thread is one item. */
 export async function readQueue(db: Executor, params: { workspaceId: string }): Promise<QueueItem[]> {
   const rows = await listPosts(db, { workspaceId: params.workspaceId, limit: 100 });
-  return rows.map(({ post, deliveries, parts }) => {
-    const serialized = serializePost(post, deliveries, parts);
+  return rows.map(({ post, deliveries, parts, partMedia }) => {
+    const serialized = serializePost(post, deliveries, parts, partMedia);
     return {
       ...serialized,
       deliveries: progressByAccount(

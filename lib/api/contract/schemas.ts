@@ -20,10 +20,22 @@ export const deliverySchema = z
       'The post (or one thread part) on one target account, with its own status and outcome. A thread part is published once the part before it is sent on that account, as a reply to it.',
   });
 
+export const mediaSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
+    width: z.int(),
+    height: z.int(),
+    size: z.int().openapi({ description: 'Bytes of the stored image (metadata removed).' }),
+    altText: z.string(),
+  })
+  .openapi('Media');
+
 export const threadPartOutSchema = z
   .object({
     position: z.number().int().openapi({ description: "0-based; part 0 is also the post's `text`." }),
     text: z.string(),
+    media: z.array(mediaSchema).openapi({ description: "This part's images in order (`parts[].mediaIds`)." }),
     deliveries: z.array(deliverySchema).openapi({ description: "This part's delivery per account: status and link." }),
   })
   .openapi('ThreadPart');
@@ -58,17 +70,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export type PostMatchesSerializer = Same<z.output<typeof postSchema>, SerializedPost> extends true ? true : never;
 const postMatchesSerializer: PostMatchesSerializer = true;
 void postMatchesSerializer;
-
-export const mediaSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
-    width: z.int(),
-    height: z.int(),
-    size: z.int().openapi({ description: 'Bytes of the stored image (metadata removed).' }),
-    altText: z.string(),
-  })
-  .openapi('Media');
 
 export const postPageSchema = z
   .object({

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
+import { partMediaIdsField } from '@/lib/posts/compose-form';
 import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 
@@ -26,6 +27,8 @@ export const editPostAction = workspaceAction(
         .union([z.string(), z.array(z.string())])
         .optional()
         .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
+      /** Each part's image ids as JSON `[[id, …], …]`, in the parts' order (sent with the parts). */
+      partMediaIds: partMediaIdsField,
       localDateTime: z.string().optional(),
       timeZone: z.string().default('UTC'),
       accountIds: z
@@ -34,7 +37,7 @@ export const editPostAction = workspaceAction(
         .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
     }),
   },
-  async ({ postId, text = '', parts, localDateTime, timeZone, accountIds }, { workspace, user }) => {
+  async ({ postId, text = '', parts, partMediaIds, localDateTime, timeZone, accountIds }, { workspace, user }) => {
     let scheduledAt: string | undefined;
     if (localDateTime) {
       const converted = zonedLocalToUtc(localDateTime, timeZone);
@@ -49,7 +52,10 @@ export const editPostAction = workspaceAction(
     }
     // A thread's parts are checked by the API's own schema (at least two, none empty), errors per part.
     const threadParts = parts
-      ? editPostRequestSchema.shape.parts.safeParse(parts.map((t) => ({ text: t })))
+      ? editPostRequestSchema.shape.parts.safeParse(
+          // The form always sends every part's images (none is `[]`), so a moved part takes its images along.
+          parts.map((t, i) => ({ text: t, ...(partMediaIds ? { mediaIds: partMediaIds[i] ?? [] } : {}) })),
+        )
       : undefined;
     if (threadParts && !threadParts.success) {
       const errors: Record<string, string[]> = {};

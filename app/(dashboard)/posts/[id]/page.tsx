@@ -9,6 +9,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { getRequireAltText } from '@/db/queries/media';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query/keys';
@@ -31,6 +32,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(queryKeys.post(id), post);
   const accounts = can(role, 'edit') ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
+  const requireAltText = post.parts ? await getRequireAltText(getDb(), { workspaceId: workspace.id }) : true;
   const open = (s: string) => s === 'scheduled' || s === 'draft';
   const isDraft = post.deliveries.some((d) => d.status === 'draft');
   const editable =
@@ -96,7 +98,8 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
           <EditPostForm
             postId={post.id}
             text={post.text}
-            parts={post.parts?.map((p) => p.text)}
+            parts={post.parts?.map((p) => ({ text: p.text, media: p.media }))}
+            requireAltText={requireAltText}
             action={editPostAction}
             accounts={accounts.map((a) => ({ id: a.id, handle: a.handle, provider: a.provider }))}
             targets={[...new Set(post.deliveries.filter((d) => open(d.status)).map((d) => d.accountId))]}

@@ -104,9 +104,12 @@ describe('POST /api/v1/posts — kind "thread"', () => {
     );
   });
 
-  it('refuses what a part cannot have yet (media arrive with the images feature): nothing is silently dropped', async () => {
-    const res = await create(thread({ parts: [{ text: 'one', mediaIds: [randomUUID()] }, { text: 'two' }] }));
-    expect(res.status).toBe(422);
+  it('refuses a part image that does not exist in the workspace, naming the part (images: thread-media.test.ts)', async () => {
+    await expectRefused(
+      thread({ parts: [{ text: 'one', mediaIds: [randomUUID()] }, { text: 'two' }] }),
+      'parts.0.mediaIds',
+      /do not exist in this workspace/,
+    );
   });
 
   it('refuses a thread to LinkedIn (it takes no replies) with a field error, storing nothing', async () => {
