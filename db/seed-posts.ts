@@ -155,14 +155,14 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
   const launch = 'Our new scheduling guide is out: plan a month of posts in an afternoon.';
   await post(
     'sent-launch',
-    { text: launch, at: past[0]!, accounts: [x.id, mastodon.id] },
-    sendAll(launch, past[0]!, [x, mastodon]),
+    { text: launch, at: past[2]!, accounts: [x.id, mastodon.id] },
+    sendAll(launch, past[2]!, [x, mastodon]),
   );
   const hours = 'We are open on the public holiday: support answers as usual, 9 to 5.';
   await post(
     'sent-hours',
-    { text: hours, at: past[2]!, accounts: [mastodon.id] },
-    sendAll(hours, past[2]!, [mastodon]),
+    { text: hours, at: past[4]!, accounts: [mastodon.id] },
+    sendAll(hours, past[4]!, [mastodon]),
   );
 
   // A thread, sent: each part a reply to the part before it, on the platform too.
@@ -171,21 +171,19 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
     '1/ Each post gets a key when you open the composer, so a double click or a retry never makes a second one.',
     '2/ If a network times out after taking the post, we do not resend: we read the account and find it first.',
   ];
-  await post('sent-thread', { text: thread[0]!, at: past[1]!, accounts: [x.id], parts: thread }, async (tx, rows) => {
+  await post('sent-thread', { text: thread[0]!, at: past[3]!, accounts: [x.id], parts: thread }, async (tx, rows) => {
     let previous: SandboxCopy | undefined;
     for (const [k, d] of rows.entries())
-      previous = await sendOne(tx, d, x, thread[k]!, new Date(past[1]!.getTime() + 300 + k * 2_100), previous);
+      previous = await sendOne(tx, d, x, thread[k]!, new Date(past[3]!.getTime() + 300 + k * 2_100), previous);
   });
 
   // Missed: due while the app was down, past the workspace's lateness limit; never published late.
-  const missedAt = past[3]!;
-  // Settled times stay in the past whatever the workspace's lateness limit.
-  const before = (t: number) => new Date(Math.min(t, o.now.getTime() - 60_000));
+  const missedAt = past[0]!;
   await post(
     'missed',
     { text: 'Flash sale ends tonight: 20% off everything.', at: missedAt, accounts: [mastodon.id] },
     async (tx, [d]) => {
-      const at = before(missedAt.getTime() + (o.latenessLimitSeconds + 420) * 1000);
+      const at = new Date(missedAt.getTime() + (o.latenessLimitSeconds + 420) * 1000);
       await moveDelivery(tx, d!, {
         from: 'scheduled',
         to: 'missed',
@@ -199,7 +197,7 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
 
   // In review: the call timed out (nothing was stored), the app was then down; when the reconciler could read
   // the account, the post was not there and it was too late to publish again. An admin decides, with the evidence.
-  const reviewAt = past[4]!;
+  const reviewAt = past[1]!;
   const reviewText = 'Webinar recording is up: "Scheduling without duplicates", 40 minutes.';
   await post('review', { text: reviewText, at: reviewAt, accounts: [x.id] }, async (tx, [d]) => {
     const started = new Date(reviewAt.getTime() + 250);
@@ -212,7 +210,7 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
       nextCheckAt: new Date(started.getTime() + o.callTimeoutMs + o.allowanceMs.x),
     });
     const windowStart = new Date(started.getTime() - RECONCILE_DEFAULTS.windowBeforeMs);
-    const firstCheck = before(started.getTime() + o.latenessLimitSeconds * 1000 + 35 * 60_000);
+    const firstCheck = new Date(started.getTime() + o.latenessLimitSeconds * 1000 + 35 * 60_000);
     const evidence = { read: 0, ids: [], copies: [] };
     const strategy = 'x-timeline';
     await recordCheck(tx, d!, {
@@ -311,6 +309,7 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
 // Posting times (workspace wall clock) the demo week uses.
 const PAST_TIMES = ['09:15', '11:40', '14:05', '16:30', '18:45'];
 const FUTURE_TIMES = ['08:30', '10:00', '12:15', '15:00', '17:45'];
+const HOURLY = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:20`);
 
 function at(date: string, time: string, timeZone: string): Date {
   const result = zonedLocalToUtc(`${date}T${time}`, timeZone);
@@ -318,17 +317,22 @@ function at(date: string, time: string, timeZone: string): Date {
   return result.date;
 }
 
-/** `n` times before now, spread over this week's days so far (reaching into last week only when the week just began). */
+/**
+ * `n` times before now, early enough that the missed and in-review posts' deadlines have passed: at the usual
+ * times this week, else hourly this week (a Monday morning), else reaching back into last week.
+ */
 function pastSlots(o: SeedPostsOptions, week: string, n: number): Date[] {
-  const limit = o.now.getTime() - 2 * 3_600_000;
-  const candidates: Date[] = [];
-  for (let day = -7; day < 7; day++)
-    for (const time of PAST_TIMES) {
-      const t = at(addDays(week, day), time, o.timeZone);
-      if (t.getTime() < limit) candidates.push(t);
-    }
-  const thisWeek = candidates.filter((t) => t.getTime() >= at(week, '00:00', o.timeZone).getTime());
-  return thisWeek.length >= n ? spread(thisWeek, n) : candidates.slice(-n);
+  const limit = o.now.getTime() - o.latenessLimitSeconds * 1000 - 45 * 60_000;
+  const times = (days: number[], clock: string[]) =>
+    days
+      .flatMap((day) => clock.map((time) => at(addDays(week, day), time, o.timeZone)))
+      .filter((t) => t.getTime() < limit);
+  const thisWeek = [0, 1, 2, 3, 4, 5, 6];
+  const usual = times(thisWeek, PAST_TIMES);
+  if (usual.length >= n) return spread(usual, n);
+  const hourly = times(thisWeek, HOURLY);
+  if (hourly.length >= n) return spread(hourly, n);
+  return times([-7, -6, -5, -4, -3, -2, -1, ...thisWeek], PAST_TIMES).slice(-n);
 }
 
 /** `n` times from a few hours ahead to the end of next week, spread evenly. */
