@@ -1,18 +1,24 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { hashPassword } from '@/lib/auth/password';
+import type { Env } from '@/lib/env';
+import { createDiskMediaStorage } from '@/lib/media/storage';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
 import { linkedinOrganizationUrn } from '@/lib/sandbox/linkedin-identity';
 import type { ProviderName } from '@/lib/providers/types';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from './client';
 import { upsertAccount } from './queries/accounts';
+import { socialAccounts } from './schema';
+import { seedDemoPosts, type SeedPostsOptions } from './seed-posts';
 import { upsertUser } from './queries/users';
 import { addMembership, upsertWorkspace, type Role } from './queries/workspaces';
 
-type SeedAccount = { provider: ProviderName; handle: string; displayName: string };
+type SeedAccountSpec = { provider: ProviderName; handle: string; displayName: string };
 
-const DEMO: { slug: string; name: string; members: [string, string, Role][]; accounts: SeedAccount[] }[] = [
+const DEMO: { slug: string; name: string; members: [string, string, Role][]; accounts: SeedAccountSpec[] }[] = [
   {
     slug: 'demo',
     name: 'Demo Agency',
@@ -44,14 +50,37 @@ const DEMO: { slug: string; name: string; members: [string, string, Role][]; acc
   },
 ];
 
-/** Idempotent: running it again updates names and passwords and adds nothing twice. */
-export async function seedDemoData(db: Database, options: { password: string; encryptionKey: string }) {
+/** What the demo week of posts needs beyond the accounts (db/seed-posts.ts); `now` defaults to the current time. */
+export type DemoPostsOptions = Pick<SeedPostsOptions, 'origin' | 'media' | 'callTimeoutMs' | 'allowanceMs'> & {
+  now?: Date;
+};
+
+/** The demo week's options from the validated environment: images under MEDIA_DIR, the publisher's timings. */
+export function demoPostsOptions(env: Env, origin: string): DemoPostsOptions {
+  return {
+    origin,
+    media: createDiskMediaStorage(path.resolve(env.MEDIA_DIR)),
+    callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
+    allowanceMs: env.RECONCILE_ALLOWANCE_MS,
+  };
+}
+
+/**
+ * Idempotent: running it again updates names and passwords and adds nothing twice. With `posts`, each workspace
+ * also gets a demo week of posts in every state (once per week: a restart adds none).
+ */
+export async function seedDemoData(
+  db: Database,
+  options: { password: string; encryptionKey: string; posts?: DemoPostsOptions },
+) {
   const passwordHash = await hashPassword(options.password);
   for (const spec of DEMO) {
     const workspace = await upsertWorkspace(db, { slug: spec.slug, name: spec.name });
+    const members = [];
     for (const [email, name, role] of spec.members) {
       const user = await upsertUser(db, { email, name, passwordHash });
       await addMembership(db, { workspaceId: workspace.id, userId: user.id, role });
+      members.push({ id: user.id, role });
     }
     for (const account of spec.accounts) {
       // Deterministic ids keep the seed idempotent; tokens are random and sealed at rest.
@@ -75,7 +104,39 @@ export async function seedDemoData(db: Database, options: { password: string; en
         ),
       });
     }
+    if (!options.posts) continue;
+    const { now, ...posts } = options.posts;
+    await seedDemoPosts(db, {
+      ...posts,
+      now: now ?? new Date(),
+      workspaceId: workspace.id,
+      timeZone: workspace.timeZone,
+      latenessLimitSeconds: workspace.latenessLimitSeconds,
+      accounts: await seededAccounts(db, workspace.id, spec.accounts),
+      authorUserId: (members.find((m) => m.role === 'manager') ?? members[0]!).id,
+      encryptionKey: options.encryptionKey,
+    });
   }
+}
+
+/** The workspace's connected sandbox accounts, in the order the seed lists them (its first X account first). */
+async function seededAccounts(db: Database, workspaceId: string, specs: SeedAccountSpec[]) {
+  const rows = await db
+    .select({
+      id: socialAccounts.id,
+      provider: socialAccounts.provider,
+      handle: socialAccounts.handle,
+      platformUserId: socialAccounts.platformUserId,
+    })
+    .from(socialAccounts)
+    .where(
+      and(
+        eq(socialAccounts.workspaceId, workspaceId),
+        eq(socialAccounts.sandbox, true),
+        isNull(socialAccounts.disconnectedAt),
+      ),
+    );
+  return specs.flatMap((s) => rows.filter((r) => r.provider === s.provider && r.handle === s.handle));
 }
 
 /** A platform user id shaped like the network's own: a did:plc DID, a LinkedIn page URN, or digits. */

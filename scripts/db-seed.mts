@@ -1,6 +1,7 @@
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { seedDemoData } from '@/db/seed';
+import { demoPostsOptions, seedDemoData } from '@/db/seed';
+import { appOrigin } from '@/lib/providers/base-url';
 import { getEnv } from '@/lib/env';
 import { resolveDatabase } from './lib/database';
 
@@ -9,7 +10,11 @@ const { db, close } = createDatabase(database.url);
 try {
   await runMigrations(database.url);
   const env = getEnv();
-  await seedDemoData(db, { password: env.DEMO_PASSWORD, encryptionKey: env.APP_ENCRYPTION_KEY });
+  await seedDemoData(db, {
+    password: env.DEMO_PASSWORD,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
+    posts: demoPostsOptions(env, appOrigin()),
+  });
   console.log('Demo data ready: workspaces "demo" and "other".');
 } finally {
   await close();

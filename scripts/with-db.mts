@@ -5,7 +5,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { seedDemoData } from '@/db/seed';
+import { demoPostsOptions, seedDemoData } from '@/db/seed';
+import { appOrigin } from '@/lib/providers/base-url';
 import { getEnvOrExit } from '@/lib/env-exit';
 import { resolveDatabase } from './lib/database';
 
@@ -21,9 +22,14 @@ if (command.length === 0) {
 const env = getEnvOrExit(); // an invalid environment: a short message naming each variable, exit 1
 const database = await resolveDatabase({ fresh: flags.has('--fresh') });
 await runMigrations(database.url);
+const nextauthUrl = process.env.NEXTAUTH_URL || `http://localhost:${env.PORT}`;
 if (flags.has('--seed')) {
   const { db, close } = createDatabase(database.url, { max: 2 });
-  await seedDemoData(db, { password: env.DEMO_PASSWORD, encryptionKey: env.APP_ENCRYPTION_KEY });
+  await seedDemoData(db, {
+    password: env.DEMO_PASSWORD,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
+    posts: demoPostsOptions(env, appOrigin({ ...process.env, NEXTAUTH_URL: nextauthUrl })),
+  });
   await close();
 }
 const dataDir = path.resolve(env.SEMEL_DATA_DIR);
@@ -37,7 +43,7 @@ const child = spawn(command[0]!, command.slice(1), {
   env: {
     ...process.env,
     DATABASE_URL: database.url,
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${env.PORT}`,
+    NEXTAUTH_URL: nextauthUrl,
   },
 });
 if (logFile) {

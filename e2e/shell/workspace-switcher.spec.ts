@@ -31,6 +31,7 @@ test('a member of two workspaces switches between them', async ({ page }) => {
 
   // The data follows the workspace: Other Agency's accounts, not Demo Agency's.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
+  await expect(page).toHaveURL(/\/accounts$/); // the queue before it lists the seeded posts' handles too
   await expect(page.getByText('@other_brand', { exact: true })).toBeVisible();
   await expect(page.getByText('@demo_brand')).toHaveCount(0);
 

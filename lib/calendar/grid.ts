@@ -54,6 +54,18 @@ export function viewDays(view: CalendarView, anchor: string): string[] {
   return days;
 }
 
+/**
+ * Where a view opens without a date: on today, except that a month view opens on next month when this week holds
+ * next month's first day (that view starts with this week), so this week and the next are both in view.
+ */
+export function defaultAnchor(view: CalendarView, today: string): string {
+  if (view === 'week') return today;
+  const nextWeekEnd = addDays(startOfWeek(today), 13);
+  if (viewDays('month', today).includes(nextWeekEnd)) return today;
+  const firstOfNext = addMonths(startOfMonth(today), 1);
+  return firstOfNext <= addDays(startOfWeek(today), 6) ? firstOfNext : today;
+}
+
 /** The anchor of the previous (-1) or next (+1) month or week. */
 export function shiftAnchor(view: CalendarView, anchor: string, step: -1 | 1): string {
   return view === 'month' ? addMonths(anchor, step) : addDays(startOfWeek(anchor), 7 * step);

@@ -7,7 +7,7 @@ import { listAccounts } from '@/db/queries/accounts';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
-import { CALENDAR_VIEWS, fetchRange, isCivilDate, zonedParts } from '@/lib/calendar/grid';
+import { CALENDAR_VIEWS, defaultAnchor, fetchRange, isCivilDate, zonedParts } from '@/lib/calendar/grid';
 import { queryKeys, type CalendarQuery } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { calendarFiltersSchema, readCalendar } from '@/lib/reads/calendar';
@@ -28,8 +28,11 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   ]);
   const workspaceTimeZone = settings?.timeZone ?? 'UTC';
   const view = z.enum(CALENDAR_VIEWS).catch('month').parse(params.view);
-  // Without a date the calendar opens on today in the workspace's zone (the server does not know the viewer's).
-  const anchor = isCivilDate(params.date) ? params.date : zonedParts(new Date(), workspaceTimeZone).date;
+  // Without a date the calendar opens on today in the workspace's zone (the server does not know the viewer's),
+  // showing this week and the next where one month view can.
+  const anchor = isCivilDate(params.date)
+    ? params.date
+    : defaultAnchor(view, zonedParts(new Date(), workspaceTimeZone).date);
   const filters = calendarFiltersSchema.parse(params);
   const query: CalendarQuery = { ...fetchRange(view, anchor), account: filters.account, status: filters.status };
 

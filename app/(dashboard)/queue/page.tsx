@@ -26,14 +26,22 @@ export default async function QueuePage() {
         title="Queue"
         description={`Scheduled, publishing and settled posts in ${workspace.name}.`}
         actions={
-          can(role, 'compose') ? (
+          <div className="flex items-center gap-2">
             <Link
-              href="/compose"
-              className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-500"
+              href="/calendar"
+              className="rounded-md px-3.5 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
             >
-              Compose
+              Open calendar
             </Link>
-          ) : undefined
+            {can(role, 'compose') ? (
+              <Link
+                href="/compose"
+                className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-500"
+              >
+                Compose
+              </Link>
+            ) : null}
+          </div>
         }
       />
       {items.length === 0 ? (

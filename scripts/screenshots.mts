@@ -1,0 +1,115 @@
+// README screenshots: the calendar, the composer with a thread and a post's timeline while it is being verified,
+// taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
+// docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=...
+// (signed in with the demo password, DEMO_PASSWORD or semel-demo).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import postgres from 'postgres';
+import sharp from 'sharp';
+
+const OUT = path.resolve('docs/screenshots');
+const PORT = Number(process.env.SCREENSHOTS_PORT || 3290);
+const DATA_DIR = '.data/screenshots';
+const VIEWPORT = { width: 1280, height: 800 };
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const url = `http://127.0.0.1:${PORT}`;
+  const child = spawn(
+    'npx',
+    ['tsx', 'scripts/with-db.mts', '--fresh', '--seed', '--', 'npx', 'next', 'start', '-p', `${PORT}`],
+    {
+      detached: true, // its own process group, stopped as a whole below
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        SEMEL_DATA_DIR: DATA_DIR,
+        MEDIA_DIR: `${DATA_DIR}/media`,
+        NEXTAUTH_URL: url,
+        NEXTAUTH_SECRET: 'screenshots-only-secret-0123456789abcdef',
+        APP_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
+        CRON_SECRET: 'screenshots-cron-secret-0123',
+        DEMO_PASSWORD: 'semel-demo',
+        SANDBOX_ENABLED: 'true',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+    },
+  );
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the server did not start within two minutes');
+}
+
+async function signIn(page: Page) {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill('manager@demo.test');
+  await page.getByLabel('Password').fill(process.env.DEMO_PASSWORD || 'semel-demo');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/queue$/);
+}
+
+/** A palette PNG at full compression: a screenshot of a UI keeps its look at a fraction of the size. */
+async function save(page: Page, name: string) {
+  const raw = await page.screenshot({ fullPage: false });
+  const file = path.join(OUT, name);
+  writeFileSync(file, await sharp(raw).png({ palette: true, quality: 90, compressionLevel: 9, effort: 10 }).toBuffer());
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+const server = process.env.SCREENSHOTS_URL ? null : await startServer();
+const baseURL = process.env.SCREENSHOTS_URL || server!.url;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || (process.platform === 'linux' ? '/usr/bin/chromium' : undefined),
+  args: ['--no-sandbox'],
+});
+try {
+  mkdirSync(OUT, { recursive: true });
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US' });
+  const page = await context.newPage();
+  await signIn(page);
+
+  await page.goto('/calendar');
+  await page.getByTestId('calendar-chip').first().waitFor();
+  await save(page, 'calendar.png');
+
+  await page.goto('/compose');
+  await page.getByRole('checkbox', { name: /Demo Brand/ }).check();
+  await page.getByRole('checkbox', { name: /Demo on Mastodon/ }).check();
+  await page.getByRole('radio', { name: 'Thread' }).check();
+  await page
+    .getByLabel('Part 1', { exact: true })
+    .fill('Launch week, day 3: the scheduling guide is live. A few highlights 🧵');
+  await page
+    .getByLabel('Part 2', { exact: true })
+    .fill('1/ Every post gets its key when you open the composer: a double click never makes two.');
+  await page.getByRole('button', { name: 'Add part' }).click();
+  await page
+    .getByLabel('Part 3', { exact: true })
+    .fill('2/ A timeout is never resent blindly: we read the account first.');
+  await page.getByLabel('Part 3', { exact: true }).blur();
+  await save(page, 'compose-thread.png');
+
+  // The seeded post whose call timed out: "Ambiguous — being verified" on its timeline, then (once the reconciler
+  // has read the account, about a minute after the seed) the check that found it.
+  const dataDir = server ? DATA_DIR : process.env.SEMEL_DATA_DIR || '.data';
+  const sql = postgres(readFileSync(path.join(dataDir, 'database-url'), 'utf8').trim(), { max: 1 });
+  const [verifying] = await sql<{ id: string }[]>`
+    select p.id from posts p join workspaces w on w.id = p.workspace_id
+    where w.slug = 'demo' and p.idempotency_key like 'seed:%:verifying' order by p.created_at desc limit 1`;
+  await sql.end();
+  await page.goto(`/posts/${verifying!.id}`);
+  await page.getByText('Ambiguous — being verified').first().waitFor();
+  await save(page, 'post-timeline.png');
+  await context.close();
+} finally {
+  await browser.close();
+  if (server?.child.pid) process.kill(-server.child.pid, 'SIGTERM');
+}
