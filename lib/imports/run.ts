@@ -1,0 +1,168 @@
+import type { Database, Executor, Transaction } from '@/db/client';
+import { listAccounts } from '@/db/queries/accounts';
+import { ensureImport, insertImportRows } from '@/db/queries/imports';
+import { insertPostWithDeliveries } from '@/db/queries/posts';
+import { notifyDue } from '@/db/queries/publishing';
+import { getWorkspaceSettings } from '@/db/queries/workspaces';
+import { findAlreadyImported, findEditedCopies } from './classify';
+import { parseImportCsv, type BadFile, type CsvRow } from './parse';
+import { planImport, type ImportPlan, type PlannedPost } from './plan';
+import { countRows, type ImportPreview, type ImportRowReport } from './types';
+
+/** Posts written per transaction: a 5,000-row file is a few transactions (docs: README "Import"). */
+export const IMPORT_CHUNK_POSTS = 500;
+const NOTIFY_HORIZON_MS = 25_000; // as lib/posts/create.ts: wake the schedulers for a post due within their sleep
+
+export type ImportFile = { bytes: Uint8Array; fileName: string };
+
+export type ImportContext = {
+  workspaceId: string;
+  source: 'form' | 'api';
+  actor: string;
+  userId?: string;
+  apiKeyId?: string;
+  requestId?: string;
+  now?: Date;
+};
+
+export type ReadFile = { ok: true; rows: CsvRow[]; plan: ImportPlan; ignoredColumns: string[] } | BadFile;
+
+/** Parse and check a file against the workspace's accounts and time zone (no writes). */
+export async function readImportFile(db: Executor, file: ImportFile, context: ImportContext): Promise<ReadFile> {
+  const parsed = parseImportCsv(file.bytes);
+  if (!parsed.ok) return parsed;
+  const [accounts, settings] = await Promise.all([
+    listAccounts(db, { workspaceId: context.workspaceId }),
+    getWorkspaceSettings(db, { workspaceId: context.workspaceId }),
+  ]);
+  const plan = planImport(parsed.rows, {
+    accounts,
+    workspaceTimeZone: settings?.timeZone ?? 'UTC',
+    now: context.now ?? new Date(),
+  });
+  return { ok: true, rows: parsed.rows, plan, ignoredColumns: parsed.ignoredColumns };
+}
+
+/** The preview: per row new / already imported / looks like an edited copy / its errors. Writes nothing. */
+export async function previewImport(
+  db: Database,
+  file: ImportFile,
+  context: ImportContext,
+): Promise<{ ok: true; preview: ImportPreview } | BadFile> {
+  const read = await readImportFile(db, file, context);
+  if (!read.ok) return read;
+  const { posts } = read.plan;
+  const [already, copies] = await Promise.all([
+    findAlreadyImported(db, context.workspaceId, posts),
+    findEditedCopies(db, context.workspaceId, posts),
+  ]);
+  const reports = new Map<number, ImportRowReport>();
+  for (const post of posts) {
+    const existing = already.get(post.postKey);
+    for (const row of post.rows)
+      reports.set(
+        row,
+        existing
+          ? { row, status: 'already_imported', postId: existing.postId, alreadyImported: existing }
+          : { row, status: 'new', ...(copies.has(post.postKey) ? { editedCopyOf: copies.get(post.postKey) } : {}) },
+      );
+  }
+  const rows = withInvalidRows(read, reports);
+  return {
+    ok: true,
+    preview: {
+      fileName: file.fileName,
+      counts: countRows(rows),
+      posts: posts.filter((p) => !already.has(p.postKey)).length,
+      rows,
+      ignoredColumns: read.ignoredColumns,
+    },
+  };
+}
+
+/** Every row's report in file order: the planned ones given, the invalid ones with their errors and cells. */
+export function withInvalidRows(read: Extract<ReadFile, { ok: true }>, reports: Map<number, ImportRowReport>) {
+  return read.rows.map(
+    (r): ImportRowReport =>
+      reports.get(r.row) ?? {
+        row: r.row,
+        status: 'invalid',
+        errors: read.plan.errors.get(r.row) ?? ['Not imported'],
+        cells: { ...r.cells },
+      },
+  );
+}
+
+/**
+ * Writes planned posts in the caller's transaction, each exactly once: its key `import:<sha256(row key)>` is
+ * the post's idempotency key, and `posts_workspace_idempotency_key_uq` lets one insert win even when two
+ * imports of one file race (the loser waits for the winner's commit and writes nothing). Keys are taken in
+ * sorted order, so two imports never wait on each other in a cycle. Returns a report per row of these posts.
+ */
+export async function importPlannedPosts(
+  tx: Transaction,
+  planned: readonly PlannedPost[],
+  context: ImportContext & { importId: string },
+): Promise<Map<number, ImportRowReport>> {
+  const now = context.now ?? new Date();
+  const copies = await findEditedCopies(tx, context.workspaceId, planned);
+  const created = new Map<string, string>();
+  const importRows = [];
+  let dueSoon = false;
+  for (const post of [...planned].sort((a, b) => (a.postKey < b.postKey ? -1 : 1))) {
+    const inserted = await insertPostWithDeliveries(tx, {
+      post: {
+        workspaceId: context.workspaceId,
+        kind: post.kind,
+        text: post.texts[0]!,
+        scheduledAt: post.scheduledAt,
+        source: context.source,
+        idempotencyKey: post.postKey,
+        createdByUserId: context.userId ?? null,
+        createdByApiKeyId: context.apiKeyId ?? null,
+      },
+      accountIds: post.accountIds,
+      parts: post.kind === 'thread' ? post.texts : undefined,
+      actor: context.actor,
+      requestId: context.requestId,
+    });
+    if (!inserted) continue; // the key is taken: imported before, or by an import that committed first
+    created.set(post.postKey, inserted.post.id);
+    importRows.push({
+      postId: inserted.post.id,
+      workspaceId: context.workspaceId,
+      importId: context.importId,
+      rowNumber: post.rows[0]!,
+      matchKey: post.matchKey,
+      normalisedText: post.normalisedText,
+    });
+    if (post.scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) dueSoon = true;
+  }
+  await insertImportRows(tx, importRows);
+  if (dueSoon) await notifyDue(tx);
+  const already = await findAlreadyImported(
+    tx,
+    context.workspaceId,
+    planned.filter((p) => !created.has(p.postKey)),
+  );
+  const reports = new Map<number, ImportRowReport>();
+  for (const post of planned) {
+    const postId = created.get(post.postKey);
+    const existing = already.get(post.postKey);
+    for (const row of post.rows)
+      reports.set(
+        row,
+        postId
+          ? {
+              row,
+              status: 'created',
+              postId,
+              ...(copies.has(post.postKey) ? { editedCopyOf: copies.get(post.postKey) } : {}),
+            }
+          : { row, status: 'already_imported', postId: existing?.postId, alreadyImported: existing },
+      );
+  }
+  return reports;
+}
+
+export { ensureImport };
