@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { importRows, imports, posts, type NewImportRow } from '../schema';
+import { addDeliveriesForPosts } from './deliveries';
+import { importRows, imports, postParts, posts, type NewImportRow, type NewPost } from '../schema';
 
 type ImportSource = 'form' | 'api';
 
@@ -64,5 +65,54 @@ export async function findImportedByMatchKeys(db: Executor, params: { workspaceI
 }
 
 export async function insertImportRows(db: Executor, rows: NewImportRow[]) {
-  if (rows.length > 0) await db.insert(importRows).values(rows);
+  for (let at = 0; at < rows.length; at += 5000) await db.insert(importRows).values(rows.slice(at, at + 5000));
+}
+
+/** Posts per insert statement: 12 columns a row, under Postgres' 65,535 parameters. */
+const POSTS_PER_STATEMENT = 1000;
+
+/**
+ * New posts with their thread parts and deliveries (and each delivery's `created` history row), as
+ * insertPostWithDeliveries writes one, in a few statements. A post whose idempotency key the workspace already
+ * holds is skipped (`posts_workspace_idempotency_key_uq`): returns the ids of the posts written. The caller
+ * passes them sorted by key, so two imports wait on each other's keys in one order (no deadlock).
+ */
+export async function insertImportedPosts(
+  db: Executor,
+  params: {
+    workspaceId: string;
+    posts: (NewPost & { id: string; idempotencyKey: string; accountIds: string[]; parts: string[] })[];
+    actor: string;
+    requestId?: string;
+  },
+): Promise<Set<string>> {
+  const created = new Set<string>();
+  for (let at = 0; at < params.posts.length; at += POSTS_PER_STATEMENT) {
+    const rows = await db
+      .insert(posts)
+      .values(params.posts.slice(at, at + POSTS_PER_STATEMENT).map(({ accountIds: _a, parts: _p, ...post }) => post))
+      .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
+      .returning({ id: posts.id });
+    for (const row of rows) created.add(row.id);
+  }
+  const written = params.posts.filter((p) => created.has(p.id));
+  const parts = written.flatMap((p) => p.parts.map((text, position) => ({ postId: p.id, position, text })));
+  for (let at = 0; at < parts.length; at += 10_000) await db.insert(postParts).values(parts.slice(at, at + 10_000));
+  await addDeliveriesForPosts(db, {
+    workspaceId: params.workspaceId,
+    posts: written.map((p) => ({
+      postId: p.id,
+      accountIds: p.accountIds,
+      parts: p.parts.length > 0 ? p.parts.map((_, i) => i) : [0],
+      dueAt: p.scheduledAt as Date,
+      detail: {
+        source: p.source,
+        idempotencyKey: p.idempotencyKey,
+        ...(params.requestId ? { requestId: params.requestId } : {}),
+      },
+    })),
+    actor: params.actor,
+    reason: 'created',
+  });
+  return created;
 }

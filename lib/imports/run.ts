@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Database, Executor, Transaction } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
-import { ensureImport, insertImportRows } from '@/db/queries/imports';
-import { insertPostWithDeliveries } from '@/db/queries/posts';
+import { ensureImport, insertImportedPosts, insertImportRows } from '@/db/queries/imports';
 import { notifyDue } from '@/db/queries/publishing';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { findAlreadyImported, findEditedCopies } from './classify';
@@ -106,38 +106,43 @@ export async function importPlannedPosts(
 ): Promise<Map<number, ImportRowReport>> {
   const now = context.now ?? new Date();
   const copies = await findEditedCopies(tx, context.workspaceId, planned);
-  const created = new Map<string, string>();
-  const importRows = [];
-  let dueSoon = false;
-  for (const post of [...planned].sort((a, b) => (a.postKey < b.postKey ? -1 : 1))) {
-    const inserted = await insertPostWithDeliveries(tx, {
-      post: {
-        workspaceId: context.workspaceId,
-        kind: post.kind,
-        text: post.texts[0]!,
-        scheduledAt: post.scheduledAt,
-        source: context.source,
-        idempotencyKey: post.postKey,
-        createdByUserId: context.userId ?? null,
-        createdByApiKeyId: context.apiKeyId ?? null,
-      },
+  const sorted = [...planned].sort((a, b) => (a.postKey < b.postKey ? -1 : 1));
+  const ids = new Map(sorted.map((p) => [p.postKey, randomUUID()]));
+  const written = await insertImportedPosts(tx, {
+    workspaceId: context.workspaceId,
+    posts: sorted.map((post) => ({
+      id: ids.get(post.postKey)!,
+      workspaceId: context.workspaceId,
+      kind: post.kind,
+      text: post.texts[0]!, // a thread's first part, as lib/posts/create.ts stores it
+      scheduledAt: post.scheduledAt,
+      source: context.source,
+      idempotencyKey: post.postKey,
+      createdByUserId: context.userId ?? null,
+      createdByApiKeyId: context.apiKeyId ?? null,
       accountIds: post.accountIds,
-      parts: post.kind === 'thread' ? post.texts : undefined,
-      actor: context.actor,
-      requestId: context.requestId,
-    });
-    if (!inserted) continue; // the key is taken: imported before, or by an import that committed first
-    created.set(post.postKey, inserted.post.id);
-    importRows.push({
-      postId: inserted.post.id,
+      parts: post.kind === 'thread' ? post.texts : [],
+    })),
+    actor: context.actor,
+    requestId: context.requestId,
+  });
+  // A key already taken (imported before, or by an import that committed first) wrote nothing.
+  const created = new Map(
+    sorted.filter((p) => written.has(ids.get(p.postKey)!)).map((p) => [p.postKey, ids.get(p.postKey)!]),
+  );
+  const importRows = sorted
+    .filter((p) => created.has(p.postKey))
+    .map((post) => ({
+      postId: created.get(post.postKey)!,
       workspaceId: context.workspaceId,
       importId: context.importId,
       rowNumber: post.rows[0]!,
       matchKey: post.matchKey,
       normalisedText: post.normalisedText,
-    });
-    if (post.scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) dueSoon = true;
-  }
+    }));
+  const dueSoon = sorted.some(
+    (p) => created.has(p.postKey) && p.scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS,
+  );
   await insertImportRows(tx, importRows);
   if (dueSoon) await notifyDue(tx);
   const already = await findAlreadyImported(
@@ -164,5 +169,3 @@ export async function importPlannedPosts(
   }
   return reports;
 }
-
-export { ensureImport };
