@@ -68,6 +68,14 @@ export async function insertImportRows(db: Executor, rows: NewImportRow[]) {
   for (let at = 0; at < rows.length; at += 5000) await db.insert(importRows).values(rows.slice(at, at + 5000));
 }
 
+/** A planned post's row in `posts` (without the accounts and parts that go to other tables). */
+function postColumns(post: NewPost & { accountIds: string[]; parts: string[] }): NewPost {
+  const { accountIds, parts, ...row } = post;
+  void accountIds;
+  void parts;
+  return row;
+}
+
 /** Posts per insert statement: 12 columns a row, under Postgres' 65,535 parameters. */
 const POSTS_PER_STATEMENT = 1000;
 
@@ -90,7 +98,7 @@ export async function insertImportedPosts(
   for (let at = 0; at < params.posts.length; at += POSTS_PER_STATEMENT) {
     const rows = await db
       .insert(posts)
-      .values(params.posts.slice(at, at + POSTS_PER_STATEMENT).map(({ accountIds: _a, parts: _p, ...post }) => post))
+      .values(params.posts.slice(at, at + POSTS_PER_STATEMENT).map(postColumns))
       .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
       .returning({ id: posts.id });
     for (const row of rows) created.add(row.id);

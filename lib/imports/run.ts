@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Executor, Transaction } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
-import { ensureImport, insertImportedPosts, insertImportRows } from '@/db/queries/imports';
+import { insertImportedPosts, insertImportRows } from '@/db/queries/imports';
 import { notifyDue } from '@/db/queries/publishing';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { findAlreadyImported, findEditedCopies } from './classify';
