@@ -1,12 +1,10 @@
 import { parse } from 'csv-parse/sync';
+import { IMPORT_COLUMNS, type ImportColumn } from './columns';
 
 export const IMPORT_MAX_ROWS = 5000;
 /** 5,000 rows of long posts fit easily; anything larger is refused before it is parsed (413). */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 
-/** The columns a file may have (header names are matched trimmed and case-insensitively). */
-export const IMPORT_COLUMNS = ['text', 'accounts', 'scheduled_at', 'time_zone', 'key', 'thread_group', 'part'] as const;
-export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 const REQUIRED: readonly ImportColumn[] = ['text', 'accounts', 'scheduled_at'];
 
 export type CsvRow = {

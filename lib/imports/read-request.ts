@@ -6,6 +6,12 @@ import type { ImportFile } from './run';
 const MAX_BODY_BYTES = IMPORT_MAX_BYTES + 64 * 1024;
 const TOO_LARGE = `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`;
 
+export const UPLOAD_PROBLEM_TITLES = {
+  400: 'Bad Request',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+} as const;
+
 export type ReadImportRequest =
   { ok: true; file: ImportFile; fields: FormData } | { ok: false; status: 400 | 413 | 415; detail: string };
 

@@ -4,12 +4,10 @@ import { problem } from '@/lib/http/problem';
 import { requestIdOf } from '@/lib/http/request-id';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { importCsv } from '@/lib/imports/import-csv';
-import { readImportRequest } from '@/lib/imports/read-request';
+import { readImportRequest, UPLOAD_PROBLEM_TITLES as TITLES } from '@/lib/imports/read-request';
 import { keyProblem } from '../posts/http';
 
 export const dynamic = 'force-dynamic';
-
-const TITLES = { 400: 'Bad Request', 413: 'Content Too Large', 415: 'Unsupported Media Type' } as const;
 
 /**
  * Import a CSV of posts (README "Import"), exactly once per Idempotency-Key; each row is also keyed on its own,
