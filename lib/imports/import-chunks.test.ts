@@ -61,7 +61,11 @@ describe('the import page: preview and chunks', () => {
     const second = await previewImport(db, file(csv), context);
     expect(second.ok && second.preview.counts.alreadyImported).toBe(n);
     const api = await importCsv(db, file(csv), { ...context, source: 'api', idempotencyKey: randomUUID() });
-    expect(api.kind === 'ok' && JSON.parse(api.stored.body).counts).toMatchObject({ new: 0, alreadyImported: n });
+    if (!('kind' in api) || api.kind !== 'ok') throw new Error('the API import was refused');
+    expect(JSON.parse(api.stored.body).counts).toMatchObject({
+      new: 0,
+      alreadyImported: n,
+    });
     expect(await postsLike(tag)).toBe(n);
   });
 

@@ -8,6 +8,7 @@ import type { BadFile } from './parse';
 import {
   IMPORT_CHUNK_POSTS,
   importPlannedPosts,
+  invalidRow,
   readImportFile,
   withInvalidRows,
   type ImportContext,
@@ -117,10 +118,10 @@ export async function importCsvChunk(
   file: ImportFile,
   context: ImportContext & { importId: string; chunk: number },
 ): Promise<ImportChunkResult> {
-  const read = await readImportFile(db, file, context);
+  const range = { from: context.chunk * IMPORT_CHUNK_POSTS, to: (context.chunk + 1) * IMPORT_CHUNK_POSTS };
+  const read = await readImportFile(db, file, context, range);
   if (!read.ok) return read;
-  const { posts } = read.plan;
-  const slice = posts.slice(context.chunk * IMPORT_CHUNK_POSTS, (context.chunk + 1) * IMPORT_CHUNK_POSTS);
+  const { candidates, posts: slice } = read.plan;
   const reports = await db.transaction(async (tx) => {
     const owned = await ensureImport(tx, {
       id: context.importId,
@@ -133,10 +134,13 @@ export async function importCsvChunk(
   });
   if (!reports)
     return { ok: false, status: 409, title: 'Conflict', detail: 'This import id belongs to another workspace.' };
+  // This chunk's rows that its network check refused (the preview showed them too).
+  for (const post of candidates.slice(range.from, range.to))
+    for (const row of post.rows) if (!reports.has(row)) reports.set(row, invalidRow(read, row));
   return {
     ok: true,
-    postsDone: Math.min(posts.length, (context.chunk + 1) * IMPORT_CHUNK_POSTS),
-    postsTotal: posts.length,
+    postsDone: Math.min(candidates.length, range.to),
+    postsTotal: candidates.length,
     rows: [...reports.values()].sort((a, b) => a.row - b.row),
   };
 }

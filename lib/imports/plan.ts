@@ -24,7 +24,11 @@ export type PlannedPost = {
   normalisedText: string;
 };
 
-export type ImportPlan = { posts: PlannedPost[]; errors: Map<number, string[]> };
+/**
+ * `candidates`: every post the rows describe (in file order, one per key); `posts`: those of them checked against
+ * their networks (text limits, kinds) that passed — all of them, or those in the range asked for.
+ */
+export type ImportPlan = { candidates: PlannedPost[]; posts: PlannedPost[]; errors: Map<number, string[]> };
 
 export type PlanContext = { accounts: readonly TargetAccount[]; workspaceTimeZone: string; now: Date };
 
@@ -36,7 +40,12 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * Checks every row with the product's rules (text, accounts by handle in the workspace, each network's text
  * limit and kinds, a time not in the past and within two years); a bad row is reported and never blocks the others.
  */
-export function planImport(rows: readonly CsvRow[], context: PlanContext): ImportPlan {
+export function planImport(
+  rows: readonly CsvRow[],
+  context: PlanContext,
+  /** Check targets only for candidates [from, to): a chunk of a file whose rows are already previewed. */
+  range: { from: number; to: number } = { from: 0, to: Infinity },
+): ImportPlan {
   const errors = new Map<number, string[]>();
   const fail = (row: number, message: string) => errors.set(row, [...(errors.get(row) ?? []), message]);
   const checked = rows.map((r) => checkRow(r, context, fail));
@@ -52,8 +61,7 @@ export function planImport(rows: readonly CsvRow[], context: PlanContext): Impor
   for (const c of singles) {
     if (c.row.cells.part.trim() !== '') fail(c.row.row, '`part` needs a `thread_group`');
     if (errors.has(c.row.row)) continue;
-    const post = toPost([c], 'post', context, (m) => fail(c.row.row, m));
-    if (post) planned.push(post);
+    planned.push(toPost([c], 'post'));
   }
   for (const [group, members] of groups) {
     const groupFail = (message: string) => members.forEach((m) => fail(m.row.row, message));
@@ -76,13 +84,12 @@ export function planImport(rows: readonly CsvRow[], context: PlanContext): Impor
         if (!errors.has(m.row.row)) fail(m.row.row, `Another row of thread "${group}" is invalid`);
       continue;
     }
-    const post = toPost(ordered, 'thread', context, groupFail);
-    if (post) planned.push(post);
+    planned.push(toPost(ordered, 'thread'));
   }
 
   // The same key twice in one file: the first row wins, the others are reported.
   const byKey = new Map<string, PlannedPost>();
-  const posts: PlannedPost[] = [];
+  const candidates: PlannedPost[] = [];
   for (const post of planned.sort((a, b) => a.rows[0]! - b.rows[0]!)) {
     const earlier = byKey.get(post.postKey);
     if (earlier) {
@@ -90,9 +97,15 @@ export function planImport(rows: readonly CsvRow[], context: PlanContext): Impor
       continue;
     }
     byKey.set(post.postKey, post);
-    posts.push(post);
+    candidates.push(post);
   }
-  return { posts, errors };
+  // The product's own target check (lib/posts/targets.ts): each network's text limit and the kinds it takes.
+  const posts = candidates.slice(range.from, range.to).filter((post) => {
+    const messages = targetErrors(post, context);
+    for (const row of post.rows) messages.forEach((m) => fail(row, m));
+    return messages.length === 0;
+  });
+  return { candidates, posts, errors };
 }
 
 type Checked = {
@@ -183,30 +196,23 @@ function parseTime(value: string, zoneCell: string, context: PlanContext): Date 
   return date;
 }
 
-function toPost(
-  members: Checked[],
-  kind: 'post' | 'thread',
-  context: PlanContext,
-  fail: (message: string) => void,
-): PlannedPost | null {
-  const first = members[0]!;
-  const texts = members.map((m) => m.row.cells.text);
-  const accountIds = first.accountIds;
+function targetErrors(post: PlannedPost, context: PlanContext): string[] {
+  const { accountIds, kind, texts } = post;
   const fieldErrors: FieldErrors = {};
-  const accounts = context.accounts.filter((a) => accountIds.includes(a.id));
-  // The product's own target check: each network's text limit and the kinds it takes (LinkedIn: no threads).
   checkTargets(
-    accounts,
+    context.accounts.filter((a) => accountIds.includes(a.id)),
     kind === 'thread' ? { accountIds, kind, parts: texts } : { accountIds, kind, text: texts[0]! },
     fieldErrors,
   );
-  const messages = Object.entries(fieldErrors).flatMap(([field, list]) =>
-    list.map((m) => `${field.replace(/^parts\.(\d+)\.text$/, (_, i) => `part ${Number(i) + 1}`)}: ${m}`),
+  return Object.entries(fieldErrors).flatMap(([field, list]) =>
+    list.map((m) => `${field.replace(/^parts\.(\d+)\.text$/, (_, i: string) => `part ${Number(i) + 1}`)}: ${m}`),
   );
-  if (messages.length > 0) {
-    messages.forEach(fail);
-    return null;
-  }
+}
+
+function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
+  const first = members[0]!;
+  const texts = members.map((m) => m.row.cells.text);
+  const accountIds = first.accountIds;
   const scheduledAt = first.scheduledAt!;
   const sortedAccounts = [...accountIds].map((id) => id.toLowerCase()).sort();
   const keyCell = first.row.cells.key.trim();

@@ -28,18 +28,27 @@ export type ImportContext = {
 export type ReadFile = { ok: true; rows: CsvRow[]; plan: ImportPlan; ignoredColumns: string[] } | BadFile;
 
 /** Parse and check a file against the workspace's accounts and time zone (no writes). */
-export async function readImportFile(db: Executor, file: ImportFile, context: ImportContext): Promise<ReadFile> {
+export async function readImportFile(
+  db: Executor,
+  file: ImportFile,
+  context: ImportContext,
+  range?: { from: number; to: number },
+): Promise<ReadFile> {
   const parsed = parseImportCsv(file.bytes);
   if (!parsed.ok) return parsed;
   const [accounts, settings] = await Promise.all([
     listAccounts(db, { workspaceId: context.workspaceId }),
     getWorkspaceSettings(db, { workspaceId: context.workspaceId }),
   ]);
-  const plan = planImport(parsed.rows, {
-    accounts,
-    workspaceTimeZone: settings?.timeZone ?? 'UTC',
-    now: context.now ?? new Date(),
-  });
+  const plan = planImport(
+    parsed.rows,
+    {
+      accounts,
+      workspaceTimeZone: settings?.timeZone ?? 'UTC',
+      now: context.now ?? new Date(),
+    },
+    range,
+  );
   return { ok: true, rows: parsed.rows, plan, ignoredColumns: parsed.ignoredColumns };
 }
 
@@ -82,15 +91,20 @@ export async function previewImport(
 
 /** Every row's report in file order: the planned ones given, the invalid ones with their errors and cells. */
 export function withInvalidRows(read: Extract<ReadFile, { ok: true }>, reports: Map<number, ImportRowReport>) {
-  return read.rows.map(
-    (r): ImportRowReport =>
-      reports.get(r.row) ?? {
-        row: r.row,
-        status: 'invalid',
-        errors: read.plan.errors.get(r.row) ?? ['Not imported'],
-        cells: { ...r.cells },
-      },
-  );
+  return read.rows.map((r) => reports.get(r.row) ?? invalidRow(read, r.row, r.cells));
+}
+
+export function invalidRow(
+  read: Extract<ReadFile, { ok: true }>,
+  row: number,
+  cells = read.rows.find((r) => r.row === row)?.cells,
+): ImportRowReport {
+  return {
+    row,
+    status: 'invalid',
+    errors: read.plan.errors.get(row) ?? ['Not imported'],
+    ...(cells ? { cells: { ...cells } } : {}),
+  };
 }
 
 /**
