@@ -30,6 +30,7 @@ test('a CSV imported in the UI, then again, then through the API: the same posts
   page,
   request,
 }) => {
+  test.setTimeout(180_000); // three uploads, two imports and an API call on a shared 2-core machine
   const tag = `Import ${randomUUID().slice(0, 8)}`;
   const csv = csvFor(tag);
   await signIn(page, 'admin@demo.test');
