@@ -105,4 +105,19 @@ describe('the import page: preview and chunks', () => {
     expect(refused).toMatchObject({ ok: false, status: 409 });
     expect(await postsLike(tag)).toBe(1);
   });
+
+  it("a chunk reports its rows that a network refuses (X's limit) beside those it created", async () => {
+    const tag = randomUUID().slice(0, 8);
+    const csv = `text,accounts,scheduled_at\n${tag} fits,@brand,${at(6)}\n${tag} ${'y'.repeat(300)},@brand,${at(6)}\n`;
+    const answer = await importCsvChunk(db, file(csv), { ...context, importId: randomUUID(), chunk: 0 });
+    if (!answer.ok) throw new Error(answer.detail);
+    expect(answer.rows.map((r) => [r.row, r.status])).toEqual([
+      [2, 'created'],
+      [3, 'invalid'],
+    ]);
+    expect(answer.rows[1]!.errors![0]).toMatch(/^text: \d+\/280 characters: too long for @brand/);
+    expect(answer.rows[1]!.cells?.accounts).toBe('@brand');
+    expect([answer.postsDone, answer.postsTotal]).toEqual([2, 2]);
+    expect(await postsLike(tag)).toBe(1);
+  });
 });
