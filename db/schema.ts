@@ -200,6 +200,55 @@ export const postParts = pgTable(
 );
 export type PostPart = typeof postParts.$inferSelect;
 
+/**
+ * One CSV import (issue 12): the file it came from, for "row N of file.csv imported on …". Its posts are keyed
+ * `import:<sha256(row key)>` in `posts.idempotency_key`, so `posts_workspace_idempotency_key_uq` is what makes
+ * each row take effect once, even when two imports of one file race (lib/imports/).
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    fileName: text().notNull(),
+    source: postSourceEnum().notNull(),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdByApiKeyId: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('imports_workspace_created_idx').on(t.workspaceId, t.createdAt)],
+);
+export type Import = typeof imports.$inferSelect;
+
+/**
+ * The row a post was imported from (one per post: a thread is the row of its first part). `matchKey` is
+ * sha256(accounts + scheduled time): a later row with a new key, the same match key and a similar text "looks
+ * like an edited copy" of this one.
+ */
+export const importRows = pgTable(
+  'import_rows',
+  {
+    postId: uuid()
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    importId: uuid()
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    rowNumber: integer().notNull(),
+    matchKey: text().notNull(),
+    /** The row's text (a thread's parts joined by a blank line), normalised: what the similarity compares. */
+    normalisedText: text().notNull(),
+  },
+  (t) => [index('import_rows_workspace_match_idx').on(t.workspaceId, t.matchKey)],
+);
+export type ImportRow = typeof importRows.$inferSelect;
+export type NewImportRow = typeof importRows.$inferInsert;
+
 export const deliveries = pgTable(
   'deliveries',
   {

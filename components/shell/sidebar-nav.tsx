@@ -8,6 +8,7 @@ const ITEMS = [
   { href: '/queue', label: 'Queue' },
   { href: '/compose', label: 'Compose' },
   { href: '/drafts', label: 'Drafts' },
+  { href: '/import', label: 'Import' },
   { href: '/review', label: 'Review' },
   { href: '/reports', label: 'Reports' },
   { href: '/accounts', label: 'Accounts' },

@@ -13,3 +13,12 @@ export function requestOrigin(request: Request): string {
   if (!host || !HOST.test(host) || (proto !== 'http' && proto !== 'https')) return url.origin;
   return `${proto}://${host}`;
 }
+
+/**
+ * The dashboard's own uploads come from its own pages: a request whose Origin is another site's is refused
+ * (with the session cookie SameSite=Lax this is the second belt against a cross-site form post).
+ */
+export function isCrossSite(request: Request): boolean {
+  const origin = request.headers.get('origin');
+  return Boolean(origin && origin !== requestOrigin(request));
+}

@@ -38,7 +38,7 @@ export async function readUpload(request: Request): Promise<ReadUpload> {
 }
 
 /** The body's bytes, or null once more than `limit` arrived (the rest is not read). */
-async function readCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function readCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -35,6 +35,20 @@ export async function validateTargets(
   errors: FieldErrors,
 ) {
   const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds: params.accountIds });
+  return checkTargets(accounts, params, errors);
+}
+
+export type TargetAccount = Awaited<ReturnType<typeof getTargetAccounts>>[number];
+
+/**
+ * validateTargets' checks on accounts already read (the workspace's accounts among `accountIds`): for callers
+ * that check many posts against one read, such as a CSV import (lib/imports/).
+ */
+export function checkTargets(
+  accounts: readonly TargetAccount[],
+  params: { accountIds: string[]; kind: PostKind | 'thread'; variants?: VariantTexts } & PostContent,
+  errors: FieldErrors,
+) {
   const usable = accounts.filter((a) => !a.disconnectedAt);
   // Another workspace's account is reported exactly like a missing one (I6).
   if (usable.length !== params.accountIds.length)

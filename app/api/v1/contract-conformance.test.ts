@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
 import { createApiKey } from '@/db/queries/api-keys';
+import { makeAccount } from '@/db/testing/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { GET as getSchedule, PUT as putSchedule } from './accounts/[id]/schedule/route';
@@ -15,6 +16,8 @@ import { POST as cancelPost } from './posts/[id]/cancel/route';
 import { postContract } from './posts/[id]/contract';
 import { GET as getPost, PATCH as editPost } from './posts/[id]/route';
 import { postsContract } from './posts/contract';
+import { importsContract } from './imports/contract';
+import { POST as importPosts } from './imports/route';
 import { mediaContract } from './media/contract';
 import { POST as uploadMedia } from './media/route';
 import { makeImage } from '@/lib/media/testing/images';
@@ -244,5 +247,39 @@ describe('real answers match the generated contract', () => {
     const invalid = await upload(randomUUID(), form(new TextEncoder().encode('no image')));
     expect(invalid.status).toBe(422);
     await expectConforms(mediaContract, 'POST', invalid);
+  });
+
+  it('POST /imports: 201 with created, invalid and already-imported rows, its replay, 400, 422 for a bad file, 415', async () => {
+    const handle = (await makeAccount(fixture.db, tenant.workspace.id, { handle: '@conformance' })).handle;
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const csv = `text,accounts,scheduled_at\nconformance import,${handle},${later}\nbad,@nobody,${later}\n`;
+    const send = (key: string | undefined, body: string, type?: string) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${tenant.token}` };
+      if (key) headers['idempotency-key'] = key;
+      let payload: BodyInit = body;
+      if (type) headers['content-type'] = type;
+      else {
+        const form = new FormData();
+        form.set('file', new Blob([body], { type: 'text/csv' }), 'conformance.csv');
+        payload = form;
+      }
+      return importPosts(
+        new Request('http://localhost/api/v1/imports', { method: 'POST', headers, body: payload }),
+        noParams,
+      );
+    };
+    const key = randomUUID();
+    const created = await send(key, csv);
+    expect(created.status).toBe(201);
+    await expectConforms(importsContract, 'POST', created);
+    const replay = await send(key, csv);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await expectConforms(importsContract, 'POST', replay);
+    const again = await send(randomUUID(), csv);
+    expect(((await again.clone().json()) as { counts: { alreadyImported: number } }).counts.alreadyImported).toBe(1);
+    await expectConforms(importsContract, 'POST', again);
+    await expectConforms(importsContract, 'POST', await send(undefined, csv));
+    await expectConforms(importsContract, 'POST', await send(randomUUID(), 'a,b\n1,2\n'));
+    await expectConforms(importsContract, 'POST', await send(randomUUID(), csv, 'text/csv'));
   });
 });

@@ -1,6 +1,7 @@
 import type { RouteContract } from '@/lib/api/contract/define';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
+import { importsContract } from './imports/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
@@ -17,5 +18,6 @@ export const apiV1Contracts: readonly RouteContract[] = [
   accountScheduleContract,
   mediaContract,
   publicationReportContract,
+  importsContract,
   openApiContract,
 ];

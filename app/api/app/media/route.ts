@@ -2,7 +2,7 @@ import { getDb } from '@/db/client';
 import { appRead } from '@/lib/http/app-read';
 import { problem } from '@/lib/http/problem';
 import { requestIdOf } from '@/lib/http/request-id';
-import { requestOrigin } from '@/lib/http/request-origin';
+import { isCrossSite } from '@/lib/http/request-origin';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { readUpload } from '@/lib/media/read-upload';
 import { getMediaStorage } from '@/lib/media/storage';
@@ -17,8 +17,7 @@ export const dynamic = 'force-dynamic';
  * send it: the session cookie is SameSite=Lax and the Origin must be this app's.
  */
 export const POST = appRead('compose', async ({ workspace, user }, _params, request) => {
-  const origin = request.headers.get('origin');
-  if (origin && origin !== requestOrigin(request))
+  if (isCrossSite(request))
     return problem({ status: 403, title: 'Forbidden', detail: 'Uploads come from this app’s own pages only.' });
   const key = checkIdempotencyKey(request.headers.get('idempotency-key'));
   if (!key.ok) return problem({ status: 400, title: 'Bad Request', detail: key.detail });

@@ -1,0 +1,126 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { addDeliveriesForPosts } from './deliveries';
+import { importRows, imports, postParts, posts, type NewImportRow, type NewPost } from '../schema';
+
+type ImportSource = 'form' | 'api';
+
+/**
+ * The import a chunk of rows belongs to: made on its first chunk (the id is the client's, so a retried chunk
+ * finds it). False when the id is another workspace's import: nothing is written then.
+ */
+export async function ensureImport(
+  db: Executor,
+  params: {
+    id: string;
+    workspaceId: string;
+    fileName: string;
+    source: ImportSource;
+    createdByUserId?: string | null;
+    createdByApiKeyId?: string | null;
+  },
+): Promise<boolean> {
+  await db.insert(imports).values(params).onConflictDoNothing({ target: imports.id });
+  const [row] = await db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(and(eq(imports.id, params.id), eq(imports.workspaceId, params.workspaceId)));
+  return Boolean(row);
+}
+
+/** Posts of this workspace holding these idempotency keys, with the import row they came from (if any). */
+export async function findPostsByKeys(db: Executor, params: { workspaceId: string; keys: string[] }) {
+  if (params.keys.length === 0) return [];
+  return db
+    .select({
+      postId: posts.id,
+      key: posts.idempotencyKey,
+      createdAt: posts.createdAt,
+      rowNumber: importRows.rowNumber,
+      fileName: imports.fileName,
+    })
+    .from(posts)
+    .leftJoin(importRows, eq(importRows.postId, posts.id))
+    .leftJoin(imports, eq(imports.id, importRows.importId))
+    .where(and(eq(posts.workspaceId, params.workspaceId), inArray(posts.idempotencyKey, params.keys)));
+}
+
+/** Imported rows of this workspace with these match keys (same accounts and time): edited-copy candidates. */
+export async function findImportedByMatchKeys(db: Executor, params: { workspaceId: string; matchKeys: string[] }) {
+  if (params.matchKeys.length === 0) return [];
+  return db
+    .select({
+      postId: importRows.postId,
+      matchKey: importRows.matchKey,
+      normalisedText: importRows.normalisedText,
+      rowNumber: importRows.rowNumber,
+      fileName: imports.fileName,
+      createdAt: posts.createdAt,
+      key: posts.idempotencyKey,
+    })
+    .from(importRows)
+    .innerJoin(imports, eq(imports.id, importRows.importId))
+    .innerJoin(posts, eq(posts.id, importRows.postId))
+    .where(and(eq(importRows.workspaceId, params.workspaceId), inArray(importRows.matchKey, params.matchKeys)));
+}
+
+export async function insertImportRows(db: Executor, rows: NewImportRow[]) {
+  for (let at = 0; at < rows.length; at += 5000) await db.insert(importRows).values(rows.slice(at, at + 5000));
+}
+
+/** A planned post's row in `posts` (without the accounts and parts that go to other tables). */
+function postColumns(post: NewPost & { accountIds: string[]; parts: string[] }): NewPost {
+  const { accountIds, parts, ...row } = post;
+  void accountIds;
+  void parts;
+  return row;
+}
+
+/** Posts per insert statement: 12 columns a row, under Postgres' 65,535 parameters. */
+const POSTS_PER_STATEMENT = 1000;
+
+/**
+ * New posts with their thread parts and deliveries (and each delivery's `created` history row), as
+ * insertPostWithDeliveries writes one, in a few statements. A post whose idempotency key the workspace already
+ * holds is skipped (`posts_workspace_idempotency_key_uq`): returns the ids of the posts written. The caller
+ * passes them sorted by key, so two imports wait on each other's keys in one order (no deadlock).
+ */
+export async function insertImportedPosts(
+  db: Executor,
+  params: {
+    workspaceId: string;
+    posts: (NewPost & { id: string; idempotencyKey: string; accountIds: string[]; parts: string[] })[];
+    actor: string;
+    requestId?: string;
+  },
+): Promise<Set<string>> {
+  const created = new Set<string>();
+  for (let at = 0; at < params.posts.length; at += POSTS_PER_STATEMENT) {
+    const rows = await db
+      .insert(posts)
+      .values(params.posts.slice(at, at + POSTS_PER_STATEMENT).map(postColumns))
+      .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
+      .returning({ id: posts.id });
+    for (const row of rows) created.add(row.id);
+  }
+  const written = params.posts.filter((p) => created.has(p.id));
+  const parts = written.flatMap((p) => p.parts.map((text, position) => ({ postId: p.id, position, text })));
+  for (let at = 0; at < parts.length; at += 10_000) await db.insert(postParts).values(parts.slice(at, at + 10_000));
+  await addDeliveriesForPosts(db, {
+    workspaceId: params.workspaceId,
+    posts: written.map((p) => ({
+      postId: p.id,
+      accountIds: p.accountIds,
+      parts: p.parts.length > 0 ? p.parts.map((_, i) => i) : [0],
+      dueAt: p.scheduledAt as Date,
+      detail: {
+        source: p.source,
+        idempotencyKey: p.idempotencyKey,
+        ...(params.requestId ? { requestId: params.requestId } : {}),
+      },
+    })),
+    actor: params.actor,
+    reason: 'created',
+  });
+  return created;
+}

@@ -1,0 +1,107 @@
+// npm run bench:import [-- --rows 5000 --accounts 10]
+// The CSV import benchmark (issue 12: "5,000 rows import in under a minute"). On a fresh database, a file of N
+// rows (single posts on one or two accounts, and every tenth group of three rows a thread) goes through the
+// real POST /api/v1/imports handler in-process (multipart parsing, the idempotency key, the per-row keys and
+// batched inserts); then the same file again with a new key, which must create nothing. Prints both times.
+// Exits non-zero when a row is not created once, or the re-upload creates anything.
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { and, count, eq, like } from 'drizzle-orm';
+import { createDatabase } from '@/db/client';
+import { runMigrations } from '@/db/migrate';
+import { createApiKey } from '@/db/queries/api-keys';
+import { posts } from '@/db/schema';
+import { makeAccount, makeWorkspace } from '@/db/testing/factories';
+import { generateApiKey } from '@/lib/auth/api-key-token';
+import type { ImportResult } from '@/lib/imports/types';
+import { resolveDatabase } from './lib/database';
+
+const { values } = parseArgs({
+  options: { rows: { type: 'string', default: '5000' }, accounts: { type: 'string', default: '10' } },
+});
+const ROWS = Number(values.rows);
+const ACCOUNTS = Number(values.accounts);
+const TARGET_SECONDS = 60;
+
+process.env.SEMEL_DATA_DIR ??= '.data/bench-import';
+const database = await resolveDatabase({ fresh: true });
+await runMigrations(database.url);
+process.env.DATABASE_URL = database.url;
+const { POST: importRoute } = await import('@/app/api/v1/imports/route');
+
+const setup = createDatabase(database.url, { max: 2 });
+const workspace = await makeWorkspace(setup.db, 'bench-import');
+for (let i = 0; i < ACCOUNTS; i++)
+  await makeAccount(setup.db, workspace.id, { provider: i % 2 ? 'mastodon' : 'x', handle: `@bench_${i}` });
+const key = generateApiKey();
+await createApiKey(setup.db, { workspaceId: workspace.id, name: 'bench', prefix: key.prefix, hash: key.hash });
+
+const tag = `bench-import ${randomUUID().slice(0, 8)}`;
+const lines = ['text,accounts,scheduled_at,thread_group,part'];
+const start = Date.now() + 7 * 86_400_000;
+for (let i = 0; i < ROWS; i++) {
+  const at = new Date(start + i * 60_000).toISOString();
+  const group = Math.floor(i / 3);
+  const accounts = `@bench_${i % ACCOUNTS}` + (i % 4 === 0 ? `;@bench_${(i + 1) % ACCOUNTS}` : '');
+  if (group % 10 === 0 && group * 3 + 2 < ROWS) {
+    const part = (i % 3) + 1;
+    lines.push(
+      part === 1
+        ? `"${tag} thread ${group}, part 1",@bench_0,${at},g${group},1`
+        : `"${tag} thread ${group}, part ${part}",,,g${group},${part}`,
+    );
+  } else lines.push(`"${tag} row ${i}, with ""quotes""",${accounts},${at},,`);
+}
+const csv = Buffer.from(lines.join('\r\n'));
+const expectedPosts = new Set(lines.slice(1).map((l) => (l.includes(' thread ') ? l.slice(0, l.indexOf(', part')) : l)))
+  .size;
+
+async function runImport(): Promise<{ seconds: number; result: ImportResult }> {
+  const form = new FormData();
+  form.set('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+  const started = performance.now();
+  const response = await importRoute(
+    new Request('http://localhost/api/v1/imports', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.token}`, 'idempotency-key': randomUUID() },
+      body: form,
+    }),
+    { params: Promise.resolve({}) },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (response.status !== 201) throw new Error(`import answered ${response.status}: ${await response.text()}`);
+  return { seconds, result: (await response.json()) as ImportResult };
+}
+
+const postCount = async () =>
+  (
+    await setup.db
+      .select({ n: count() })
+      .from(posts)
+      .where(and(eq(posts.workspaceId, workspace.id), like(posts.text, `${tag}%`)))
+  )[0]!.n;
+
+console.log(
+  `bench: importing ${ROWS} rows (${(csv.length / 1024).toFixed(0)} KB, ${expectedPosts} posts) on a fresh database`,
+);
+const first = await runImport();
+const afterFirst = await postCount();
+console.log(`   first import            ${first.seconds.toFixed(2)} s   ${JSON.stringify(first.result.counts)}`);
+console.log(`   rows/s                  ${(ROWS / first.seconds).toFixed(0)}`);
+const second = await runImport();
+const afterSecond = await postCount();
+console.log(`   same file again         ${second.seconds.toFixed(2)} s   ${JSON.stringify(second.result.counts)}`);
+console.log(
+  `   posts                   ${afterFirst} after the first, ${afterSecond} after the second (expected ${expectedPosts})`,
+);
+const ok =
+  afterFirst === expectedPosts &&
+  afterSecond === expectedPosts &&
+  first.result.counts.invalid === 0 &&
+  second.result.counts.new === 0;
+console.log(
+  `target: ${ROWS} rows in under ${TARGET_SECONDS} s: ${first.seconds < TARGET_SECONDS ? 'met' : 'NOT met'}; exactly once: ${ok ? 'OK' : 'FAILED'}`,
+);
+await setup.close();
+await database.stop();
+process.exit(ok ? 0 : 1);
