@@ -34,8 +34,13 @@ export function CreateApiKeyForm({ action }: { action: FormAction<{ token: strin
         <legend className="text-sm font-medium">Scopes</legend>
         {Object.entries(SCOPE_LABELS).map(([scope, label]) => (
           <label key={scope} className="mt-1 flex items-center gap-2 text-sm">
-            {/* Changing accounts' slots is opt-in: a key gets what the database default gives unless asked. */}
-            <input type="checkbox" name="scopes" value={scope} defaultChecked={scope !== 'accounts:write'} />
+            {/* Changing slots and webhooks is opt-in: a key gets what the database default gives unless asked. */}
+            <input
+              type="checkbox"
+              name="scopes"
+              value={scope}
+              defaultChecked={scope !== 'accounts:write' && scope !== 'webhooks:write'}
+            />
             <code className="text-xs">{scope}</code> <span className="text-slate-600">{label}</span>
           </label>
         ))}
