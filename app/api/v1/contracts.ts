@@ -6,6 +6,8 @@ import { openApiContract } from './openapi.json/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
 import { postsContract } from './posts/contract';
+import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
+import { webhookEndpointsContract } from './webhook-endpoints/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
 export const apiV1Contracts: readonly RouteContract[] = [
@@ -15,5 +17,7 @@ export const apiV1Contracts: readonly RouteContract[] = [
   accountsContract,
   accountScheduleContract,
   mediaContract,
+  webhookEndpointsContract,
+  webhookEndpointContract,
   openApiContract,
 ];
