@@ -184,11 +184,14 @@ export async function recordWebhookAttempt(
   return result.length > 0;
 }
 
-/** Manual redeliver: the same event (same webhook-id) goes out again now, whatever its last outcome. */
+/**
+ * Manual redeliver: the same event (same webhook-id) goes out again now, whatever its last outcome. A live
+ * lease is kept: a message being sent right now is not sent twice at once.
+ */
 export async function redeliverWebhookMessage(db: Executor, params: { workspaceId: string; messageId: string }) {
   const moved = await db
     .update(webhookMessages)
-    .set({ status: 'pending', nextAttemptAt: sql`now()`, leaseExpiresAt: null, updatedAt: sql`now()` })
+    .set({ status: 'pending', nextAttemptAt: sql`date_trunc('milliseconds', now())`, updatedAt: sql`now()` })
     .where(and(eq(webhookMessages.workspaceId, params.workspaceId), eq(webhookMessages.id, params.messageId)))
     .returning({ id: webhookMessages.id });
   return moved.length > 0;
