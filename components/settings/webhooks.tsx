@@ -5,23 +5,11 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FieldError, TextField } from '@/components/ui/field';
 import { LocalTime } from '@/components/ui/local-time';
+import { OneTimeSecret } from '@/components/ui/one-time-secret';
 import { SubmitButton } from '@/components/ui/submit-button';
+import type { WebhookLogRow } from '@/db/queries/webhooks';
 import type { FormAction } from '@/lib/auth/action';
 import { WEBHOOK_EVENT_LABELS } from '@/lib/webhooks/event-labels';
-
-export type WebhookLogRow = {
-  messageId: string;
-  eventId: string;
-  type: string;
-  sequence: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  nextAttemptAt: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  error: string | null;
-  lastAttemptAt: string | null;
-};
 
 export type WebhookEndpointView = { id: string; url: string; events: string[]; log: WebhookLogRow[] };
 
@@ -65,12 +53,7 @@ export function CreateWebhookEndpointForm({ action }: { action: FormAction<{ sec
         Add endpoint
       </SubmitButton>
       {state?.ok && state.data && (
-        <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
-          <p className="font-semibold">{state.message}</p>
-          <code className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="new-secret">
-            {state.data.secret}
-          </code>
-        </div>
+        <OneTimeSecret message={state.message} value={state.data.secret} testId="new-secret" />
       )}
       {state && !state.ok && (
         <p role="alert" className="text-sm text-rose-700">

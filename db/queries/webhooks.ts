@@ -197,21 +197,23 @@ export async function redeliverWebhookMessage(db: Executor, params: { workspaceI
   return moved.length > 0;
 }
 
+export type WebhookLogRow = {
+  messageId: string;
+  eventId: string;
+  type: string;
+  sequence: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  nextAttemptAt: string;
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  lastAttemptAt: string | null;
+};
+
 /** The delivery log of one endpoint: its messages, newest first, each with its last attempt. */
 export async function listWebhookLog(db: Executor, params: { workspaceId: string; endpointId: string; limit: number }) {
-  return rows<{
-    messageId: string;
-    eventId: string;
-    type: string;
-    sequence: number;
-    status: 'pending' | 'succeeded' | 'failed';
-    attempts: number;
-    nextAttemptAt: string;
-    statusCode: number | null;
-    latencyMs: number | null;
-    error: string | null;
-    lastAttemptAt: string | null;
-  }>(
+  return rows<WebhookLogRow>(
     await db.execute(sql`
       select m.id as "messageId", ev.id as "eventId", ev.type, ev.sequence, m.status, m.attempts,
              to_json(m.next_attempt_at)#>>'{}' as "nextAttemptAt", a.status_code as "statusCode",

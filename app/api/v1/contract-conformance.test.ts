@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
 import { createApiKey } from '@/db/queries/api-keys';
 import { generateApiKey } from '@/lib/auth/api-key-token';
@@ -262,36 +262,20 @@ describe('real answers match the generated contract', () => {
     );
     expect(refused.status).toBe(403);
     await expectConforms(webhookEndpointsContract, 'POST', refused);
-    const key = generateApiKey();
-    await createApiKey(fixture.db, {
-      workspaceId: tenant.workspace.id,
-      name: 'hooks',
-      prefix: key.prefix,
-      hash: key.hash,
-      scopes: ['webhooks:write'],
-    });
-    const created = await createWebhookEndpoint(apiRequest(path, { method: 'POST', token: key.token, body }), noParams);
+    const token = await makeScopedApiKey(fixture.db, tenant.workspace.id, ['webhooks:write']);
+    const created = await createWebhookEndpoint(apiRequest(path, { method: 'POST', token, body }), noParams);
     expect(created.status).toBe(201);
     const endpoint = await expectConforms(webhookEndpointsContract, 'POST', created);
     const internal = { ...body, url: 'http://10.0.0.1/hooks' };
-    const invalid = await createWebhookEndpoint(
-      apiRequest(path, { method: 'POST', token: key.token, body: internal }),
-      noParams,
-    );
+    const invalid = await createWebhookEndpoint(apiRequest(path, { method: 'POST', token, body: internal }), noParams);
     expect(invalid.status).toBe(422);
     await expectConforms(webhookEndpointsContract, 'POST', invalid);
-    const list = await listWebhookEndpoints(apiRequest(path, { token: key.token }), noParams);
+    const list = await listWebhookEndpoints(apiRequest(path, { token }), noParams);
     expect((await expectConforms(webhookEndpointsContract, 'GET', list)).data).toHaveLength(1);
     const id = endpoint.id as string;
-    const deleted = await deleteWebhookEndpoint(
-      apiRequest(`${path}/${id}`, { method: 'DELETE', token: key.token }),
-      idParams(id),
-    );
+    const deleted = await deleteWebhookEndpoint(apiRequest(`${path}/${id}`, { method: 'DELETE', token }), idParams(id));
     expect(deleted.status).toBe(204);
-    const gone = await deleteWebhookEndpoint(
-      apiRequest(`${path}/${id}`, { method: 'DELETE', token: key.token }),
-      idParams(id),
-    );
+    const gone = await deleteWebhookEndpoint(apiRequest(`${path}/${id}`, { method: 'DELETE', token }), idParams(id));
     expect(gone.status).toBe(404);
     await expectConforms(webhookEndpointContract, 'DELETE', gone);
   });

@@ -1,9 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '@/db/queries/api-keys';
 import { webhookEndpoints } from '@/db/schema';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
-import { generateApiKey } from '@/lib/auth/api-key-token';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import { openWebhookSecret } from '@/lib/webhooks/secret';
 
@@ -18,15 +16,7 @@ let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
 let writer: string;
 beforeAll(async () => {
   tenant = await fixture.tenant();
-  const key = generateApiKey();
-  await createApiKey(fixture.db, {
-    workspaceId: tenant.workspace.id,
-    name: 'hooks',
-    prefix: key.prefix,
-    hash: key.hash,
-    scopes: ['webhooks:write'],
-  });
-  writer = key.token;
+  writer = await makeScopedApiKey(fixture.db, tenant.workspace.id, ['webhooks:write']);
 });
 
 const create = (token: string, body: unknown) =>
@@ -106,17 +96,10 @@ describe('/api/v1/webhook-endpoints', () => {
 
   it('DELETE removes the workspace’s own endpoint; another workspace’s is 404', async () => {
     const other = await fixture.tenant();
-    const otherKey = generateApiKey();
-    await createApiKey(fixture.db, {
-      workspaceId: other.workspace.id,
-      name: 'other',
-      prefix: otherKey.prefix,
-      hash: otherKey.hash,
-      scopes: ['webhooks:write'],
-    });
+    const otherToken = await makeScopedApiKey(fixture.db, other.workspace.id, ['webhooks:write']);
     const [mine] = await stored();
     const path = `/api/v1/webhook-endpoints/${mine!.id}`;
-    const foreign = await DELETE(apiRequest(path, { method: 'DELETE', token: otherKey.token }), idParams(mine!.id));
+    const foreign = await DELETE(apiRequest(path, { method: 'DELETE', token: otherToken }), idParams(mine!.id));
     expect(foreign.status).toBe(404);
     const bad = await DELETE(
       apiRequest('/api/v1/webhook-endpoints/x', { method: 'DELETE', token: writer }),
