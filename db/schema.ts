@@ -532,7 +532,13 @@ export const idempotencyKeys = pgTable(
 );
 export type IdempotencyKey = typeof idempotencyKeys.$inferSelect;
 
-export const API_KEY_SCOPES = ['posts:read', 'posts:write', 'accounts:read', 'accounts:write'] as const;
+export const API_KEY_SCOPES = [
+  'posts:read',
+  'posts:write',
+  'accounts:read',
+  'accounts:write',
+  'webhooks:write',
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const apiKeys = pgTable(
@@ -564,7 +570,7 @@ export const apiKeys = pgTable(
     index('api_keys_workspace_idx').on(t.workspaceId),
     check(
       'api_keys_scopes_ck',
-      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write']::text[]`,
+      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write','webhooks:write']::text[]`,
     ),
   ],
 );
@@ -656,3 +662,121 @@ export const oauthStates = pgTable(
   (t) => [unique('oauth_states_state_hash_uq').on(t.stateHash), index('oauth_states_expires_idx').on(t.expiresAt)],
 );
 export type OAuthState = typeof oauthStates.$inferSelect;
+
+/** The events an endpoint can subscribe to (Settings → Webhooks, /api/v1/webhook-endpoints). */
+export const WEBHOOK_EVENT_TYPES = [
+  'delivery.sent',
+  'delivery.failed',
+  'delivery.ambiguous',
+  'delivery.needs_review',
+  'delivery.missed',
+  'post.approved',
+  'post.rejected',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const webhookMessageStatusEnum = pgEnum('webhook_message_status', ['pending', 'succeeded', 'failed']);
+
+/** A receiver of outbound webhooks; its signing secret is sealed (lib/crypto) to the row and shown once. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    url: text().notNull(),
+    secretSealed: text().notNull(),
+    events: text().array().$type<WebhookEventType[]>().notNull(),
+    enabled: boolean().notNull().default(true),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_endpoints_workspace_idx').on(t.workspaceId)],
+);
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+
+/**
+ * The outbox: one row per event, written in the transaction that caused it (the delivery trigger or
+ * emitWebhookEvent). Its id is the `webhook-id` on every attempt; `sequence` grows per subject.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    type: text().notNull(),
+    /** What the event is about (`delivery:<id>`, `post:<id>`); the sequence counts per subject. */
+    subject: text().notNull(),
+    sequence: integer().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Two events of one subject never share a number: a late retry is told apart from the newest state.
+    unique('webhook_events_subject_sequence_uq').on(t.workspaceId, t.subject, t.sequence),
+    index('webhook_events_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+export type WebhookEvent = typeof webhookEvents.$inferSelect;
+
+/** One event for one endpoint: sent at least once, claimed with a lease and a generation like a delivery. */
+export const webhookMessages = pgTable(
+  'webhook_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    endpointId: uuid()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: uuid()
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: webhookMessageStatusEnum().notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Fencing token: every claim bumps it, and an outcome is written only under the generation that sent it. */
+    generation: integer().notNull().default(0),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    lastStatusCode: integer(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('webhook_messages_endpoint_event_uq').on(t.endpointId, t.eventId),
+    index('webhook_messages_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_messages_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
+);
+export type WebhookMessage = typeof webhookMessages.$inferSelect;
+
+/** The delivery log: one row per HTTP attempt, with a short excerpt of the answer (never the whole body). */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    messageId: uuid()
+      .notNull()
+      .references(() => webhookMessages.id, { onDelete: 'cascade' }),
+    generation: integer().notNull(),
+    startedAt: timestamp({ withTimezone: true }).notNull(),
+    ok: boolean().notNull(),
+    statusCode: integer(),
+    latencyMs: integer().notNull(),
+    error: text(),
+    responseExcerpt: text(),
+  },
+  (t) => [
+    // One logged attempt per claim: a replayed outcome does not log twice.
+    unique('webhook_attempts_message_generation_uq').on(t.messageId, t.generation),
+  ],
+);
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect;

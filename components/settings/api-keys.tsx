@@ -4,6 +4,7 @@ import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FieldError, TextField } from '@/components/ui/field';
 import { LocalTime } from '@/components/ui/local-time';
+import { OneTimeSecret } from '@/components/ui/one-time-secret';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { SCOPE_LABELS } from '@/lib/api/scope-labels';
 import type { FormAction } from '@/lib/auth/action';
@@ -34,8 +35,13 @@ export function CreateApiKeyForm({ action }: { action: FormAction<{ token: strin
         <legend className="text-sm font-medium">Scopes</legend>
         {Object.entries(SCOPE_LABELS).map(([scope, label]) => (
           <label key={scope} className="mt-1 flex items-center gap-2 text-sm">
-            {/* Changing accounts' slots is opt-in: a key gets what the database default gives unless asked. */}
-            <input type="checkbox" name="scopes" value={scope} defaultChecked={scope !== 'accounts:write'} />
+            {/* Changing slots and webhooks is opt-in: a key gets what the database default gives unless asked. */}
+            <input
+              type="checkbox"
+              name="scopes"
+              value={scope}
+              defaultChecked={scope !== 'accounts:write' && scope !== 'webhooks:write'}
+            />
             <code className="text-xs">{scope}</code> <span className="text-slate-600">{label}</span>
           </label>
         ))}
@@ -45,12 +51,7 @@ export function CreateApiKeyForm({ action }: { action: FormAction<{ token: strin
         Create API key
       </SubmitButton>
       {state?.ok && state.data && (
-        <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
-          <p className="font-semibold">{state.message}</p>
-          <code className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="new-api-key">
-            {state.data.token}
-          </code>
-        </div>
+        <OneTimeSecret message={state.message} value={state.data.token} testId="new-api-key" />
       )}
       {state && !state.ok && (
         <p role="alert" className="text-sm text-rose-700">

@@ -1,4 +1,6 @@
 import { createApiKey } from '@/db/queries/api-keys';
+import type { Executor } from '@/db/client';
+import type { ApiKeyScope } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { makeAccount, makeWorkspace } from './factories';
 import { createTestDatabase } from './test-database';
@@ -36,3 +38,10 @@ export function apiRequest(
 
 export const noParams = { params: Promise.resolve({}) as Promise<Record<string, never>> };
 export const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
+
+/** Another API key of a workspace with exactly these scopes; returns its token. */
+export async function makeScopedApiKey(db: Executor, workspaceId: string, scopes: ApiKeyScope[]) {
+  const key = generateApiKey();
+  await createApiKey(db, { workspaceId, name: scopes.join(' '), prefix: key.prefix, hash: key.hash, scopes });
+  return key.token;
+}

@@ -6,4 +6,5 @@ export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'posts:write': 'Create, edit and cancel posts; upload images',
   'accounts:read': 'List connected accounts and read their posting slots',
   'accounts:write': 'Change accounts’ posting slots',
+  'webhooks:write': 'List, add and delete webhook endpoints',
 };

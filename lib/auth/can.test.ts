@@ -12,6 +12,7 @@ const EXPECTED: Record<Capability, Record<Role, boolean>> = {
   manageMembers: { viewer: false, manager: false, admin: true },
   manageWorkspace: { viewer: false, manager: false, admin: true },
   manageApiKeys: { viewer: false, manager: false, admin: true },
+  manageWebhooks: { viewer: false, manager: false, admin: true },
   review: { viewer: false, manager: false, admin: true },
   sandboxControl: { viewer: false, manager: false, admin: true },
 };

@@ -14,6 +14,7 @@ export const CAPABILITIES = {
   manageMembers: 'admin',
   manageWorkspace: 'admin',
   manageApiKeys: 'admin',
+  manageWebhooks: 'admin',
   review: 'admin',
   sandboxControl: 'admin',
 } as const satisfies Record<string, Role>;

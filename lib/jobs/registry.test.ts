@@ -24,6 +24,7 @@ describe('the job registry', () => {
       ['prune-idempotency-keys', 'interval'],
       ['prune-login-attempts', 'interval'],
       ['refresh-tokens', 'interval'],
+      ['webhooks', 'interval'],
     ]);
   });
 

@@ -4,6 +4,7 @@ import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
 import { refreshTokensJob } from './refresh-tokens';
+import { webhooksJob } from './webhooks';
 
 /**
  * Every background job, in the order a scheduler pass runs the `'due'` ones (publish before reconcile, so a
@@ -15,6 +16,7 @@ export const jobs = [
   pruneIdempotencyKeysJob,
   pruneLoginAttemptsJob,
   refreshTokensJob,
+  webhooksJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

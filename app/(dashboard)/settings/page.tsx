@@ -99,6 +99,18 @@ export default async function SettingsPage() {
           Open API settings →
         </Link>
       </section>
+      <section aria-labelledby="webhooks" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="webhooks" className="mb-2 text-base font-semibold">
+          Webhooks
+        </h2>
+        <p className="text-sm text-slate-600">Signed events to your own systems when deliveries settle.</p>
+        <Link
+          href="/settings/webhooks"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open webhooks →
+        </Link>
+      </section>
       <section aria-labelledby="sessions" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="sessions" className="mb-2 text-base font-semibold">
           Your sessions

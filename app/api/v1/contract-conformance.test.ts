@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
 import { createApiKey } from '@/db/queries/api-keys';
 import { makeAccount } from '@/db/testing/factories';
@@ -22,6 +22,13 @@ import { mediaContract } from './media/contract';
 import { POST as uploadMedia } from './media/route';
 import { makeImage } from '@/lib/media/testing/images';
 import { GET as listPosts, POST as createPost } from './posts/route';
+import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
+import { DELETE as deleteWebhookEndpoint } from './webhook-endpoints/[id]/route';
+import { webhookEndpointsContract } from './webhook-endpoints/contract';
+import { GET as listWebhookEndpoints, POST as createWebhookEndpoint } from './webhook-endpoints/route';
+import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+
+process.env.APP_ENCRYPTION_KEY ??= TEST_ENCRYPTION_KEY;
 
 const fixture = await createApiFixture();
 let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
@@ -281,5 +288,32 @@ describe('real answers match the generated contract', () => {
     await expectConforms(importsContract, 'POST', await send(undefined, csv));
     await expectConforms(importsContract, 'POST', await send(randomUUID(), 'a,b\n1,2\n'));
     await expectConforms(importsContract, 'POST', await send(randomUUID(), csv, 'text/csv'));
+  });
+
+  it('GET, POST /webhook-endpoints and DELETE /webhook-endpoints/{id}: 201 with the secret, 403, 422, 204, 404', async () => {
+    const path = '/api/v1/webhook-endpoints';
+    const body = { url: 'https://93.184.215.14/hooks', events: ['delivery.sent'] };
+    const refused = await createWebhookEndpoint(
+      apiRequest(path, { method: 'POST', token: tenant.token, body }),
+      noParams,
+    );
+    expect(refused.status).toBe(403);
+    await expectConforms(webhookEndpointsContract, 'POST', refused);
+    const token = await makeScopedApiKey(fixture.db, tenant.workspace.id, ['webhooks:write']);
+    const created = await createWebhookEndpoint(apiRequest(path, { method: 'POST', token, body }), noParams);
+    expect(created.status).toBe(201);
+    const endpoint = await expectConforms(webhookEndpointsContract, 'POST', created);
+    const internal = { ...body, url: 'http://10.0.0.1/hooks' };
+    const invalid = await createWebhookEndpoint(apiRequest(path, { method: 'POST', token, body: internal }), noParams);
+    expect(invalid.status).toBe(422);
+    await expectConforms(webhookEndpointsContract, 'POST', invalid);
+    const list = await listWebhookEndpoints(apiRequest(path, { token }), noParams);
+    expect((await expectConforms(webhookEndpointsContract, 'GET', list)).data).toHaveLength(1);
+    const id = endpoint.id as string;
+    const deleted = await deleteWebhookEndpoint(apiRequest(`${path}/${id}`, { method: 'DELETE', token }), idParams(id));
+    expect(deleted.status).toBe(204);
+    const gone = await deleteWebhookEndpoint(apiRequest(`${path}/${id}`, { method: 'DELETE', token }), idParams(id));
+    expect(gone.status).toBe(404);
+    await expectConforms(webhookEndpointContract, 'DELETE', gone);
   });
 });

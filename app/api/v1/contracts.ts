@@ -8,6 +8,8 @@ import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
 import { postsContract } from './posts/contract';
 import { publicationReportContract } from './reports/publication/contract';
+import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
+import { webhookEndpointsContract } from './webhook-endpoints/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
 export const apiV1Contracts: readonly RouteContract[] = [
@@ -19,5 +21,7 @@ export const apiV1Contracts: readonly RouteContract[] = [
   mediaContract,
   publicationReportContract,
   importsContract,
+  webhookEndpointsContract,
+  webhookEndpointContract,
   openApiContract,
 ];

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { startWebhookReceiver, verifyStandardWebhook } from '../../lib/webhooks/testing/receiver';
+import { signIn } from '../support/auth';
+import { e2eSql } from '../support/db';
+
+test('an admin adds an endpoint, sends a test event to a real receiver and sees it in the log', async ({ page }) => {
+  // The receiver listens on a free loopback port, reached as `localhost` (OUTBOUND_ALLOWED_HOSTS in playwright.config.ts).
+  const receiver = await startWebhookReceiver();
+  try {
+    await signIn(page, 'admin@demo.test');
+    await page.goto('/settings/webhooks');
+    const url = `${receiver.url}/${randomUUID().slice(0, 8)}`;
+
+    // An internal address is refused with a field error, and nothing is stored.
+    await page.getByLabel('Endpoint URL').fill('http://169.254.169.254/latest/meta-data');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(page.getByText(/a cloud metadata address/)).toBeVisible();
+    const [none] = await e2eSql()<{ n: number }[]>`
+      select count(*)::int as n from webhook_endpoints where url like '%169.254.169.254%'`;
+    expect(none!.n).toBe(0);
+
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = (await page.getByTestId('new-secret').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    const [stored] = await e2eSql()<{ sealed: string }[]>`
+      select secret_sealed as sealed from webhook_endpoints where url = ${url}`;
+    expect(stored!.sealed).not.toContain(secret.slice(6)); // sealed at rest
+
+    await page.reload();
+    await expect(page.getByText(secret)).toHaveCount(0); // shown once
+    const endpoint = page.getByRole('listitem', { name: `Endpoint ${url}` });
+    await endpoint.getByRole('button', { name: `Send test event to ${url}` }).click();
+    const log = page.getByRole('table', { name: `Delivery log of ${url}` });
+    await expect(log.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('Delivered');
+    await expect(log.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('200');
+
+    expect(receiver.received).toHaveLength(1);
+    const [message] = receiver.received;
+    expect(verifyStandardWebhook(secret, message!)).toBe(true);
+    expect(JSON.parse(message!.body)).toMatchObject({ id: message!.id, type: 'webhook.test' });
+    await expect(log).toContainText(message!.id);
+
+    // Redeliver sends the same event again, with the same webhook-id.
+    await log.getByRole('button', { name: 'Redeliver webhook.test #1' }).click();
+    const row = log.getByRole('row').filter({ hasText: 'webhook.test' });
+    await expect(row.getByRole('status')).toHaveText('Sent again with the same webhook-id.');
+    await expect(row.getByRole('cell', { name: '2', exact: true })).toBeVisible(); // two attempts
+    expect(receiver.received.map((r) => r.id)).toEqual([message!.id, message!.id]);
+
+    await endpoint.getByRole('button', { name: `Delete ${url}` }).click();
+    await expect(page.getByRole('listitem', { name: `Endpoint ${url}` })).toHaveCount(0);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('a manager cannot see or add webhook endpoints', async ({ page }) => {
+  await signIn(page, 'manager@demo.test');
+  await page.goto('/settings/webhooks');
+  await expect(page.getByText('Only admins can manage webhooks.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
+});

@@ -1,0 +1,12 @@
+import type { WebhookEventType } from '@/db/schema';
+
+/** What each event means (Settings → Webhooks); no runtime imports, so client components can use it. */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
+  'delivery.sent': 'A delivery is live on its network',
+  'delivery.failed': 'A delivery was refused by its network',
+  'delivery.ambiguous': 'A delivery’s outcome is unknown and being verified',
+  'delivery.needs_review': 'A delivery needs an admin’s decision',
+  'delivery.missed': 'A delivery was not sent: it was too late',
+  'post.approved': 'A post was approved',
+  'post.rejected': 'A post was rejected',
+};
