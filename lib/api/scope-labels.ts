@@ -6,4 +6,6 @@ export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'posts:write': 'Create, edit and cancel posts; upload images',
   'accounts:read': 'List connected accounts and read their posting slots',
   'accounts:write': 'Change accounts’ posting slots',
+  'workspace:write': 'Read and change workspace settings (posts need approval)',
+  'posts:approve': 'Approve posts or request changes',
 };
