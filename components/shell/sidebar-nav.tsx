@@ -8,6 +8,7 @@ const ITEMS = [
   { href: '/queue', label: 'Queue' },
   { href: '/compose', label: 'Compose' },
   { href: '/drafts', label: 'Drafts' },
+  { href: '/approvals', label: 'Approvals' },
   { href: '/review', label: 'Review' },
   { href: '/accounts', label: 'Accounts' },
   { href: '/sandbox', label: 'Sandbox' },

@@ -13,6 +13,7 @@ const EXPECTED: Record<Capability, Record<Role, boolean>> = {
   manageWorkspace: { viewer: false, manager: false, admin: true },
   manageApiKeys: { viewer: false, manager: false, admin: true },
   review: { viewer: false, manager: false, admin: true },
+  approve: { viewer: false, manager: false, admin: true },
   sandboxControl: { viewer: false, manager: false, admin: true },
 };
 

@@ -15,6 +15,8 @@ export const CAPABILITIES = {
   manageWorkspace: 'admin',
   manageApiKeys: 'admin',
   review: 'admin',
+  /** Approve posts or request changes ("Posts need approval"), and make or revoke client links. */
+  approve: 'admin',
   sandboxControl: 'admin',
 } as const satisfies Record<string, Role>;
 
