@@ -3,17 +3,23 @@ import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
+import { approvePostContract } from './posts/[id]/approve/contract';
+import { rejectPostContract } from './posts/[id]/reject/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
 import { postsContract } from './posts/contract';
+import { workspaceContract } from './workspace/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
 export const apiV1Contracts: readonly RouteContract[] = [
   postsContract,
   postContract,
   cancelPostContract,
+  approvePostContract,
+  rejectPostContract,
   accountsContract,
   accountScheduleContract,
   mediaContract,
+  workspaceContract,
   openApiContract,
 ];
