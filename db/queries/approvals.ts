@@ -88,13 +88,21 @@ export async function insertAuditEntry(
   await db.insert(auditLog).values(params);
 }
 
-/** Posts waiting for a decision on their current revision (the Approvals list), soonest first. */
-export async function listPendingApprovals(db: Executor, params: { workspaceId: string; before?: Date }) {
+/**
+ * Posts waiting for a decision on their current revision (the Approvals list, a week's client link), soonest
+ * first; with `decidedSince`, also those decided since then (the list keeps showing what was just decided).
+ */
+export async function listPendingApprovals(
+  db: Executor,
+  params: { workspaceId: string; before?: Date; decidedSince?: Date },
+) {
   const result = await db.execute<{ id: string; text: string; scheduledAt: Date; revision: number; kind: string }>(sql`
     select p.id, p.text, p.scheduled_at as "scheduledAt", p.revision, p.kind from posts p
     where p.workspace_id = ${params.workspaceId}
-      and exists (select 1 from deliveries d where d.post_id = p.id and d.status = 'awaiting_approval')
-      and not exists (select 1 from approval_decisions a where a.post_id = p.id and a.revision = p.revision)
+      and exists (select 1 from deliveries d where d.post_id = p.id
+        and d.status ${params.decidedSince ? sql`in ('awaiting_approval', 'scheduled', 'missed')` : sql`= 'awaiting_approval'`})
+      and not exists (select 1 from approval_decisions a where a.post_id = p.id and a.revision = p.revision
+        ${params.decidedSince ? sql`and a.decided_at < ${params.decidedSince.toISOString()}::timestamptz` : sql``})
       ${params.before ? sql`and p.scheduled_at < ${params.before.toISOString()}::timestamptz` : sql``}
     order by p.scheduled_at, p.id
     limit 200`);
@@ -187,15 +195,6 @@ export async function countApprovalLinkRequest(db: Executor, params: { id: strin
   return row ? row.count <= params.limit : true;
 }
 
-/** What a client link shows: its posts (only those it lists, only this workspace's) with their targets. */
-export async function getLinkPosts(db: Executor, params: { workspaceId: string; postIds: string[] }) {
-  return db
-    .select({ id: posts.id, revision: posts.revision })
-    .from(posts)
-    .where(and(eq(posts.workspaceId, params.workspaceId), sql`${posts.id} = any(${sql.param(params.postIds)}::uuid[])`))
-    .orderBy(asc(posts.scheduledAt), asc(posts.id));
-}
-
 export async function getWorkspaceApproval(db: Executor, params: { workspaceId: string }) {
   const [row] = await db
     .select({
@@ -214,19 +213,4 @@ export async function setApprovalRequired(db: Executor, params: { workspaceId: s
     .update(workspaces)
     .set({ approvalRequired: params.approvalRequired })
     .where(eq(workspaces.id, params.workspaceId));
-}
-
-/** Whether any of the post's deliveries is awaiting approval (badge helpers use the delivery statuses instead). */
-export async function hasAwaitingDeliveries(db: Executor, params: { workspaceId: string; postId: string }) {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(deliveries)
-    .where(
-      and(
-        eq(deliveries.workspaceId, params.workspaceId),
-        eq(deliveries.postId, params.postId),
-        eq(deliveries.status, 'awaiting_approval'),
-      ),
-    );
-  return (row?.n ?? 0) > 0;
 }

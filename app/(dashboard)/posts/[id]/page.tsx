@@ -39,10 +39,12 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const open = (s: string) => s === 'scheduled' || s === 'draft' || s === 'awaiting_approval';
   const isDraft = post.deliveries.some((d) => d.status === 'draft');
   const awaiting = post.deliveries.some((d) => d.status === 'awaiting_approval');
-  const [approval, decisions] = await Promise.all([
-    awaiting ? readApprovalPost(getDb(), { workspaceId: workspace.id, postId: id }) : null,
-    listDecisions(getDb(), { workspaceId: workspace.id, postId: id }),
-  ]);
+  const decisions = await listDecisions(getDb(), { workspaceId: workspace.id, postId: id });
+  // Shown while it waits, and after a decision (the card keeps its answer when the page refreshes).
+  const approval =
+    awaiting || decisions.length > 0
+      ? await readApprovalPost(getDb(), { workspaceId: workspace.id, postId: id })
+      : null;
   const editable =
     can(role, 'edit') &&
     post.deliveries.some((d) => open(d.status)) &&
@@ -94,7 +96,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
               via={can(role, 'approve') ? { kind: 'action', action: decidePostAction } : null}
             />
           )}
-          {approval && can(role, 'approve') && (
+          {awaiting && can(role, 'approve') && (
             <CreateApprovalLink action={createApprovalLinkAction} postId={post.id} label="Create client link" />
           )}
           {decisions.length > 0 && (
