@@ -4,6 +4,9 @@ import { composeAndOpen, decisionsOf, deliveryStatuses, setDemoApproval } from '
 import { signIn } from '../support/auth';
 
 test.beforeAll(() => setDemoApproval(true));
+// A production server on a shared two-core machine: several sign-ins and a publish per test.
+test.describe.configure({ timeout: 180_000 });
+
 test.afterAll(() => setDemoApproval(false));
 
 test('an edit after approval sends the post back for approval', async ({ browser, page }) => {

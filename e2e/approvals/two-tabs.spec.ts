@@ -5,6 +5,9 @@ import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 
 test.beforeAll(() => setDemoApproval(true));
+// A production server on a shared two-core machine: several sign-ins and a publish per test.
+test.describe.configure({ timeout: 180_000 });
+
 test.afterAll(() => setDemoApproval(false));
 
 test('two tabs approving at once produce one decision; the other tab is told who decided', async ({ page }) => {

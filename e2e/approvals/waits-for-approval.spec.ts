@@ -5,6 +5,9 @@ import { signIn } from '../support/auth';
 
 const CRON = { authorization: 'Bearer e2e-cron-secret-0123456789' };
 
+// A production server on a shared two-core machine: several sign-ins and a publish per test.
+test.describe.configure({ timeout: 180_000 });
+
 test.afterAll(() => setDemoApproval(false));
 
 test("a manager's post waits for approval: never published, shown as waiting, published once an admin approves", async ({
@@ -35,7 +38,7 @@ test("a manager's post waits for approval: never published, shown as waiting, pu
   expect(await copiesOf(text)).toBe(0);
 
   await manager.goto('/calendar');
-  const chip = manager.getByTestId('calendar-chip').filter({ hasText: text });
+  const chip = manager.locator(`[data-testid="calendar-chip"][data-post-id="${postId}"]`);
   await expect(chip).toContainText('Awaiting approval');
   await expect(chip).toHaveAttribute('data-status', 'awaiting_approval');
   await manager.goto('/queue');
