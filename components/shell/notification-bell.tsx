@@ -62,9 +62,7 @@ export function NotificationBell({
                     className="block rounded p-2 text-sm hover:bg-slate-50"
                     onClick={() => setOpen(false)}
                   >
-                    <span className={n.unread ? 'font-semibold' : ''}>
-                      {KIND_LABEL[n.kind] ?? 'Needs review'}
-                    </span>
+                    <span className={n.unread ? 'font-semibold' : ''}>{KIND_LABEL[n.kind] ?? 'Needs review'}</span>
                     <span className="block text-xs text-slate-600">{n.message}</span>
                   </Link>
                 </li>

@@ -1,10 +1,9 @@
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import {
   approvalDecisions,
   approvalLinks,
   auditLog,
-  deliveries,
   notifications,
   posts,
   workspaces,
@@ -90,19 +89,19 @@ export async function insertAuditEntry(
 
 /**
  * Posts waiting for a decision on their current revision (the Approvals list, a week's client link), soonest
- * first; with `decidedSince`, also those decided since then (the list keeps showing what was just decided).
+ * first; with `recentMinutes`, also those decided in that many last minutes (the list keeps showing what was just decided).
  */
 export async function listPendingApprovals(
   db: Executor,
-  params: { workspaceId: string; before?: Date; decidedSince?: Date },
+  params: { workspaceId: string; before?: Date; recentMinutes?: number },
 ) {
   const result = await db.execute<{ id: string; text: string; scheduledAt: Date; revision: number; kind: string }>(sql`
     select p.id, p.text, p.scheduled_at as "scheduledAt", p.revision, p.kind from posts p
     where p.workspace_id = ${params.workspaceId}
       and exists (select 1 from deliveries d where d.post_id = p.id
-        and d.status ${params.decidedSince ? sql`in ('awaiting_approval', 'scheduled', 'missed')` : sql`= 'awaiting_approval'`})
+        and d.status ${params.recentMinutes ? sql`in ('awaiting_approval', 'scheduled', 'missed')` : sql`= 'awaiting_approval'`})
       and not exists (select 1 from approval_decisions a where a.post_id = p.id and a.revision = p.revision
-        ${params.decidedSince ? sql`and a.decided_at < ${params.decidedSince.toISOString()}::timestamptz` : sql``})
+        ${params.recentMinutes ? sql`and a.decided_at < now() - make_interval(mins => ${params.recentMinutes})` : sql``})
       ${params.before ? sql`and p.scheduled_at < ${params.before.toISOString()}::timestamptz` : sql``}
     order by p.scheduled_at, p.id
     limit 200`);

@@ -278,6 +278,11 @@ export async function updatePostContent(
 ) {
   await db
     .update(posts)
-    .set({ text: params.text, scheduledAt: params.scheduledAt, updatedAt: new Date(), revision: sql`${posts.revision} + 1` })
+    .set({
+      text: params.text,
+      scheduledAt: params.scheduledAt,
+      updatedAt: new Date(),
+      revision: sql`${posts.revision} + 1`,
+    })
     .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { setApprovalRequired } from '@/db/queries/approvals';
+import { listPendingApprovals, setApprovalRequired } from '@/db/queries/approvals';
 import { markMissedDeliveries } from '@/db/queries/deliveries';
 import { listNotifications } from '@/db/queries/notifications';
 import { approvalDecisions, auditLog, claims, deliveries, deliveryEvents, posts, workspaces } from '@/db/schema';
@@ -115,6 +115,20 @@ describe('approvals: a post awaiting approval never publishes until approved', (
       kind: 'already_decided',
       decision: { decision: 'changes_requested', deciderName: 'Carla Client', comment: 'Use the new logo' },
     });
+  });
+});
+
+describe('approvals: the Approvals list', () => {
+  it('lists what waits; what was just decided stays listed only when asked for (recentMinutes)', async () => {
+    const { postId, workspaceId } = await awaitingPost({ scheduledAt: new Date(Date.now() + 3600_000).toISOString() });
+    expect((await listPendingApprovals(db, { workspaceId })).map((p) => p.id)).toEqual([postId]);
+    await decideApproval(db, { workspaceId, postId, decision: 'approved', decider: await admin() });
+    expect(await listPendingApprovals(db, { workspaceId })).toEqual([]);
+    expect((await listPendingApprovals(db, { workspaceId, recentMinutes: 15 })).map((p) => p.id)).toEqual([postId]);
+    await db.execute(
+      sql`update approval_decisions set decided_at = now() - interval '16 minutes' where post_id = ${postId}`,
+    );
+    expect(await listPendingApprovals(db, { workspaceId, recentMinutes: 15 })).toEqual([]);
   });
 });
 

@@ -27,7 +27,7 @@ export default async function ApprovalsPage() {
   const [settings, pending, changes, links] = await Promise.all([
     getWorkspaceApproval(db, { workspaceId: workspace.id }),
     // What was decided in the last quarter hour stays listed (with its decision), so an answer is not whisked away.
-    listPendingApprovals(db, { workspaceId: workspace.id, decidedSince: new Date(Date.now() - 15 * 60_000) }),
+    listPendingApprovals(db, { workspaceId: workspace.id, recentMinutes: 15 }),
     listChangesRequested(db, { workspaceId: workspace.id }),
     admin ? listActiveApprovalLinks(db, { workspaceId: workspace.id }) : Promise.resolve([]),
   ]);

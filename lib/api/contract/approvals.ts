@@ -45,11 +45,9 @@ export const approvalDecisionSchema = z
     comment: z.string().nullable(),
     deciderName: z.string(),
     decidedAt: z.iso.datetime(),
-    alreadyDecided: z
-      .boolean()
-      .openapi({
-        description: 'True when this revision was already decided the same way (a repeat): nothing changed.',
-      }),
+    alreadyDecided: z.boolean().openapi({
+      description: 'True when this revision was already decided the same way (a repeat): nothing changed.',
+    }),
   })
   .openapi('ApprovalDecision');
 
