@@ -98,10 +98,14 @@ export async function listPendingApprovals(
   const result = await db.execute<{ id: string; text: string; scheduledAt: Date; revision: number; kind: string }>(sql`
     select p.id, p.text, p.scheduled_at as "scheduledAt", p.revision, p.kind from posts p
     where p.workspace_id = ${params.workspaceId}
-      and exists (select 1 from deliveries d where d.post_id = p.id
-        and d.status ${params.recentMinutes ? sql`in ('awaiting_approval', 'scheduled', 'missed')` : sql`= 'awaiting_approval'`})
-      and not exists (select 1 from approval_decisions a where a.post_id = p.id and a.revision = p.revision
-        ${params.recentMinutes ? sql`and a.decided_at < now() - make_interval(mins => ${params.recentMinutes})` : sql``})
+      and ((exists (select 1 from deliveries d where d.post_id = p.id and d.status = 'awaiting_approval')
+          and not exists (select 1 from approval_decisions a where a.post_id = p.id and a.revision = p.revision))
+        ${
+          params.recentMinutes
+            ? sql`or exists (select 1 from approval_decisions a where a.post_id = p.id and a.revision = p.revision
+          and a.decided_at >= now() - make_interval(mins => ${params.recentMinutes}))`
+            : sql``
+        })
       ${params.before ? sql`and p.scheduled_at < ${params.before.toISOString()}::timestamptz` : sql``}
     order by p.scheduled_at, p.id
     limit 200`);

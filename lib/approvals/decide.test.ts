@@ -125,6 +125,9 @@ describe('approvals: the Approvals list', () => {
     await decideApproval(db, { workspaceId, postId, decision: 'approved', decider: await admin() });
     expect(await listPendingApprovals(db, { workspaceId })).toEqual([]);
     expect((await listPendingApprovals(db, { workspaceId, recentMinutes: 15 })).map((p) => p.id)).toEqual([postId]);
+    // Still listed once the publisher has it (publishing, sent): the decision is what keeps it there.
+    await db.execute(sql`update deliveries set status = 'publishing' where post_id = ${postId}`);
+    expect((await listPendingApprovals(db, { workspaceId, recentMinutes: 15 })).map((p) => p.id)).toEqual([postId]);
     await db.execute(
       sql`update approval_decisions set decided_at = now() - interval '16 minutes' where post_id = ${postId}`,
     );
