@@ -9,6 +9,8 @@ import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/sec
 const PUBLIC = [
   /^\/signin/,
   /^\/signout/,
+  // A client's approval link works without an account: the token is checked by the page and its route.
+  /^\/approve\//,
   /^\/api\//,
   /^\/_next\//,
   /^\/favicon/,

@@ -34,6 +34,8 @@ export const deliveryStatusEnum = pgEnum('delivery_status', [
   'missed',
   // Saved without scheduling: never claimed (the claim takes `scheduled` only) until a keyed edit schedules it.
   'draft',
+  // Waits for an approval decision (workspaces.approval_required): never claimed until approved → scheduled.
+  'awaiting_approval',
 ]);
 export const attemptOutcomeEnum = pgEnum('attempt_outcome', ['sent', 'failed', 'not_sent', 'ambiguous']);
 export const idempotencyStateEnum = pgEnum('idempotency_state', ['in_flight', 'completed']);
@@ -57,6 +59,8 @@ export const workspaces = pgTable(
     timeZone: text().notNull().default('UTC'),
     /** Images must carry alt text (Settings → General); on by default, as screen-reader users need it. */
     requireAltText: boolean().notNull().default(true),
+    /** "Posts need approval" (Settings → General): new and edited posts wait in `awaiting_approval`. */
+    approvalRequired: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [unique('workspaces_slug_uq').on(t.slug)],
@@ -165,6 +169,8 @@ export const posts = pgTable(
     idempotencyKey: text(),
     createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
     createdByApiKeyId: uuid(),
+    /** Bumped by every edit: an approval decision is about one revision (approval_decisions_post_revision_uq). */
+    revision: integer().notNull().default(1),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -538,6 +544,8 @@ export const API_KEY_SCOPES = [
   'accounts:read',
   'accounts:write',
   'webhooks:write',
+  'workspace:write',
+  'posts:approve',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -570,7 +578,7 @@ export const apiKeys = pgTable(
     index('api_keys_workspace_idx').on(t.workspaceId),
     check(
       'api_keys_scopes_ck',
-      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write','webhooks:write']::text[]`,
+      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write','webhooks:write','workspace:write','posts:approve']::text[]`,
     ),
   ],
 );
@@ -584,6 +592,10 @@ export const notifications = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     deliveryId: uuid().references(() => deliveries.id, { onDelete: 'cascade' }),
+    /** Shown only to this member (an approval decision tells the post's author); null: every member. */
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    /** The post it is about when it is not one delivery's (approval decisions). */
+    postId: uuid().references(() => posts.id, { onDelete: 'cascade' }),
     /** An account's incident (its token needs a reconnect); null for delivery notifications. */
     accountId: uuid().references(() => socialAccounts.id, { onDelete: 'cascade' }),
     /** Which incident of the account: the sealed credentials that went bad (every way back to `ok` reseals them). */
@@ -780,3 +792,67 @@ export const webhookAttempts = pgTable(
   ],
 );
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+
+export const approvalDecisionEnum = pgEnum('approval_decision', ['approved', 'changes_requested']);
+
+/**
+ * One decision per post revision. `approval_decisions_post_revision_uq` is the guard: two approvers (two tabs,
+ * a double click, an admin and the client's link) racing on one revision produce one row; the loser reads it.
+ * Who decided: a member (`decided_by_user_id`), an API key, or a client link (`approval_link_id`).
+ */
+export const approvalDecisions = pgTable(
+  'approval_decisions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    revision: integer().notNull(),
+    decision: approvalDecisionEnum().notNull(),
+    comment: text(),
+    decidedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    decidedByApiKeyId: uuid().references(() => apiKeys.id, { onDelete: 'set null' }),
+    approvalLinkId: uuid().references(() => approvalLinks.id, { onDelete: 'set null' }),
+    /** How the decider is named to others ("Already approved by …"), frozen when decided. */
+    deciderName: text().notNull(),
+    decidedAt: createdAt(),
+  },
+  (t) => [
+    unique('approval_decisions_post_revision_uq').on(t.postId, t.revision),
+    index('approval_decisions_workspace_idx').on(t.workspaceId, t.decidedAt),
+  ],
+);
+export type ApprovalDecision = typeof approvalDecisions.$inferSelect;
+
+/**
+ * A client's approval link (`/approve/<id>.<secret>`): only the secret's SHA-256 is stored. It covers the posts
+ * listed when it was made (one post, or everything pending that week), expires, and can be revoked.
+ */
+export const approvalLinks = pgTable(
+  'approval_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    secretHash: text().notNull(),
+    postIds: uuid().array().notNull(),
+    label: text().notNull(),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    revokedAt: timestamp({ withTimezone: true }),
+    /** Fixed one-minute rate window of the public route (one atomic update per request). */
+    rateWindowStart: timestamp({ withTimezone: true }),
+    rateWindowCount: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('approval_links_secret_hash_uq').on(t.secretHash),
+    index('approval_links_workspace_idx').on(t.workspaceId, t.createdAt),
+    check('approval_links_post_ids_ck', sql`cardinality(${t.postIds}) between 1 and 200`),
+  ],
+);
+export type ApprovalLink = typeof approvalLinks.$inferSelect;

@@ -7,7 +7,17 @@ import { inputClass } from '@/components/ui/field';
 import { shiftAnchor, type CalendarView } from '@/lib/calendar/grid';
 import type { CalendarFilters } from '@/lib/reads/calendar';
 
-const STATUSES = ['scheduled', 'publishing', 'ambiguous', 'needs_review', 'sent', 'failed', 'missed', 'canceled'];
+const STATUSES = [
+  'awaiting_approval',
+  'scheduled',
+  'publishing',
+  'ambiguous',
+  'needs_review',
+  'sent',
+  'failed',
+  'missed',
+  'canceled',
+];
 
 export type CalendarLocation = { view: CalendarView; date: string } & CalendarFilters;
 

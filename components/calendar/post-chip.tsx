@@ -10,10 +10,14 @@ import type { CalendarDelivery, CalendarPost } from '@/lib/reads/calendar';
  * Statuses whose post may still be moved as far as the browser knows; the server has the last word. Moving a
  * draft changes its planned time only: it stays a draft.
  */
-const MOVABLE = new Set(['scheduled', 'publishing', 'ambiguous', 'partial', 'draft']);
-/** A draft is drawn dashed: planned, not scheduled. */
+const MOVABLE = new Set(['scheduled', 'publishing', 'ambiguous', 'partial', 'draft', 'awaiting_approval']);
+/** A draft is drawn dashed: planned, not scheduled; a post awaiting approval is framed amber: it will not go out yet. */
 const chipFrame = (post: CalendarPost) =>
-  post.status === 'draft' ? 'border border-dashed border-slate-400 bg-slate-50' : 'bg-white ring-1 ring-slate-200';
+  post.status === 'draft'
+    ? 'border border-dashed border-slate-400 bg-slate-50'
+    : post.status === 'awaiting_approval'
+      ? 'border border-dashed border-amber-500 bg-amber-50'
+      : 'bg-white ring-1 ring-slate-200';
 export const isMovable = (post: CalendarPost) => MOVABLE.has(post.status);
 
 const AVATAR_TONE: Record<string, string> = {

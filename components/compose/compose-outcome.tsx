@@ -22,6 +22,9 @@ export function ComposeOutcome({ state, networkError, pending, onConfirmDuplicat
       {state?.ok && result?.ok && (
         <div role="status" className="rounded-md bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200">
           <p className="font-semibold">{state.message}</p>
+          {result.status === 'awaiting_approval' && (
+            <p>Waiting for approval: nothing goes out until an admin or the client approves it.</p>
+          )}
           {result.status === 'scheduled' && result.scheduledAt && (
             <p>
               Goes out <LocalTime iso={result.scheduledAt} />.

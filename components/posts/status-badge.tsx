@@ -11,6 +11,7 @@ const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   missed: { label: 'Missed', tone: 'red' },
   partial: { label: 'Partly done', tone: 'amber' },
   draft: { label: 'Draft', tone: 'gray' },
+  awaiting_approval: { label: 'Awaiting approval', tone: 'amber' },
 };
 
 /** How a status is named to people (filters, messages). */

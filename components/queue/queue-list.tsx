@@ -69,20 +69,23 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                     </p>
                   </Link>
                   {/* A thread can be changed only while it has not started (its first part not claimed). */}
-                  {(canEdit || canCancel) && post.deliveries.some((d) => d.status === 'scheduled' && d.part === 0) && (
-                    <span className="flex shrink-0 items-center gap-2">
-                      {canEdit && (
-                        <Link
-                          href={`/posts/${post.id}#edit`}
-                          className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
-                          aria-label="Edit post"
-                        >
-                          Edit
-                        </Link>
-                      )}
-                      {canCancel && <CancelButton postId={post.id} action={cancelAction} />}
-                    </span>
-                  )}
+                  {(canEdit || canCancel) &&
+                    post.deliveries.some(
+                      (d) => (d.status === 'scheduled' || d.status === 'awaiting_approval') && d.part === 0,
+                    ) && (
+                      <span className="flex shrink-0 items-center gap-2">
+                        {canEdit && (
+                          <Link
+                            href={`/posts/${post.id}#edit`}
+                            className="rounded-md px-3 py-2 text-sm font-semibold text-indigo-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+                            aria-label="Edit post"
+                          >
+                            Edit
+                          </Link>
+                        )}
+                        {canCancel && <CancelButton postId={post.id} action={cancelAction} />}
+                      </span>
+                    )}
                 </div>
                 <ul className="mt-2 flex flex-wrap gap-3" aria-label="Deliveries">
                   {post.deliveries.map((d) => (

@@ -19,6 +19,8 @@ type Key = {
   revokedAt: string | null;
 };
 
+const OPT_IN = new Set(['accounts:write', 'webhooks:write', 'workspace:write', 'posts:approve']);
+
 export function CreateApiKeyForm({ action }: { action: FormAction<{ token: string }> }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
@@ -35,13 +37,8 @@ export function CreateApiKeyForm({ action }: { action: FormAction<{ token: strin
         <legend className="text-sm font-medium">Scopes</legend>
         {Object.entries(SCOPE_LABELS).map(([scope, label]) => (
           <label key={scope} className="mt-1 flex items-center gap-2 text-sm">
-            {/* Changing slots and webhooks is opt-in: a key gets what the database default gives unless asked. */}
-            <input
-              type="checkbox"
-              name="scopes"
-              value={scope}
-              defaultChecked={scope !== 'accounts:write' && scope !== 'webhooks:write'}
-            />
+            {/* Changing slots, settings or webhooks and approving are opt-in: a key gets the database default unless asked. */}
+            <input type="checkbox" name="scopes" value={scope} defaultChecked={!OPT_IN.has(scope)} />
             <code className="text-xs">{scope}</code> <span className="text-slate-600">{label}</span>
           </label>
         ))}

@@ -3,9 +3,17 @@
 import Link from 'next/link';
 import { useState } from 'react';
 
+const KIND_LABEL: Record<string, string> = {
+  failed: 'Failed',
+  reconnect: 'Reconnect needed',
+  needs_review: 'Needs review',
+  post_approved: 'Approved',
+  changes_requested: 'Changes requested',
+};
+
 type Notification = { id: string; kind: string; message: string; unread: boolean; href: string };
 
-/** Failed and needs-review deliveries and accounts to reconnect, with the unread count; opening the list marks them read. */
+/** Failed and needs-review deliveries, accounts to reconnect and approval decisions on your posts, with the unread count; opening the list marks them read. */
 export function NotificationBell({
   unread,
   items,
@@ -54,9 +62,7 @@ export function NotificationBell({
                     className="block rounded p-2 text-sm hover:bg-slate-50"
                     onClick={() => setOpen(false)}
                   >
-                    <span className={n.unread ? 'font-semibold' : ''}>
-                      {n.kind === 'failed' ? 'Failed' : n.kind === 'reconnect' ? 'Reconnect needed' : 'Needs review'}
-                    </span>
+                    <span className={n.unread ? 'font-semibold' : ''}>{KIND_LABEL[n.kind] ?? 'Needs review'}</span>
                     <span className="block text-xs text-slate-600">{n.message}</span>
                   </Link>
                 </li>

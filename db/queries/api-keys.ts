@@ -105,3 +105,12 @@ export async function revokeApiKey(db: Executor, params: { workspaceId: string; 
     .returning({ id: apiKeys.id });
   return row ?? null;
 }
+
+/** A key's name in its workspace (how an API decision names who decided). */
+export async function getApiKeyName(db: Executor, params: { workspaceId: string; apiKeyId: string }) {
+  const [row] = await db
+    .select({ name: apiKeys.name })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, params.apiKeyId), eq(apiKeys.workspaceId, params.workspaceId)));
+  return row?.name ?? null;
+}

@@ -31,7 +31,7 @@ export async function insertPostWithDeliveries(
     actor: string;
     requestId?: string;
     parts?: string[];
-    status?: 'scheduled' | 'draft';
+    status?: 'scheduled' | 'draft' | 'awaiting_approval';
   },
 ) {
   const [post] = await db
@@ -287,6 +287,11 @@ export async function updatePostContent(
 ) {
   await db
     .update(posts)
-    .set({ text: params.text, scheduledAt: params.scheduledAt, updatedAt: new Date() })
+    .set({
+      text: params.text,
+      scheduledAt: params.scheduledAt,
+      updatedAt: new Date(),
+      revision: sql`${posts.revision} + 1`,
+    })
     .where(and(eq(posts.id, params.postId), eq(posts.workspaceId, params.workspaceId)));
 }

@@ -7,4 +7,6 @@ export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'accounts:read': 'List connected accounts and read their posting slots',
   'accounts:write': 'Change accounts’ posting slots',
   'webhooks:write': 'List, add and delete webhook endpoints',
+  'workspace:write': 'Read and change workspace settings (posts need approval)',
+  'posts:approve': 'Approve posts or request changes',
 };

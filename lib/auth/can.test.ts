@@ -14,6 +14,7 @@ const EXPECTED: Record<Capability, Record<Role, boolean>> = {
   manageApiKeys: { viewer: false, manager: false, admin: true },
   manageWebhooks: { viewer: false, manager: false, admin: true },
   review: { viewer: false, manager: false, admin: true },
+  approve: { viewer: false, manager: false, admin: true },
   sandboxControl: { viewer: false, manager: false, admin: true },
 };
 

@@ -16,6 +16,8 @@ export const CAPABILITIES = {
   manageApiKeys: 'admin',
   manageWebhooks: 'admin',
   review: 'admin',
+  /** Approve posts or request changes ("Posts need approval"), and make or revoke client links. */
+  approve: 'admin',
   sandboxControl: 'admin',
 } as const satisfies Record<string, Role>;
 

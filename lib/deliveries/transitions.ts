@@ -3,13 +3,14 @@ import type { DeliveryStatus } from '@/db/schema';
 /**
  * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces it with
  * a trigger whose function is generated from this table (transitionTriggerFunctionSql; installed by
- * migrations 0003, 0005, 0010 and 0011): a test checks the live function's source equals it, and every pair both ways.
+ * migrations 0003, 0005, 0010, 0011 and 0013): a test checks the live function's source equals it, and every pair both ways.
  * To change a rule: edit the table, add a migration containing transitionTriggerFunctionSql().
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
   // needs_review: held because its account was disconnected (the token is gone; an admin decides).
   // failed: a thread part whose earlier part failed (nothing to reply to; db/queries/deliveries/thread.ts).
-  scheduled: ['publishing', 'canceled', 'missed', 'needs_review', 'failed'],
+  // awaiting_approval: an edit to an approved post sends it back for approval.
+  scheduled: ['publishing', 'canceled', 'missed', 'needs_review', 'failed', 'awaiting_approval'],
   publishing: ['sent', 'failed', 'scheduled', 'ambiguous'],
   ambiguous: ['sent', 'scheduled', 'needs_review'],
   needs_review: ['sent', 'scheduled', 'canceled'],
@@ -18,7 +19,9 @@ export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus
   canceled: [],
   missed: [],
   // A draft is never claimed; a keyed edit schedules it (or it is discarded). Nothing returns to draft.
-  draft: ['scheduled', 'canceled'],
+  draft: ['scheduled', 'canceled', 'awaiting_approval'],
+  // Never claimed; approved → scheduled (or missed when decided past the lateness limit), or discarded.
+  awaiting_approval: ['scheduled', 'canceled', 'missed'],
 };
 
 export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean {

@@ -78,7 +78,13 @@ export const composeFormSchema = z.object({
 export type ComposeForm = z.output<typeof composeFormSchema>;
 
 export type ComposeResult =
-  | { ok: true; postId: string; replayed: boolean; status: 'scheduled' | 'draft'; scheduledAt: string }
+  | {
+      ok: true;
+      postId: string;
+      replayed: boolean;
+      status: 'scheduled' | 'draft' | 'awaiting_approval';
+      scheduledAt: string;
+    }
   | { ok: false; kind: 'invalid'; errors: Record<string, string[]> }
   | { ok: false; kind: 'possible_duplicate'; matches: { postId: string; accountId: string }[] }
   | { ok: false; kind: 'mismatch' }
@@ -163,7 +169,7 @@ export async function submitComposeForm(
         ok: true,
         postId: result.postId,
         replayed: result.replayed,
-        status: stored.status === 'draft' ? 'draft' : 'scheduled',
+        status: stored.status === 'draft' || stored.status === 'awaiting_approval' ? stored.status : 'scheduled',
         scheduledAt: stored.scheduledAt,
       };
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
+import { getWorkspaceApproval } from '@/db/queries/approvals';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
 import { getPartMedia, insertPostMedia } from '@/db/queries/media';
@@ -158,7 +159,10 @@ async function createPostInTransaction(
     createdByUserId: context.userId ?? null,
     createdByApiKeyId: context.apiKeyId ?? null,
   };
-  const status = draft ? ('draft' as const) : ('scheduled' as const);
+  // "Posts need approval": a new post waits for a decision (never claimed meanwhile); a draft needs none yet.
+  const workspace = await getWorkspaceApproval(tx, { workspaceId: context.workspaceId });
+  const awaiting = !draft && Boolean(workspace?.approvalRequired);
+  const status = draft ? ('draft' as const) : awaiting ? ('awaiting_approval' as const) : ('scheduled' as const);
   // A key whose record expired (and was pruned) starts a new request (docs/architecture.md#inbound-idempotency, retention): the earlier
   // post keeps the key, so this one is stored without it; its new key record points at it.
   const created =
@@ -192,7 +196,7 @@ async function createPostInTransaction(
   }));
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock. A draft is never due.
-  if (!draft && scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
+  if (!draft && !awaiting && scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS) await notifyDue(tx);
   const body: SerializedPost = serializePost(post, deliveries, parts, await getPartMedia(tx, post));
   return {
     store: true,

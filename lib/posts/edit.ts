@@ -5,8 +5,10 @@ import {
   applyEditToDeliveries,
   lockDeliveriesForEdit,
   removeDroppedParts,
+  requestApprovalForDeliveries,
   scheduleDraftDeliveries,
 } from '@/db/queries/deliveries';
+import { getWorkspaceApproval } from '@/db/queries/approvals';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { replacePartMedia } from '@/db/queries/media';
 import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
@@ -83,6 +85,8 @@ type EditOutcome =
 export type EditPostResult = EditOutcome | { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number };
 
 const EDIT_POST_OPERATION = 'posts.update';
+/** Not yet claimed nor settled: an edit may still land (awaiting approval included: it is a new revision). */
+const EDITABLE = new Set(['scheduled', 'draft', 'awaiting_approval']);
 const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 type EditParams = { workspaceId: string; postId: string; changes: EditPostRequest; actor: string; now?: Date };
@@ -168,7 +172,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const live = locked.filter((d) => d.status !== 'canceled');
     // An earlier attempt whose outcome was unknown may still surface on the platform: reconciliation
     // matches on the text, so the text must not change under it. A draft was never claimed.
-    const blocked = live.filter((d) => (d.status !== 'scheduled' && d.status !== 'draft') || d.claimed || d.mayBeLive);
+    const blocked = live.filter((d) => !EDITABLE.has(d.status) || d.claimed || d.mayBeLive);
     if (live.length === 0 || blocked.length > 0) {
       const reason =
         live.length === 0
@@ -188,6 +192,8 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     }
     const now = params.now ?? new Date();
     const isDraft = live.some((d) => d.status === 'draft');
+    const awaiting = live.some((d) => d.status === 'awaiting_approval');
+    const baseStatus = isDraft ? 'draft' : awaiting ? 'awaiting_approval' : 'scheduled';
     const scheduling = isDraft && params.changes.status === 'scheduled';
     const current = (await getPostWithDeliveries(tx, params))!;
     const thread = current.post.kind === 'thread';
@@ -277,7 +283,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       // A draft being scheduled is re-timed by its scheduling (one history row: draft → scheduled).
       keep: scheduling ? [] : remaining.filter((d) => targetIds.includes(d.accountId)).map((d) => d.id),
       remove: remaining.filter((d) => !targetIds.includes(d.accountId)).map((d) => d.id),
-      status: isDraft ? 'draft' : 'scheduled',
+      status: baseStatus,
     });
     for (const accountId of targetIds.filter((id) => locked.some((d) => d.accountId === id))) {
       const missing = positions.filter((part) => !locked.some((d) => d.accountId === accountId && d.part === part));
@@ -286,7 +292,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         postId: params.postId,
         dueAt: scheduledAt,
         actor: params.actor,
-        status: isDraft ? 'draft' : 'scheduled',
+        status: baseStatus,
         accountIds: [accountId],
         parts: missing,
         reason: 'thread part added by an edit',
@@ -296,20 +302,26 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       workspaceId: params.workspaceId,
       postId: params.postId,
       dueAt: scheduledAt,
-      status: isDraft ? 'draft' : 'scheduled',
+      status: baseStatus,
       actor: params.actor,
       accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
       parts: positions,
       reason: 'account added by an edit',
     });
-    if (scheduling)
-      await scheduleDraftDeliveries(tx, {
-        workspaceId: params.workspaceId,
-        postId: params.postId,
-        dueAt: scheduledAt,
-        actor: params.actor,
-      });
-    if (!isDraft || scheduling) await notifyDue(tx);
+    // "Posts need approval": an edit (new revision) waits for a decision again, also after an approval; so does
+    // a draft being scheduled. Its deliveries are locked and unclaimed here, so no claim can slip in between.
+    const workspace = await getWorkspaceApproval(tx, { workspaceId: params.workspaceId });
+    const needsApproval = (!isDraft || scheduling) && (awaiting || Boolean(workspace?.approvalRequired));
+    const dueScope = {
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      dueAt: scheduledAt,
+      actor: params.actor,
+    };
+    if (needsApproval)
+      await requestApprovalForDeliveries(tx, { ...dueScope, from: scheduling ? ['draft'] : ['scheduled'] });
+    else if (scheduling) await scheduleDraftDeliveries(tx, dueScope);
+    if ((!isDraft || scheduling) && !needsApproval) await notifyDue(tx);
     const after = (await getPostWithDeliveries(tx, params))!;
     return { ok: true, post: serializePost(after.post, after.deliveries, after.parts, after.partMedia) } as const;
   }

@@ -122,6 +122,8 @@ function eventTitle(to: string, reason: string | null, detail: Record<string, un
   if (to === 'publishing')
     return `Claimed for publishing${detail?.generation ? ` (generation ${detail.generation})` : ''}`;
   if (to === 'ambiguous') return 'Ambiguous — being verified';
-  if (to === 'scheduled') return reason === 'edited' ? 'Edited' : 'Back to scheduled';
+  if (to === 'scheduled')
+    return reason === 'edited' ? 'Edited' : reason === 'approved' ? 'Approved' : 'Back to scheduled';
+  if (to === 'awaiting_approval') return reason === 'edited' ? 'Edited: waiting for approval' : 'Waiting for approval';
   return to.charAt(0).toUpperCase() + to.slice(1).replaceAll('_', ' ');
 }

@@ -63,7 +63,9 @@ export const movePostAction = workspaceAction(
           message:
             result.post.status === 'draft'
               ? 'Moved. It is still a draft: nothing goes out until it is scheduled.'
-              : 'Moved. The post goes out at its new time.',
+              : result.post.status === 'awaiting_approval'
+                ? 'Moved. It waits for approval again before it goes out.'
+                : 'Moved. The post goes out at its new time.',
         };
       case 'invalid':
         return invalid(result.errors as Record<string, string[]>);

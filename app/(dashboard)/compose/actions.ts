@@ -28,16 +28,19 @@ export const createPostAction = workspaceAction(
     if (result.ok) {
       revalidatePath('/queue');
       revalidatePath('/drafts');
+      revalidatePath('/approvals');
       const message =
         result.status === 'draft'
           ? result.replayed
             ? 'Draft already saved — nothing was duplicated'
             : 'Draft saved. It is not published until you schedule it.'
-          : result.replayed
-            ? 'Already scheduled — nothing was duplicated'
-            : form.when === 'queue'
-              ? 'Scheduled in the next free slot'
-              : 'Scheduled';
+          : result.status === 'awaiting_approval'
+            ? 'Sent for approval'
+            : result.replayed
+              ? 'Already scheduled — nothing was duplicated'
+              : form.when === 'queue'
+                ? 'Scheduled in the next free slot'
+                : 'Scheduled';
       return { ok: true, data: result, message };
     }
     return {

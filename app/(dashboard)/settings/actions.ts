@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { setApprovalRequired } from '@/db/queries/approvals';
 import { setRequireAltText } from '@/db/queries/media';
 import { getDb } from '@/db/client';
 import { changeMemberRole, renameWorkspace, setLatenessLimit, setWorkspaceTimeZone } from '@/db/queries/workspaces';
@@ -94,6 +95,27 @@ export const setRequireAltTextAction = workspaceAction(
     return {
       ok: true,
       message: requireAltText === 'on' ? 'Images now need alt text.' : 'Alt text is now optional (still encouraged).',
+    };
+  },
+);
+
+/** "Posts need approval": new and edited posts wait for an admin's or the client's approval before they go out. */
+export const setApprovalRequiredAction = workspaceAction(
+  {
+    name: 'setApprovalRequired',
+    can: 'manageWorkspace',
+    schema: z.object({ approvalRequired: z.enum(['on']).optional() }),
+  },
+  async ({ approvalRequired }, { workspace }) => {
+    await setApprovalRequired(getDb(), { workspaceId: workspace.id, approvalRequired: approvalRequired === 'on' });
+    revalidatePath('/settings');
+    revalidatePath('/approvals');
+    return {
+      ok: true,
+      message:
+        approvalRequired === 'on'
+          ? 'Posts now need approval: new and edited posts wait until they are approved.'
+          : 'Posts no longer need approval (posts already waiting still do).',
     };
   },
 );

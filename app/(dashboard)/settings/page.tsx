@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { AltTextForm } from '@/components/settings/alt-text-form';
 import { LatenessForm } from '@/components/settings/lateness-form';
+import { ToggleSettingForm } from '@/components/settings/toggle-setting-form';
 import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
@@ -15,9 +16,11 @@ import {
   changeMemberRoleAction,
   renameWorkspaceAction,
   setLatenessLimitAction,
+  setApprovalRequiredAction,
   setRequireAltTextAction,
   setWorkspaceTimeZoneAction,
 } from './actions';
+import { getWorkspaceApproval } from '@/db/queries/approvals';
 import { signOutEverywhereAction } from './sessions-actions';
 
 export const metadata = { title: 'Settings' };
@@ -29,10 +32,11 @@ function timeZoneChoices(current: string): string[] {
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const [members, settings, requireAltText] = await Promise.all([
+  const [members, settings, requireAltText, approval] = await Promise.all([
     listMembers(getDb(), { workspaceId: workspace.id }),
     getWorkspaceSettings(getDb(), { workspaceId: workspace.id }),
     getRequireAltText(getDb(), { workspaceId: workspace.id }),
+    getWorkspaceApproval(getDb(), { workspaceId: workspace.id }),
   ]);
   return (
     <>
@@ -61,6 +65,15 @@ export default async function SettingsPage() {
           requireAltText={requireAltText}
           canEdit={can(role, 'manageWorkspace')}
           action={setRequireAltTextAction}
+        />
+        <ToggleSettingForm
+          name="approvalRequired"
+          checked={approval?.approvalRequired ?? false}
+          canEdit={can(role, 'manageWorkspace')}
+          action={setApprovalRequiredAction}
+          label="Posts need approval"
+          description="New and edited posts wait in “Awaiting approval” and are never published until an admin (Approvals) or your client (a link) approves them."
+          submitLabel="Save approval rule"
         />
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">

@@ -105,7 +105,11 @@ describe('GET /api/v1/openapi.json', () => {
       if (p === '/openapi.json') continue;
       for (const [method, op] of Object.entries(ops)) {
         expect(op.security, `${method} ${p}`).toEqual([
-          { bearer: [expect.stringMatching(/^((posts|accounts):(read|write)|webhooks:write)$/)] },
+          {
+            bearer: [
+              expect.stringMatching(/^((posts|accounts):(read|write)|webhooks:write|workspace:write|posts:approve)$/),
+            ],
+          },
         ]);
         expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['401', '403', '500']));
         expect(op.responses['401']!.content, `${method} ${p}`).toHaveProperty(['application/problem+json']);

@@ -4,18 +4,23 @@ import { accountsContract } from './accounts/contract';
 import { importsContract } from './imports/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
+import { approvePostContract } from './posts/[id]/approve/contract';
+import { rejectPostContract } from './posts/[id]/reject/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
 import { postsContract } from './posts/contract';
 import { publicationReportContract } from './reports/publication/contract';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
 import { webhookEndpointsContract } from './webhook-endpoints/contract';
+import { workspaceContract } from './workspace/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
 export const apiV1Contracts: readonly RouteContract[] = [
   postsContract,
   postContract,
   cancelPostContract,
+  approvePostContract,
+  rejectPostContract,
   accountsContract,
   accountScheduleContract,
   mediaContract,
@@ -23,5 +28,6 @@ export const apiV1Contracts: readonly RouteContract[] = [
   importsContract,
   webhookEndpointsContract,
   webhookEndpointContract,
+  workspaceContract,
   openApiContract,
 ];

@@ -12,7 +12,7 @@ export async function addDeliveries(
     parts?: number[];
     dueAt: Date;
     /** `draft`: saved without scheduling, never claimed until scheduled (default `scheduled`). */
-    status?: 'scheduled' | 'draft';
+    status?: 'scheduled' | 'draft' | 'awaiting_approval';
     actor: string;
     reason: string;
     detail?: Record<string, unknown>;

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 
 /**
- * Cancels the post's deliveries that are still `scheduled` and not claimed, or still drafts (a draft is
- * discarded) — one conditional statement, so it cannot race the publisher into "canceled but published".
+ * Cancels the post's deliveries that are still `scheduled` and not claimed, still drafts (a draft is
+ * discarded) or awaiting approval — one conditional statement, so it cannot race the publisher into "canceled but published".
  * Their posting slots are freed in the same statement. Returns the canceled ids.
  * A thread is canceled per account as a whole, and only while its first part is still scheduled (or a draft)
  * and unclaimed: never the rest of a thread whose start may be published. The first parts are locked
@@ -17,13 +17,13 @@ export async function cancelScheduledDeliveries(
     with heads as (
       select d.account_id from deliveries d
       where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part = 0
-        and d.status in ('scheduled', 'draft')
+        and d.status in ('scheduled', 'draft', 'awaiting_approval')
         and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
       for update of d
     ), target as (
       select d.id, d.status from deliveries d
       join heads h on h.account_id = d.account_id
-      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.status in ('scheduled', 'draft')
+      where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.status in ('scheduled', 'draft', 'awaiting_approval')
         and not exists (select 1 from claims c where c.delivery_id = d.id and c.released_at is null)
       for update of d
     ), canceled as (

@@ -36,7 +36,7 @@ export async function removeDroppedParts(db: Executor, params: { workspaceId: st
   const result = await db.execute<{ id: string }>(sql`
     delete from deliveries d
     where d.post_id = ${params.postId} and d.workspace_id = ${params.workspaceId} and d.part > 0
-      and d.id = any(${sql.param(params.ids)}::uuid[]) and d.status in ('scheduled', 'draft', 'canceled')
+      and d.id = any(${sql.param(params.ids)}::uuid[]) and d.status in ('scheduled', 'draft', 'awaiting_approval', 'canceled')
       and not exists (select 1 from claims c where c.delivery_id = d.id)
       and not exists (select 1 from attempts a where a.delivery_id = d.id)
     returning d.id`);
@@ -56,7 +56,7 @@ export async function applyEditToDeliveries(
     keep: string[];
     remove: string[];
     actor: string;
-    status?: 'scheduled' | 'draft';
+    status?: 'scheduled' | 'draft' | 'awaiting_approval';
   },
 ) {
   const from = params.status ?? 'scheduled';

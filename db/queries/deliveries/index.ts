@@ -19,3 +19,4 @@ export {
 export { resolveReviewItem, type ReviewResolution } from './review';
 export { sweepExpiredClaims } from './sweep';
 export { partReady, settleStrandedParts } from './thread';
+export { approveAwaitingDeliveries, requestApprovalForDeliveries } from './approval';

@@ -1,4 +1,5 @@
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { ApiKeyScope } from '@/db/schema';
 import { IDEMPOTENCY_KEY_PATTERN } from '@/lib/idempotency/key';
 import { problemSchema } from './schemas';
 import { z } from './zod';
@@ -7,7 +8,7 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** What an API key may be allowed to do; `null` marks a public operation (no key). */
-export type ApiScope = 'posts:read' | 'posts:write' | 'accounts:read' | 'accounts:write' | 'webhooks:write';
+export type ApiScope = ApiKeyScope;
 
 /** A response: its zod body schema (validated in tests against real answers) and headers. */
 export type ResponseContract = {

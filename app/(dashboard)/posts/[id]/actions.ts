@@ -87,9 +87,16 @@ export const editPostAction = workspaceAction(
     });
     revalidatePath(`/posts/${postId}`);
     revalidatePath('/queue');
+    revalidatePath('/approvals');
     switch (result.kind) {
       case 'ok':
-        return { ok: true, message: 'Saved. The new version is what will be published.' };
+        return {
+          ok: true,
+          message:
+            result.post.status === 'awaiting_approval'
+              ? 'Saved. The new version waits for approval before it is published.'
+              : 'Saved. The new version is what will be published.',
+        };
       case 'invalid':
         return { ok: false, status: 422, errors: result.errors, message: 'Please fix the highlighted fields.' };
       case 'conflict':

@@ -1,5 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
+import { ApprovalCard } from '@/components/approvals/approval-card';
+import { CreateApprovalLink } from '@/components/approvals/create-link';
 import { ScheduleDraft } from '@/components/drafts/schedule-draft';
 import { DeliveryTimelines } from '@/components/posts/delivery-timeline';
 import { EditPostForm } from '@/components/posts/edit-post-form';
@@ -10,6 +12,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { getRequireAltText } from '@/db/queries/media';
+import { listDecisions } from '@/db/queries/approvals';
+import { readApprovalPost } from '@/lib/approvals/view';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query/keys';
@@ -17,6 +21,7 @@ import { getServerQueryClient } from '@/lib/query/query-client';
 import { readPostDetail } from '@/lib/reads/post-detail';
 import { scheduleDraftAction } from '../../drafts/actions';
 import { cancelPostAction } from '../../queue/actions';
+import { createApprovalLinkAction, decidePostAction } from '../../approvals/actions';
 import { editPostAction } from './actions';
 
 export const metadata = { title: 'Post' };
@@ -33,8 +38,15 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   queryClient.setQueryData(queryKeys.post(id), post);
   const accounts = can(role, 'edit') ? await listAccounts(getDb(), { workspaceId: workspace.id }) : [];
   const requireAltText = post.parts ? await getRequireAltText(getDb(), { workspaceId: workspace.id }) : true;
-  const open = (s: string) => s === 'scheduled' || s === 'draft';
+  const open = (s: string) => s === 'scheduled' || s === 'draft' || s === 'awaiting_approval';
   const isDraft = post.deliveries.some((d) => d.status === 'draft');
+  const awaiting = post.deliveries.some((d) => d.status === 'awaiting_approval');
+  const decisions = await listDecisions(getDb(), { workspaceId: workspace.id, postId: id });
+  // Shown while it waits, and after a decision (the card keeps its answer when the page refreshes).
+  const approval =
+    awaiting || decisions.length > 0
+      ? await readApprovalPost(getDb(), { workspaceId: workspace.id, postId: id })
+      : null;
   const editable =
     can(role, 'edit') &&
     post.deliveries.some((d) => open(d.status)) &&
@@ -45,8 +57,8 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
         title={TITLES[post.kind]}
         description={
           <>
-            {isDraft ? 'Draft, planned for' : 'Scheduled for'} <LocalTime iso={post.scheduledAt} /> · created from the{' '}
-            {post.source === 'api' ? 'API' : 'composer'}
+            {isDraft ? 'Draft, planned for' : awaiting ? 'Awaiting approval, planned for' : 'Scheduled for'}{' '}
+            <LocalTime iso={post.scheduledAt} /> · created from the {post.source === 'api' ? 'API' : 'composer'}
           </>
         }
         actions={
@@ -74,6 +86,33 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
           <p className="text-slate-700">A draft: nothing is published until it is scheduled.</p>
           <ScheduleDraft postId={post.id} plannedAt={post.scheduledAt} action={scheduleDraftAction} />
         </div>
+      )}
+      {(approval || decisions.length > 0) && (
+        <section aria-labelledby="approval" className="mb-6 space-y-3">
+          <h2 id="approval" className="text-base font-semibold">
+            Approval
+          </h2>
+          {approval && (
+            <ApprovalCard
+              post={approval}
+              via={can(role, 'approve') ? { kind: 'action', action: decidePostAction } : null}
+            />
+          )}
+          {awaiting && can(role, 'approve') && (
+            <CreateApprovalLink action={createApprovalLinkAction} postId={post.id} label="Create client link" />
+          )}
+          {decisions.length > 0 && (
+            <ul aria-label="Decisions" className="space-y-1 text-sm text-slate-700">
+              {decisions.map((d) => (
+                <li key={d.id}>
+                  Revision {d.revision}: {d.decision === 'approved' ? 'approved' : 'changes requested'} by{' '}
+                  {d.deciderName} <LocalTime iso={d.decidedAt.toISOString()} />
+                  {d.comment && <> — “{d.comment}”</>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
       )}
       {Object.keys(post.variants).length > 0 && (
         <section aria-label="Own texts" className="mb-6 space-y-2">

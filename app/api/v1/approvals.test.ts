@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '@/db/queries/api-keys';
+import { approvalDecisions, approvalLinks, auditLog, deliveries, type ApiKeyScope } from '@/db/schema';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { makeUser } from '@/db/testing/factories';
+import { createApprovalLink, APPROVAL_LINK_RATE_PER_MINUTE } from '@/lib/approvals/links';
+import { generateApiKey } from '@/lib/auth/api-key-token';
+import { GET as readLink, POST as decideByLink } from '../approve/[token]/route';
+import { POST as approve } from './posts/[id]/approve/route';
+import { POST as reject } from './posts/[id]/reject/route';
+import { PATCH as editPost } from './posts/[id]/route';
+import { POST as createPost } from './posts/route';
+import { GET as getWorkspace, PATCH as patchWorkspace } from './workspace/route';
+
+const fixture = await createApiFixture();
+const { db } = fixture;
+let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
+let admin: { token: string };
+let writer: { token: string };
+beforeAll(async () => {
+  tenant = await fixture.tenant();
+  admin = await keyWith(['posts:read', 'posts:write', 'posts:approve', 'workspace:write']);
+  writer = await keyWith(['posts:read', 'posts:write']);
+  const on = await patch(admin.token, { approvalRequired: true });
+  expect(on.status).toBe(200);
+});
+
+async function keyWith(scopes: ApiKeyScope[], workspaceId = tenant.workspace.id) {
+  const key = generateApiKey();
+  await createApiKey(db, { workspaceId, name: `key ${scopes.join(' ')}`, prefix: key.prefix, hash: key.hash, scopes });
+  return { token: key.token };
+}
+const patch = (token: string, body: unknown) =>
+  patchWorkspace(apiRequest('/api/v1/workspace', { method: 'PATCH', token, body }), noParams);
+async function newPost(token = writer.token, accountId = tenant.accounts[0]!.id) {
+  const response = await createPost(
+    apiRequest('/api/v1/posts', {
+      method: 'POST',
+      token,
+      key: randomUUID(),
+      body: {
+        text: `approval ${randomUUID()}`,
+        accountIds: [accountId],
+        scheduledAt: new Date(Date.now() + 3600_000).toISOString(),
+      },
+    }),
+    noParams,
+  );
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; status: string };
+}
+const decide = (route: typeof approve, token: string, id: string, body: unknown = {}) =>
+  route(apiRequest(`/api/v1/posts/${id}/x`, { method: 'POST', token, body }), idParams(id));
+
+describe('GET/PATCH /api/v1/workspace { approvalRequired }', () => {
+  it('needs workspace:write (403 naming it), refuses a bad body with 422 and changes nothing', async () => {
+    const denied = await patch(writer.token, { approvalRequired: false });
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ missingScope: 'workspace:write' });
+    const bad = await patch(admin.token, { approvalRequired: 'yes' });
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('content-type')).toBe('application/problem+json');
+    expect((await bad.json()).errors).toHaveProperty('approvalRequired');
+    const read = await getWorkspace(apiRequest('/api/v1/workspace', { token: admin.token }), noParams);
+    expect(await read.json()).toEqual({ id: tenant.workspace.id, name: tenant.workspace.name, approvalRequired: true });
+  });
+
+  it('a new post waits in awaiting_approval and is listed so by the API', async () => {
+    expect(await newPost()).toMatchObject({ status: 'awaiting_approval' });
+  });
+});
+
+describe('POST /api/v1/posts/{id}/approve and /reject', () => {
+  it('need posts:approve: 403 without it, nothing recorded', async () => {
+    const post = await newPost();
+    const denied = await decide(approve, writer.token, post.id);
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ missingScope: 'posts:approve' });
+    expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, post.id))).toEqual([]);
+  });
+
+  it('approve is idempotent: a repeat answers 200 alreadyDecided; rejecting afterwards is a 409 naming who approved', async () => {
+    const post = await newPost();
+    const first = await decide(approve, admin.token, post.id, { revision: 1 });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ decision: 'approved', revision: 1, alreadyDecided: false });
+    const repeat = await decide(approve, admin.token, post.id);
+    expect(await repeat.json()).toMatchObject({ decision: 'approved', alreadyDecided: true });
+    const rejected = await decide(reject, admin.token, post.id, { comment: 'Too late' });
+    expect(rejected.status).toBe(409);
+    expect((await rejected.json()).detail).toMatch(/^Already approved by API key “key posts:read/);
+    expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, post.id))).toHaveLength(1);
+    const [delivery] = await db.select().from(deliveries).where(eq(deliveries.postId, post.id));
+    expect(delivery!.status).toBe('scheduled');
+    const [audit] = await db.select().from(auditLog).where(eq(auditLog.targetId, post.id));
+    expect(audit!.action).toBe('post.approved');
+  });
+
+  it('reject needs a comment (422 problem+json, nothing recorded); with one it records changes requested', async () => {
+    const post = await newPost();
+    const missing = await decide(reject, admin.token, post.id, {});
+    expect(missing.status).toBe(422);
+    expect(missing.headers.get('content-type')).toBe('application/problem+json');
+    expect((await missing.json()).errors).toHaveProperty('comment');
+    expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, post.id))).toEqual([]);
+    const done = await decide(reject, admin.token, post.id, { comment: 'Shorter, please' });
+    expect(await done.json()).toMatchObject({ decision: 'changes_requested', comment: 'Shorter, please' });
+  });
+
+  it('an edit re-requests approval: the old revision is 409 (edited since), the new one is approved', async () => {
+    const post = await newPost();
+    await decide(approve, admin.token, post.id);
+    const edited = await editPost(
+      apiRequest(`/api/v1/posts/${post.id}`, {
+        method: 'PATCH',
+        token: writer.token,
+        key: randomUUID(),
+        body: { text: `edited ${randomUUID()}` },
+      }),
+      idParams(post.id),
+    );
+    expect(await edited.json()).toMatchObject({ status: 'awaiting_approval' });
+    const stale = await decide(approve, admin.token, post.id, { revision: 1 });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ currentRevision: 2 });
+    expect(await (await decide(approve, admin.token, post.id, { revision: 2 })).json()).toMatchObject({
+      revision: 2,
+      alreadyDecided: false,
+    });
+  });
+
+  it("another workspace's post and a malformed id are 404; a body that is not JSON is 400", async () => {
+    const other = await fixture.tenant();
+    const otherKey = await keyWith(['posts:write'], other.workspace.id);
+    const theirs = await newPost(otherKey.token, other.accounts[0]!.id);
+    expect((await decide(approve, admin.token, theirs.id)).status).toBe(404);
+    expect((await decide(approve, admin.token, 'not-a-uuid')).status).toBe(404);
+    const raw = await approve(
+      apiRequest(`/api/v1/posts/${theirs.id}/approve`, { method: 'POST', token: admin.token, rawBody: '{' }),
+      idParams(theirs.id),
+    );
+    expect(raw.status).toBe(400);
+  });
+});
+
+describe('client approval links: /api/approve/<token>', () => {
+  const linkParams = (token: string) => ({ params: Promise.resolve({ token }) });
+  const read = (token: string) => readLink(new Request(`http://localhost/api/approve/${token}`), linkParams(token));
+  const decideWith = (token: string, body: unknown) =>
+    decideByLink(
+      new Request(`http://localhost/api/approve/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      linkParams(token),
+    );
+  async function linkFor(postIds: string[]) {
+    const user = await makeUser(db);
+    return createApprovalLink(db, { workspaceId: tenant.workspace.id, postIds, label: 'test', userId: user.id });
+  }
+
+  it('shows only the posts it lists, without a session; the client approves once, a second click is told who did', async () => {
+    const [listed, other] = [await newPost(), await newPost()];
+    const link = await linkFor([listed.id]);
+    const page = await read(link.token);
+    expect(page.status).toBe(200);
+    const body = (await page.json()) as { posts: { id: string; revision: number; state: string }[] };
+    expect(body.posts.map((p) => p.id)).toEqual([listed.id]);
+    expect(JSON.stringify(body)).not.toContain(other.id);
+    expect(JSON.stringify(body)).not.toContain(tenant.workspace.slug);
+
+    const choice = { postId: listed.id, decision: 'approved', revision: 1, name: 'Carla' };
+    const [a, b] = await Promise.all([decideWith(link.token, choice), decideWith(link.token, choice)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const loser = a.status === 409 ? a : b;
+    expect((await loser.json()).detail).toMatch(/^Already approved by Carla \(client link\) at /);
+    const [row] = await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, listed.id));
+    expect(row).toMatchObject({ approvalLinkId: link.id, decidedByUserId: null });
+    // A post the link does not list cannot be decided through it.
+    expect((await decideWith(link.token, { ...choice, postId: other.id })).status).toBe(404);
+  });
+
+  it('unknown 404, tampered 401, revoked 410, expired 410 — each with a clear problem, nothing decided', async () => {
+    const post = await newPost();
+    const link = await linkFor([post.id]);
+    const [id, secret] = link.token.split('.') as [string, string];
+    const tampered = `${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const cases: [string, number, string][] = [
+      ['garbage', 404, 'Link not found'],
+      [`${randomUUID()}.${secret}`, 404, 'Link not found'],
+      [tampered, 401, 'Link not valid'],
+    ];
+    for (const [token, status, title] of cases) {
+      const response = await read(token);
+      expect(response.status, token).toBe(status);
+      expect(await response.json()).toMatchObject({ title });
+      expect((await decideWith(token, { postId: post.id, decision: 'approved', revision: 1 })).status).toBe(status);
+    }
+    await db.update(approvalLinks).set({ revokedAt: new Date() }).where(eq(approvalLinks.id, link.id));
+    expect(await (await read(link.token)).json()).toMatchObject({ status: 410, title: 'Link revoked' });
+    const fresh = await linkFor([post.id]);
+    await db.execute(sql`update approval_links set expires_at = now() - interval '1 second' where id = ${fresh.id}`);
+    expect(await (await read(fresh.token)).json()).toMatchObject({ status: 410, title: 'Link expired' });
+    expect((await decideWith(fresh.token, { postId: post.id, decision: 'approved', revision: 1 })).status).toBe(410);
+    expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, post.id))).toEqual([]);
+  });
+
+  it('request changes through a link needs a comment (422), and is rate-limited per link (429)', async () => {
+    const post = await newPost();
+    const link = await linkFor([post.id]);
+    const noComment = await decideWith(link.token, { postId: post.id, decision: 'changes_requested', revision: 1 });
+    expect(noComment.status).toBe(422);
+    const responses = [];
+    for (let i = 0; i < APPROVAL_LINK_RATE_PER_MINUTE; i++) responses.push((await read(link.token)).status);
+    expect(responses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(responses[0]).toBe(200);
+  });
+});
