@@ -7,6 +7,7 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
 import { linkedinOrganizationUrn } from '@/lib/sandbox/linkedin-identity';
+import { didPlcFrom } from '@/lib/sandbox/tokens';
 import type { ProviderName } from '@/lib/providers/types';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from './client';
@@ -142,9 +143,7 @@ async function seededAccounts(db: Database, workspaceId: string, specs: SeedAcco
 /** A platform user id shaped like the network's own: a did:plc DID, a LinkedIn page URN, or digits. */
 function seedPlatformUserId(provider: ProviderName, digest: Buffer): string {
   const digits = BigInt('0x' + digest.subarray(0, 6).toString('hex')).toString();
-  if (provider === 'bluesky') return `did:plc:${Array.from(digest.subarray(0, 24), (b) => BASE32[b & 31]).join('')}`;
+  if (provider === 'bluesky') return didPlcFrom(digest);
   if (provider === 'linkedin') return linkedinOrganizationUrn(digits);
   return digits;
 }
-
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';

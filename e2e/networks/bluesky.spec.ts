@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
-import { postNowAndOpen, threadNowAndOpen } from '../support/compose';
+import { expectDeliverySent, postNowAndOpen, threadNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { expectOneCopyWithImage, randomImage } from '../support/media';
 import { expectThreadChain } from '../support/thread';
@@ -101,12 +101,7 @@ test('an admin signs up on the sandbox PDS, connects with handle and app passwor
   // A reply to it, by its platform id: one record whose parent and root are the post.
   const answer = `Replying on Bluesky ${randomUUID()}`;
   await postNowAndOpen(page, `@${handle}`, answer, { inReplyTo: sent.external_id });
-  await expect(
-    page
-      .getByRole('region', { name: `Delivery to @${handle}` })
-      .locator('header')
-      .getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, `@${handle}`);
   expect(await deliveryOf(answer)).toMatchObject({ status: 'sent', attempts: 1 });
   const replies = await sandboxCopies(answer);
   expect(replies).toHaveLength(1);
@@ -119,12 +114,7 @@ test('an admin signs up on the sandbox PDS, connects with handle and app passwor
   const image = await randomImage();
   const pictured = `A picture on Bluesky ${randomUUID()}`;
   await postNowAndOpen(page, `@${handle}`, pictured, { image });
-  await expect(
-    page
-      .getByRole('region', { name: `Delivery to @${handle}` })
-      .locator('header')
-      .getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, `@${handle}`);
   expect(await deliveryOf(pictured)).toMatchObject({ status: 'sent', attempts: 1 });
   await expectOneCopyWithImage(pictured, image);
   const [withImage] = await sandboxCopies(pictured);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
-import { postNowAndOpen } from '../support/compose';
+import { expectDeliverySent, postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { expectOneCopyWithImage, randomImage } from '../support/media';
 import { connectThroughSandboxOAuth } from '../support/oauth';
@@ -82,12 +82,7 @@ test('an admin connects LinkedIn through OAuth: the member and the page they adm
   const image = await randomImage();
   const pictured = `A picture on LinkedIn ${randomUUID()}`;
   await postNowAndOpen(page, pageName!, pictured, { image });
-  await expect(
-    page
-      .getByRole('region', { name: `Delivery to ${pageName}` })
-      .locator('header')
-      .getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, `${pageName}`);
   await expectOneCopyWithImage(pictured, image);
   const [pictureRow] = await e2eSql()<{ status: string; attempts: number }[]>`
     select d.status, (select count(*)::int from attempts t where t.delivery_id = d.id) as attempts

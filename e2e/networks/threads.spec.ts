@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/auth';
-import { postNowAndOpen, threadNowAndOpen } from '../support/compose';
+import { expectDeliverySent, postNowAndOpen, threadNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 import { expectOneCopyWithImage, randomImage } from '../support/media';
 import { connectThroughSandboxOAuth } from '../support/oauth';
@@ -49,12 +49,7 @@ test('an admin connects Threads through OAuth, then a post, a reply to it, an im
 
   const text = `Hello from Semel to Threads ${randomUUID()}`;
   await postNowAndOpen(page, handle, text);
-  await expect(
-    page
-      .getByRole('region', { name: `Delivery to ${handle}` })
-      .locator('header')
-      .getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, `${handle}`);
   const posts = await sandboxCopies(text);
   expect(posts).toEqual([
     { id: expect.any(String), kind: 'post', in_reply_to_id: null, author: account!.platform_user_id },
@@ -70,12 +65,7 @@ test('an admin connects Threads through OAuth, then a post, a reply to it, an im
   // The reply names the post by its platform id (reply_to_id on the container).
   const answer = `Replying on Threads ${randomUUID()}`;
   await postNowAndOpen(page, handle, answer, { inReplyTo: mediaId });
-  await expect(
-    page
-      .getByRole('region', { name: `Delivery to ${handle}` })
-      .locator('header')
-      .getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, `${handle}`);
   const replies = await sandboxCopies(answer);
   expect(replies).toEqual([
     { id: expect.any(String), kind: 'reply', in_reply_to_id: mediaId, author: account!.platform_user_id },
@@ -87,12 +77,7 @@ test('an admin connects Threads through OAuth, then a post, a reply to it, an im
   const image = await randomImage();
   const pictured = `A picture on Threads ${randomUUID()}`;
   await postNowAndOpen(page, handle, pictured, { image });
-  await expect(
-    page
-      .getByRole('region', { name: `Delivery to ${handle}` })
-      .locator('header')
-      .getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, `${handle}`);
   await expectOneCopyWithImage(pictured, image);
   const [pictureCopy] = await sandboxCopies(pictured);
   expect(pictureCopy).toMatchObject({ kind: 'post', author: account!.platform_user_id });

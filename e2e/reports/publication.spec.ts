@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
-import { postNowAndOpen } from '../support/compose';
+import { expectDeliverySent, postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
 
 test('the proof-of-publication report shows a post sent directly, downloads as CSV, and prints without the app around it', async ({
@@ -11,9 +11,7 @@ test('the proof-of-publication report shows a post sent directly, downloads as C
   await signIn(page, 'admin@demo.test');
   const text = `For the client report ${randomUUID()}`;
   await postNowAndOpen(page, '@demo_brand · X', text);
-  await expect(
-    page.getByRole('region', { name: 'Delivery to @demo_brand' }).locator('header').getByText('Sent', { exact: true }),
-  ).toBeVisible();
+  await expectDeliverySent(page, '@demo_brand');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page.getByRole('heading', { name: 'Proof of publication' })).toBeVisible();

@@ -48,3 +48,13 @@ export async function threadNowAndOpen(page: Page, handle: string, texts: string
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByRole('link', { name: 'View the post' }).click();
 }
+
+/** On the post page: the delivery to this account reads "Sent" (the in-process scheduler publishes at once). */
+export async function expectDeliverySent(page: Page, handle: string): Promise<void> {
+  await expect(
+    page
+      .getByRole('region', { name: `Delivery to ${handle}` })
+      .locator('header')
+      .getByText('Sent', { exact: true }),
+  ).toBeVisible();
+}

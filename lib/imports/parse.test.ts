@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, errorsCsv } from './errors-csv';
+import { csvCell } from '@/lib/csv/cell';
+import { errorsCsv } from './errors-csv';
 import { IMPORT_MAX_BYTES, parseImportCsv } from './parse';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

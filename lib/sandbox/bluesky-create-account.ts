@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { issueSandboxSession } from './bluesky-session';
 import { json } from './faults';
 import { readBody } from './request';
-import { hashSandboxToken } from './tokens';
+import { didPlcFrom, hashSandboxToken } from './tokens';
 import type { SandboxDeps } from './types';
 
 // com.atproto.server.createAccount as a PDS serves it for its own handle domain (packages/pds, createAccount.ts
@@ -16,7 +16,6 @@ const SERVICE_DOMAIN = '.bsky.sandbox';
 const MAX_HANDLE = 30; // a PDS's limit for handles on its own domain
 const MAX_PASSWORD = 256; // NEW_PASSWORD_MAX_LENGTH
 const HANDLE_SYNTAX = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const DID_PLC_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 const xrpcError = (error: string, message: string) => json(400, { error, message });
 const invalidRequest = (message: string) => xrpcError('InvalidRequest', message);
@@ -61,5 +60,5 @@ export async function createAccount(request: Request, deps: SandboxDeps): Promis
 /** The DID follows from the handle, so two sign-ups racing for one handle meet on the (platform, DID) key. */
 function didFor(handle: string): string {
   const digest = createHash('sha256').update(`semel-sandbox:${handle}`).digest();
-  return `did:plc:${Array.from(digest.subarray(0, 24), (b) => DID_PLC_ALPHABET[b & 31]).join('')}`;
+  return didPlcFrom(digest);
 }

@@ -13,11 +13,14 @@ export function hashSandboxToken(token: string): string {
 export function newSandboxIdentity(platform?: Platform): { platformUserId: string; token: string; suffix: string } {
   const token = `sbx_${randomBytes(24).toString('base64url')}`;
   if (platform === 'bluesky') {
-    const id = Array.from(randomBytes(24), (b) => DID_PLC_ALPHABET[b & 31]).join('');
-    return { platformUserId: `did:plc:${id}`, token, suffix: id.slice(-4) };
+    const did = didPlcFrom(randomBytes(24));
+    return { platformUserId: did, token, suffix: did.slice(-4) };
   }
   const platformUserId = String(randomInt(100_000_000_000, 999_999_999_999)) + String(randomInt(100_000, 999_999)); // 18 digits
   return { platformUserId, token, suffix: platformUserId.slice(-4) };
 }
 
-const DID_PLC_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+/** A did:plc DID (24 base32 characters) from 24 bytes: random ones, or a digest for a deterministic identity. */
+export function didPlcFrom(bytes: Uint8Array): string {
+  return `did:plc:${Array.from(bytes.subarray(0, 24), (b) => 'abcdefghijklmnopqrstuvwxyz234567'[b & 31]).join('')}`;
+}

@@ -71,38 +71,8 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
       />
 
       <form method="get" aria-label="Report period" className="mb-6 flex flex-wrap items-end gap-4 print:hidden">
-        <label className="text-sm">
-          <span className="block font-medium text-slate-700">From</span>
-          <input
-            type="date"
-            name="from"
-            defaultValue={fromDay}
-            aria-invalid={!checked.ok && !!checked.errors.from}
-            aria-describedby="period-from-error"
-            className="mt-1 rounded-md border border-slate-300 px-2 py-1"
-          />
-          {!checked.ok && checked.errors.from && (
-            <span id="period-from-error" className="mt-1 block text-rose-700">
-              {checked.errors.from}
-            </span>
-          )}
-        </label>
-        <label className="text-sm">
-          <span className="block font-medium text-slate-700">To (included)</span>
-          <input
-            type="date"
-            name="to"
-            defaultValue={toDay}
-            aria-invalid={!checked.ok && !!checked.errors.to}
-            aria-describedby="period-to-error"
-            className="mt-1 rounded-md border border-slate-300 px-2 py-1"
-          />
-          {!checked.ok && checked.errors.to && (
-            <span id="period-to-error" className="mt-1 block text-rose-700">
-              {checked.errors.to}
-            </span>
-          )}
-        </label>
+        <DateField name="from" label="From" value={fromDay} error={checked.ok ? undefined : checked.errors.from} />
+        <DateField name="to" label="To (included)" value={toDay} error={checked.ok ? undefined : checked.errors.to} />
         <button
           type="submit"
           className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-500"
@@ -219,6 +189,28 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
         </>
       )}
     </>
+  );
+}
+
+function DateField({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
+  const errorId = `period-${name}-error`;
+  return (
+    <label className="text-sm">
+      <span className="block font-medium text-slate-700">{label}</span>
+      <input
+        type="date"
+        name={name}
+        defaultValue={value}
+        aria-invalid={!!error}
+        aria-describedby={error ? errorId : undefined}
+        className="mt-1 rounded-md border border-slate-300 px-2 py-1"
+      />
+      {error && (
+        <span id={errorId} className="mt-1 block text-rose-700">
+          {error}
+        </span>
+      )}
+    </label>
   );
 }
 
