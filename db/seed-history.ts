@@ -41,6 +41,22 @@ export async function moveDelivery(
       ${step.reason}, ${step.detail ? jsonb(step.detail) : null}, ${step.at.toISOString()}::timestamptz)`);
 }
 
+/**
+ * An admin's review decision (written by resolveReviewItem at seed time) dated when the admin made it: its history
+ * row, its audit entry, and the delivery's settled time.
+ */
+export async function backdateDecision(db: Executor, d: SeededDelivery, at: Date) {
+  const when = at.toISOString();
+  await db.execute(sql`
+    update delivery_events set created_at = ${when}::timestamptz
+    where delivery_id = ${d.id} and actor like 'user:%' and from_status is not null`);
+  await db.execute(sql`
+    update audit_log set created_at = ${when}::timestamptz where target_type = 'delivery' and target_id = ${d.id}`);
+  await db.execute(sql`
+    update deliveries set settled_at = ${when}::timestamptz, updated_at = ${when}::timestamptz, due_at = ${when}::timestamptz
+    where id = ${d.id}`);
+}
+
 /** The first history row (`created`) at the time the post was made, not at seed time. */
 export async function backdateCreation(db: Executor, deliveryIds: string[], at: Date) {
   await db.execute(sql`

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sniffImageType } from '@/lib/media/sniff';
 import { createDiskMediaStorage } from '@/lib/media/storage';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
+import { readPublicationReport } from '@/lib/reports/publication';
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import type { Database } from './client';
@@ -114,6 +115,7 @@ async function expectDemoWeek(db: Database, now: Date) {
     // Sent: a platform id and link, one sent attempt under a released claim, and the copy on the sandbox.
     const sent = rows.filter((r) => r.status === 'sent');
     expect(sent.length).toBeGreaterThanOrEqual(4);
+    let decidedByAdmin = 0;
     for (const r of sent) {
       expect(r.external_url).toContain(`/api/sandbox/${r.provider}/`);
       expect(r.external_url).toMatch(new RegExp(`/${r.external_id}$`));
@@ -126,8 +128,16 @@ async function expectDemoWeek(db: Database, now: Date) {
         sql`select count(*)::int as n, min(t.outcome::text) as outcome, bool_and(c.released_at is not null) as released
           from attempts t join claims c on c.delivery_id = t.delivery_id where t.delivery_id = ${r.id}`,
       );
-      expect(attempt).toEqual({ n: 1, outcome: 'sent', released: true });
+      // One was confirmed live by an admin from /review: its one attempt had no answer (ambiguous).
+      const [decision] = await query<{ admin: boolean }>(
+        db,
+        sql`select exists (select 1 from delivery_events e where e.delivery_id = ${r.id} and e.to_status = 'sent'
+          and e.actor like 'user:%' and e.reason = 'an admin confirmed it is live') as admin`,
+      );
+      if (decision!.admin) decidedByAdmin += 1;
+      expect(attempt).toEqual({ n: 1, outcome: decision!.admin ? 'ambiguous' : 'sent', released: true });
     }
+    expect(decidedByAdmin).toBe(1);
 
     // A thread, sent: part k on the platform is a reply to part k-1.
     const thread = rows.filter((r) => r.kind === 'thread');
@@ -279,6 +289,21 @@ describe('the post being verified', () => {
         sql`select count(*)::int as n from sandbox.posts where id = ${d.external_id}::bigint`,
       );
       expect(copy!.n).toBe(1);
+    }
+
+    // The proof-of-publication report for the demo weeks shows every path, in each workspace.
+    const workspaces = await query<{ id: string }>(sandbox.db, sql`select id from workspaces order by slug`);
+    expect(workspaces.length).toBeGreaterThan(1);
+    const range = { from: new Date(Date.now() - 14 * 86_400_000), to: new Date(Date.now() + 14 * 86_400_000) };
+    for (const { id } of workspaces) {
+      const report = (await readPublicationReport(sandbox.db, { workspaceId: id, range, origin: sandbox.url }))!;
+      expect(new Set(report.rows.map((r) => r.settlement))).toEqual(
+        new Set(['direct', 'reconciled', 'admin', 'missed', 'open']),
+      );
+      const decided = report.rows.find((r) => r.settlement === 'admin')!;
+      expect(decided.how).toMatch(/ decided: an admin confirmed it is live\.$/);
+      expect(decided.link).toMatch(/\/api\/sandbox\/x\/2\/tweets\/\d+$/);
+      expect(report.incidents.map((i) => i.kind)).toEqual(expect.arrayContaining(['ambiguous', 'review_decision']));
     }
   });
 });

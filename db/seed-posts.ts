@@ -9,10 +9,12 @@ import { zonedLocalToUtc } from '@/lib/time/zoned';
 import type { Database, Executor } from './client';
 import type { Delivery } from './schema';
 import { insertMedia, insertPostMedia } from './queries/media';
+import { resolveReviewItem } from './queries/deliveries';
 import { insertPostWithDeliveries } from './queries/posts';
 import { demoImage } from './seed-image';
 import {
   backdateCreation,
+  backdateDecision,
   moveDelivery,
   publishOnce,
   recordCheck,
@@ -34,6 +36,8 @@ export type SeedPostsOptions = {
   accounts: SeedAccount[];
   /** The member the posts are by (their images' uploader). */
   authorUserId: string;
+  /** The admin who decided the one review item the demo week shows as settled by a person. */
+  adminUserId: string;
   encryptionKey: string;
   /** This app's origin: sandbox links are absolute, as the provider clients make them. */
   origin: string;
@@ -199,7 +203,8 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
   // the account, the post was not there and it was too late to publish again. An admin decides, with the evidence.
   const reviewAt = past[1]!;
   const reviewText = 'Webinar recording is up: "Scheduling without duplicates", 40 minutes.';
-  await post('review', { text: reviewText, at: reviewAt, accounts: [x.id] }, async (tx, [d]) => {
+  /** Timed out, then not found by the reconciler before it was too late to publish again: waits for review. */
+  const toReview = async (tx: Executor, d: SeededDelivery, reviewAt: Date) => {
     const started = new Date(reviewAt.getTime() + 250);
     await publishOnce(tx, d!, started, SEED_WORKER, {
       outcome: 'ambiguous',
@@ -238,6 +243,29 @@ export async function seedDemoPosts(db: Database, o: SeedPostsOptions) {
         deadline: new Date(reviewAt.getTime() + o.latenessLimitSeconds * 1000).toISOString(),
       },
     });
+  };
+  await post('review', { text: reviewText, at: reviewAt, accounts: [x.id] }, (tx, [d]) => toReview(tx, d!, reviewAt));
+
+  // Decided by an admin: the same story, but the post had landed (X's timeline did not show it in time); the admin
+  // found it on the account and confirmed it live from /review, the real decision path (resolveReviewItem).
+  const decidedAt = new Date(past[1]!.getTime() - 50 * 60_000);
+  const decidedText = 'Case study: how a 12-brand agency plans a quarter of posts without a single double post.';
+  await post('decided', { text: decidedText, at: decidedAt, accounts: [x.id] }, async (tx, [d]) => {
+    const copy = await storeSandboxCopy(tx, {
+      platform: 'x',
+      platformUserId: x.platformUserId,
+      text: decidedText,
+      createdAt: new Date(decidedAt.getTime() + 430),
+    });
+    await toReview(tx, d!, decidedAt);
+    const resolved = await resolveReviewItem(tx, {
+      workspaceId: o.workspaceId,
+      deliveryId: d!.id,
+      actorUserId: o.adminUserId,
+      resolution: { action: 'live', externalId: copy.id, url: link(x, copy.id) },
+    });
+    if (!resolved.applied) throw new Error('seed: the admin decision did not apply');
+    await backdateDecision(tx, d!, new Date(decidedAt.getTime() + (o.latenessLimitSeconds + 50 * 60) * 1000));
   });
 
   // Being verified: the call just timed out after the sandbox stored the post ("timeout after commit"). The real

@@ -115,6 +115,7 @@ export async function seedDemoData(
       latenessLimitSeconds: workspace.latenessLimitSeconds,
       accounts: await seededAccounts(db, workspace.id, spec.accounts),
       authorUserId: (members.find((m) => m.role === 'manager') ?? members[0]!).id,
+      adminUserId: (members.find((m) => m.role === 'admin') ?? members[0]!).id,
       encryptionKey: options.encryptionKey,
     });
   }
