@@ -211,9 +211,25 @@ export async function getWorkspaceApproval(db: Executor, params: { workspaceId: 
   return row ?? null;
 }
 
-export async function setApprovalRequired(db: Executor, params: { workspaceId: string; approvalRequired: boolean }) {
-  await db
-    .update(workspaces)
-    .set({ approvalRequired: params.approvalRequired })
-    .where(eq(workspaces.id, params.workspaceId));
+/**
+ * Turns "Posts need approval" on or off and, when that changes it, records who did (a member, or an API key) in the
+ * audit log in the same statement: setting the value it already has writes nothing.
+ */
+export async function setApprovalRequired(
+  db: Executor,
+  params: { workspaceId: string; approvalRequired: boolean; actorUserId: string | null; apiKeyId: string | null },
+) {
+  const result = await db.execute(sql`
+    with changed as (
+      update ${workspaces} set approval_required = ${params.approvalRequired}
+      where id = ${params.workspaceId} and approval_required is distinct from ${params.approvalRequired}
+      returning id
+    ), audited as (
+      insert into ${auditLog} (workspace_id, actor_user_id, action, target_type, target_id, detail)
+      select id, ${params.actorUserId}::uuid, 'workspace.approval_required', 'workspace', id::text,
+        jsonb_build_object('approvalRequired', ${params.approvalRequired}::boolean, 'apiKeyId', ${params.apiKeyId}::uuid)
+      from changed
+    )
+    select count(*)::int as n from changed`);
+  return { changed: Number(([...result][0] as { n: number }).n) === 1 };
 }

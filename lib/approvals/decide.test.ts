@@ -32,7 +32,12 @@ const publish = () => publishDueDeliveries(db, testPublisherOptions(sandbox.url)
 /** A post created by a member of a workspace whose posts need approval. */
 async function awaitingPost(options: { scheduledAt?: string } = {}) {
   const account = await sandbox.connectAccount('x');
-  await setApprovalRequired(db, { workspaceId: account.workspaceId, approvalRequired: true });
+  await setApprovalRequired(db, {
+    workspaceId: account.workspaceId,
+    approvalRequired: true,
+    actorUserId: null,
+    apiKeyId: null,
+  });
   const author = await makeUser(db);
   const text = sandbox.uniqueText('approval');
   const created = await createPost(

@@ -106,8 +106,13 @@ export const setApprovalRequiredAction = workspaceAction(
     can: 'manageWorkspace',
     schema: z.object({ approvalRequired: z.enum(['on']).optional() }),
   },
-  async ({ approvalRequired }, { workspace }) => {
-    await setApprovalRequired(getDb(), { workspaceId: workspace.id, approvalRequired: approvalRequired === 'on' });
+  async ({ approvalRequired }, { workspace, user }) => {
+    await setApprovalRequired(getDb(), {
+      workspaceId: workspace.id,
+      approvalRequired: approvalRequired === 'on',
+      actorUserId: user.id,
+      apiKeyId: null,
+    });
     revalidatePath('/settings');
     revalidatePath('/approvals');
     return {

@@ -67,6 +67,25 @@ describe('GET/PATCH /api/v1/workspace { approvalRequired }', () => {
     expect(await read.json()).toEqual({ id: tenant.workspace.id, name: tenant.workspace.name, approvalRequired: true });
   });
 
+  it('audits each change with the API key that made it; setting the value it already has writes nothing', async () => {
+    const entries = () =>
+      db
+        .select()
+        .from(auditLog)
+        .where(
+          sql`${auditLog.workspaceId} = ${tenant.workspace.id} and ${auditLog.action} = 'workspace.approval_required'`,
+        )
+        .orderBy(auditLog.id);
+    expect(await entries()).toHaveLength(1); // beforeAll turned it on
+    expect((await patch(admin.token, { approvalRequired: true })).status).toBe(200);
+    expect(await entries()).toHaveLength(1);
+    expect((await patch(admin.token, { approvalRequired: false })).status).toBe(200);
+    expect((await patch(admin.token, { approvalRequired: true })).status).toBe(200);
+    const all = await entries();
+    expect(all.map((e) => e.detail?.approvalRequired)).toEqual([true, false, true]);
+    expect(all.every((e) => e.actorUserId === null && typeof e.detail?.apiKeyId === 'string')).toBe(true);
+  });
+
   it('a new post waits in awaiting_approval and is listed so by the API', async () => {
     expect(await newPost()).toMatchObject({ status: 'awaiting_approval' });
   });

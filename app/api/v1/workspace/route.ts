@@ -23,6 +23,8 @@ export const PATCH = apiHandler('workspace:write', async (request, principal) =>
   await setApprovalRequired(getDb(), {
     workspaceId: principal.workspaceId,
     approvalRequired: parsed.data.approvalRequired,
+    actorUserId: null,
+    apiKeyId: principal.apiKeyId,
   });
   return json(await workspaceBody(principal.workspaceId));
 });
