@@ -1,6 +1,7 @@
 import type { Executor } from '@/db/client';
 import { countRecentFailedLogins, deleteLoginAttemptsBefore } from '@/db/queries/users';
 import { UNKNOWN_ADDRESS } from './client-address';
+import { deleteInBatches } from '@/lib/jobs/batches';
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** Per email + IP: a guesser at one address stops here. */
@@ -46,12 +47,5 @@ export async function pruneExpiredLoginAttempts(
   options: { now?: Date; batchSize?: number; maxBatches?: number } = {},
 ) {
   const before = new Date((options.now ?? new Date()).getTime() - FAILED_LOGIN_WINDOW_MS);
-  const batchSize = options.batchSize ?? 1000;
-  let total = 0;
-  for (let i = 0; i < (options.maxBatches ?? 100); i++) {
-    const deleted = await deleteLoginAttemptsBefore(db, { before, batchSize });
-    total += deleted;
-    if (deleted < batchSize) break;
-  }
-  return total;
+  return deleteInBatches((batchSize) => deleteLoginAttemptsBefore(db, { before, batchSize }), options);
 }

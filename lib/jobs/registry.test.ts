@@ -25,6 +25,7 @@ describe('the job registry', () => {
       ['prune-login-attempts', 'interval'],
       ['refresh-tokens', 'interval'],
       ['webhooks', 'interval'],
+      ['prune-webhooks', 'interval'],
     ]);
   });
 
@@ -33,6 +34,7 @@ describe('the job registry', () => {
     expect(aliasedJobs('maintenance')?.map((job) => job.name)).toEqual([
       'prune-idempotency-keys',
       'prune-login-attempts',
+      'prune-webhooks',
     ]);
     for (const name of ['Publish', 'constructor', 'toString', '__proto__', '']) {
       expect(findJob(name), name).toBeNull();

@@ -1,6 +1,7 @@
 import type { JobDefinition } from './job';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
+import { pruneWebhooksJob } from './prune-webhooks';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
 import { refreshTokensJob } from './refresh-tokens';
@@ -17,13 +18,14 @@ export const jobs = [
   pruneLoginAttemptsJob,
   refreshTokensJob,
   webhooksJob,
+  pruneWebhooksJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];
 
 /** Cron URLs that run several jobs in one call (`/api/cron/maintenance`, older than the registry). */
 export const jobAliases = {
-  maintenance: ['prune-idempotency-keys', 'prune-login-attempts'],
+  maintenance: ['prune-idempotency-keys', 'prune-login-attempts', 'prune-webhooks'],
 } as const satisfies Record<string, readonly JobName[]>;
 
 const byName = new Map<string, JobDefinition>(jobs.map((job) => [job.name, job]));
