@@ -11,7 +11,7 @@ import type { WebhookLogRow } from '@/db/queries/webhooks';
 import type { FormAction } from '@/lib/auth/action';
 import { WEBHOOK_EVENT_LABELS } from '@/lib/webhooks/event-labels';
 
-export type WebhookEndpointView = { id: string; url: string; events: string[]; log: WebhookLogRow[] };
+export type WebhookEndpointView = { id: string; url: string; events: string[]; enabled: boolean; log: WebhookLogRow[] };
 
 const STATUS: Record<WebhookLogRow['status'], [string, BadgeTone]> = {
   pending: ['Retrying', 'amber'],
@@ -69,6 +69,8 @@ function IdButton(props: {
   action: FormAction;
   name: string;
   value: string;
+  /** More hidden fields posted with the id (the enable/disable switch says which). */
+  extra?: Record<string, string>;
   label: string;
   pendingLabel: string;
   ariaLabel: string;
@@ -78,6 +80,9 @@ function IdButton(props: {
   return (
     <form action={formAction} className="inline-flex items-center gap-2">
       <input type="hidden" name={props.name} value={props.value} />
+      {Object.entries(props.extra ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <Button type="submit" variant={props.variant ?? 'secondary'} disabled={pending} aria-label={props.ariaLabel}>
         {pending ? props.pendingLabel : props.label}
       </Button>
@@ -95,17 +100,26 @@ export function WebhookEndpointCard({
   sendTest,
   remove,
   redeliver,
+  setEnabled,
 }: {
   endpoint: WebhookEndpointView;
   sendTest: FormAction;
   remove: FormAction;
   redeliver: FormAction;
+  setEnabled: FormAction;
 }) {
   return (
     <li className="space-y-3 px-4 py-4 text-sm" aria-label={`Endpoint ${endpoint.url}`}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <p className="break-all font-medium">{endpoint.url}</p>
+          <p className="break-all font-medium">
+            {endpoint.url}{' '}
+            {endpoint.enabled ? (
+              <Badge tone="green">Enabled</Badge>
+            ) : (
+              <Badge tone="gray">Disabled: nothing is sent</Badge>
+            )}
+          </p>
           <p className="text-xs text-slate-600" aria-label="Events">
             {endpoint.events.join(' · ')}
           </p>
@@ -118,6 +132,15 @@ export function WebhookEndpointCard({
             label="Send test event"
             pendingLabel="Sending…"
             ariaLabel={`Send test event to ${endpoint.url}`}
+          />
+          <IdButton
+            action={setEnabled}
+            name="endpointId"
+            value={endpoint.id}
+            extra={{ enabled: String(!endpoint.enabled) }}
+            label={endpoint.enabled ? 'Disable' : 'Enable'}
+            pendingLabel="Saving…"
+            ariaLabel={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
           />
           <IdButton
             action={remove}

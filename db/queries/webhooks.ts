@@ -58,6 +58,22 @@ export async function deleteWebhookEndpoint(db: Executor, params: { workspaceId:
   return deleted.length > 0;
 }
 
+/**
+ * Pauses or resumes an endpoint: a disabled one gets no new events and its pending messages wait (nothing is
+ * claimed for it) until it is enabled again, then go out with their same `webhook-id`. Null: no such endpoint here.
+ */
+export async function setWebhookEndpointEnabled(
+  db: Executor,
+  params: { workspaceId: string; endpointId: string; enabled: boolean },
+) {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ enabled: params.enabled })
+    .where(and(eq(webhookEndpoints.workspaceId, params.workspaceId), eq(webhookEndpoints.id, params.endpointId)))
+    .returning(endpointColumns);
+  return row ?? null;
+}
+
 /** Writes an event and its messages in the caller's transaction (the SQL function the delivery trigger uses too). */
 export async function insertWebhookEvent(
   db: Executor,
@@ -71,7 +87,7 @@ export async function insertWebhookEvent(
   return row?.id ?? null;
 }
 
-/** A `webhook.test` event for one endpoint only (it subscribes to no such type); returns its message id. */
+/** A `webhook.test` event for one enabled endpoint only (it subscribes to no such type); returns its message id. */
 export async function insertTestWebhookEvent(
   db: Executor,
   params: { workspaceId: string; endpointId: string; data: Record<string, unknown> },
@@ -79,7 +95,7 @@ export async function insertTestWebhookEvent(
   const [row] = rows<{ id: string }>(
     await db.execute(sql`
       with endpoint as (
-        select id from webhook_endpoints where id = ${params.endpointId} and workspace_id = ${params.workspaceId}
+        select id from webhook_endpoints where id = ${params.endpointId} and workspace_id = ${params.workspaceId} and enabled
       ), event as (
         insert into webhook_events (workspace_id, type, subject, sequence, data)
         select ${params.workspaceId}, 'webhook.test', 'endpoint:' || id::text, 1, ${JSON.stringify(params.data)}::jsonb
@@ -125,6 +141,7 @@ export async function claimDueWebhookMessages(
         select m.id from webhook_messages m
         where m.status = 'pending' and m.next_attempt_at <= ${at(params.now)}
           and (m.lease_expires_at is null or m.lease_expires_at <= ${at(params.now)}) ${only}
+          and exists (select 1 from webhook_endpoints e where e.id = m.endpoint_id and e.enabled)
         order by m.next_attempt_at
         limit ${params.limit}
         for update skip locked
@@ -246,4 +263,23 @@ export function listWebhookEvents(db: Executor, params: { workspaceId: string; s
     .from(webhookEvents)
     .where(and(eq(webhookEvents.workspaceId, params.workspaceId), eq(webhookEvents.subject, params.subject)))
     .orderBy(desc(webhookEvents.sequence));
+}
+
+/**
+ * Retention: one batch of events older than `before` with no message still pending (a message still being
+ * retried keeps its event); their messages and logged attempts go with them (on delete cascade).
+ */
+export async function deleteSettledWebhookEventsBefore(db: Executor, params: { before: Date; batchSize: number }) {
+  const result = await db.execute(sql`
+    with old as (
+      select ev.id from webhook_events ev
+      where ev.created_at < ${at(params.before)}
+        and not exists (select 1 from webhook_messages m where m.event_id = ev.id and m.status = 'pending')
+      order by ev.created_at
+      limit ${params.batchSize}
+      for update skip locked
+    )
+    delete from webhook_events ev using old where ev.id = old.id
+    returning ev.id`);
+  return rows<{ id: string }>(result).length;
 }

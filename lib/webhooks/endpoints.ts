@@ -28,6 +28,9 @@ export const webhookEndpointInput = z
       .transform((events) => [...new Set(events)]),
   })
   .strict();
+/** PATCH /api/v1/webhook-endpoints/{id}: `enabled` is what changes in place (a new URL or secret is a new endpoint). */
+export const webhookEndpointPatch = z.object({ enabled: z.boolean({ error: 'enabled is true or false' }) }).strict();
+
 export type WebhookEndpointInput = z.output<typeof webhookEndpointInput>;
 
 export type CreateWebhookEndpointResult =

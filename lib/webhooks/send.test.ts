@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookAttempts, webhookEndpoints, webhookMessages, type WebhookEventType } from '@/db/schema';
-import { claimDueWebhookMessages, recordWebhookAttempt } from '@/db/queries/webhooks';
+import { claimDueWebhookMessages, recordWebhookAttempt, setWebhookEndpointEnabled } from '@/db/queries/webhooks';
 import { makeAccount, makeDelivery, makePost, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { createOutboundLookup, parseAllowList, type AllowList } from '@/lib/net/outbound-guard';
@@ -94,6 +94,44 @@ describe('outbound webhooks', () => {
     const id = await emitWebhookEvent(db, { workspaceId: ws.id, type: 'post.approved', subject: 'post:y', data: {} });
     await sender(new Date());
     expect(receiver.received.map((r) => r.id)).toEqual([id]);
+  });
+
+  it('a disabled endpoint is sent nothing: its pending message waits, new events skip it; enabled, the same id goes out', async () => {
+    receiver.received.length = 0;
+    const ws = await makeWorkspace(db);
+    const endpoint = await endpointFor(ws.id, ['post.approved']);
+    const waiting = await emitWebhookEvent(db, {
+      workspaceId: ws.id,
+      type: 'post.approved',
+      subject: 'post:a',
+      data: {},
+    });
+    expect(
+      await setWebhookEndpointEnabled(db, { workspaceId: ws.id, endpointId: endpoint.id, enabled: false }),
+    ).toMatchObject({
+      enabled: false,
+    });
+    const skipped = await emitWebhookEvent(db, {
+      workspaceId: ws.id,
+      type: 'post.approved',
+      subject: 'post:b',
+      data: {},
+    });
+    expect(skipped).toBeNull();
+    await sender(new Date());
+    await sender(new Date(Date.now() + 3_600_000));
+    expect(receiver.received).toEqual([]);
+    const pending = await db.select().from(webhookMessages).where(eq(webhookMessages.endpointId, endpoint.id));
+    expect(pending.map((m) => [m.eventId, m.status, m.attempts])).toEqual([[waiting, 'pending', 0]]);
+
+    // Another workspace cannot touch it.
+    const other = await makeWorkspace(db);
+    expect(
+      await setWebhookEndpointEnabled(db, { workspaceId: other.id, endpointId: endpoint.id, enabled: true }),
+    ).toBeNull();
+    await setWebhookEndpointEnabled(db, { workspaceId: ws.id, endpointId: endpoint.id, enabled: true });
+    await sender(new Date());
+    expect(receiver.received.map((r) => r.id)).toEqual([waiting]);
   });
 
   it('two racing senders deliver each event once (both claim, both send, at the same time)', async () => {

@@ -3,7 +3,12 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { deleteWebhookEndpoint, insertTestWebhookEvent, redeliverWebhookMessage } from '@/db/queries/webhooks';
+import {
+  deleteWebhookEndpoint,
+  insertTestWebhookEvent,
+  redeliverWebhookMessage,
+  setWebhookEndpointEnabled,
+} from '@/db/queries/webhooks';
 import { workspaceAction } from '@/lib/auth/action';
 import { getEnv } from '@/lib/env';
 import { createEndpoint, webhookEndpointInput } from '@/lib/webhooks/endpoints';
@@ -53,6 +58,28 @@ export const deleteWebhookEndpointAction = workspaceAction(
   },
 );
 
+/** Pauses or resumes an endpoint (pending messages wait while it is disabled, then go out with their same ids). */
+export const setWebhookEndpointEnabledAction = workspaceAction(
+  {
+    name: 'setWebhookEndpointEnabled',
+    can: 'manageWebhooks',
+    schema: z.object({ endpointId: z.uuid(), enabled: z.enum(['true', 'false']) }),
+  },
+  async ({ endpointId, enabled }, { workspace }) => {
+    const row = await setWebhookEndpointEnabled(getDb(), {
+      workspaceId: workspace.id,
+      endpointId,
+      enabled: enabled === 'true',
+    });
+    if (!row) return { ok: false, status: 404, message: 'No such endpoint in this workspace.' };
+    revalidatePath(PATH);
+    return {
+      ok: true,
+      message: row.enabled ? 'Enabled: waiting events go out now.' : 'Disabled: nothing is sent until you enable it.',
+    };
+  },
+);
+
 /** Sends one message now (it stays in the log and is retried like any other if the receiver fails). */
 async function sendNow(messageId: string) {
   await deliverDueWebhooks(getDb(), { messageIds: [messageId] });
@@ -67,7 +94,8 @@ export const sendTestWebhookAction = workspaceAction(
       endpointId,
       data: { message: 'A test event from Semel', workspaceId: workspace.id, sentBy: user.id },
     });
-    if (!messageId) return { ok: false, status: 404, message: 'No such endpoint in this workspace.' };
+    if (!messageId)
+      return { ok: false, status: 404, message: 'No enabled endpoint of that id in this workspace: enable it first.' };
     await sendNow(messageId);
     return { ok: true, message: 'Test event sent; its result is in the log below.' };
   },

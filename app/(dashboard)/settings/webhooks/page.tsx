@@ -10,6 +10,7 @@ import {
   deleteWebhookEndpointAction,
   redeliverWebhookAction,
   sendTestWebhookAction,
+  setWebhookEndpointEnabledAction,
 } from './actions';
 
 export const metadata = { title: 'Webhooks' };
@@ -24,6 +25,7 @@ export default async function WebhooksSettingsPage() {
       id: e.id,
       url: e.url,
       events: e.events,
+      enabled: e.enabled,
       log: await listWebhookLog(db, { workspaceId: workspace.id, endpointId: e.id, limit: 20 }),
     })),
   );
@@ -60,6 +62,7 @@ export default async function WebhooksSettingsPage() {
                   sendTest={sendTestWebhookAction}
                   remove={deleteWebhookEndpointAction}
                   redeliver={redeliverWebhookAction}
+                  setEnabled={setWebhookEndpointEnabledAction}
                 />
               ))}
             </ul>

@@ -10,7 +10,7 @@ process.env.OUTBOUND_ALLOWED_HOSTS = 'localhost';
 process.env.APP_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
 const fixture = await createApiFixture();
 const { GET, POST } = await import('./route');
-const { DELETE } = await import('./[id]/route');
+const { DELETE, PATCH } = await import('./[id]/route');
 
 let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
 let writer: string;
@@ -92,6 +92,32 @@ describe('/api/v1/webhook-endpoints', () => {
       'http://localhost:9/hooks',
       'https://93.184.215.14/hooks',
     ]);
+  });
+
+  it('PATCH { enabled } pauses and resumes the workspace’s own endpoint; bad input is 422; another workspace’s is 404', async () => {
+    const [mine] = await stored();
+    const path = `/api/v1/webhook-endpoints/${mine!.id}`;
+    const patch = (token: string, body: unknown, id = mine!.id) =>
+      PATCH(apiRequest(path, { method: 'PATCH', token, body }), idParams(id));
+    for (const body of [{}, { enabled: 'no' }, { enabled: false, url: 'http://localhost:9/other' }]) {
+      const bad = await patch(writer, body);
+      expect(bad.status, JSON.stringify(body)).toBe(422);
+      expect(bad.headers.get('content-type')).toBe('application/problem+json');
+    }
+    expect((await stored()).find((e) => e.id === mine!.id)).toMatchObject({ enabled: true, url: mine!.url });
+    const other = await fixture.tenant();
+    const otherToken = await makeScopedApiKey(fixture.db, other.workspace.id, ['webhooks:write']);
+    expect((await patch(otherToken, { enabled: false })).status).toBe(404);
+    expect((await patch(tenant.token, { enabled: false })).status).toBe(403);
+    expect((await stored()).find((e) => e.id === mine!.id)?.enabled).toBe(true);
+
+    const paused = await patch(writer, { enabled: false });
+    expect(paused.status).toBe(200);
+    const body = await paused.json();
+    expect(body).toMatchObject({ id: mine!.id, enabled: false });
+    expect(JSON.stringify(body)).not.toContain('secret');
+    expect((await stored()).find((e) => e.id === mine!.id)?.enabled).toBe(false);
+    expect(await (await patch(writer, { enabled: true })).json()).toMatchObject({ id: mine!.id, enabled: true });
   });
 
   it('DELETE removes the workspace’s own endpoint; another workspace’s is 404', async () => {

@@ -4,21 +4,14 @@ import { apiHandler, json, readJson, validationProblem } from '@/lib/api/handler
 import { getEnv } from '@/lib/env';
 import { problem } from '@/lib/http/problem';
 import { createEndpoint, webhookEndpointInput } from '@/lib/webhooks/endpoints';
+import { shownEndpoint } from './shown';
 
 export const dynamic = 'force-dynamic';
-
-const shown = (e: { id: string; url: string; events: string[]; enabled: boolean; createdAt: Date }) => ({
-  id: e.id,
-  url: e.url,
-  events: e.events,
-  enabled: e.enabled,
-  createdAt: e.createdAt.toISOString(),
-});
 
 /** The workspace's endpoints, without secrets. */
 export const GET = apiHandler('webhooks:write', async (_request, principal) => {
   const endpoints = await listWebhookEndpoints(getDb(), { workspaceId: principal.workspaceId });
-  return json({ data: endpoints.map(shown) });
+  return json({ data: endpoints.map(shownEndpoint) });
 });
 
 /** Adds an endpoint; its secret is in this answer only. */
@@ -39,5 +32,5 @@ export const POST = apiHandler('webhooks:write', async (request, principal) => {
       detail: 'The request has invalid fields; nothing was stored.',
       errors: { [result.field]: [result.message] },
     });
-  return json({ ...shown(result.endpoint), secret: result.secret }, 201);
+  return json({ ...shownEndpoint(result.endpoint), secret: result.secret }, 201);
 });
