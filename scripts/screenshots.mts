@@ -1,5 +1,5 @@
-// README screenshots: the calendar, the composer with a thread and a post's timeline while it is being verified,
-// taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
+// README screenshots: the calendar, the composer with a thread, a post's timeline while it is being verified, and
+// the agency features (approvals and the client's link, the publication report, webhooks, CSV import), taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
 // docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=...
 // (signed in with the demo password, DEMO_PASSWORD or semel-demo).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import postgres from 'postgres';
 import sharp from 'sharp';
+import { startWebhookReceiver } from '../lib/webhooks/testing/receiver';
 
 const OUT = path.resolve('docs/screenshots');
 const PORT = Number(process.env.SCREENSHOTS_PORT || 3290);
@@ -33,6 +34,8 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
         CRON_SECRET: 'screenshots-cron-secret-0123',
         DEMO_PASSWORD: 'semel-demo',
         SANDBOX_ENABLED: 'true',
+        // The webhooks screenshot sends a test event to a receiver on this machine.
+        OUTBOUND_ALLOWED_HOSTS: 'localhost',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },
@@ -48,9 +51,9 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   throw new Error('the server did not start within two minutes');
 }
 
-async function signIn(page: Page) {
+async function signIn(page: Page, email = 'manager@demo.test') {
   await page.goto('/signin');
-  await page.getByLabel('Email').fill('manager@demo.test');
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(process.env.DEMO_PASSWORD || 'semel-demo');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/queue$/);
@@ -62,6 +65,81 @@ async function save(page: Page, name: string) {
   const file = path.join(OUT, name);
   writeFileSync(file, await sharp(raw).png({ palette: true, quality: 90, compressionLevel: 9, effort: 10 }).toBuffer());
   console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+/** As an admin of the demo workspace: approvals and the client's link, the report, webhooks, a CSV import preview. */
+async function agencyScreenshots(sql: postgres.Sql) {
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US' });
+  const page = await context.newPage();
+  await signIn(page, 'admin@demo.test');
+
+  await page.goto('/reports');
+  await page.getByRole('table', { name: 'Deliveries' }).waitFor();
+  await save(page, 'report.png');
+
+  // Approvals: a post waiting for the client, the Approvals list, then the client's link in a context without a session.
+  await sql`update workspaces set approval_required = true where slug = 'demo'`;
+  try {
+    await page.goto('/compose');
+    await page.getByRole('checkbox', { name: /Demo Support/ }).check();
+    await page
+      .getByLabel('Text')
+      .fill('Black Friday recap: thank you for a record week. Our winter hours start Monday ❄️');
+    const later = new Date(Date.now() + 2 * 86_400_000);
+    await page.getByLabel('Schedule').check();
+    await page.getByLabel(/Date and time/).fill(`${later.toISOString().slice(0, 10)}T10:30`);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByRole('link', { name: 'View the post' }).click();
+    await page.waitForURL(/\/posts\/[0-9a-f-]{36}$/);
+    await page.getByRole('button', { name: 'Create client link' }).click();
+    const link = await page.getByLabel('Client link').inputValue();
+    await page.goto('/approvals');
+    await page.getByText('Black Friday recap').first().waitFor();
+    await save(page, 'approvals.png');
+    const client = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'Europe/Paris', locale: 'en-GB' });
+    const clientPage = await client.newPage();
+    await clientPage.goto(link);
+    await clientPage.getByRole('heading', { name: 'Posts waiting for your approval' }).waitFor();
+    await save(clientPage, 'approve-link.png');
+    await client.close();
+  } finally {
+    await sql`update workspaces set approval_required = false where slug = 'demo'`;
+  }
+
+  // Webhooks: an endpoint on a receiver here, with a test event in its delivery log.
+  const receiver = await startWebhookReceiver();
+  try {
+    await page.goto('/settings/webhooks');
+    await page.getByLabel('Endpoint URL').fill(`${receiver.url}/semel`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByTestId('new-secret').waitFor();
+    await page.reload();
+    await page
+      .getByRole('button', { name: /^Send test event/ })
+      .first()
+      .click();
+    await page.getByText('Delivered').first().waitFor();
+    await save(page, 'webhooks.png');
+  } finally {
+    await receiver.close();
+  }
+
+  // CSV import: the preview of a small file, one row with an unknown account.
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const csv = [
+    'text,accounts,scheduled_at,time_zone',
+    `"Winter menu is here: three new soups, all week",@demo_brand;@demo_support,${inDays(9)}T09:00,Europe/Paris`,
+    `Live music every Friday in December,@demo_brand,${inDays(10)}T18:30,Europe/Paris`,
+    `Gift cards are back: order online or at the counter,@demo_support,${inDays(11)}T12:00,Europe/Paris`,
+    `A row for an account we do not have,@nobody_here,${inDays(11)}T12:00,Europe/Paris`,
+  ].join('\r\n');
+  await page.goto('/import');
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'december.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('table', { name: 'Import rows' }).waitFor();
+  await save(page, 'import.png');
+  await context.close();
 }
 
 const server = process.env.SCREENSHOTS_URL ? null : await startServer();
@@ -104,11 +182,12 @@ try {
   const [verifying] = await sql<{ id: string }[]>`
     select p.id from posts p join workspaces w on w.id = p.workspace_id
     where w.slug = 'demo' and p.idempotency_key like 'seed:%:verifying' order by p.created_at desc limit 1`;
-  await sql.end();
   await page.goto(`/posts/${verifying!.id}`);
   await page.getByText('Ambiguous — being verified').first().waitFor();
   await save(page, 'post-timeline.png');
   await context.close();
+  await agencyScreenshots(sql);
+  await sql.end();
 } finally {
   await browser.close();
   if (server?.child.pid) process.kill(-server.child.pid, 'SIGTERM');
