@@ -106,7 +106,7 @@ test('a real publish reaches the receiver as one signed delivery.sent; a disable
     // Disabled: the next publish writes no message for this endpoint (and so sends none).
     const endpoint = page.getByRole('listitem', { name: `Endpoint ${url}` });
     await endpoint.getByRole('button', { name: `Disable ${url}` }).click();
-    await expect(endpoint.getByText('Disabled: nothing is sent')).toBeVisible();
+    await expect(endpoint.getByText('Disabled: nothing is sent', { exact: true })).toBeVisible();
     const quiet = `While disabled ${randomUUID()}`;
     await postNowAndOpen(page, '@demo_brand · X', quiet);
     await expectDeliverySent(page, '@demo_brand');
@@ -120,7 +120,9 @@ test('a real publish reaches the receiver as one signed delivery.sent; a disable
       .getByRole('listitem', { name: `Endpoint ${url}` })
       .getByRole('button', { name: `Enable ${url}` })
       .click();
-    await expect(page.getByRole('listitem', { name: `Endpoint ${url}` }).getByText('Enabled')).toBeVisible();
+    await expect(
+      page.getByRole('listitem', { name: `Endpoint ${url}` }).getByText('Enabled', { exact: true }),
+    ).toBeVisible();
   } finally {
     await e2eSql()`delete from webhook_endpoints where url = ${url}`;
     await receiver.close();
