@@ -89,6 +89,58 @@ test('a request submitted twice (double click, then reload and resubmit) creates
   await client.close();
 });
 
+test('a lost response, a retry, then back and resubmit: still one draft, and "Already received"', async ({
+  browser,
+  page,
+}) => {
+  await signIn(page, 'admin@demo.test');
+  const url = await createRequestLink(page, `Client ${randomUUID().slice(0, 8)}`);
+  const client = await browser.newContext();
+  const form = await client.newPage();
+  await form.goto(url);
+  const name = `Dana ${randomUUID().slice(0, 8)}`;
+  const text = `Opening hours change ${randomUUID()}`;
+  await form.getByLabel('Your name').fill(name);
+  await form.getByLabel('Post text').fill(text);
+  // The submit reaches the server and succeeds there; only the response never arrives.
+  await form.route(
+    '**/request/**',
+    async (route) => {
+      if (route.request().method() === 'POST' && route.request().headers()['next-action']) {
+        await route.fetch();
+        await route.abort('connectionreset');
+      } else {
+        await route.continue();
+      }
+    },
+    { times: 1 },
+  );
+  await form.getByRole('button', { name: 'Send request' }).click();
+  await expect(form.getByRole('alert').filter({ hasText: 'did not get an answer' })).toBeVisible();
+  expect(await requestsOf(name)).toHaveLength(1);
+  await form.getByRole('button', { name: 'Send request' }).click();
+  await expect(form.getByRole('heading', { name: 'Already received' })).toBeVisible();
+
+  // Away and back with the browser's Back button: the form comes back with its key, and sending it is a replay.
+  await form.goto(`/request/${randomUUID()}.${'x'.repeat(43)}`);
+  await form.goBack();
+  await expect(form.getByLabel('Post text')).toHaveValue(text);
+  await form.getByRole('button', { name: 'Send request' }).click();
+  await expect(form.getByRole('heading', { name: 'Already received' })).toBeVisible();
+  expect(await requestsOf(name)).toHaveLength(1);
+  const [{ n }] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from posts where text = ${text}`;
+  expect(n).toBe(1);
+
+  // A new request is a new key, and a second draft.
+  await form.getByRole('button', { name: 'Send another request' }).click();
+  await form.getByLabel('Your name').fill(name);
+  await form.getByLabel('Post text').fill(`${text} (second)`);
+  await form.getByRole('button', { name: 'Send request' }).click();
+  await expect(form.getByRole('heading', { name: 'Request received' })).toBeVisible();
+  expect(await requestsOf(name)).toHaveLength(2);
+  await client.close();
+});
+
 test('an unknown request link is a 404 page', async ({ page }) => {
   const response = await page.goto(`/request/${randomUUID()}.${'x'.repeat(43)}`);
   expect(response?.status()).toBe(404);
