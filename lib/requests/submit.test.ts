@@ -113,6 +113,7 @@ describe('client request form: one draft per form key (I3)', () => {
 describe('client request form: refusals write nothing', () => {
   it('bad input is field errors and nothing is written', async () => {
     const { workspace, link } = await linkedWorkspace();
+    const sameId = randomUUID();
     const cases: [Partial<RequestFormInput>, string][] = [
       [{ name: '  ' }, 'name'],
       [{ text: '' }, 'text'],
@@ -124,6 +125,7 @@ describe('client request form: refusals write nothing', () => {
       [{ mediaIds: ['not-an-id'] }, 'mediaIds'],
       [{ mediaIds: [randomUUID()] }, 'mediaIds'],
       [{ mediaIds: Array.from({ length: 5 }, () => randomUUID()) }, 'mediaIds'],
+      [{ mediaIds: Array.from({ length: 2 }, () => sameId) }, 'mediaIds'],
     ];
     for (const [overrides, field] of cases) {
       const result = await submitPostRequest(db, link.token, form(overrides), anyAddress());

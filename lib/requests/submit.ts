@@ -38,7 +38,10 @@ export const requestFormSchema = z.object({
     .refine(withoutNul, NO_NUL_MESSAGE),
   text: postTextSchema,
   mediaIds: repeated.pipe(
-    z.array(z.uuid('Upload the image again')).max(MAX_REQUEST_IMAGES, `At most ${MAX_REQUEST_IMAGES} images`),
+    z
+      .array(z.uuid('Upload the image again'))
+      .max(MAX_REQUEST_IMAGES, `At most ${MAX_REQUEST_IMAGES} images`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each image can be attached once'),
   ),
   preferredLocal: z
     .string()
@@ -98,7 +101,7 @@ export async function submitPostRequest(
     requestLinkId: link.id,
     mediaIds: form.mediaIds,
   });
-  if (uploads.length !== new Set(form.mediaIds).size)
+  if (uploads.length !== form.mediaIds.length)
     return { kind: 'invalid', errors: { mediaIds: ['An image is missing; upload it again'] } };
   const accountIds = await listRequestTargetAccounts(db, { workspaceId: link.workspaceId });
   if (accountIds.length === 0)
