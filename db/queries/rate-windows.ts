@@ -34,3 +34,15 @@ export async function countAddressRequest(db: Executor, params: { linkId: string
   const row = [...result][0];
   return row ? row.count <= params.limit : true;
 }
+
+/**
+ * Drops this link's address windows that ended over a minute ago, so the table holds only live windows. Its own
+ * statement, skipping rows another request holds: it never waits, so it cannot deadlock with their upserts.
+ */
+export async function pruneAddressWindows(db: Executor, params: { linkId: string }) {
+  await db.execute(sql`
+    delete from request_address_windows where ctid in (
+      select ctid from request_address_windows
+      where request_link_id = ${params.linkId} and rate_window_start < now() - interval '1 minute'
+      limit 100 for update skip locked)`);
+}

@@ -1,6 +1,6 @@
 import type { Executor } from '@/db/client';
 import { insertAuditEntry } from '@/db/queries/approvals';
-import { countAddressRequest, countLinkRequest } from '@/db/queries/rate-windows';
+import { countAddressRequest, countLinkRequest, pruneAddressWindows } from '@/db/queries/rate-windows';
 import { getRequestLink, insertRequestLink, revokeRequestLink } from '@/db/queries/requests';
 import type { RequestLink } from '@/db/schema';
 import { linkSecretMatches, newLinkSecret, parseLinkToken } from '@/lib/crypto/link-token';
@@ -83,10 +83,10 @@ export async function checkRequestLink(db: Executor, token: string, address: str
   } as const;
   if (!(await countLinkRequest(db, { table: 'request_links', id: link.id, limit: REQUEST_LINK_RATE_PER_MINUTE })))
     return tooMany;
-  if (
-    address !== null &&
-    !(await countAddressRequest(db, { linkId: link.id, address, limit: REQUEST_ADDRESS_RATE_PER_MINUTE }))
-  )
-    return tooMany;
+  if (address !== null) {
+    const within = await countAddressRequest(db, { linkId: link.id, address, limit: REQUEST_ADDRESS_RATE_PER_MINUTE });
+    await pruneAddressWindows(db, { linkId: link.id });
+    if (!within) return tooMany;
+  }
   return { ok: true, link };
 }

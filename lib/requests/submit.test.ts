@@ -172,11 +172,18 @@ describe('client request form: refusals write nothing', () => {
       status: 429,
     });
     expect(await postsIn(workspace.id)).toBe(1);
-    // A new window starts after a minute.
+    // A new window starts after a minute, and ended address windows are dropped.
     await db.execute(
       sql`update request_links set rate_window_start = now() - interval '61 seconds' where id = ${link.id}`,
     );
-    expect((await checkRequestLink(db, link.token, null)).ok).toBe(true);
+    await db.execute(
+      sql`update request_address_windows set rate_window_start = now() - interval '61 seconds' where request_link_id = ${link.id}`,
+    );
+    expect((await checkRequestLink(db, link.token, '203.0.113.7')).ok).toBe(true);
+    const windows = await db.execute<{ address: string }>(
+      sql`select address from request_address_windows where request_link_id = ${link.id}`,
+    );
+    expect([...windows].map((w) => w.address)).toEqual(['203.0.113.7']);
   });
 
   it('a workspace without a connected account takes no requests', async () => {
