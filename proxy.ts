@@ -11,6 +11,8 @@ const PUBLIC = [
   /^\/signout/,
   // A client's approval link works without an account: the token is checked by the page and its route.
   /^\/approve\//,
+  // So does a client's request link (its form posts its server action to the same path).
+  /^\/request\//,
   /^\/api\//,
   /^\/_next\//,
   /^\/favicon/,

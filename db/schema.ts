@@ -856,3 +856,75 @@ export const approvalLinks = pgTable(
   ],
 );
 export type ApprovalLink = typeof approvalLinks.$inferSelect;
+
+/**
+ * A workspace's client request link (`/request/<id>.<secret>`, token as for approval links): anyone holding it
+ * can send the team a post request without an account. It does not expire; an admin revokes it.
+ */
+export const requestLinks = pgTable(
+  'request_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    secretHash: text().notNull(),
+    label: text().notNull(),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp({ withTimezone: true }),
+    /** Fixed one-minute rate window of the public page and its routes (one atomic update per request). */
+    rateWindowStart: timestamp({ withTimezone: true }),
+    rateWindowCount: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('request_links_secret_hash_uq').on(t.secretHash),
+    index('request_links_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+export type RequestLink = typeof requestLinks.$inferSelect;
+
+/**
+ * One client request: the draft post it became, who asked and what for. `post_requests_link_key_uq` is the guard:
+ * the form's key (minted when it loads, kept with its draft) makes a double click, a reload or a retry one request.
+ * The row is written before the post, in the same transaction, so the loser of a race writes nothing.
+ */
+export const postRequests = pgTable(
+  'post_requests',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    requestLinkId: uuid()
+      .notNull()
+      .references(() => requestLinks.id, { onDelete: 'cascade' }),
+    /** The draft; null once the team deleted it (the request stays as a record). */
+    postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
+    requesterName: text().notNull(),
+    note: text(),
+    preferredAt: timestamp({ withTimezone: true }),
+    key: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('post_requests_link_key_uq').on(t.requestLinkId, t.key),
+    index('post_requests_post_idx').on(t.postId),
+    index('post_requests_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+export type PostRequest = typeof postRequests.$inferSelect;
+
+/** Per client address and request link: a fixed one-minute window of public requests (one atomic upsert each). */
+export const requestAddressWindows = pgTable(
+  'request_address_windows',
+  {
+    requestLinkId: uuid()
+      .notNull()
+      .references(() => requestLinks.id, { onDelete: 'cascade' }),
+    address: text().notNull(),
+    rateWindowStart: timestamp({ withTimezone: true }).notNull(),
+    rateWindowCount: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.requestLinkId, t.address] })],
+);

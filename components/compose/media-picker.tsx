@@ -37,7 +37,13 @@ type Props = {
   errorId?: string;
   /** Per post or per part, in the notices. */
   unit?: 'post' | 'part';
+  /** Where images are uploaded: the composer's route, or a client request link's (`/api/request/<token>/media`). */
+  uploadUrl?: string;
+  /** An uploaded image's thumbnail; null where the viewer cannot read the workspace's media (a client's form). */
+  thumbnailOf?: (mediaId: string) => string | null;
 };
+
+const appThumbnail = (mediaId: string) => `/api/app/media/${mediaId}`;
 
 const megabytes = (bytes: number) =>
   bytes < 100_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -57,6 +63,8 @@ export function MediaPicker({
   label = 'Images',
   errorId = 'mediaIds',
   unit = 'post',
+  uploadUrl = '/api/app/media',
+  thumbnailOf = appThumbnail,
 }: Props) {
   const [pending, setPending] = useState<Pending[]>([]);
   const [notice, setNotice] = useState<string | undefined>();
@@ -111,7 +119,7 @@ export function MediaPicker({
       return;
     }
     patch(item.localId, { status: 'uploading', progress: 0, error: undefined });
-    const result = await uploadImage(item.file, item.altText.trim(), item.key, (progress) =>
+    const result = await uploadImage(uploadUrl, item.file, item.altText.trim(), item.key, (progress) =>
       patch(item.localId, { progress }),
     );
     if (!result.ok) {
@@ -179,8 +187,10 @@ export function MediaPicker({
       <ol className="mt-3 grid gap-3 sm:grid-cols-2" aria-label={`Images of this ${unit}`}>
         {media.map((m, i) => (
           <li key={m.id} className="flex gap-3 rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
-            {/* eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser */}
-            <img src={`/api/app/media/${m.id}`} alt={m.altText} className="h-16 w-16 rounded object-cover" />
+            {thumbnailOf(m.id) !== null && (
+              // eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser
+              <img src={thumbnailOf(m.id)!} alt={m.altText} className="h-16 w-16 rounded object-cover" />
+            )}
             <div className="min-w-0 flex-1 text-xs text-slate-700">
               <p className="font-medium text-emerald-800">Image {i + 1} uploaded</p>
               <p className="truncate">{m.altText ? `Alt: ${m.altText}` : 'No alt text'}</p>

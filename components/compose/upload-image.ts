@@ -3,18 +3,19 @@ import type { DraftMedia } from './use-compose-draft';
 export type UploadOutcome = { ok: true; media: DraftMedia } | { ok: false; error: string };
 
 /**
- * One image to POST /api/app/media with its own Idempotency-Key (the same on every retry, so it is stored once),
+ * One image to POST /api/app/media (or a request link's upload route) with its own Idempotency-Key (the same on every retry, so it is stored once),
  * through XMLHttpRequest because fetch reports no upload progress. A 409 (the first request with this key is
  * still running) is retried after its Retry-After, a few times.
  */
 export async function uploadImage(
+  url: string,
   file: File,
   altText: string,
   key: string,
   onProgress: (percent: number) => void,
 ): Promise<UploadOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const answer = await send(file, altText, key, onProgress);
+    const answer = await send(url, file, altText, key, onProgress);
     if (answer.status === 201) return { ok: true, media: answer.body as DraftMedia };
     if (answer.status === 409) {
       await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(1, Number(answer.retryAfter) || 1)));
@@ -29,6 +30,7 @@ export async function uploadImage(
 }
 
 function send(
+  url: string,
   file: File,
   altText: string,
   key: string,
@@ -39,7 +41,7 @@ function send(
     form.set('file', file);
     form.set('altText', altText);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/app/media');
+    xhr.open('POST', url);
     xhr.setRequestHeader('Idempotency-Key', key);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useSessionDraft } from '@/components/ui/use-session-draft';
 import { newThreadPart, type ThreadPart } from './thread-parts';
 
 export type ComposeDraft = {
@@ -36,43 +36,7 @@ const emptyDraft = (): ComposeDraft => ({
   media: [],
 });
 
-/**
- * The draft and its idempotency key live in sessionStorage: a reload, a back-button return or a retry
- * after a network error resubmits with the same key. A new key only comes from `startNew()`.
- */
+/** The composer's draft and key in sessionStorage (components/ui/use-session-draft.ts). */
 export function useComposeDraft(storageKey: string) {
-  const [draft, setDraft] = useState<ComposeDraft | null>(null);
-
-  useEffect(() => {
-    const stored = sessionStorage.getItem(storageKey);
-    let initial: ComposeDraft;
-    try {
-      initial = stored ? { ...emptyDraft(), ...(JSON.parse(stored) as Partial<ComposeDraft>) } : emptyDraft();
-    } catch {
-      initial = emptyDraft();
-    }
-    sessionStorage.setItem(storageKey, JSON.stringify(initial));
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only in the browser, after mount
-    setDraft(initial);
-  }, [storageKey]);
-
-  const update = useCallback(
-    (change: Partial<Omit<ComposeDraft, 'key'>>) => {
-      setDraft((current) => {
-        if (!current) return current;
-        const next = { ...current, ...change };
-        sessionStorage.setItem(storageKey, JSON.stringify(next));
-        return next;
-      });
-    },
-    [storageKey],
-  );
-
-  const startNew = useCallback(() => {
-    const next = emptyDraft();
-    sessionStorage.setItem(storageKey, JSON.stringify(next));
-    setDraft(next);
-  }, [storageKey]);
-
-  return { draft, update, startNew };
+  return useSessionDraft(storageKey, emptyDraft);
 }

@@ -183,21 +183,6 @@ export async function revokeApprovalLink(db: Executor, params: { workspaceId: st
   return Boolean(row);
 }
 
-/**
- * Counts one request of the public approval route against the link's fixed one-minute window, in one atomic
- * statement (no read-then-write race between app instances). Returns whether the request is within the limit.
- */
-export async function countApprovalLinkRequest(db: Executor, params: { id: string; limit: number }) {
-  const result = await db.execute<{ count: number }>(sql`
-    update approval_links set
-      rate_window_start = case when rate_window_start is null or rate_window_start < now() - interval '1 minute' then now() else rate_window_start end,
-      rate_window_count = case when rate_window_start is null or rate_window_start < now() - interval '1 minute' then 1 else rate_window_count + 1 end
-    where id = ${params.id}
-    returning rate_window_count as count`);
-  const row = [...result][0];
-  return row ? row.count <= params.limit : true;
-}
-
 export async function getWorkspaceApproval(db: Executor, params: { workspaceId: string }) {
   const [row] = await db
     .select({

@@ -1,34 +1,24 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
 import type { Executor } from '@/db/client';
-import {
-  countApprovalLinkRequest,
-  getApprovalLink,
-  insertApprovalLink,
-  listPendingApprovals,
-} from '@/db/queries/approvals';
+import { countLinkRequest } from '@/db/queries/rate-windows';
+import { getApprovalLink, insertApprovalLink, listPendingApprovals } from '@/db/queries/approvals';
 import type { ApprovalLink } from '@/db/schema';
+import { linkSecretMatches, newLinkSecret, parseLinkToken } from '@/lib/crypto/link-token';
 
 /** How long a client link works; an admin can revoke it sooner. */
 export const APPROVAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Requests per minute one link may make to the public route (page views and decisions). */
 export const APPROVAL_LINK_RATE_PER_MINUTE = 60;
 
-const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
-
-/** `<link id>.<secret>`: the id finds the row, the secret (32 random bytes) proves the link; only its hash is kept. */
-const tokenSchema = z.string().regex(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
-
 export async function createApprovalLink(
   db: Executor,
   params: { workspaceId: string; postIds: string[]; label: string; userId: string; now?: Date },
 ) {
-  const secret = randomBytes(32).toString('base64url');
+  const { secret, secretHash } = newLinkSecret();
   const now = params.now ?? new Date();
   const expiresAt = new Date(now.getTime() + APPROVAL_LINK_TTL_MS);
   const { id } = await insertApprovalLink(db, {
     workspaceId: params.workspaceId,
-    secretHash: hashSecret(secret),
+    secretHash,
     postIds: params.postIds,
     label: params.label,
     createdByUserId: params.userId,
@@ -65,14 +55,11 @@ export async function checkApprovalLink(db: Executor, token: string, now = new D
     title: 'Link not found',
     detail: 'This approval link does not exist. Check that you copied all of it.',
   } as const;
-  if (!tokenSchema.safeParse(token).success) return notFound;
-  const [id, secret] = token.split('.') as [string, string];
-  if (!z.uuid().safeParse(id).success) return notFound;
-  const link = await getApprovalLink(db, { id });
+  const parsed = parseLinkToken(token);
+  if (!parsed) return notFound;
+  const link = await getApprovalLink(db, { id: parsed.id });
   if (!link) return notFound;
-  const given = Buffer.from(hashSecret(secret), 'hex');
-  const stored = Buffer.from(link.secretHash, 'hex');
-  if (given.length !== stored.length || !timingSafeEqual(given, stored))
+  if (!linkSecretMatches(parsed.secret, link.secretHash))
     return {
       ok: false,
       status: 401,
@@ -93,7 +80,7 @@ export async function checkApprovalLink(db: Executor, token: string, now = new D
       title: 'Link expired',
       detail: 'This approval link has expired. Ask for a new one.',
     };
-  if (!(await countApprovalLinkRequest(db, { id: link.id, limit: APPROVAL_LINK_RATE_PER_MINUTE })))
+  if (!(await countLinkRequest(db, { table: 'approval_links', id: link.id, limit: APPROVAL_LINK_RATE_PER_MINUTE })))
     return { ok: false, status: 429, title: 'Too many requests', detail: 'Please wait a minute and try again.' };
   return { ok: true, link };
 }

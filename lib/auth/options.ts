@@ -5,26 +5,14 @@ import { getDb } from '@/db/client';
 import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { getEnv } from '@/lib/env';
-import { parseAddressList } from '@/lib/net/address-list';
-import { clientAddress } from './client-address';
 import { authenticate, type SignedInUser } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';
-import { currentPeer } from './peer-address';
 import { redirectAfterAuth } from './redirect';
+import { requestAddress } from './request-address';
 
 /** Only GitHub's verified primary email identifies a member, never the profile's (unverified) public one. */
 const verifiedGitHubEmail = (account: { access_token?: string }) =>
   account.access_token ? verifiedPrimaryGitHubEmail(account.access_token) : Promise.resolve(null);
-
-/** The sign-in attempt's address: the socket's peer, or what TRUSTED_PROXIES vouch for (lib/auth/client-address.ts). */
-function signInAddress(): string {
-  const peer = currentPeer();
-  return clientAddress(
-    peer?.address,
-    peer?.forwardedFor,
-    parseAddressList(getEnv().TRUSTED_PROXIES, { hostNames: false }),
-  );
-}
 
 export function getAuthOptions(): NextAuthOptions {
   const env = getEnv();
@@ -32,7 +20,7 @@ export function getAuthOptions(): NextAuthOptions {
     CredentialsProvider({
       name: 'Email and password',
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-      authorize: (credentials) => authenticate(getDb(), credentials, signInAddress()),
+      authorize: (credentials) => authenticate(getDb(), credentials, requestAddress()),
     }),
   ];
   // Optional: only when configured, and only for emails that already belong to a member.

@@ -49,6 +49,7 @@ export default async function DraftsPage() {
                   <Link href={`/posts/${d.id}`} className="line-clamp-2 font-medium text-slate-900 hover:underline">
                     {d.text}
                   </Link>
+                  {d.requestedBy && <p className="mt-1 font-medium text-indigo-800">Requested by {d.requestedBy}</p>}
                   <p className="mt-1 text-slate-600">
                     {d.handles.join(', ')} · planned for <LocalTime iso={d.scheduledAt} />
                     {Object.keys(d.variants).length > 0 && ` · ${Object.keys(d.variants).length} with their own text`}

@@ -22,6 +22,9 @@ import {
 } from './actions';
 import { getWorkspaceApproval } from '@/db/queries/approvals';
 import { signOutEverywhereAction } from './sessions-actions';
+import { createRequestLinkAction, revokeRequestLinkAction } from './request-links-actions';
+import { RequestLinks } from '@/components/settings/request-links';
+import { listActiveRequestLinks } from '@/db/queries/requests';
 
 export const metadata = { title: 'Settings' };
 
@@ -32,11 +35,13 @@ function timeZoneChoices(current: string): string[] {
 
 export default async function SettingsPage() {
   const { workspace, role } = await requirePageWorkspace();
-  const [members, settings, requireAltText, approval] = await Promise.all([
+  const admin = can(role, 'manageWorkspace');
+  const [members, settings, requireAltText, approval, requestLinks] = await Promise.all([
     listMembers(getDb(), { workspaceId: workspace.id }),
     getWorkspaceSettings(getDb(), { workspaceId: workspace.id }),
     getRequireAltText(getDb(), { workspaceId: workspace.id }),
     getWorkspaceApproval(getDb(), { workspaceId: workspace.id }),
+    admin ? listActiveRequestLinks(getDb(), { workspaceId: workspace.id }) : Promise.resolve([]),
   ]);
   return (
     <>
@@ -89,6 +94,25 @@ export default async function SettingsPage() {
           ))}
         </ul>
       </section>
+      {admin && (
+        <section
+          aria-labelledby="request-link"
+          className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200"
+        >
+          <h2 id="request-link" className="mb-2 text-base font-semibold">
+            Request link
+          </h2>
+          <p className="mb-4 text-sm text-slate-600">
+            Your client sends post requests through this link, without an account: each lands in Drafts with their name,
+            for you to edit and schedule. Revoke a link to close it.
+          </p>
+          <RequestLinks
+            links={requestLinks.map((l) => ({ ...l, createdAt: l.createdAt.toISOString() }))}
+            createAction={createRequestLinkAction}
+            revokeAction={revokeRequestLinkAction}
+          />
+        </section>
+      )}
       <section aria-labelledby="slots" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="slots" className="mb-2 text-base font-semibold">
           Posting slots

@@ -13,6 +13,7 @@ import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { getRequireAltText } from '@/db/queries/media';
 import { listDecisions } from '@/db/queries/approvals';
+import { listRequestsForPosts } from '@/db/queries/requests';
 import { readApprovalPost } from '@/lib/approvals/view';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
@@ -42,6 +43,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const isDraft = post.deliveries.some((d) => d.status === 'draft');
   const awaiting = post.deliveries.some((d) => d.status === 'awaiting_approval');
   const decisions = await listDecisions(getDb(), { workspaceId: workspace.id, postId: id });
+  const request = (await listRequestsForPosts(getDb(), { workspaceId: workspace.id, postIds: [id] })).get(id);
   // Shown while it waits, and after a decision (the card keeps its answer when the page refreshes).
   const approval =
     awaiting || decisions.length > 0
@@ -58,7 +60,8 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
         description={
           <>
             {isDraft ? 'Draft, planned for' : awaiting ? 'Awaiting approval, planned for' : 'Scheduled for'}{' '}
-            <LocalTime iso={post.scheduledAt} /> · created from the {post.source === 'api' ? 'API' : 'composer'}
+            <LocalTime iso={post.scheduledAt} /> ·{' '}
+            {request ? 'from a client request link' : `created from the ${post.source === 'api' ? 'API' : 'composer'}`}
           </>
         }
         actions={
@@ -71,6 +74,15 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
           </span>
         }
       />
+      {request && (
+        <section
+          aria-label="Client request"
+          className="mb-6 rounded-lg bg-indigo-50 p-4 text-sm text-indigo-900 ring-1 ring-indigo-200"
+        >
+          <p className="font-semibold">Requested by {request.requesterName}</p>
+          {request.note && <p className="mt-1 whitespace-pre-wrap">Note: {request.note}</p>}
+        </section>
+      )}
       {post.parts ? (
         <p className="mb-6 text-sm text-slate-600">
           A thread of {post.parts.length} parts, published in order: each part replies to the one before it, once the
