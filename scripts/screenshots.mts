@@ -1,5 +1,6 @@
 // README screenshots: the calendar, the composer with a thread, a post's timeline while it is being verified, and
-// the agency features (approvals and the client's link, the publication report, webhooks, CSV import), taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
+// the agency features (approvals and the client's link, the publication report, webhooks, the request form, CSV
+// import), taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
 // docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=...
 // (signed in with the demo password, DEMO_PASSWORD or semel-demo).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -123,6 +124,23 @@ async function agencyScreenshots(sql: postgres.Sql) {
   } finally {
     await receiver.close();
   }
+
+  // The client request form: a link from Settings, opened without a session, filled in.
+  await page.goto('/settings');
+  const requests = page.getByRole('region', { name: 'Request link' });
+  await requests.getByLabel('Link name').fill('Café Lumière');
+  await requests.getByRole('button', { name: 'Create request link' }).click();
+  const requestUrl = await requests.getByLabel('Request link', { exact: true }).inputValue();
+  const requester = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'Europe/Paris', locale: 'en-GB' });
+  const form = await requester.newPage();
+  await form.goto(requestUrl);
+  await form.getByLabel('Your name').fill('Camille at Café Lumière');
+  await form
+    .getByLabel('Post text')
+    .fill('Our Christmas market stall opens Saturday: mulled wine, crêpes and a raffle 🎄');
+  await form.getByLabel('Note for the team (optional)').fill('Could you add the photo from last year?');
+  await save(form, 'request-form.png');
+  await requester.close();
 
   // CSV import: the preview of a small file, one row with an unknown account.
   const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
