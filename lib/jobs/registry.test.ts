@@ -25,6 +25,7 @@ describe('the job registry', () => {
       ['prune-login-attempts', 'interval'],
       ['refresh-tokens', 'interval'],
       ['webhooks', 'interval'],
+      ['notifications', 'interval'],
     ]);
   });
 

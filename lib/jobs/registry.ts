@@ -1,4 +1,5 @@
 import type { JobDefinition } from './job';
+import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { publishJob } from './publish';
@@ -17,6 +18,7 @@ export const jobs = [
   pruneLoginAttemptsJob,
   refreshTokensJob,
   webhooksJob,
+  notificationsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];
