@@ -21,6 +21,8 @@ export type ClaimedNotificationSend = {
   kind: string | null;
   message: string | null;
   notificationCreatedAt: string | null;
+  /** The post it is about (a delivery's or an approval's), so the reader knows which one. */
+  postText: string | null;
   digestDay: string | null;
   createdAt: string;
   slackUrlSealed: string | null;
@@ -49,12 +51,14 @@ export async function claimDueNotificationSends(
       )
       select c.id, c.generation, c.attempts, c.channel, c.workspace_id as "workspaceId", w.name as "workspaceName",
              c.user_id as "userId", u.email as "toAddress", n.kind, n.message,
-             to_json(n.created_at)#>>'{}' as "notificationCreatedAt", c.digest_day as "digestDay",
+             to_json(n.created_at)#>>'{}' as "notificationCreatedAt", p.text as "postText", c.digest_day as "digestDay",
              to_json(c.created_at)#>>'{}' as "createdAt", sw.url_sealed as "slackUrlSealed"
       from claimed c
       join workspaces w on w.id = c.workspace_id
       left join users u on u.id = c.user_id
       left join notifications n on n.id = c.notification_id
+      left join deliveries d on d.id = n.delivery_id
+      left join posts p on p.id = coalesce(d.post_id, n.post_id)
       left join slack_webhooks sw on sw.workspace_id = c.workspace_id and c.channel = 'slack'
     `),
   );
@@ -144,10 +148,12 @@ export async function bundleDailyDigests(db: Executor, params: { today: string; 
 
 /** The notifications one digest send bundles, oldest first. */
 export async function listDigestItems(db: Executor, params: { digestSendId: string }) {
-  return rows<{ kind: string; message: string; createdAt: string }>(
+  return rows<{ kind: string; message: string; createdAt: string; postText: string | null }>(
     await db.execute(sql`
-      select n.kind, n.message, to_json(n.created_at)#>>'{}' as "createdAt"
+      select n.kind, n.message, to_json(n.created_at)#>>'{}' as "createdAt", p.text as "postText"
       from notification_sends s join notifications n on n.id = s.notification_id
+      left join deliveries d on d.id = n.delivery_id
+      left join posts p on p.id = coalesce(d.post_id, n.post_id)
       where s.digest_send_id = ${params.digestSendId}
       order by n.created_at, n.id`),
   );

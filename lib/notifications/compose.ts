@@ -19,22 +19,29 @@ export type EmailMessage = { to: string; subject: string; text: string };
 const footer = (origin: string | undefined) =>
   `\n\n-- \nSemel · ${origin ?? ''}/settings/notifications to change how you are emailed.`;
 
+const POST_EXCERPT = 200;
+const postLine = (text: string | null) =>
+  text ? `\nPost: ${text.length > POST_EXCERPT ? `${text.slice(0, POST_EXCERPT)}…` : text}` : '';
+
 /** One notification's email. */
 export function notificationEmail(send: ClaimedNotificationSend, origin?: string): EmailMessage {
   return {
     to: send.toAddress!,
     subject: `[${send.workspaceName}] ${labelOf(send.kind)}`,
-    text: `${send.message ?? ''}\n\nWorkspace: ${send.workspaceName}\nAt: ${send.notificationCreatedAt ?? ''}${footer(origin)}`,
+    text: `${send.message ?? ''}\n${postLine(send.postText)}\nWorkspace: ${send.workspaceName}\nAt: ${send.notificationCreatedAt ?? ''}${footer(origin)}`,
   };
 }
 
 /** One member's daily digest: every notification of that day, oldest first. */
 export function digestEmail(
   send: ClaimedNotificationSend,
-  items: { kind: string; message: string; createdAt: string }[],
+  items: { kind: string; message: string; createdAt: string; postText: string | null }[],
   origin?: string,
 ): EmailMessage {
-  const lines = items.map((item) => `- ${item.createdAt} · ${labelOf(item.kind)}: ${item.message}`);
+  const lines = items.map(
+    (item) =>
+      `- ${item.createdAt} · ${labelOf(item.kind)}: ${item.message}${postLine(item.postText).replace('\n', ' · ')}`,
+  );
   return {
     to: send.toAddress!,
     subject: `[${send.workspaceName}] Daily digest for ${send.digestDay}: ${items.length} notification${items.length === 1 ? '' : 's'}`,
