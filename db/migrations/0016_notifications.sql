@@ -87,8 +87,13 @@ BEGIN
     AND (NEW.kind <> 'approval_requested' OR m.role = 'admin')
     AND coalesce(p.email_mode, 'immediately') <> 'off'
   ON CONFLICT (key) DO NOTHING;
+  -- Slack is one channel for the workspace: an approval request written once per admin is posted once.
   INSERT INTO notification_sends (workspace_id, key, channel, notification_id, status, next_attempt_at)
-  SELECT NEW.workspace_id, 'slack:' || NEW.id::text, 'slack', NEW.id, 'pending', v_now
+  SELECT NEW.workspace_id,
+    CASE WHEN NEW.kind = 'approval_requested'
+      THEN 'slack:approval_requested:' || NEW.post_id::text || ':' || split_part(NEW.incident_key, ':user:', 1)
+      ELSE 'slack:' || NEW.id::text END,
+    'slack', NEW.id, 'pending', v_now
   FROM slack_webhooks s WHERE s.workspace_id = NEW.workspace_id
   ON CONFLICT (key) DO NOTHING;
   RETURN NULL;
@@ -101,7 +106,7 @@ CREATE TRIGGER notifications_fan_out_trg
   EXECUTE FUNCTION notifications_fan_out();
 --> statement-breakpoint
 -- The events the bell did not have yet: a delivery missed, and a post waiting for approval (once per revision,
--- however many deliveries it has). A trigger, like the webhook events of 0013: no status change can skip it.
+-- however many deliveries it has, for each admin). A trigger, like the webhook events of 0013: no status change can skip it.
 CREATE OR REPLACE FUNCTION deliveries_notify_event() RETURNS trigger AS $$
 BEGIN
   IF NEW.status = 'missed' THEN
@@ -110,10 +115,13 @@ BEGIN
       'A delivery was missed: it fell due after the lateness limit and was not published late.')
     ON CONFLICT DO NOTHING;
   ELSIF NEW.status = 'awaiting_approval' THEN
-    INSERT INTO notifications (workspace_id, post_id, kind, incident_key, message)
-    SELECT NEW.workspace_id, p.id, 'approval_requested', 'revision:' || p.revision::text,
+    -- One per admin (those who can decide), so the bell shows it to them only.
+    INSERT INTO notifications (workspace_id, post_id, user_id, kind, incident_key, message)
+    SELECT NEW.workspace_id, p.id, m.user_id, 'approval_requested',
+      'revision:' || p.revision::text || ':user:' || m.user_id::text,
       'A post waits for approval: ' || left(p.text, 80)
-    FROM posts p WHERE p.id = NEW.post_id
+    FROM posts p JOIN memberships m ON m.workspace_id = p.workspace_id AND m.role = 'admin'
+    WHERE p.id = NEW.post_id
     ON CONFLICT DO NOTHING;
   END IF;
   RETURN NULL;

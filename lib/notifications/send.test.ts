@@ -229,7 +229,10 @@ describe('notifications beyond the bell', () => {
   });
 
   it('a missed delivery and a post waiting for approval notify once each; approval requests email admins only', async () => {
-    const { ws, admin, manager } = await team({ slack: false });
+    slack.state.status = 200;
+    const { ws, admin, manager } = await team();
+    const second = await makeUser(db);
+    await db.insert(memberships).values({ workspaceId: ws.id, userId: second.id, role: 'admin' });
     await setEmailMode(db, { workspaceId: ws.id, userId: manager.id, emailMode: 'immediately' });
     const account = await makeAccount(db, ws.id);
     const post = await makePost(db, ws.id);
@@ -244,10 +247,16 @@ describe('notifications beyond the bell', () => {
       .select({ kind: notifications.kind })
       .from(notifications)
       .where(eq(notifications.workspaceId, ws.id));
-    expect(kinds.map((k) => k.kind).sort()).toEqual(['approval_requested', 'missed']);
+    // One approval request per admin (the bell shows it to them only), for the two deliveries of one revision.
+    expect(kinds.map((k) => k.kind).sort()).toEqual(['approval_requested', 'approval_requested', 'missed']);
     await sender(new Date());
     const subjects = async (userId: string) => (await outboxOf(ws.id, userId)).map((m) => m.subject).sort();
     expect(await subjects(admin.id)).toEqual([`[${ws.name}] Approval requested`, `[${ws.name}] Delivery missed`]);
+    expect(await subjects(second.id)).toEqual([`[${ws.name}] Approval requested`, `[${ws.name}] Delivery missed`]);
     expect(await subjects(manager.id)).toEqual([`[${ws.name}] Delivery missed`]);
+    // Slack is the workspace's channel: one message per event, not one per admin.
+    const posted = slackFor(ws.name).map((r) => JSON.parse(r.body).text as string);
+    expect(posted.filter((t) => t.includes('Approval requested'))).toHaveLength(1);
+    expect(posted.filter((t) => t.includes('Delivery missed'))).toHaveLength(1);
   });
 });
