@@ -4,11 +4,17 @@ import type { EmailMessage } from './compose';
 const FROM_DEFAULT = 'Semel <notifications@semel.invalid>';
 const transports = new Map<string, Transporter>();
 
-/** One pooled transport per SMTP_URL (smtp:// or smtps://, with user:password@ when the server needs it). */
+/** One transport per SMTP_URL (smtp:// or smtps://, with user:password@ when the server needs it). */
 function transportFor(smtpUrl: string): Transporter {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    transport = nodemailer.createTransport(smtpUrl);
+    // Well inside the sender's 60 s lease: a send still running when its lease ran out could be sent again.
+    transport = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
     transports.set(smtpUrl, transport);
   }
   return transport;
