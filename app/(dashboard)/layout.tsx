@@ -31,11 +31,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     href:
       n.kind === 'reconnect'
         ? '/accounts'
-        : n.kind === 'needs_review' && can(role, 'review')
-          ? `/review#delivery-${n.deliveryId}`
-          : n.postId
-            ? `/posts/${n.postId}`
-            : '/queue',
+        : n.kind === 'approval_requested'
+          ? '/approvals'
+          : n.kind === 'needs_review' && can(role, 'review')
+            ? `/review#delivery-${n.deliveryId}`
+            : n.postId
+              ? `/posts/${n.postId}`
+              : '/queue',
   }));
   const showOutbox = !getEnv().SMTP_URL;
   return (
