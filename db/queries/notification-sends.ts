@@ -124,11 +124,20 @@ export async function storeOutboxEmail(
  * claimed yet takes rows (its row lock keeps a claim out meanwhile). Returns how many rows were bundled.
  */
 export async function bundleDailyDigests(db: Executor, params: { today: string; now: Date }): Promise<number> {
+  // A row committed after its day's digest was already claimed gets a digest of its own (keyed by its first row).
   await db.execute(sql`
+    with days as (
+      select workspace_id, user_id, digest_day, min(id::text) as first_id,
+             'digest:' || workspace_id::text || ':' || user_id::text || ':' || digest_day as base
+      from notification_sends where status = 'digest' and digest_day < ${params.today}
+      group by workspace_id, user_id, digest_day
+    )
     insert into notification_sends (workspace_id, key, channel, user_id, digest_day, status, next_attempt_at)
-    select distinct workspace_id, 'digest:' || workspace_id::text || ':' || user_id::text || ':' || digest_day,
+    select workspace_id,
+           case when exists (select 1 from notification_sends d where d.key = days.base and (d.generation > 0 or d.status <> 'pending'))
+             then days.base || ':' || days.first_id else days.base end,
            'email_digest'::notification_channel, user_id, digest_day, 'pending'::notification_send_status, ${at(params.now)}
-    from notification_sends where status = 'digest' and digest_day < ${params.today}
+    from days
     on conflict (key) do nothing`);
   const bundled = rows<{ id: string }>(
     await db.execute(sql`

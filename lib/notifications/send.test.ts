@@ -127,6 +127,18 @@ describe('notifications beyond the bell', () => {
     expect(digest).toHaveLength(1);
     expect(digest[0]!.subject).toMatch(/Daily digest for \d{4}-\d{2}-\d{2}: 2 notifications/);
     expect(digest[0]!.body.match(/Needs review/g)).toHaveLength(2);
+
+    // A row of that day committed after its digest went out is not lost: it gets a digest of its own, once.
+    await needsReview(ws.id, 1);
+    const day = rowsOf.find((r) => r.channel === 'email_digest')!.digestDay!;
+    await db.execute(
+      sql`update notification_sends set digest_day = ${day} where user_id = ${manager.id} and status = 'digest'`,
+    );
+    await Promise.all([sender(tomorrow), sender(tomorrow)]);
+    await sender(new Date(tomorrow.getTime() + 60_000));
+    const after = await outboxOf(ws.id, manager.id);
+    expect(after).toHaveLength(2);
+    expect(after.map((m) => m.subject)).toContain(`[${ws.name}] Daily digest for ${day}: 1 notification`);
   });
 
   it('preference off: no send row, no email', async () => {
