@@ -42,12 +42,13 @@ export function EmailModeForm({ emailMode, action }: { emailMode: string; action
   );
 }
 
-type SlackProps = { host: string | null; canEdit: boolean; save: FormAction; remove: FormAction };
+type SlackProps = { host: string | null; canEdit: boolean; save: FormAction; remove: FormAction; test: FormAction };
 
 /** The workspace's Slack incoming webhook: set or replaced by admins; only its host is ever shown again. */
-export function SlackWebhookForm({ host, canEdit, save, remove }: SlackProps) {
+export function SlackWebhookForm({ host, canEdit, save, remove, test }: SlackProps) {
   const [state, formAction, pending] = useActionState(save, undefined);
   const [removed, removeAction, removing] = useActionState(remove, undefined);
+  const [tested, testAction, testing] = useActionState(test, undefined);
   const error = state?.errors?.url?.[0];
   return (
     <div className="space-y-3">
@@ -79,12 +80,20 @@ export function SlackWebhookForm({ host, canEdit, save, remove }: SlackProps) {
         <FormStatus state={state} />
       </form>
       {host && canEdit && (
-        <form action={removeAction}>
-          <SubmitButton pending={removing} pendingLabel="Removing…" variant="secondary">
-            Remove Slack webhook
-          </SubmitButton>
-          <FormStatus state={removed} successOnly />
-        </form>
+        <div className="flex flex-wrap items-start gap-3">
+          <form action={testAction}>
+            <SubmitButton pending={testing} pendingLabel="Sending…" variant="secondary">
+              Send test message
+            </SubmitButton>
+            <FormStatus state={tested} />
+          </form>
+          <form action={removeAction}>
+            <SubmitButton pending={removing} pendingLabel="Removing…" variant="secondary">
+              Remove Slack webhook
+            </SubmitButton>
+            <FormStatus state={removed} successOnly />
+          </form>
+        </div>
       )}
     </div>
   );

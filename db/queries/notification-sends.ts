@@ -190,3 +190,25 @@ export async function listOutboxEmails(
       limit ${params.limit}`),
   );
 }
+
+/** A one-off Slack test message ("Send test"), or null when the workspace has no Slack webhook. */
+export async function insertSlackTestSend(db: Executor, params: { workspaceId: string; testId: string }) {
+  const [row] = rows<{ id: string }>(
+    await db.execute(sql`
+      insert into notification_sends (workspace_id, key, channel, status, next_attempt_at)
+      select workspace_id, 'slack-test:' || ${params.testId}, 'slack', 'pending', now()
+      from slack_webhooks where workspace_id = ${params.workspaceId}
+      on conflict (key) do nothing
+      returning id`),
+  );
+  return row?.id ?? null;
+}
+
+export async function getNotificationSendResult(db: Executor, params: { workspaceId: string; id: string }) {
+  const [row] = rows<{ status: string; lastError: string | null }>(
+    await db.execute(sql`
+      select status, last_error as "lastError" from notification_sends
+      where workspace_id = ${params.workspaceId} and id = ${params.id}`),
+  );
+  return row ?? null;
+}

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { notificationPreferences, slackWebhooks } from '../schema';
+import { notificationPreferences, notificationSends, slackWebhooks } from '../schema';
 
 export type EmailMode = (typeof notificationPreferences.$inferSelect)['emailMode'];
 
@@ -53,6 +53,19 @@ export async function upsertSlackWebhook(
     });
 }
 
+/** Removes the webhook and gives up its unsent messages (they have nowhere to go; retrying them is noise). */
 export async function deleteSlackWebhook(db: Executor, params: { workspaceId: string }) {
-  await db.delete(slackWebhooks).where(eq(slackWebhooks.workspaceId, params.workspaceId));
+  await db.transaction(async (tx) => {
+    await tx.delete(slackWebhooks).where(eq(slackWebhooks.workspaceId, params.workspaceId));
+    await tx
+      .update(notificationSends)
+      .set({ status: 'failed', lastError: 'The Slack webhook was removed.', leaseExpiresAt: null })
+      .where(
+        and(
+          eq(notificationSends.workspaceId, params.workspaceId),
+          eq(notificationSends.channel, 'slack'),
+          eq(notificationSends.status, 'pending'),
+        ),
+      );
+  });
 }

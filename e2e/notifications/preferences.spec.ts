@@ -53,9 +53,19 @@ test('a member picks their own email preference; only admins set the Slack webho
   await page.reload();
   expect(await page.content()).not.toContain('e2e-secret-token');
 
-  // Removed again, so later specs' events are not posted to it.
+  // "Send test message" goes through the real sender: this server is no Slack, so it answers 404, shown as such.
+  await page.getByRole('button', { name: 'Send test message' }).click();
+  await expect(
+    page.getByText(/Slack did not take it \(Slack answered HTTP 4\d\d\); it will be retried\./),
+  ).toBeVisible();
+
+  // Removed again, so later specs' events are not posted to it; its unsent messages are given up.
   await page.getByRole('button', { name: 'Remove Slack webhook' }).click();
   await expect(page.getByTestId('slack-status')).toHaveText('No Slack webhook is set.');
+  const pending = await e2eSql()`
+    select 1 from notification_sends s join workspaces w on w.id = s.workspace_id
+    where w.slug = 'demo' and s.channel = 'slack' and s.status = 'pending'`;
+  expect(pending).toHaveLength(0);
   // Restore the manager's default for the specs after this one.
   await e2eSql()`delete from notification_preferences where user_id = (select id from users where email = 'manager@demo.test')`;
 });

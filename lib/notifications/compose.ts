@@ -51,5 +51,6 @@ export function digestEmail(
 
 /** The Slack incoming-webhook payload (plain text; Slack renders it as one message). */
 export function slackPayload(send: ClaimedNotificationSend) {
+  if (!send.kind) return { text: `A test message from Semel for ${send.workspaceName}: Slack notifications work.` };
   return { text: `*${labelOf(send.kind)}* · ${send.workspaceName}\n${send.message ?? ''}` };
 }

@@ -4,8 +4,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { setEmailMode } from '@/db/queries/notification-settings';
-import { claimDueNotificationSends, storeOutboxEmail } from '@/db/queries/notification-sends';
+import { deleteSlackWebhook, setEmailMode } from '@/db/queries/notification-settings';
+import {
+  claimDueNotificationSends,
+  getNotificationSendResult,
+  insertSlackTestSend,
+  storeOutboxEmail,
+} from '@/db/queries/notification-sends';
 import { disconnectAccount } from '@/db/queries/deliveries/disconnect';
 import { memberships, notifications, notificationSends, outboxEmails, slackWebhooks } from '@/db/schema';
 import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
@@ -171,6 +176,32 @@ describe('notifications beyond the bell', () => {
     expect(slackFor(ws.name).map((r) => r.body)).toHaveLength(2); // the 500, then the success
     const [sent] = await db.select().from(notificationSends).where(eq(notificationSends.id, pending!.id));
     expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('"Send test" posts one test message; removing the webhook gives up its unsent messages', async () => {
+    slack.state.status = 200;
+    const { ws } = await team();
+    const id = await insertSlackTestSend(db, { workspaceId: ws.id, testId: 'one' });
+    expect(await insertSlackTestSend(db, { workspaceId: ws.id, testId: 'one' })).toBeNull(); // a replayed click
+    expect(await sender(new Date(), { sendIds: [id!] })).toMatchObject({ claimed: 1, sent: 1 });
+    expect(slackFor(ws.name).map((r) => JSON.parse(r.body).text)).toEqual([
+      `A test message from Semel for ${ws.name}: Slack notifications work.`,
+    ]);
+    slack.state.status = 500;
+    await needsReview(ws.id, 1);
+    await sender(new Date());
+    await deleteSlackWebhook(db, { workspaceId: ws.id });
+    const slackRows = await db
+      .select()
+      .from(notificationSends)
+      .where(and(eq(notificationSends.workspaceId, ws.id), eq(notificationSends.channel, 'slack')));
+    expect(slackRows.map((r) => r.status).sort()).toEqual(['failed', 'sent']);
+    expect(await getNotificationSendResult(db, { workspaceId: ws.id, id: id! })).toEqual({
+      status: 'sent',
+      lastError: null,
+    });
+    expect((await sender(new Date(Date.now() + 3_600_000))).claimed).toBe(0);
+    slack.state.status = 200;
   });
 
   it('a sender whose lease ran out cannot store its email (fencing): one copy only', async () => {

@@ -3,9 +3,12 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
+import { randomUUID } from 'node:crypto';
+import { getNotificationSendResult, insertSlackTestSend } from '@/db/queries/notification-sends';
 import { deleteSlackWebhook, setEmailMode } from '@/db/queries/notification-settings';
 import { workspaceAction } from '@/lib/auth/action';
 import { getEnv } from '@/lib/env';
+import { deliverDueNotifications } from '@/lib/notifications/send';
 import { saveSlackWebhook } from '@/lib/notifications/slack-settings';
 
 const PATH = '/settings/notifications';
@@ -57,5 +60,24 @@ export const removeSlackWebhookAction = workspaceAction(
     await deleteSlackWebhook(getDb(), { workspaceId: workspace.id });
     revalidatePath(PATH);
     return { ok: true, message: 'Slack webhook removed.' };
+  },
+);
+
+/** Posts one test message now through the same sender (guard, timeout); a failure is retried like any other. */
+export const sendSlackTestAction = workspaceAction(
+  { name: 'sendSlackTest', can: 'manageWebhooks', schema: z.object({}) },
+  async (_input, { workspace }) => {
+    const db = getDb();
+    const id = await insertSlackTestSend(db, { workspaceId: workspace.id, testId: randomUUID() });
+    if (!id) return { ok: false, status: 404, message: 'No Slack webhook is set.' };
+    await deliverDueNotifications(db, { sendIds: [id] });
+    const result = await getNotificationSendResult(db, { workspaceId: workspace.id, id });
+    return result?.status === 'sent'
+      ? { ok: true, message: 'Test message sent to Slack.' }
+      : {
+          ok: false,
+          status: 502,
+          message: `Slack did not take it (${result?.lastError ?? 'unknown'}); it will be retried.`,
+        };
   },
 );

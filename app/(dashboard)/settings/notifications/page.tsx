@@ -5,7 +5,7 @@ import { getEmailMode, getSlackWebhookHost } from '@/db/queries/notification-set
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
-import { removeSlackWebhookAction, saveSlackWebhookAction, setEmailModeAction } from './actions';
+import { removeSlackWebhookAction, saveSlackWebhookAction, sendSlackTestAction, setEmailModeAction } from './actions';
 
 export const metadata = { title: 'Notifications' };
 
@@ -40,6 +40,7 @@ export default async function NotificationSettingsPage() {
           canEdit={can(role, 'manageWebhooks')}
           save={saveSlackWebhookAction}
           remove={removeSlackWebhookAction}
+          test={sendSlackTestAction}
         />
       </section>
     </>
