@@ -9,6 +9,7 @@ import {
   claimDueNotificationSends,
   getNotificationSendResult,
   insertSlackTestSend,
+  listOutboxEmails,
   storeOutboxEmail,
 } from '@/db/queries/notification-sends';
 import { disconnectAccount } from '@/db/queries/deliveries/disconnect';
@@ -202,6 +203,20 @@ describe('notifications beyond the bell', () => {
     });
     expect((await sender(new Date(Date.now() + 3_600_000))).claimed).toBe(0);
     slack.state.status = 200;
+  });
+
+  it('I6 — tenancy: the Outbox lists only the workspace’s emails, and a member only their own', async () => {
+    const a = await team({ slack: false });
+    const b = await team({ slack: false });
+    await setEmailMode(db, { workspaceId: a.ws.id, userId: a.manager.id, emailMode: 'immediately' });
+    await needsReview(a.ws.id, 1);
+    await needsReview(b.ws.id, 1);
+    await sender(new Date());
+    const all = await listOutboxEmails(db, { workspaceId: a.ws.id, userId: null, limit: 50 });
+    expect(all.map((m) => m.toAddress).sort()).toEqual([a.admin.email, a.manager.email].sort());
+    const own = await listOutboxEmails(db, { workspaceId: a.ws.id, userId: a.manager.id, limit: 50 });
+    expect(own.map((m) => m.toAddress)).toEqual([a.manager.email]);
+    expect(await listOutboxEmails(db, { workspaceId: a.ws.id, userId: b.admin.id, limit: 50 })).toEqual([]);
   });
 
   it('a sender whose lease ran out cannot store its email (fencing): one copy only', async () => {
