@@ -42,7 +42,9 @@ test('a member picks their own email preference; only admins set the Slack webho
   const secretPath = '/services/T000/B000/e2e-secret-token';
   const host = new URL(baseURL!).port;
   await url.fill(`http://localhost:${host}${secretPath}`);
+  const captured = page.waitForRequest((r) => r.method() === 'POST' && Boolean(r.headers()['next-action']));
   await page.getByRole('button', { name: 'Save webhook' }).click();
+  const saveRequest = await captured;
   await expect(page.getByTestId('slack-status')).toHaveText(
     `Slack messages go to an incoming webhook on localhost:${host}.`,
   );
@@ -66,6 +68,19 @@ test('a member picks their own email preference; only admins set the Slack webho
     select 1 from notification_sends s join workspaces w on w.id = s.workspace_id
     where w.slug = 'demo' and s.channel = 'slack' and s.status = 'pending'`;
   expect(pending).toHaveLength(0);
+  // The admin's "Save webhook" request, posted with the manager's session: refused on the server, nothing stored.
+  const { cookie: _adminCookie, ...headers } = saveRequest.headers();
+  void _adminCookie;
+  const replay = await managerPage.request.fetch(saveRequest.url(), {
+    method: 'POST',
+    headers,
+    data: saveRequest.postDataBuffer()!,
+  });
+  expect(await replay.text()).toContain('You do not have permission');
+  expect(
+    await e2eSql()`select 1 from slack_webhooks s join workspaces w on w.id = s.workspace_id where w.slug = 'demo'`,
+  ).toHaveLength(0);
+
   // Restore the manager's default for the specs after this one.
   await e2eSql()`delete from notification_preferences where user_id = (select id from users where email = 'manager@demo.test')`;
 });
