@@ -212,3 +212,14 @@ export async function getNotificationSendResult(db: Executor, params: { workspac
   );
   return row ?? null;
 }
+
+/** Whether this claim still holds its send: checked right before an external call, so a lapsed lease sends nothing. */
+export async function notificationLeaseHeld(db: Executor, params: { id: string; generation: number; now: Date }) {
+  const held = rows<{ id: string }>(
+    await db.execute(sql`
+      select id from notification_sends
+      where id = ${params.id} and generation = ${params.generation} and status = 'pending'
+        and lease_expires_at > ${at(params.now)}`),
+  );
+  return held.length > 0;
+}

@@ -243,6 +243,20 @@ describe('notifications beyond the bell', () => {
     expect(await outboxOf(ws.id, admin.id)).toHaveLength(1);
   });
 
+  it('a sender whose lease lapsed before the call sends nothing; the next claim sends it once', async () => {
+    slack.state.status = 200;
+    const { ws } = await team();
+    await needsReview(ws.id, 1);
+    const now = new Date();
+    const lapsed = await sender(now, { leaseMs: 0 }); // its lease is over by the time it would call
+    expect(lapsed.fenced).toBeGreaterThanOrEqual(2);
+    expect(slackFor(ws.name)).toHaveLength(0);
+    expect(await db.$count(outboxEmails, eq(outboxEmails.workspaceId, ws.id))).toBe(0);
+    await sender(now);
+    expect(slackFor(ws.name)).toHaveLength(1);
+    expect(await db.$count(outboxEmails, eq(outboxEmails.workspaceId, ws.id))).toBe(1);
+  });
+
   it('with SMTP_URL the email goes through SMTP (a local receiver), once', async () => {
     const received: { to: string[]; data: string }[] = [];
     const server = new SMTPServer({

@@ -3,6 +3,7 @@ import {
   bundleDailyDigests,
   claimDueNotificationSends,
   listDigestItems,
+  notificationLeaseHeld,
   recordNotificationSend,
   storeOutboxEmail,
   type ClaimedNotificationSend,
@@ -72,7 +73,7 @@ export async function deliverDueNotifications(
     summary.claimed += batch.length;
     await Promise.all(
       batch.map(async (send) => {
-        const outcome = await sendOne(db, send, options);
+        const outcome = await sendOne(db, send, { ...options, now });
         if (outcome.ok && outcome.stored !== undefined) {
           if (outcome.stored) summary.sent += 1;
           else summary.fenced += 1;
@@ -99,8 +100,15 @@ export async function deliverDueNotifications(
   return summary;
 }
 
-async function sendOne(db: Database, send: ClaimedNotificationSend, options: NotificationSenderOptions) {
+async function sendOne(
+  db: Database,
+  send: ClaimedNotificationSend,
+  options: NotificationSenderOptions & { now: () => Date },
+): Promise<Outcome> {
   try {
+    // Re-checked right before the external call: a sender whose lease lapsed (another took the send) sends nothing.
+    if (!(await notificationLeaseHeld(db, { id: send.id, generation: send.generation, now: options.now() })))
+      return { ok: true, stored: false };
     if (send.channel === 'slack') return await postToSlack(send, options);
     const origin = options.origin ?? getEnv().NEXTAUTH_URL?.replace(/\/$/, '');
     const message =
@@ -109,7 +117,7 @@ async function sendOne(db: Database, send: ClaimedNotificationSend, options: Not
         : notificationEmail(send, origin);
     return await deliverEmail(db, send, message, options);
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Outcome;
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
