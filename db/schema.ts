@@ -609,6 +609,8 @@ export const notifications = pgTable(
     unique('notifications_delivery_kind_uq').on(t.deliveryId, t.kind),
     // One notification per account incident: two workers seeing the same 401 notify once.
     unique('notifications_account_incident_uq').on(t.accountId, t.kind, t.incidentKey),
+    // One notification per post event (an approval request per revision): replayed edits notify once.
+    unique('notifications_post_event_uq').on(t.postId, t.kind, t.incidentKey),
     index('notifications_workspace_idx').on(t.workspaceId, t.createdAt),
   ],
 );
@@ -928,3 +930,111 @@ export const requestAddressWindows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.requestLinkId, t.address] })],
 );
+
+export const emailModeEnum = pgEnum('email_mode', ['immediately', 'digest', 'off']);
+
+/** A member's email choice for one workspace; no row means `immediately`. */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emailMode: emailModeEnum().notNull().default('immediately'),
+    updatedAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'notification_preferences_pk', columns: [t.workspaceId, t.userId] })],
+);
+export type NotificationPreference = typeof notificationPreferences.$inferSelect;
+
+/** The workspace's Slack incoming webhook (Settings → Notifications); the URL is a secret, stored sealed. */
+export const slackWebhooks = pgTable('slack_webhooks', {
+  workspaceId: uuid()
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  urlSealed: text().notNull(),
+  /** The host only, to show which webhook is set without opening the secret. */
+  host: text().notNull(),
+  createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const notificationChannelEnum = pgEnum('notification_channel', ['email', 'slack', 'email_digest']);
+export const notificationSendStatusEnum = pgEnum('notification_send_status', [
+  'pending',
+  'sent',
+  'failed',
+  // Waits for the member's daily digest, then `bundled` into one `email_digest` send.
+  'digest',
+  'bundled',
+]);
+
+/**
+ * One message to send: a notification on one channel to one recipient, or one member's daily digest. `key` is
+ * the once-per-event guard (`email:<notification>:<user>`, `slack:<notification>`, `digest:<workspace>:<user>:<day>`);
+ * claims follow the webhook sender: SKIP LOCKED, a lease, and a generation that fences every write.
+ */
+export const notificationSends = pgTable(
+  'notification_sends',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    channel: notificationChannelEnum().notNull(),
+    notificationId: uuid().references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    /** The UTC day a digest row belongs to (and a digest send covers). */
+    digestDay: text(),
+    /** The digest send that bundled this row. */
+    digestSendId: uuid(),
+    status: notificationSendStatusEnum().notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('notification_sends_key_uq').on(t.key),
+    index('notification_sends_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('notification_sends_digest_idx')
+      .on(t.digestDay)
+      .where(sql`${t.status} = 'digest'`),
+    index('notification_sends_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+export type NotificationSend = typeof notificationSends.$inferSelect;
+
+/** Emails kept instead of sent when SMTP_URL is unset: the development Outbox page reads them. */
+export const outboxEmails = pgTable(
+  'outbox_emails',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    sendId: uuid()
+      .notNull()
+      .references(() => notificationSends.id, { onDelete: 'cascade' }),
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    toAddress: text().notNull(),
+    subject: text().notNull(),
+    body: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A second sender storing the same send is refused by the database, not by a check.
+    unique('outbox_emails_send_uq').on(t.sendId),
+    index('outbox_emails_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+export type OutboxEmail = typeof outboxEmails.$inferSelect;

@@ -230,3 +230,17 @@ describe('METRICS_TOKEN', () => {
     );
   });
 });
+
+describe('SMTP_URL', () => {
+  it('is unset when blank (emails go to the Outbox page), kept when smtp:// or smtps://', () => {
+    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir(), SMTP_URL: '' }).SMTP_URL).toBeUndefined();
+    const url = 'smtps://user:pass@mail.example.com:465';
+    expect(parseEnv({ SEMEL_DATA_DIR: tmpDataDir(), SMTP_URL: url }).SMTP_URL).toBe(url);
+  });
+
+  it('names anything else', () => {
+    expect(parseError({ SEMEL_DATA_DIR: tmpDataDir(), SMTP_URL: 'https://mail.example.com' })).toMatch(
+      /SMTP_URL: an smtp:\/\/ or smtps:\/\/ URL/,
+    );
+  });
+});

@@ -114,6 +114,12 @@ const envSchema = z.object({
   THREADS_APP_SECRET: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
+  // Notification emails (lib/notifications): smtp:// or smtps:// with user:password@ if needed; blank: emails are
+  // stored and shown on the development Outbox page instead of being sent.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/\s]+/, 'an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com:465')
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   OUTBOUND_ALLOWED_HOSTS: addressList({ hostNames: true }),
   TRUSTED_PROXIES: addressList({ hostNames: false }),

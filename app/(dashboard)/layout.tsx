@@ -10,6 +10,7 @@ import { countUnreadNotifications, listNotifications } from '@/db/queries/notifi
 import { countReviewItems } from '@/db/queries/review';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { getEnv } from '@/lib/env';
 import { markAllNotificationsRead } from './notifications-actions';
 import { switchWorkspace } from './actions';
 
@@ -30,19 +31,22 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     href:
       n.kind === 'reconnect'
         ? '/accounts'
-        : n.kind === 'needs_review' && can(role, 'review')
-          ? `/review#delivery-${n.deliveryId}`
-          : n.postId
-            ? `/posts/${n.postId}`
-            : '/queue',
+        : n.kind === 'approval_requested'
+          ? '/approvals'
+          : n.kind === 'needs_review' && can(role, 'review')
+            ? `/review#delivery-${n.deliveryId}`
+            : n.postId
+              ? `/posts/${n.postId}`
+              : '/queue',
   }));
+  const showOutbox = !getEnv().SMTP_URL;
   return (
     <div className="flex min-h-screen">
       <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white p-4 md:block print:hidden">
         <Link href="/queue" className="mb-6 block px-3 text-lg font-bold tracking-tight text-indigo-700">
           Semel
         </Link>
-        <SidebarNav reviewCount={reviewCount} />
+        <SidebarNav reviewCount={reviewCount} showOutbox={showOutbox} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-between gap-4 border-b border-slate-200 bg-white px-6 py-3 print:hidden">
@@ -63,7 +67,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </header>
         <div className="border-b border-slate-200 bg-white px-4 py-2 md:hidden">
-          <SidebarNav reviewCount={reviewCount} />
+          <SidebarNav reviewCount={reviewCount} showOutbox={showOutbox} />
         </div>
         <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">{children}</main>
       </div>

@@ -9,6 +9,8 @@ const KIND_LABEL: Record<string, string> = {
   needs_review: 'Needs review',
   post_approved: 'Approved',
   changes_requested: 'Changes requested',
+  missed: 'Missed',
+  approval_requested: 'Approval requested',
 };
 
 type Notification = { id: string; kind: string; message: string; unread: boolean; href: string };

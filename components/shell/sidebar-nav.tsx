@@ -17,11 +17,13 @@ const ITEMS = [
   { href: '/settings', label: 'Settings' },
 ];
 
-export function SidebarNav({ reviewCount = 0 }: { reviewCount?: number }) {
+/** `showOutbox`: the development Outbox, listed only while SMTP_URL is unset (emails are stored, not sent). */
+export function SidebarNav({ reviewCount = 0, showOutbox = false }: { reviewCount?: number; showOutbox?: boolean }) {
   const pathname = usePathname();
+  const items = showOutbox ? [...ITEMS.slice(0, -1), { href: '/outbox', label: 'Outbox' }, ITEMS.at(-1)!] : ITEMS;
   return (
     <nav aria-label="Main" className="flex flex-col gap-1">
-      {ITEMS.map((item) => {
+      {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(item.href + '/');
         return (
           <Link

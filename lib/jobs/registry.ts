@@ -1,4 +1,5 @@
 import type { JobDefinition } from './job';
+import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneWebhooksJob } from './prune-webhooks';
@@ -19,6 +20,7 @@ export const jobs = [
   refreshTokensJob,
   webhooksJob,
   pruneWebhooksJob,
+  notificationsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

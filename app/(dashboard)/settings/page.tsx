@@ -148,6 +148,18 @@ export default async function SettingsPage() {
           Open webhooks →
         </Link>
       </section>
+      <section aria-labelledby="notifications" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="notifications" className="mb-2 text-base font-semibold">
+          Notifications
+        </h2>
+        <p className="text-sm text-slate-600">Your email preference, and the workspace&rsquo;s Slack webhook.</p>
+        <Link
+          href="/settings/notifications"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open notifications →
+        </Link>
+      </section>
       <section aria-labelledby="sessions" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="sessions" className="mb-2 text-base font-semibold">
           Your sessions

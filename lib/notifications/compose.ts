@@ -1,0 +1,56 @@
+import type { ClaimedNotificationSend } from '@/db/queries/notification-sends';
+
+/** What each notification kind is called in a subject line and in Slack. */
+export const KIND_LABELS: Record<string, string> = {
+  needs_review: 'Needs review',
+  failed: 'Delivery failed',
+  missed: 'Delivery missed',
+  reconnect: 'Account needs a reconnect',
+  approval_requested: 'Approval requested',
+  post_approved: 'Post approved',
+  changes_requested: 'Changes requested',
+};
+
+const labelOf = (kind: string | null) => (kind && KIND_LABELS[kind]) || 'Notification';
+
+export type EmailMessage = { to: string; subject: string; text: string };
+
+/** Where the app lives, for the link at the end of every message (relative when NEXTAUTH_URL is unset). */
+const footer = (origin: string | undefined) =>
+  `\n\n-- \nSemel · ${origin ?? ''}/settings/notifications to change how you are emailed.`;
+
+const POST_EXCERPT = 200;
+const postLine = (text: string | null) =>
+  text ? `\nPost: ${text.length > POST_EXCERPT ? `${text.slice(0, POST_EXCERPT)}…` : text}` : '';
+
+/** One notification's email. */
+export function notificationEmail(send: ClaimedNotificationSend, origin?: string): EmailMessage {
+  return {
+    to: send.toAddress!,
+    subject: `[${send.workspaceName}] ${labelOf(send.kind)}`,
+    text: `${send.message ?? ''}\n${postLine(send.postText)}\nWorkspace: ${send.workspaceName}\nAt: ${send.notificationCreatedAt ?? ''}${footer(origin)}`,
+  };
+}
+
+/** One member's daily digest: every notification of that day, oldest first. */
+export function digestEmail(
+  send: ClaimedNotificationSend,
+  items: { kind: string; message: string; createdAt: string; postText: string | null }[],
+  origin?: string,
+): EmailMessage {
+  const lines = items.map(
+    (item) =>
+      `- ${item.createdAt} · ${labelOf(item.kind)}: ${item.message}${postLine(item.postText).replace('\n', ' · ')}`,
+  );
+  return {
+    to: send.toAddress!,
+    subject: `[${send.workspaceName}] Daily digest for ${send.digestDay}: ${items.length} notification${items.length === 1 ? '' : 's'}`,
+    text: `${lines.join('\n')}${footer(origin)}`,
+  };
+}
+
+/** The Slack incoming-webhook payload (plain text; Slack renders it as one message). */
+export function slackPayload(send: ClaimedNotificationSend) {
+  if (!send.kind) return { text: `A test message from Semel for ${send.workspaceName}: Slack notifications work.` };
+  return { text: `*${labelOf(send.kind)}* · ${send.workspaceName}\n${send.message ?? ''}` };
+}

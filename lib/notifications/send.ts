@@ -1,0 +1,169 @@
+import type { Database } from '@/db/client';
+import {
+  bundleDailyDigests,
+  claimDueNotificationSends,
+  listDigestItems,
+  notificationLeaseHeld,
+  recordNotificationSend,
+  storeOutboxEmail,
+  type ClaimedNotificationSend,
+} from '@/db/queries/notification-sends';
+import { getEnv } from '@/lib/env';
+import { logger } from '@/lib/logging/logger';
+import { sendOnce, type Agents } from '@/lib/providers/http';
+import { nextRetryAt } from '@/lib/webhooks/backoff';
+import { digestEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
+import { sendSmtpEmail } from './mailer';
+import { openSlackUrl } from './slack-url';
+
+export type NotificationSenderOptions = {
+  /** The sender's clock for claims, leases, retries and the digest day (tests drive it). */
+  now?: () => Date;
+  batchSize?: number;
+  leaseMs?: number;
+  timeoutMs?: number;
+  budgetMs?: number;
+  encryptionKey?: string;
+  /** smtp(s):// URL; null: store emails for the Outbox page. Default: SMTP_URL. */
+  smtpUrl?: string | null;
+  origin?: string;
+  /** Only these sends (the "send test" button). */
+  sendIds?: string[];
+  /** Pools with their own outbound guard (tests); default: the guarded pools of lib/providers/http.ts. */
+  agents?: Agents;
+};
+
+export type NotificationPassSummary = {
+  bundled: number;
+  claimed: number;
+  sent: number;
+  retrying: number;
+  givenUp: number;
+  fenced: number;
+};
+
+const DEFAULTS = { batchSize: 50, leaseMs: 60_000, timeoutMs: 10_000, budgetMs: 20_000 };
+
+type Outcome = { ok: true; stored?: boolean } | { ok: false; error: string };
+
+/**
+ * One sender pass, safe with any number of concurrent senders: bundle yesterday's digests, claim due sends
+ * (SKIP LOCKED, a lease, a new generation), send each once, record the outcome fenced by that generation.
+ * Two senders never hold one send's lease at once; a failed send is retried with the webhook backoff.
+ */
+export async function deliverDueNotifications(
+  db: Database,
+  options: NotificationSenderOptions = {},
+): Promise<NotificationPassSummary> {
+  const now = options.now ?? (() => new Date());
+  const summary: NotificationPassSummary = { bundled: 0, claimed: 0, sent: 0, retrying: 0, givenUp: 0, fenced: 0 };
+  if (!options.sendIds) {
+    const today = now().toISOString().slice(0, 10);
+    summary.bundled = await db.transaction((tx) => bundleDailyDigests(tx, { today, now: now() }));
+  }
+  const started = Date.now();
+  while (Date.now() - started < (options.budgetMs ?? DEFAULTS.budgetMs)) {
+    const batch = await claimDueNotificationSends(db, {
+      now: now(),
+      limit: options.batchSize ?? DEFAULTS.batchSize,
+      leaseMs: options.leaseMs ?? DEFAULTS.leaseMs,
+      sendIds: options.sendIds,
+    });
+    if (batch.length === 0) break;
+    summary.claimed += batch.length;
+    await Promise.all(
+      batch.map(async (send) => {
+        const outcome = await sendOne(db, send, { ...options, now });
+        if (outcome.ok && outcome.stored !== undefined) {
+          if (outcome.stored) summary.sent += 1;
+          else summary.fenced += 1;
+          return;
+        }
+        const retryAt = outcome.ok ? null : nextRetryAt(send.attempts + 1, now(), new Date(send.createdAt));
+        const recorded = await recordNotificationSend(db, {
+          id: send.id,
+          generation: send.generation,
+          ok: outcome.ok,
+          error: outcome.ok ? null : outcome.error,
+          nextAttemptAt: retryAt,
+        });
+        if (!recorded) summary.fenced += 1;
+        else if (outcome.ok) summary.sent += 1;
+        else if (retryAt) summary.retrying += 1;
+        else summary.givenUp += 1;
+        if (!outcome.ok)
+          logger.warn({ sendId: send.id, channel: send.channel, error: outcome.error }, 'notification send failed');
+      }),
+    );
+    if (options.sendIds) break;
+  }
+  return summary;
+}
+
+async function sendOne(
+  db: Database,
+  send: ClaimedNotificationSend,
+  options: NotificationSenderOptions & { now: () => Date },
+): Promise<Outcome> {
+  try {
+    // Re-checked right before the external call: a sender whose lease lapsed (another took the send) sends nothing.
+    if (!(await notificationLeaseHeld(db, { id: send.id, generation: send.generation, now: options.now() })))
+      return { ok: true, stored: false };
+    if (send.channel === 'slack') return await postToSlack(send, options);
+    const origin = options.origin ?? getEnv().NEXTAUTH_URL?.replace(/\/$/, '');
+    const message =
+      send.channel === 'email_digest'
+        ? digestEmail(send, await listDigestItems(db, { digestSendId: send.id }), origin)
+        : notificationEmail(send, origin);
+    return await deliverEmail(db, send, message, options);
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function deliverEmail(
+  db: Database,
+  send: ClaimedNotificationSend,
+  message: EmailMessage,
+  options: NotificationSenderOptions,
+): Promise<Outcome> {
+  if (!send.toAddress) return { ok: false, error: 'The member has no email address.' };
+  const smtpUrl = options.smtpUrl === undefined ? (getEnv().SMTP_URL ?? null) : options.smtpUrl;
+  if (!smtpUrl) {
+    const stored = await storeOutboxEmail(db, {
+      sendId: send.id,
+      generation: send.generation,
+      workspaceId: send.workspaceId,
+      userId: send.userId,
+      toAddress: message.to,
+      subject: message.subject,
+      body: message.text,
+    });
+    return { ok: true, stored };
+  }
+  await sendSmtpEmail(smtpUrl, message);
+  return { ok: true };
+}
+
+/** One POST to the workspace's incoming webhook through the outbound guard; never retried here. */
+async function postToSlack(send: ClaimedNotificationSend, options: NotificationSenderOptions): Promise<Outcome> {
+  if (!send.slackUrlSealed) return { ok: false, error: 'The workspace has no Slack webhook any more.' };
+  const url = openSlackUrl(send.slackUrlSealed, options.encryptionKey ?? getEnv().APP_ENCRYPTION_KEY, send.workspaceId);
+  const raw = await sendOnce(
+    {
+      method: 'POST',
+      url,
+      headers: { 'user-agent': 'Semel-Notifications/1' },
+      bytes: { data: Buffer.from(JSON.stringify(slackPayload(send))), contentType: 'application/json' },
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    },
+    options.agents,
+  );
+  if (raw.type === 'response')
+    return raw.status >= 200 && raw.status < 300
+      ? { ok: true }
+      : { ok: false, error: `Slack answered HTTP ${raw.status}` };
+  if (raw.type === 'body-error') return { ok: false, error: raw.message };
+  // Never the URL in the error: it is the secret.
+  return { ok: false, error: raw.timedOut ? 'Timed out' : raw.code || 'Network error' };
+}
