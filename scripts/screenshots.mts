@@ -1,6 +1,6 @@
 // README screenshots: the calendar, the composer with a thread, a post's timeline while it is being verified, and
-// the agency features (approvals and the client's link, the publication report, webhooks, the request form, CSV
-// import), taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
+// the agency features (approvals and the client's link, the publication report, webhooks, the request form, the
+// notifications Outbox, CSV import), taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
 // docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=...
 // (signed in with the demo password, DEMO_PASSWORD or semel-demo).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -141,6 +141,16 @@ async function agencyScreenshots(sql: postgres.Sql) {
   await form.getByLabel('Note for the team (optional)').fill('Could you add the photo from last year?');
   await save(form, 'request-form.png');
   await requester.close();
+
+  // Notifications: without SMTP_URL the emails are stored, and the Outbox shows them (the seed's review item sent one).
+  const emails = page.getByRole('list', { name: 'Emails' }).getByRole('listitem');
+  for (let i = 0; i < 60; i++) {
+    await page.goto('/outbox'); // the notifications job sends every 5 s
+    if ((await emails.count()) > 0) break;
+    await page.waitForTimeout(1000);
+  }
+  await emails.first().locator('summary').click();
+  await save(page, 'outbox.png');
 
   // CSV import: the preview of a small file, one row with an unknown account.
   const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
