@@ -74,10 +74,6 @@ async function agencyScreenshots(sql: postgres.Sql) {
   const page = await context.newPage();
   await signIn(page, 'admin@demo.test');
 
-  await page.goto('/reports');
-  await page.getByRole('table', { name: 'Deliveries' }).waitFor();
-  await save(page, 'report.png');
-
   // Approvals: a post waiting for the client, the Approvals list, then the client's link in a context without a session.
   await sql`update workspaces set approval_required = true where slug = 'demo'`;
   try {
@@ -120,6 +116,7 @@ async function agencyScreenshots(sql: postgres.Sql) {
       .first()
       .click();
     await page.getByText('Delivered').first().waitFor();
+    await page.getByRole('listitem', { name: /^Endpoint / }).scrollIntoViewIfNeeded();
     await save(page, 'webhooks.png');
   } finally {
     await receiver.close();
@@ -137,7 +134,7 @@ async function agencyScreenshots(sql: postgres.Sql) {
   await form.getByLabel('Your name').fill('Camille at Café Lumière');
   await form
     .getByLabel('Post text')
-    .fill('Our Christmas market stall opens Saturday: mulled wine, crêpes and a raffle 🎄');
+    .fill('Our Christmas market stall opens Saturday: mulled wine, crêpes and a raffle.');
   await form.getByLabel('Note for the team (optional)').fill('Could you add the photo from last year?');
   await save(form, 'request-form.png');
   await requester.close();
@@ -167,6 +164,16 @@ async function agencyScreenshots(sql: postgres.Sql) {
     .setInputFiles({ name: 'december.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('table', { name: 'Import rows' }).waitFor();
   await save(page, 'import.png');
+
+  // The report once the seeded "being verified" post is settled by the reconciler (about a minute after the seed),
+  // so it shows each path: sent directly, confirmed by reconciliation, decided by an admin, missed.
+  const reconciled = page.locator('dl[aria-label="Totals"] div').filter({ hasText: 'Confirmed by reconciliation' });
+  for (let i = 0; i < 120; i++) {
+    await page.goto('/reports');
+    if ((await reconciled.locator('dd').textContent()) !== '0') break;
+    await page.waitForTimeout(1000);
+  }
+  await save(page, 'report.png');
   await context.close();
 }
 
