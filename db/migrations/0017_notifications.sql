@@ -128,14 +128,16 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
+-- The WHEN clauses compare as text: drizzle applies a fresh database's migrations in one transaction, and Postgres
+-- refuses a literal of an enum value added in that same transaction (0015 adds 'awaiting_approval').
 CREATE TRIGGER deliveries_notify_event_insert_trg
   AFTER INSERT ON deliveries
   FOR EACH ROW
-  WHEN (NEW.status IN ('missed', 'awaiting_approval'))
+  WHEN (NEW.status::text IN ('missed', 'awaiting_approval'))
   EXECUTE FUNCTION deliveries_notify_event();
 --> statement-breakpoint
 CREATE TRIGGER deliveries_notify_event_update_trg
   AFTER UPDATE OF status ON deliveries
   FOR EACH ROW
-  WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.status IN ('missed', 'awaiting_approval'))
+  WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.status::text IN ('missed', 'awaiting_approval'))
   EXECUTE FUNCTION deliveries_notify_event();
