@@ -27,6 +27,7 @@ type Item = {
 type Action = (state: ActionState | undefined, data: FormData) => Promise<ActionState>;
 
 type Copy = { id: string; url: string | null; createdAt: string };
+type Similar = Copy & { text: string; why: string };
 
 const CONFIRM = {
   live: 'Mark this delivery as sent with this link?',
@@ -39,6 +40,7 @@ const CONFIRM = {
 export function ReviewItem({ item, action }: { item: Item; action: Action }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const copies = Array.isArray(item.evidence?.copies) ? (item.evidence.copies as Copy[]) : [];
+  const similar = Array.isArray(item.evidence?.similar) ? (item.evidence.similar as Similar[]) : [];
   const hasExtras = item.status === 'needs_review' && copies.length > 1;
   const [choice, setChoice] = useState<keyof typeof CONFIRM>(hasExtras ? 'delete_extras' : 'live');
   const resolved = state?.ok;
@@ -90,6 +92,29 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
               </li>
             ))}
           </ol>
+        </div>
+      )}
+      {similar.length > 0 && (
+        <div className="mt-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          <p className="font-medium">
+            {similar.length === 1 ? 'A post' : `${similar.length} posts`} on the platform close to this one, not the
+            same: is {similar.length === 1 ? 'it' : 'one of them'} this delivery?
+          </p>
+          <ul className="mt-1 space-y-1">
+            {similar.map((c) => (
+              <li key={c.id}>
+                {c.url ? (
+                  <a href={c.url} className="underline" target="_blank" rel="noreferrer">
+                    {c.id}
+                  </a>
+                ) : (
+                  c.id
+                )}{' '}
+                · <LocalTime iso={c.createdAt} seconds /> · <q className="italic">{c.text}</q>
+                <span className="block text-xs">Only similar: {c.why}</span>
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       {item.evidence && (

@@ -128,7 +128,16 @@ export type Classification = {
 
 export type PublishResult = Classification & { raw: RawOutcome; startedAt: Date; durationMs: number };
 
-export type RecentPost = { id: string; text: string; createdAt: Date; inReplyTo: string | null; url?: string };
+export type RecentPost = {
+  id: string;
+  /** As the platform shows it (rendered HTML reduced to text, links rewritten, maybe cut short). */
+  text: string;
+  /** What the platform stored, where it can say (Mastodon's `/statuses/:id/source`): compared before `text`. */
+  source?: string;
+  createdAt: Date;
+  inReplyTo: string | null;
+  url?: string;
+};
 
 export type ListRecentInput = {
   since: Date;

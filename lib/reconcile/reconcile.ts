@@ -19,7 +19,7 @@ import {
   type RecentPost,
 } from '@/lib/providers';
 import { recordTokenRejected } from '@/lib/tokens/token-health';
-import { findMatchingPosts } from './match';
+import { compareWithPlatform, type SamePost, type SimilarPost } from './match';
 
 export type ReconcileOptions = {
   workerId: string;
@@ -260,7 +260,7 @@ async function readAccountPosts(
     const reason = error instanceof ProviderReadError ? error.classification.reason : (error as Error).message;
     return unreadableOrRecheck(d, base, options, { readError: reason });
   }
-  const matches = findMatchingPosts(posts, {
+  const { same, similar } = compareWithPlatform(posts, {
     text: d.text,
     kind: d.kind,
     inReplyTo: d.inReplyTo,
@@ -270,13 +270,15 @@ async function readAccountPosts(
   const ownedElsewhere = await getIdsOwnedByOtherDeliveries(db, {
     accountId: d.accountId,
     deliveryId: d.deliveryId,
-    externalIds: matches.map((m) => m.id),
+    externalIds: [...same, ...similar].map((m) => m.id),
   });
-  const copies = matches.filter((m) => !ownedElsewhere.has(m.id));
+  const copies = same.filter((m) => !ownedElsewhere.has(m.id));
+  const close = similar.filter((m) => !ownedElsewhere.has(m.id));
   const evidence = {
     read: posts.length,
     ids: posts.slice(0, 20).map((p) => p.id),
-    copies: copies.map((c) => ({ id: c.id, url: c.url ?? null, createdAt: c.createdAt.toISOString() })),
+    copies: copies.map((c) => ({ id: c.id, url: c.url ?? null, createdAt: c.createdAt.toISOString(), by: c.why })),
+    ...(close.length > 0 ? { similar: close.map(describeSimilar) } : {}),
     ...(ownedElsewhere.size > 0 ? { sameTextOtherDeliveries: [...ownedElsewhere] } : {}),
   };
   const readCount = posts.length;
@@ -290,8 +292,23 @@ async function readAccountPosts(
       reason: `${copies.length} copies on the platform: keep one and delete the others`,
     };
   }
+  // A post close to ours is never proof of absence, and beside an exact copy it may be a second one of ours.
+  if (close.length > 0) {
+    const count = copies.length + close.length;
+    return {
+      ...base,
+      decision: 'needs_review',
+      status: 'needs_review',
+      readCount,
+      evidence,
+      reason:
+        copies.length === 0
+          ? `${close.length === 1 ? 'A post' : `${close.length} posts`} close to ours on the platform, none the same: confirm whether it is this delivery`
+          : `${count} posts like ours on the platform (${copies.length} the same, ${close.length} similar): keep one and delete the others`,
+    };
+  }
   if (copies.length === 1) {
-    const [copy] = copies as [RecentPost];
+    const [copy] = copies as [SamePost];
     return {
       ...base,
       decision: 'found',
@@ -304,6 +321,17 @@ async function readAccountPosts(
     };
   }
   return notFound(d, { ...base, readCount }, options, evidence);
+}
+
+/** A similar candidate as an admin needs it: where, when, what it says, and why it is only similar. */
+function describeSimilar(post: SimilarPost) {
+  return {
+    id: post.id,
+    url: post.url ?? null,
+    createdAt: post.createdAt.toISOString(),
+    text: (post.source ?? post.text).slice(0, 500),
+    why: post.why,
+  };
 }
 
 /** "Not found" counts only after a second read at least recheckDelayMs after the first (read lag). */

@@ -17,6 +17,7 @@ import {
   type PublishResult,
   type RecentPost,
 } from '../types';
+import { htmlToText } from '@/lib/reconcile/normalise';
 import { MASTODON_RULES, classifyMastodon } from './classifier';
 
 type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
@@ -165,9 +166,11 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
       for (const s of statuses) {
         const createdAt = new Date(String(s.created_at));
         if (createdAt < input.since || (input.until && createdAt > input.until)) continue;
+        const id = String(s.id);
         posts.push({
-          id: String(s.id),
+          id,
           text: htmlToText(String(s.content ?? '')),
+          source: await readSource(id, input),
           createdAt,
           inReplyTo: asString(s.in_reply_to_id) ?? null,
           url: asString(s.url),
@@ -178,6 +181,29 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
       maxId = String(oldest.id);
     }
     return posts;
+  }
+
+  /**
+   * What the server stored for one status (GET /api/v1/statuses/:id/source, Mastodon ≥ 3.5, Hollo): rendering
+   * (Markdown to HTML, linked mentions) cannot hide it. Undefined where the server has no such route (404/405/501);
+   * any other failure fails the read, so a decision is never made on half the evidence.
+   */
+  async function readSource(id: string, input: ListRecentInput): Promise<string | undefined> {
+    const raw = await send({
+      method: 'GET',
+      url: `${base}/api/v1/statuses/${encodeURIComponent(id)}/source`,
+      headers: auth,
+      outbound: account.outbound,
+      timeoutMs: input.timeoutMs,
+      signal: input.signal,
+    });
+    if (raw.type === 'response' && [404, 405, 410, 501].includes(raw.status)) return undefined;
+    if (raw.type === 'response' && raw.status >= 200 && raw.status < 300) {
+      const text = asRecord(raw.body).text;
+      if (typeof text === 'string') return text;
+    }
+    const classification = classifyMastodon(raw);
+    throw new ProviderReadError(`Could not read a status's source: ${classification.reason}`, classification);
   }
 
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
@@ -217,19 +243,4 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
   }
 
   return { provider: 'mastodon', publish, listRecent, whoAmI, deletePost };
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };
-
-/** Status `content` is HTML; reconciliation compares plain text. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>\s*<p>/gi, '\n\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(
-      /&(#?\w+);/g,
-      (match, name: string) =>
-        ENTITIES[name] ?? (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : match),
-    );
 }

@@ -130,7 +130,7 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
       const query = new URLSearchParams({
         start_time: rfc3339(input.since, 'floor'),
         max_results: String(PAGE_SIZE),
-        'tweet.fields': 'created_at,referenced_tweets',
+        'tweet.fields': 'created_at,referenced_tweets,entities,note_tweet',
       });
       if (input.until) query.set('end_time', rfc3339(input.until, 'ceil'));
       if (token) query.set('pagination_token', token);
@@ -154,9 +154,12 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
         const repliedTo = Array.isArray(tweet.referenced_tweets)
           ? tweet.referenced_tweets.map(asRecord).find((r) => r.type === 'replied_to')
           : undefined;
+        const note = asRecord(tweet.note_tweet);
         posts.push({
           id,
-          text: String(tweet.text ?? ''),
+          text: expandLinks(String(tweet.text ?? ''), tweet.entities),
+          // A long post's whole text; `text` then holds X's cut of it.
+          ...(typeof note.text === 'string' ? { source: expandLinks(note.text, note.entities) } : {}),
           createdAt: new Date(String(tweet.created_at)),
           inReplyTo: asString(repliedTo?.id) ?? null,
           url: postUrl(id),
@@ -195,6 +198,22 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
   }
 
   return { provider: 'x', publish, listRecent, whoAmI, deletePost };
+}
+
+/**
+ * X shows every link as t.co: each is put back as its `expanded_url`, and the link X appends for attached media
+ * (an entity with a `media_key`) is dropped, since our text never had it.
+ */
+export function expandLinks(text: string, entities: unknown): string {
+  const urls = asRecord(entities).urls;
+  if (!Array.isArray(urls)) return text;
+  let out = text;
+  for (const entity of urls.map(asRecord)) {
+    const short = asString(entity.url);
+    if (!short) continue;
+    out = out.split(short).join(entity.media_key ? '' : (asString(entity.expanded_url) ?? short));
+  }
+  return out.trim();
 }
 
 /** X answers some lookups with 200 and an `errors` array (e.g. an unknown user id). */
