@@ -21,6 +21,11 @@ export type AccountPlan = {
   faults: FaultRates;
   slowShare: number;
   readLag: boolean;
+  /**
+   * Posts the account made outside Semel in the window, close to ours but not the same (ours with a word added, or
+   * with "!"): a read must answer "similar" for them, never prove absence through them nor take one for ours.
+   */
+  decoys: number;
 };
 export type ActorPlan =
   | { kind: 'publisher'; passes: number; batchSize: number; concurrency: number; crashAt: number | null }
@@ -70,6 +75,7 @@ const account: fc.Arbitrary<AccountPlan> = fc.constantFrom<Platform>('x', 'masto
     faults,
     slowShare: fc.constantFrom(0, 0, 0.5, 1),
     readLag: fc.boolean(),
+    decoys: fc.constantFrom(0, 0, 1, 2),
   }),
 );
 
@@ -142,6 +148,7 @@ export const slowPlatformPlan: fc.Arbitrary<SimulationPlan> = fc
           faults: fc.constant(NO_FAULT_RATES),
           slowShare: fc.constantFrom(0.5, 1),
           readLag: fc.boolean(),
+          decoys: fc.constantFrom(0, 1),
         }),
       ),
       posts: fc.constantFrom([[0]], [[0], [0]]),

@@ -4,7 +4,7 @@ import type { RawOutcome } from '@/lib/providers/types';
 import { isConnectionReset } from '@/lib/sandbox/faults';
 import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
 import { handleSandboxRequest } from '@/lib/sandbox/router';
-import type { SandboxDeps, SandboxPost, SandboxStore } from '@/lib/sandbox/types';
+import type { NewSandboxPost, SandboxDeps, SandboxPost, SandboxStore } from '@/lib/sandbox/types';
 import type { Actor, Simulation } from './scheduler';
 
 export const SIM_ORIGIN = 'http://sim.invalid';
@@ -32,6 +32,7 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
   const slowShares = new Map<string, number>();
   const hidden = new Set<string>();
   const created: SandboxPost[] = [];
+  const foreign: SandboxPost[] = [];
   const open = new Set<() => void>();
 
   /** The store as one request sees it: `epoch` is the jump count when it arrived. */
@@ -90,11 +91,17 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
     setSlowShare(accountId: string, share: number) {
       slowShares.set(accountId, share);
     },
-    /** Every copy the platform ever stored, as its own records say (not our database). */
+    /** Every copy the platform ever stored through the API, as its own records say (not our database). */
     allPosts: () => [...created],
+    /** A post the account made elsewhere (another app, by hand): on the platform, never one of our copies. */
+    async addForeignPost(input: NewSandboxPost) {
+      const post = await store.insertPost(input);
+      if (post) foreign.push(post);
+      return post;
+    },
     /** After a time jump: the platform's clock moves with our database's (timestamps shift back). */
     shiftBack(ms: number) {
-      for (const post of created) post.createdAt = new Date(post.createdAt.getTime() - ms);
+      for (const post of [...created, ...foreign]) post.createdAt = new Date(post.createdAt.getTime() - ms);
     },
     transport:
       (actor: Actor): ProviderTransport =>

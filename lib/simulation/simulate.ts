@@ -94,6 +94,14 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
       actor: 'sim:setup',
     });
     posts.push({ id: created!.post.id, text });
+    for (const t of targets) {
+      const account = accounts[t]!;
+      for (let k = 0; k < account.plan.decoys; k++) {
+        const sandboxAccount = (await platform.store.getAccountById(account.sandboxAccountId))!;
+        const decoy = k === 0 ? `${text}!` : `${text} again`;
+        await platform.addForeignPost({ account: sandboxAccount, kind: 'post', text: decoy });
+      }
+    }
     for (const d of created!.deliveries) {
       const account = accounts.find((a) => a.productAccountId === d.accountId)!;
       deliveries.push({
