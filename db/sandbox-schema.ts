@@ -107,7 +107,6 @@ export const sandboxLocks = sandbox.table('locks', {
   expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
 });
 
-
 /** Platform profile and fault injection per account; rates are probabilities per request. */
 export const sandboxFaults = sandbox.table(
   'faults',
@@ -131,10 +130,7 @@ export const sandboxFaults = sandbox.table(
   (t) => [
     check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
     // Built from the one list of profiles: a new profile changes this check, so `drizzle-kit generate` migrates it.
-    check(
-      'sandbox_faults_profile_ck',
-      sql`${t.profile} in (${sql.raw(PROFILES.map((p) => `'${p}'`).join(', '))})`,
-    ),
+    check('sandbox_faults_profile_ck', sql`${t.profile} in (${sql.raw(PROFILES.map((p) => `'${p}'`).join(', '))})`),
     check(
       'sandbox_faults_durations_ck',
       sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`,

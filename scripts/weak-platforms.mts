@@ -265,9 +265,7 @@ for (const group of groups) {
 }
 console.log(`\n${table.join('\n')}\n`);
 if (byConstruct.size > 0) {
-  console.log(
-    '| profile | wire format | construct | deliveries | failing the check | max copies of one post |',
-  );
+  console.log('| profile | wire format | construct | deliveries | failing the check | max copies of one post |');
   console.log('|---|---|---|---|---|---|');
   for (const [key, t] of byConstruct) console.log(`${key} ${t.deliveries} | ${t.wrong} | ${t.maxCopies} |`);
   console.log('');

@@ -109,7 +109,8 @@ async function statusSource(id: string, viewer: SandboxAccount, deps: SandboxDep
   return json(200, { id: post.id, text: post.text, spoiler_text: '' });
 }
 
-const profileOf = async (deps: SandboxDeps, account: SandboxAccount) => (await deps.store.getFaults(account.id)).profile;
+const profileOf = async (deps: SandboxDeps, account: SandboxAccount) =>
+  (await deps.store.getFaults(account.id)).profile;
 
 /** DELETE /api/v1/statuses/:id: the author only; answers the deleted status (with its source text); again → 404. */
 async function deleteStatus(id: string, viewer: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {

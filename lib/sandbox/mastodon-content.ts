@@ -65,8 +65,7 @@ function markdown(base: string, found: Pick<Rendered, 'mentions' | 'tags'>): Mar
         const tag = match[1]!;
         const url = `${base}/tags/${encodeURIComponent(tag.toLowerCase())}`;
         found.tags.push({ name: tag.toLowerCase(), url });
-        token.content =
-          `<a href="${escapeHtml(url)}" class="mention hashtag" rel="tag">#<span>${escapeHtml(tag)}</span></a>`;
+        token.content = `<a href="${escapeHtml(url)}" class="mention hashtag" rel="tag">#<span>${escapeHtml(tag)}</span></a>`;
       }
     }
     state.pos += match[0].length;

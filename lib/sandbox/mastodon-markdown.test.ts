@@ -54,10 +54,7 @@ describe.each(backends)('mastodon-markdown and /source ($name)', async ({ start 
         '<p>hello <span class="h-card" translate="no"><a href="https://social.example/@ann" class="u-url mention">' +
           '@<span>ann</span></a></span></p>',
       ],
-      [
-        'we #Launch',
-        `<p>we <a href="${m}/tags/launch" class="mention hashtag" rel="tag">#<span>Launch</span></a></p>`,
-      ],
+      ['we #Launch', `<p>we <a href="${m}/tags/launch" class="mention hashtag" rel="tag">#<span>Launch</span></a></p>`],
       ['party :blobcat: time', '<p>party :blobcat: time</p>'],
       ['a <b>tag</b> & more', '<p>a &lt;b&gt;tag&lt;/b&gt; &amp; more</p>'],
     ];
@@ -77,7 +74,12 @@ describe.each(backends)('mastodon-markdown and /source ($name)', async ({ start 
     const a = await account('mastodon-markdown');
     const { body } = await post(a.token, 'hi @ann@social.example, #Launch :blobcat: :not_ours:');
     expect(body.mentions).toEqual([
-      { id: expect.stringMatching(/^\d+$/), username: 'ann', acct: 'ann@social.example', url: 'https://social.example/@ann' },
+      {
+        id: expect.stringMatching(/^\d+$/),
+        username: 'ann',
+        acct: 'ann@social.example',
+        url: 'https://social.example/@ann',
+      },
     ]);
     expect(body.tags).toEqual([{ name: 'launch', url: `${m}/tags/launch` }]);
     expect(body.emojis).toEqual([

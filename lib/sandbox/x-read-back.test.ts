@@ -53,7 +53,9 @@ describe.each(backends)('X read-back as X shows it ($name)', async ({ start }) =
     const [read] = await timeline(a, 'created_at,entities');
     expect(read!.id).toBe(created.body.data.id);
     expect(read!.text).not.toContain('example.com');
-    expect(read!.text).toMatch(/^🚀 launch [0-9a-f]{8}: https:\/\/t\.co\/\w{10}, details at https:\/\/t\.co\/\w{10} \(ok\)$/);
+    expect(read!.text).toMatch(
+      /^🚀 launch [0-9a-f]{8}: https:\/\/t\.co\/\w{10}, details at https:\/\/t\.co\/\w{10} \(ok\)$/,
+    );
     expect(created.body.data.text).toBe(read!.text); // the create answer shows the t.co links too
     const urls = read!.entities!.urls;
     expect(urls.map((u) => [u.expanded_url, u.display_url])).toEqual([

@@ -10,12 +10,15 @@ const LINK_WEIGHT = 23;
 export const X_SHOWN_LIMIT = 280;
 
 const TLDS = new Set(
-  ('com net org edu gov mil int info biz name pro mobi app dev io ai blog shop store online site tech xyz top club ' +
+  (
+    'com net org edu gov mil int info biz name pro mobi app dev io ai blog shop store online site tech xyz top club ' +
     'news live art design cloud page link wiki social media email digital world today space website studio network ' +
-    'software games video photo music life group team company').split(' '),
+    'software games video photo music life group team company'
+  ).split(' '),
 );
 // A host, then an optional path; with a scheme anything up to a space. Not inside a word, a handle or a hashtag.
-const LINK = /(?<![\p{L}\p{N}@#$_./-])(?:https?:\/\/[^\s]+|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,})(?![\p{L}\p{N}@-])(?:[/?#][^\s]*)?)/giu;
+const LINK =
+  /(?<![\p{L}\p{N}@#$_./-])(?:https?:\/\/[^\s]+|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,})(?![\p{L}\p{N}@-])(?:[/?#][^\s]*)?)/giu;
 const LINK_END = /[\p{L}\p{N}/=_#+)-]/u;
 
 export type FoundLink = { start: number; end: number; link: string };
