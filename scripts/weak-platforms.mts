@@ -50,20 +50,20 @@ const LEASE_MS = Math.max(DEFAULT_PUBLISHER_TUNING.leaseMs, CALL_TIMEOUT_MS + 5_
 const CONSTRUCTS = {
   plain: [['words', (t: string) => t]],
   markdown: [
-    ['**bold** _em_', (t: string) => `**Launch** _today_ ${t}`],
-    ['> quote', (t: string) => `> ${t}`],
-    ['- item', (t: string) => `- ${t}`],
-    ['# heading', (t: string) => `# ${t}`],
-    ['`code`', (t: string) => `${t} \`npm ci\``],
-    ['@user@host', (t: string) => `${t} with @ann@social.example`],
-    ['#hashtag', (t: string) => `${t} #launch`],
-    [':emoji:', (t: string) => `${t} :blobcat:`],
+    ['bold and em', (t: string) => `**Launch** _today_ ${t}`],
+    ['quote', (t: string) => `> ${t}`],
+    ['list item', (t: string) => `- ${t}`],
+    ['heading', (t: string) => `# ${t}`],
+    ['code span', (t: string) => `${t} \`npm ci\``],
+    ['mention', (t: string) => `${t} with @ann@social.example`],
+    ['hashtag', (t: string) => `${t} #launch`],
+    ['custom emoji', (t: string) => `${t} :blobcat:`],
     ['https:// link', (t: string) => `${t} https://example.com/launch`],
   ],
   links: [
     ['https:// link', (t: string) => `${t} https://example.com/launch`],
     ['bare domain', (t: string) => `${t} at example.com/launch`],
-    ['link in (…).', (t: string) => `${t} (see https://example.com/launch).`],
+    ['link in brackets', (t: string) => `${t} (see https://example.com/launch).`],
   ],
 } satisfies Record<string, [string, (text: string) => string][]>;
 
