@@ -41,9 +41,9 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   'mastodon-legacy': 'Hollo-like (key without a lock; a changed body replays; a deleted status’s key posts again)',
   'mastodon-nokey': 'Mastodon-API server ignoring Idempotency-Key',
   'mastodon-markdown': 'Markdown server like Hollo/Akkoma (renders Markdown to HTML; ignores Idempotency-Key)',
-  x: 'X (refuses duplicate text; links read back as t.co)',
+  x: 'X (refuses duplicate text)',
   'x-nodedupe': 'X without duplicate refusal',
-  'x-premium': 'X Premium (posts up to 25,000; reads back truncated, full text in note_tweet)',
+  'x-premium': 'X Premium (up to 25,000 characters; over 280 reads back truncated, the whole text in note_tweet)',
   linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
   threads: 'Threads (a container publishes once; 250 posts per 24 h)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
@@ -155,6 +155,7 @@ export async function writeWithProfile(
       await store.unlock(name, token);
     }
   }
+  // mastodon-nokey, mastodon-markdown (Hollo without a key), X, LinkedIn, plain: the key plays no part.
   return create();
 }
 
