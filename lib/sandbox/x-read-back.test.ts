@@ -89,23 +89,40 @@ describe.each(backends)('X read-back as X shows it ($name)', async ({ start }) =
   it('x-premium: a post over 280 reads back truncated with an ellipsis; note_tweet holds it all, only when asked', async () => {
     const a = await account('x-premium');
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
-    const text = `${sandbox.uniqueText('long')} ${words} see https://example.com/the-end`;
+    const text = `${sandbox.uniqueText('long')} https://example.com/start ${words} see https://example.com/the-end`;
     expect(xWeightedLength(text)).toBeGreaterThan(280);
     expect((await tweet(a.token, text)).status).toBe(201);
     const [plain] = await timeline(a, 'created_at');
     expect(plain!.text.endsWith('…')).toBe(true);
     expect(xWeightedLength(plain!.text)).toBeLessThanOrEqual(280);
-    expect(text.startsWith(plain!.text.slice(0, -1))).toBe(true);
-    expect(text[plain!.text.length - 1]).toBe(' '); // cut at a word boundary
+    const shownStart = plain!.text.slice(0, -1).replace(/https:\/\/t\.co\/\w{10}/, 'https://example.com/start');
+    expect(text.startsWith(shownStart)).toBe(true);
+    expect(text[shownStart.length]).toBe(' '); // cut at a word boundary
     expect(plain!.note_tweet).toBeUndefined();
     const [full] = await timeline(a, 'created_at,entities,note_tweet');
     expect(full!.text).toBe(plain!.text);
-    expect(full!.entities).toBeUndefined(); // the link is past the cut
-    expect(full!.note_tweet!.text).toMatch(/ see https:\/\/t\.co\/\w{10}$/);
-    expect(full!.note_tweet!.text.replace(/https:\/\/t\.co\/\w{10}$/, 'https://example.com/the-end')).toBe(text);
-    const [link] = full!.note_tweet!.entities!.urls;
-    expect(link!.expanded_url).toBe('https://example.com/the-end');
-    expect(codePoints(full!.note_tweet!.text, link!.start, link!.end)).toBe(link!.url);
+    // Entities of the shown text: the first link only (the last is past the cut); the note's: both.
+    expect(full!.entities!.urls.map((u) => u.expanded_url)).toEqual(['https://example.com/start']);
+    const note = full!.note_tweet!;
+    expect(
+      note.text.replace(/https:\/\/t\.co\/\w{10}/g, (_, offset: number) =>
+        offset < 40 ? 'https://example.com/start' : 'https://example.com/the-end',
+      ),
+    ).toBe(text);
+    expect(note.entities!.urls.map((u) => u.expanded_url)).toEqual([
+      'https://example.com/start',
+      'https://example.com/the-end',
+    ]);
+    for (const u of note.entities!.urls) expect(codePoints(note.text, u.start, u.end)).toBe(u.url);
+    expect(note.entities!.urls[0]).toEqual(full!.entities!.urls[0]);
+  });
+
+  it('x-premium refuses identical text as x does (403 duplicate content)', async () => {
+    const a = await account('x-premium');
+    const text = sandbox.uniqueText('premium-dupe');
+    const results = [await tweet(a.token, text), await tweet(a.token, text)];
+    expect(results.map((r) => r.status)).toEqual([201, 403]);
+    expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(1);
   });
 
   it('x (not Premium) refuses a post over 280 with 400, as before', async () => {
