@@ -42,7 +42,12 @@ function linkDisplay(url: string): string {
   );
 }
 
-function markdown(base: string, found: Pick<Rendered, 'mentions' | 'tags'>): MarkdownIt {
+type Found = Pick<Rendered, 'mentions' | 'tags'>;
+
+/** One parser per base URL (hashtag links name it); what a render finds is collected in its `env`. */
+const parsers = new Map<string, MarkdownIt>();
+
+function markdown(base: string): MarkdownIt {
   const md = markdownIt({ html: false, linkify: true });
   md.linkify.set({ fuzzyEmail: false });
   const atWordStart = (src: string, pos: number) => pos === 0 || /[\s(]/.test(src[pos - 1]!);
@@ -53,6 +58,7 @@ function markdown(base: string, found: Pick<Rendered, 'mentions' | 'tags'>): Mar
     const match = ch === '@' ? MENTION.exec(rest) : HASHTAG.exec(rest);
     if (!match) return false;
     if (!silent) {
+      const found = state.env as Found;
       const token = state.push('html_inline', '', 0);
       if (ch === '@') {
         const [, user, host] = match;
@@ -101,7 +107,8 @@ export function renderStatusText(text: string, profile: Profile, base: string): 
     visible_in_picker: true,
   }));
   if (profile !== 'mastodon-markdown') return { content: plainHtml(text), mentions: [], tags: [], emojis };
-  const found: Pick<Rendered, 'mentions' | 'tags'> = { mentions: [], tags: [] };
-  const content = markdown(base, found).render(text).trim();
+  if (!parsers.has(base)) parsers.set(base, markdown(base));
+  const found: Found = { mentions: [], tags: [] };
+  const content = parsers.get(base)!.render(text, found).trim();
   return { content, ...found, emojis };
 }
