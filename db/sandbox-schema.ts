@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { PROFILES } from '../lib/sandbox/types';
 
 /**
  * The built-in sandbox social network (docs/architecture.md#sandbox). It is a separate "platform": its own Postgres schema,
@@ -106,18 +107,6 @@ export const sandboxLocks = sandbox.table('locks', {
   expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
 });
 
-export const SANDBOX_PROFILES = [
-  'mastodon-modern',
-  'mastodon-legacy',
-  'mastodon-nokey',
-  'x',
-  'x-nodedupe',
-  'linkedin',
-  'threads',
-  'bluesky',
-  'plain',
-] as const;
-
 /** Platform profile and fault injection per account; rates are probabilities per request. */
 export const sandboxFaults = sandbox.table(
   'faults',
@@ -125,7 +114,7 @@ export const sandboxFaults = sandbox.table(
     accountId: uuid()
       .primaryKey()
       .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
-    profile: text({ enum: SANDBOX_PROFILES }).notNull(),
+    profile: text({ enum: PROFILES }).notNull(),
     latencyMs: integer().notNull().default(0),
     timeoutBeforeCommit: doublePrecision().notNull().default(0),
     timeoutAfterCommit: doublePrecision().notNull().default(0),
@@ -140,10 +129,8 @@ export const sandboxFaults = sandbox.table(
   },
   (t) => [
     check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
-    check(
-      'sandbox_faults_profile_ck',
-      sql`${t.profile} in ('mastodon-modern', 'mastodon-legacy', 'mastodon-nokey', 'x', 'x-nodedupe', 'linkedin', 'threads', 'bluesky', 'plain')`,
-    ),
+    // Built from the one list of profiles: a new profile changes this check, so `drizzle-kit generate` migrates it.
+    check('sandbox_faults_profile_ck', sql`${t.profile} in (${sql.raw(PROFILES.map((p) => `'${p}'`).join(', '))})`),
     check(
       'sandbox_faults_durations_ck',
       sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`,

@@ -7,6 +7,8 @@
 // 10 s, allowance 60 s, recheck 15 s). Copies are counted on the sandbox's own records, per delivery.
 // Exits non-zero if any delivery is `sent` without exactly one copy, if a delivery with extra copies is not in
 // review with them listed, or if any delivery is left unsettled. `--allowance-ms 0` shows what the guard prevents.
+// Texts are words only, or (issue 20) each construct in turn that a server shows other than as sent: Markdown on
+// `mastodon-markdown` (rendered to HTML, as Hollo does), links on X (read back as t.co); a table per construct.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -43,12 +45,36 @@ const CALL_TIMEOUT_MS = Number(values['call-timeout-ms']);
 const ALLOWANCE_MS = Number(values['allowance-ms']);
 const LEASE_MS = Math.max(DEFAULT_PUBLISHER_TUNING.leaseMs, CALL_TIMEOUT_MS + 5_000);
 
-const PROFILES: [Platform, Profile][] = [
-  ['mastodon', 'mastodon-legacy'],
-  ['mastodon', 'mastodon-nokey'],
-  ['mastodon', 'plain'],
-  ['x', 'x-nodedupe'],
-  ['x', 'plain'],
+// The text each post carries: `plain` (words only) or, to meet a server that shows a post other than as it was
+// sent (issue 20), each construct in turn — Markdown a Hollo/Akkoma-like server renders, links X shows as t.co.
+const CONSTRUCTS = {
+  plain: [['words', (t: string) => t]],
+  markdown: [
+    ['bold and em', (t: string) => `**Launch** _today_ ${t}`],
+    ['quote', (t: string) => `> ${t}`],
+    ['list item', (t: string) => `- ${t}`],
+    ['heading', (t: string) => `# ${t}`],
+    ['code span', (t: string) => `${t} \`npm ci\``],
+    ['mention', (t: string) => `${t} with @ann@social.example`],
+    ['hashtag', (t: string) => `${t} #launch`],
+    ['custom emoji', (t: string) => `${t} :blobcat:`],
+    ['https:// link', (t: string) => `${t} https://example.com/launch`],
+  ],
+  links: [
+    ['https:// link', (t: string) => `${t} https://example.com/launch`],
+    ['bare domain', (t: string) => `${t} at example.com/launch`],
+    ['link in brackets', (t: string) => `${t} (see https://example.com/launch).`],
+  ],
+} satisfies Record<string, [string, (text: string) => string][]>;
+
+const PROFILES: [Platform, Profile, keyof typeof CONSTRUCTS][] = [
+  ['mastodon', 'mastodon-legacy', 'plain'],
+  ['mastodon', 'mastodon-nokey', 'plain'],
+  ['mastodon', 'plain', 'plain'],
+  ['mastodon', 'mastodon-markdown', 'markdown'],
+  ['x', 'x-nodedupe', 'plain'],
+  ['x', 'plain', 'plain'],
+  ['x', 'x-nodedupe', 'links'],
 ];
 const SCENARIOS: Record<string, Omit<FaultsUpdate, 'profile'>> = {
   slow: { ...NO_FAULTS, processingMs: Number(values['processing-ms']) },
@@ -68,14 +94,16 @@ const workspace = await makeWorkspace(db, `weak-${randomUUID().slice(0, 6)}`);
 type Group = {
   platform: Platform;
   profile: Profile;
+  textKind: keyof typeof CONSTRUCTS;
   scenario: string;
   sandboxAccountId: string;
   deliveryIds: string[];
   texts: Map<string, string>;
+  constructs: Map<string, string>;
 };
 const groups: Group[] = [];
 const runTag = randomUUID().slice(0, 6);
-for (const [platform, profile] of PROFILES) {
+for (const [platform, profile, texts] of PROFILES) {
   for (const [scenario, faults] of Object.entries(SCENARIOS)) {
     const { platformUserId, token, suffix } = newSandboxIdentity();
     const handle = `@weak_${suffix}`;
@@ -93,13 +121,16 @@ for (const [platform, profile] of PROFILES) {
     const group: Group = {
       platform,
       profile,
+      textKind: texts,
       scenario,
       sandboxAccountId: registered.id,
       deliveryIds: [],
       texts: new Map(),
+      constructs: new Map(),
     };
     for (let i = 0; i < N; i++) {
-      const text = `weak ${runTag} ${profile}/${platform} ${scenario} #${i}`;
+      const [construct, shape] = CONSTRUCTS[texts][i % CONSTRUCTS[texts].length]!;
+      const text = shape(`weak ${runTag} ${profile}/${platform} ${texts} ${scenario} #${i}`);
       const created = await insertPostWithDeliveries(db, {
         post: { workspaceId: workspace.id, text, scheduledAt: new Date(), source: 'api', idempotencyKey: randomUUID() },
         accountIds: [account!.id],
@@ -108,6 +139,7 @@ for (const [platform, profile] of PROFILES) {
       const deliveryId = created!.deliveries[0]!.id;
       group.deliveryIds.push(deliveryId);
       group.texts.set(deliveryId, text);
+      group.constructs.set(deliveryId, construct);
     }
     groups.push(group);
   }
@@ -181,9 +213,11 @@ const finalRows = await db.execute(sql`
 const rows = new Map([...finalRows].map((r) => [(r as Row).id, r as Row]));
 const problems: string[] = [];
 const table: string[] = [
-  '| profile | wire format | scenario | sent (1 copy) | needs review | of which with copies listed | other | max copies of one post |',
-  '|---|---|---|---|---|---|---|---|',
+  '| profile | wire format | texts | scenario | sent (1 copy) | needs review | of which with copies listed | other | max copies of one post |',
+  '|---|---|---|---|---|---|---|---|---|',
 ];
+// Per construct of the texts that are not words only: which of them the read-back failed to recognise.
+const byConstruct = new Map<string, { deliveries: number; wrong: number; maxCopies: number }>();
 for (const group of groups) {
   const posts = await store.listPosts(group.sandboxAccountId, {
     kinds: ['post', 'reply', 'dm'],
@@ -199,31 +233,43 @@ for (const group of groups) {
   for (const id of group.deliveryIds) {
     const row = rows.get(id)!;
     const copies = copiesOf(group.texts.get(id)!);
+    const where = `${group.profile} ${group.textKind} ${group.scenario}, ${group.constructs.get(id)}`;
+    const before = problems.length;
     maxCopies = Math.max(maxCopies, copies);
     if (row.status === 'sent') {
       sent++;
-      if (copies !== 1)
-        problems.push(`${id} (${group.profile} ${group.scenario}) is sent with ${copies} copies on the platform`);
+      if (copies !== 1) problems.push(`${id} (${where}) is sent with ${copies} copies on the platform`);
     } else if (row.status === 'needs_review') {
       review++;
       const listed = row.evidence?.copies?.length ?? 0;
       if (copies > 1) {
         if (listed === copies) reviewWithCopies++;
-        else
-          problems.push(
-            `${id} (${group.profile} ${group.scenario}) is in review with ${copies} copies but ${listed} listed`,
-          );
+        else problems.push(`${id} (${where}) is in review with ${copies} copies but ${listed} listed`);
       }
     } else {
       other++;
-      problems.push(`${id} (${group.profile} ${group.scenario}) ended ${row.status}`);
+      problems.push(`${id} (${where}) ended ${row.status}`);
+    }
+    if (group.textKind !== 'plain') {
+      const key = `| ${group.profile} | ${group.platform} | ${group.constructs.get(id)} |`;
+      const tally = byConstruct.get(key) ?? { deliveries: 0, wrong: 0, maxCopies: 0 };
+      tally.deliveries++;
+      if (problems.length > before) tally.wrong++;
+      tally.maxCopies = Math.max(tally.maxCopies, copies);
+      byConstruct.set(key, tally);
     }
   }
   table.push(
-    `| ${group.profile} | ${group.platform} | ${group.scenario} | ${sent} | ${review} | ${reviewWithCopies} | ${other} | ${maxCopies} |`,
+    `| ${group.profile} | ${group.platform} | ${group.textKind} | ${group.scenario} | ${sent} | ${review} | ${reviewWithCopies} | ${other} | ${maxCopies} |`,
   );
 }
 console.log(`\n${table.join('\n')}\n`);
+if (byConstruct.size > 0) {
+  console.log('| profile | wire format | construct | deliveries | failing the check | max copies of one post |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [key, t] of byConstruct) console.log(`${key} ${t.deliveries} | ${t.wrong} | ${t.maxCopies} |`);
+  console.log('');
+}
 console.log(
   `weak-platforms: settled in ${seconds} s; ${problems.length === 0 ? 'every post: exactly one copy, or in review with its copies listed' : `${problems.length} problems`}`,
 );

@@ -2,10 +2,12 @@ import { withListingFaults, withWriteFaults, json } from './faults';
 import { writeWithProfile } from './profiles';
 import { postMediaOf, readMultipart, resolveMedia, storeImage } from './media';
 import { bearerToken, characterCount, readBody } from './request';
-import type { SandboxAccount, SandboxDeps, SandboxMedia, SandboxPost } from './types';
+import { accountJson, attachmentJson, statusJson } from './mastodon-json';
+import type { SandboxAccount, SandboxDeps } from './types';
 
 // Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses
-// (what the key does depends on the account's profile: lib/sandbox/profiles.ts).
+// (what the key does depends on the account's profile: lib/sandbox/profiles.ts) and a status's `content` as the
+// profile renders it (lib/sandbox/mastodon-content.ts); `/source` answers the text as sent.
 
 const MAX_CHARACTERS = 500;
 const VISIBILITIES = new Set(['public', 'unlisted', 'private', 'direct']);
@@ -57,6 +59,11 @@ export async function handleMastodon(
     if (!viewer) return authenticationRequired();
     return accountStatuses(request, decodeURIComponent(match[1]!), viewer, deps, base);
   }
+  match = /^\/api\/v1\/statuses\/([^/]+)\/source$/.exec(path);
+  if (match && method === 'GET') {
+    if (!viewer) return authenticationRequired();
+    return statusSource(decodeURIComponent(match[1]!), viewer, deps);
+  }
   match = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path);
   if (match && method === 'GET') return showStatus(request, decodeURIComponent(match[1]!), viewer, deps, base);
   if (match && method === 'DELETE') {
@@ -89,14 +96,27 @@ async function showStatus(
   const post = await deps.store.getPost(id);
   const author = post && readable.find((a) => a.id === post.accountId);
   if (!post || !author) return recordNotFound();
-  return json(200, statusJson(post, author, base));
+  return json(200, statusJson(post, author, base, await profileOf(deps, author)));
 }
+
+/**
+ * GET /api/v1/statuses/:id/source (Mastodon ≥ 3.5): the text as it was sent, for editing. Mastodon finds it among
+ * the token's own statuses only (`Status.where(account: current_account).find`): anyone else's, or a deleted one, is 404.
+ */
+async function statusSource(id: string, viewer: SandboxAccount, deps: SandboxDeps): Promise<Response> {
+  const post = /^\d{1,19}$/.test(id) ? await deps.store.getPost(id) : null;
+  if (!post || post.accountId !== viewer.id) return recordNotFound();
+  return json(200, { id: post.id, text: post.text, spoiler_text: '' });
+}
+
+const profileOf = async (deps: SandboxDeps, account: SandboxAccount) =>
+  (await deps.store.getFaults(account.id)).profile;
 
 /** DELETE /api/v1/statuses/:id: the author only; answers the deleted status (with its source text); again → 404. */
 async function deleteStatus(id: string, viewer: SandboxAccount, deps: SandboxDeps, base: string): Promise<Response> {
   const result = await deps.store.deletePost(viewer.id, id);
   if (result.status !== 'deleted') return recordNotFound();
-  return json(200, { ...statusJson(result.post, viewer, base), text: result.post.text });
+  return json(200, { ...statusJson(result.post, viewer, base, await profileOf(deps, viewer)), text: result.post.text });
 }
 
 async function createStatus(
@@ -141,7 +161,7 @@ async function createStatus(
     if (result.status === 'replayed_missing') return recordNotFound();
     if (result.status === 'duplicate') return error(422, 'Validation failed: duplicate');
     // A replay returns the original status, exactly as the first answer would have.
-    return json(200, statusJson(result.post, account, base));
+    return json(200, statusJson(result.post, account, base, context.profile));
   });
 }
 
@@ -187,9 +207,10 @@ async function accountStatuses(
     };
     headers.link = `<${link('max_id', posts.at(-1)!.id)}>; rel="next", <${link('min_id', posts[0]!.id)}>; rel="prev"`;
   }
+  const profile = await profileOf(deps, account);
   return json(
     200,
-    posts.map((p) => statusJson(p, account, base)),
+    posts.map((p) => statusJson(p, account, base, profile)),
     headers,
   );
 }
@@ -220,91 +241,4 @@ async function showMedia(id: string, viewer: SandboxAccount, deps: SandboxDeps, 
   if (!media || media.accountId !== viewer.id) return recordNotFound();
   const processing = media.readyAt.getTime() > Date.now();
   return json(processing ? 206 : 200, attachmentJson(media, base, processing));
-}
-
-function attachmentJson(media: SandboxMedia, base: string, processing: boolean) {
-  const url = `${base}/media/${media.sha256}`;
-  return {
-    id: media.id,
-    type: 'image',
-    url: processing ? null : url,
-    preview_url: url,
-    remote_url: null,
-    description: media.altText || null,
-    blurhash: null,
-    meta: {},
-  };
-}
-
-function username(account: SandboxAccount): string {
-  return account.handle.replace(/^@/, '').split('@')[0]!;
-}
-
-function accountJson(account: SandboxAccount, base: string) {
-  const name = username(account);
-  return {
-    id: account.platformUserId,
-    username: name,
-    acct: name,
-    display_name: account.displayName ?? name,
-    locked: false,
-    bot: false,
-    created_at: new Date(0).toISOString(),
-    note: '',
-    url: `${base}/@${name}`,
-    avatar: '',
-    header: '',
-    followers_count: 0,
-    following_count: 0,
-    statuses_count: 0,
-  };
-}
-
-function statusJson(post: SandboxPost, author: SandboxAccount, base: string) {
-  const url = `${base}/api/v1/statuses/${post.id}`;
-  return {
-    id: post.id,
-    created_at: post.createdAt.toISOString(),
-    in_reply_to_id: post.inReplyToId,
-    in_reply_to_account_id: null,
-    sensitive: false,
-    spoiler_text: '',
-    visibility: post.kind === 'dm' ? 'direct' : 'public',
-    language: 'en',
-    uri: url,
-    url,
-    replies_count: 0,
-    reblogs_count: 0,
-    favourites_count: 0,
-    content: toHtml(post.text),
-    reblog: null,
-    application: { name: 'Semel', website: null },
-    account: accountJson(author, base),
-    media_attachments: post.media.map((m, i) => ({
-      id: `${post.id}${i}`,
-      type: 'image',
-      url: `${base}/media/${m.sha256}`,
-      preview_url: `${base}/media/${m.sha256}`,
-      description: m.altText || null,
-      blurhash: null,
-    })),
-    mentions: [],
-    tags: [],
-    emojis: [],
-    card: null,
-    poll: null,
-  };
-}
-
-function toHtml(text: string): string {
-  const escaped = text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-  return `<p>${escaped
-    .split(/\n{2,}/)
-    .map((p) => p.replace(/\n/g, '<br />'))
-    .join('</p><p>')}</p>`;
 }

@@ -96,6 +96,47 @@ describe.each(backends)('platform profiles ($name)', async ({ start }) => {
     expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(2);
   });
 
+  it('mastodon-legacy (Hollo): the same key with a changed body gets the earlier status, 200, no 422', async () => {
+    const a = await account('mastodon', 'mastodon-legacy');
+    const text = sandbox.uniqueText('legacy-body');
+    const key = randomUUID();
+    const first = await write(sandbox, 'mastodon', a.token, text, key);
+    const changed = await write(sandbox, 'mastodon', a.token, `${text} (edited)`, key);
+    expect(first.status).toBe(200);
+    expect(changed).toMatchObject({ status: 200, id: first.id });
+    expect(await sandbox.copiesOfText(a.sandboxAccount.id, `${text} (edited)`)).toBe(0);
+    expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(1);
+  });
+
+  it('mastodon-legacy (Hollo): no lock — eight concurrent requests with one key make several statuses', async () => {
+    const a = await account('mastodon', 'mastodon-legacy', { processingMs: 300 });
+    const text = sandbox.uniqueText('legacy-eight');
+    const key = randomUUID();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => pause(i * 10).then(() => write(sandbox, 'mastodon', a.token, text, key))),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(results.map((r) => r.id)).size).toBeGreaterThan(1);
+    expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBeGreaterThan(1);
+  });
+
+  it('mastodon-legacy (Hollo): a deleted status’s key makes a new status (not 404)', async () => {
+    const a = await account('mastodon', 'mastodon-legacy');
+    const text = sandbox.uniqueText('legacy-deleted');
+    const key = randomUUID();
+    const first = await write(sandbox, 'mastodon', a.token, text, key);
+    const del = await fetch(`${sandbox.url}/api/sandbox/mastodon/api/v1/statuses/${first.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${a.token}` },
+    });
+    expect(del.status).toBe(200);
+    const again = await write(sandbox, 'mastodon', a.token, text, key);
+    expect(again.status).toBe(200);
+    expect(again.id).not.toBe(first.id);
+    expect(await sandbox.copiesOfText(a.sandboxAccount.id, text)).toBe(1);
+    expect((await sandbox.allPosts(a.sandboxAccount.id)).filter((p) => p.text === text)).toHaveLength(2);
+  });
+
   it('mastodon-nokey: the key is ignored, every resend is a new copy', async () => {
     const a = await account('mastodon', 'mastodon-nokey');
     const text = sandbox.uniqueText('nokey');
@@ -142,7 +183,7 @@ describe.each(backends)('platform profiles ($name)', async ({ start }) => {
     },
   );
 
-  it('a replay of a deleted status is Mastodon’s 404 (statuses.find), never a new copy', async () => {
+  it('mastodon-modern: a replay of a deleted status is Mastodon’s 404 (statuses.find), never a new copy', async () => {
     const a = await account('mastodon', 'mastodon-modern');
     const text = sandbox.uniqueText('replay-deleted');
     const key = randomUUID();

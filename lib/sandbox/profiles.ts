@@ -25,8 +25,10 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'mastodon-modern': ['mastodon'],
   'mastodon-legacy': ['mastodon'],
   'mastodon-nokey': ['mastodon'],
+  'mastodon-markdown': ['mastodon'],
   x: ['x'],
   'x-nodedupe': ['x'],
+  'x-premium': ['x'],
   linkedin: ['linkedin'],
   threads: ['threads'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
@@ -36,10 +38,12 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
 
 export const PROFILE_LABELS: Record<Profile, string> = {
   'mastodon-modern': 'Mastodon 4.x (Idempotency-Key under a lock)',
-  'mastodon-legacy': 'Older Mastodon (key checked, stored after create)',
+  'mastodon-legacy': 'Hollo-like (key without a lock; a changed body replays; a deleted status’s key posts again)',
   'mastodon-nokey': 'Mastodon-API server ignoring Idempotency-Key',
+  'mastodon-markdown': 'Markdown server like Hollo/Akkoma (renders Markdown to HTML; ignores Idempotency-Key)',
   x: 'X (refuses duplicate text)',
   'x-nodedupe': 'X without duplicate refusal',
+  'x-premium': 'X Premium (up to 25,000 characters; over 280 reads back truncated, the whole text in note_tweet)',
   linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
   threads: 'Threads (a container publishes once; 250 posts per 24 h)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
@@ -100,7 +104,7 @@ export async function writeWithProfile(
   const create = async (): Promise<WriteOutcome> => {
     await sleep(options.createAt - Date.now());
     const linkedin = options.profile === 'linkedin';
-    const dedupe = (options.profile === 'x' || linkedin) && input.kind !== 'dm';
+    const dedupe = (options.profile === 'x' || options.profile === 'x-premium' || linkedin) && input.kind !== 'dm';
     const since = new Date(Date.now() - (linkedin ? LINKEDIN_DUPLICATE_WINDOW_MS : X_DUPLICATE_WINDOW_MS));
     const post = await store.insertPost({
       ...input,
@@ -124,6 +128,11 @@ export async function writeWithProfile(
     const post = await store.getPost(postId);
     return post ? { status: 'replayed', post } : { status: 'replayed_missing' };
   };
+  /** Hollo: the key finds a live status of the account from the last hour; a deleted one is no longer found. */
+  const replayLive = async (): Promise<WriteOutcome | null> => {
+    const outcome = await replay();
+    return outcome?.status === 'replayed' ? outcome : null;
+  };
   const createAndRemember = async (): Promise<WriteOutcome> => {
     const outcome = await create();
     if (outcome.status === 'created') await store.setIdempotentPostId(input.account.id, key!, outcome.post.id);
@@ -131,8 +140,9 @@ export async function writeWithProfile(
   };
 
   if (options.profile === 'mastodon-legacy' && key) {
-    // Check-then-set, no lock: a resend while the first request still runs passes the check too.
-    return (await replay()) ?? createAndRemember();
+    // Hollo, as measured: check-then-set, no lock (eight concurrent same-key requests made six statuses); the body
+    // is not compared (a changed one gets the earlier status, 200); a deleted status's key makes a new status.
+    return (await replayLive()) ?? createAndRemember();
   }
   if (options.profile === 'mastodon-modern' && key) {
     // PostStatusService#with_idempotency: the check and the create run under one Redis lock per (account, key).
@@ -145,6 +155,7 @@ export async function writeWithProfile(
       await store.unlock(name, token);
     }
   }
+  // mastodon-nokey, mastodon-markdown (Hollo without a key), X, LinkedIn, plain: the key plays no part.
   return create();
 }
 

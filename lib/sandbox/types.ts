@@ -6,13 +6,18 @@ import type { ProviderName } from '@/lib/providers/types';
 export type Platform = ProviderName;
 export type SandboxPostKind = 'post' | 'reply' | 'dm';
 
-/** How a sandbox account's server treats a resend (lib/sandbox/profiles.ts); each reproduces a real server. */
+/**
+ * How a sandbox account's server treats a resend and shows a post back (lib/sandbox/profiles.ts); each reproduces
+ * a real server. The one list: the Postgres check (db/sandbox-schema.ts), the API and the Sandbox page read it.
+ */
 export const PROFILES = [
   'mastodon-modern',
   'mastodon-legacy',
   'mastodon-nokey',
+  'mastodon-markdown',
   'x',
   'x-nodedupe',
+  'x-premium',
   'linkedin',
   'threads',
   'bluesky',

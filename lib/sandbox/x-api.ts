@@ -1,13 +1,16 @@
 import { withListingFaults, withWriteFaults, json } from './faults';
 import { writeWithProfile } from './profiles';
-import { xWeightedLength } from '@/lib/providers/x/text-length';
 import { postMediaOf, readMultipart, resolveMedia, storeImage } from './media';
 import { bearerToken, characterCount, readBody } from './request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from './types';
+import { shownText, weightedLength } from './x-text';
 
-// X API v2 as the sandbox serves it: the request and response shapes of the real endpoints.
+// X API v2 as the sandbox serves it: the request and response shapes of the real endpoints. Posts read back as X
+// shows them (lib/sandbox/x-text.ts): links as t.co, a long post truncated.
 
 const MAX_CHARACTERS = 280;
+/** X Premium: a post may hold up to 25,000 characters (a "note tweet"). */
+const PREMIUM_MAX_CHARACTERS = 25_000;
 
 const unauthorized = () =>
   json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
@@ -112,7 +115,9 @@ async function getTweet(
   } else return unauthorized();
   const post = await deps.store.getPost(id);
   if (!post || post.kind === 'dm' || !readable(post)) return notFound('tweet', id);
-  return json(200, { data: tweetJson(post, new Set(['created_at', 'referenced_tweets'])) });
+  const fields = tweetFields(request);
+  for (const always of ['created_at', 'referenced_tweets']) fields.add(always);
+  return json(200, { data: tweetJson(post, fields) });
 }
 
 /**
@@ -133,8 +138,9 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
   const text = body.text;
   if (typeof text !== 'string' || text.trim() === '') return invalidRequest('$.text must be a non-empty string.');
   // Counted as X counts (URLs 23, emoji and CJK 2): never more forgiving, nor stricter, than the real limit.
-  if (xWeightedLength(text) > MAX_CHARACTERS)
-    return invalidRequest(`$.text must be at most ${MAX_CHARACTERS} characters.`);
+  const premium = (await deps.store.getFaults(account.id)).profile === 'x-premium';
+  const limit = premium ? PREMIUM_MAX_CHARACTERS : MAX_CHARACTERS;
+  if (weightedLength(text) > limit) return invalidRequest(`$.text must be at most ${limit} characters.`);
   const reply = body.reply as { in_reply_to_tweet_id?: unknown } | undefined;
   const inReplyTo = reply?.in_reply_to_tweet_id;
   if (reply !== undefined && (typeof inReplyTo !== 'string' || !/^\d{1,19}$/.test(inReplyTo))) {
@@ -158,9 +164,8 @@ async function createTweet(request: Request, account: SandboxAccount, deps: Sand
       context,
     );
     if (result.status !== 'created' && result.status !== 'replayed') return duplicateContent();
-    return json(201, {
-      data: { id: result.post.id, text: result.post.text, edit_history_tweet_ids: [result.post.id] },
-    });
+    const { text: shown } = shownText(result.post.id, result.post.text, new Set());
+    return json(201, { data: { id: result.post.id, text: shown, edit_history_tweet_ids: [result.post.id] } });
   });
 }
 
@@ -254,7 +259,7 @@ async function userTweets(
       : notFound('user', userId);
   }
   const exclude = new Set((query.get('exclude') ?? '').split(',').filter(Boolean));
-  const fields = new Set((query.get('tweet.fields') ?? '').split(',').filter(Boolean));
+  const fields = tweetFields(request);
   const read = await withListingFaults(deps, { platform: 'x', accountId: viewer.id });
   if (read instanceof Response) return read;
   const rows = await deps.store.listPosts(viewer.id, {
@@ -283,10 +288,13 @@ function parseTime(value: string | null): Date | null | 'invalid' {
   return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(date.getTime()) ? date : 'invalid';
 }
 
+const tweetFields = (request: Request) =>
+  new Set((new URL(request.url).searchParams.get('tweet.fields') ?? '').split(',').filter(Boolean));
+
 function tweetJson(post: SandboxPost, fields: Set<string>) {
   return {
     id: post.id,
-    text: post.text,
+    ...shownText(post.id, post.text, fields),
     edit_history_tweet_ids: [post.id],
     ...(fields.has('created_at') ? { created_at: post.createdAt.toISOString() } : {}),
     ...(fields.has('referenced_tweets') && post.inReplyToId
