@@ -121,6 +121,9 @@ describe('a read that rendering cannot fool (Markdown servers: Hollo, Akkoma, Pl
 
   it('X: t.co links compare as links, a media link does not hide our text, a cut text is similar', () => {
     expect(answer('Read https://example.com/a?b=1 now', 'Read https://t.co/xYz1234567 now')).toBe('same');
+    // X links a bare domain as t.co too (put back as http://example.com/launch from its entity).
+    expect(answer('Notes at example.com/launch today', 'Notes at https://t.co/AbCdEf1234 today')).toBe('same');
+    expect(answer('Notes at example.com/launch today', 'Notes at http://example.com/launch today')).toBe('same');
     const long = 'A long announcement '.repeat(20).trim();
     expect(answer(long, `${long.slice(0, 120)}… https://t.co/AbCdEf1234`)).toBe('similar');
     expect(answer(long, `${long.slice(0, 120)}…`)).toBe('similar');

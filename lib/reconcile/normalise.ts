@@ -1,6 +1,8 @@
 import { decodeHTML } from 'entities';
 
-const URL_PATTERN = /https?:\/\/[^\s<>"')\]]+/gi;
+// A link with a scheme, or a bare domain with an optional path (X links `example.com/launch` as t.co too).
+const URL_PATTERN =
+  /\bhttps?:\/\/[^\s<>"')\]]+|(?<![@\p{L}\p{N}_.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,24}(?:\/[^\s<>"')\]]*)?/giu;
 const BLOCK_END = /<\/(p|li|h[1-6]|blockquote|pre|div|ul|ol)\s*>/gi;
 
 /**
