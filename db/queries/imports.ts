@@ -1,6 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { addDeliveriesForPosts } from './deliveries';
+import { rows as resultRows } from './deliveries/rows';
+import { jsonb } from './sql-params';
 import { importRows, imports, postParts, posts, type NewImportRow, type NewPost } from '../schema';
 
 type ImportSource = 'form' | 'api';
@@ -45,23 +47,43 @@ export async function findPostsByKeys(db: Executor, params: { workspaceId: strin
     .where(and(eq(posts.workspaceId, params.workspaceId), inArray(posts.idempotencyKey, params.keys)));
 }
 
-/** Imported rows of this workspace with these match keys (same accounts and time): edited-copy candidates. */
-export async function findImportedByMatchKeys(db: Executor, params: { workspaceId: string; matchKeys: string[] }) {
+export type EditedCopyCandidate = {
+  postId: string;
+  matchKey: string;
+  normalisedText: string;
+  rowNumber: number;
+  fileName: string | null;
+  createdAt: Date;
+  key: string | null;
+};
+
+/**
+ * Imported rows of this workspace with these match keys (same accounts and time): edited-copy candidates, at
+ * most `perMatchKey` of each, the newest first — so a time holding thousands of rows sends a bounded batch.
+ */
+export async function findImportedByMatchKeys(
+  db: Executor,
+  params: { workspaceId: string; matchKeys: string[]; perMatchKey: number },
+): Promise<EditedCopyCandidate[]> {
   if (params.matchKeys.length === 0) return [];
-  return db
-    .select({
-      postId: importRows.postId,
-      matchKey: importRows.matchKey,
-      normalisedText: importRows.normalisedText,
-      rowNumber: importRows.rowNumber,
-      fileName: imports.fileName,
-      createdAt: posts.createdAt,
-      key: posts.idempotencyKey,
-    })
-    .from(importRows)
-    .innerJoin(imports, eq(imports.id, importRows.importId))
-    .innerJoin(posts, eq(posts.id, importRows.postId))
-    .where(and(eq(importRows.workspaceId, params.workspaceId), inArray(importRows.matchKey, params.matchKeys)));
+  const found = resultRows<Omit<EditedCopyCandidate, 'createdAt'> & { createdAt: string }>(
+    await db.execute(sql`
+      select c.*
+      from jsonb_array_elements_text(${jsonb(params.matchKeys)}) as m(match_key)
+      cross join lateral (
+        select ir.post_id as "postId", ir.match_key as "matchKey", ir.normalised_text as "normalisedText",
+               ir.row_number as "rowNumber", i.file_name as "fileName", p.idempotency_key as key,
+               to_json(p.created_at)#>>'{}' as "createdAt"
+        from import_rows ir
+        join imports i on i.id = ir.import_id
+        join posts p on p.id = ir.post_id
+        where ir.workspace_id = ${params.workspaceId} and ir.match_key = m.match_key
+        order by p.created_at desc, ir.post_id
+        limit ${params.perMatchKey}
+      ) c
+    `),
+  );
+  return found.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
 }
 
 export async function insertImportRows(db: Executor, rows: NewImportRow[]) {

@@ -233,18 +233,3 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
-
-/** How alike two texts are, 0–1: 1 − edit distance / the longer length (on their first 1,000 characters). */
-export function textSimilarity(a: string, b: string): number {
-  const x = [...a.slice(0, 1000)];
-  const y = [...b.slice(0, 1000)];
-  if (x.length === 0 && y.length === 0) return 1;
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return 1 - previous[y.length]! / Math.max(x.length, y.length);
-}
