@@ -1,6 +1,7 @@
 import type { Executor } from '@/db/client';
 import { findImportedByMatchKeys, findPostsByKeys, type EditedCopyCandidate } from '@/db/queries/imports';
 import type { PlannedPost } from './plan';
+import { eventLoopSlices } from './slices';
 import { similarityAtLeast, trigramOverlap, trigramProfile } from './similarity';
 import type { ImportedRef } from './types';
 
@@ -39,8 +40,6 @@ export const EDITED_COPY_SCAN = 200;
 export const EDITED_COPY_CANDIDATES = 20;
 /** CPU time for the exact comparisons of a chunk of 500 posts (a preview of more gets more). */
 export const EDITED_COPY_BUDGET_MS = 2000;
-/** The comparisons run in slices this long, between which the event loop (the API, the scheduler) runs. */
-const SLICE_MS = 20;
 
 export type EditedCopies = {
   /** By post key: the imported row it most resembles, when it passes the rule above. */
@@ -58,7 +57,7 @@ export type EditedCopies = {
 /**
  * For each planned post with a new key, the edited-copy rule, at a bounded cost: at most EDITED_COPY_SCAN
  * earlier rows per accounts-and-time, ranked by trigram overlap, the best EDITED_COPY_CANDIDATES compared by a
- * banded edit distance, within a time budget, yielding to the event loop every SLICE_MS.
+ * banded edit distance, within a time budget, in slices between which the event loop runs (./slices.ts).
  */
 export async function findEditedCopies(
   db: Executor,
@@ -73,8 +72,11 @@ export async function findEditedCopies(
     perMatchKey: EDITED_COPY_SCAN + 1, // one more than scanned: tells a time holding more rows than looked at
   });
   const byMatch = new Map<string, { candidate: EditedCopyCandidate; profile?: Int32Array }[]>();
-  for (const candidate of found)
-    byMatch.set(candidate.matchKey, [...(byMatch.get(candidate.matchKey) ?? []), { candidate }]);
+  for (const candidate of found) {
+    const group = byMatch.get(candidate.matchKey) ?? [];
+    group.push({ candidate });
+    byMatch.set(candidate.matchKey, group);
+  }
   const truncated = new Set<string>();
   for (const [matchKey, group] of byMatch)
     if (group.length > EDITED_COPY_SCAN) {
@@ -83,12 +85,11 @@ export async function findEditedCopies(
     }
 
   const budget = options.budgetMs ?? EDITED_COPY_BUDGET_MS * Math.max(1, Math.ceil(planned.length / 500));
-  let spent = 0;
-  let sliceStart = performance.now();
+  const slices = eventLoopSlices();
   for (const post of planned) {
     const group = (byMatch.get(post.matchKey) ?? []).filter((c) => c.candidate.key !== post.postKey);
     if (group.length === 0) continue;
-    if (spent + performance.now() - sliceStart >= budget) {
+    if (slices.spent() >= budget) {
       result.unchecked.add(post.postKey);
       continue;
     }
@@ -109,11 +110,7 @@ export async function findEditedCopies(
     }
     if (best) result.copies.set(post.postKey, ref(best.candidate));
     else if (compared.length < group.length || truncated.has(post.matchKey)) result.unchecked.add(post.postKey);
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      spent += performance.now() - sliceStart;
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    await slices.pause();
   }
   return result;
 }

@@ -34,13 +34,13 @@ export async function readImportFile(
   context: ImportContext,
   range?: { from: number; to: number },
 ): Promise<ReadFile> {
-  const parsed = parseImportCsv(file.bytes);
+  const parsed = await parseImportCsv(file.bytes);
   if (!parsed.ok) return parsed;
   const [accounts, settings] = await Promise.all([
     listAccounts(db, { workspaceId: context.workspaceId }),
     getWorkspaceSettings(db, { workspaceId: context.workspaceId }),
   ]);
-  const plan = planImport(
+  const plan = await planImport(
     parsed.rows,
     {
       accounts,
