@@ -151,6 +151,10 @@ if (values.only !== 'normal') {
   const run = await runImport(adversarial);
   const created = await postCount(adversarialTag);
   console.log(`   import                  ${run.seconds.toFixed(2)} s   ${JSON.stringify(run.result.counts)}`);
+  const unchecked = run.result.rows.filter((r) => r.editedCopyUnchecked).length;
+  console.log(
+    `   edited copies           ${run.result.counts.editedCopies - unchecked} found, ${unchecked} not compared (budget, caps)`,
+  );
   console.log(`   rows/s                  ${(ROWS / run.seconds).toFixed(0)}`);
   console.log(`   ${loopLine(run)}`);
   const once = created === ROWS && run.result.counts.new === ROWS;

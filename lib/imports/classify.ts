@@ -2,7 +2,7 @@ import type { Executor } from '@/db/client';
 import { findImportedByMatchKeys, findPostsByKeys, type EditedCopyCandidate } from '@/db/queries/imports';
 import type { PlannedPost } from './plan';
 import { eventLoopSlices } from './slices';
-import { similarityAtLeast, trigramOverlap, trigramProfile } from './similarity';
+import { codePoints, similarityAtLeast, trigramOverlap, trigramProfile } from './similarity';
 import type { ImportedRef } from './types';
 
 /**
@@ -38,7 +38,7 @@ export async function findAlreadyImported(
 export const EDITED_COPY_SCAN = 200;
 /** Of those, the most alike by trigrams are compared exactly: at most this many per row. */
 export const EDITED_COPY_CANDIDATES = 20;
-/** CPU time for the exact comparisons of a chunk of 500 posts (a preview of more gets more). */
+/** CPU time (not wall time: a busy machine must not cut the check short) for a chunk of 500 posts' comparisons. */
 export const EDITED_COPY_BUDGET_MS = 2000;
 
 export type EditedCopies = {
@@ -71,10 +71,11 @@ export async function findEditedCopies(
     matchKeys: [...new Set(planned.map((p) => p.matchKey))],
     perMatchKey: EDITED_COPY_SCAN + 1, // one more than scanned: tells a time holding more rows than looked at
   });
-  const byMatch = new Map<string, { candidate: EditedCopyCandidate; profile?: Int32Array }[]>();
+  type Entry = { candidate: EditedCopyCandidate; points: Int32Array; profile?: Int32Array };
+  const byMatch = new Map<string, Entry[]>();
   for (const candidate of found) {
     const group = byMatch.get(candidate.matchKey) ?? [];
-    group.push({ candidate });
+    group.push({ candidate, points: codePoints(candidate.normalisedText) });
     byMatch.set(candidate.matchKey, group);
   }
   const truncated = new Set<string>();
@@ -89,23 +90,24 @@ export async function findEditedCopies(
   for (const post of planned) {
     const group = (byMatch.get(post.matchKey) ?? []).filter((c) => c.candidate.key !== post.postKey);
     if (group.length === 0) continue;
-    if (slices.spent() >= budget) {
+    if (slices.cpuSpent() >= budget) {
       result.unchecked.add(post.postKey);
       continue;
     }
+    const points = codePoints(post.normalisedText);
     let compared = group;
     if (group.length > EDITED_COPY_CANDIDATES) {
-      const profile = trigramProfile(post.normalisedText);
+      const profile = trigramProfile(points);
       compared = group
-        .map((c) => ({ c, score: trigramOverlap(profile, (c.profile ??= trigramProfile(c.candidate.normalisedText))) }))
+        .map((c) => ({ c, score: trigramOverlap(profile, (c.profile ??= trigramProfile(c.points))) }))
         .sort((a, b) => b.score - a.score)
         .slice(0, EDITED_COPY_CANDIDATES)
         .map(({ c }) => c);
     }
     let best: { score: number; candidate: EditedCopyCandidate } | null = null;
-    for (const { candidate } of compared) {
+    for (const { candidate, points: theirs } of compared) {
       result.comparisons++;
-      const score = similarityAtLeast(post.normalisedText, candidate.normalisedText, EDITED_COPY_SIMILARITY);
+      const score = similarityAtLeast(points, theirs, EDITED_COPY_SIMILARITY);
       if (score !== null && (!best || score > best.score)) best = { score, candidate };
     }
     if (best) result.copies.set(post.postKey, ref(best.candidate));

@@ -3,7 +3,9 @@
 /** Texts are compared on their first 1,000 characters (code points). */
 const COMPARED_CHARS = 1000;
 
-const codePoints = (text: string) => Int32Array.from([...text.slice(0, COMPARED_CHARS)], (c) => c.codePointAt(0)!);
+/** A text as the rule compares it: its first 1,000 code points (compute once, compare many times). */
+export const codePoints = (text: string) =>
+  Int32Array.from([...text.slice(0, COMPARED_CHARS)], (c) => c.codePointAt(0)!);
 
 /**
  * How alike two texts are, 0–1 (1 − edit distance / the longer length, on their first 1,000 characters), when
@@ -11,9 +13,9 @@ const codePoints = (text: string) => Int32Array.from([...text.slice(0, COMPARED_
  * distance is computed in a diagonal band that doubles until it holds the distance or passes the most `min`
  * allows, so near-identical texts cost length × a few cells, and two 280-character texts at most 280 × 225.
  */
-export function similarityAtLeast(a: string, b: string, min: number): number | null {
-  const x = codePoints(a);
-  const y = codePoints(b);
+export function similarityAtLeast(a: string | Int32Array, b: string | Int32Array, min: number): number | null {
+  const x = typeof a === 'string' ? codePoints(a) : a;
+  const y = typeof b === 'string' ? codePoints(b) : b;
   const longer = Math.max(x.length, y.length);
   if (longer === 0) return 1;
   let allowed = Math.floor(longer * (1 - min)) + 1; // the largest distance that still scores at least `min`
@@ -62,8 +64,8 @@ export function bandedDistance(x: Int32Array, y: Int32Array, band: number): numb
 }
 
 /** A text's character trigrams, hashed and sorted: what `trigramOverlap` ranks candidates by. */
-export function trigramProfile(text: string): Int32Array {
-  const x = codePoints(text);
+export function trigramProfile(text: string | Int32Array): Int32Array {
+  const x = typeof text === 'string' ? codePoints(text) : text;
   const grams = new Int32Array(Math.max(0, x.length - 2));
   for (let i = 0; i < grams.length; i++)
     grams[i] = Math.imul(Math.imul(x[i]!, 0x01000193) ^ x[i + 1]!, 0x01000193) ^ x[i + 2]!;

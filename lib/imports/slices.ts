@@ -4,17 +4,22 @@
  */
 export function eventLoopSlices(sliceMs = 20) {
   let sliceStart = performance.now();
-  let spentBefore = 0;
+  let cpuStart = process.cpuUsage();
+  let cpuBefore = 0;
+  const cpuInSlice = () => {
+    const used = process.cpuUsage(cpuStart);
+    return (used.user + used.system) / 1000;
+  };
   return {
-    /** Lets the event loop run once this slice has taken `sliceMs`. */
+    /** Lets the event loop run once this slice has taken `sliceMs` (wall time: what the loop's other work waits). */
     async pause() {
-      const now = performance.now();
-      if (now - sliceStart < sliceMs) return;
-      spentBefore += now - sliceStart;
+      if (performance.now() - sliceStart < sliceMs) return;
+      cpuBefore += cpuInSlice();
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
+      cpuStart = process.cpuUsage();
     },
-    /** Milliseconds spent working in the slices so far (not the time others ran between them). */
-    spent: () => spentBefore + performance.now() - sliceStart,
+    /** CPU milliseconds this process used in the slices so far (not while others ran between them). */
+    cpuSpent: () => cpuBefore + cpuInSlice(),
   };
 }
