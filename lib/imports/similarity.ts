@@ -9,7 +9,7 @@ export const codePoints = (text: string) =>
 
 /**
  * How alike two texts are, 0–1 (1 − edit distance / the longer length, on their first 1,000 characters), when
- * at least `min`, else null — without the full edit-distance table: the
+ * at least `min`, else null — without the full edit-distance table: past their common prefix and suffix, the
  * distance is computed in a diagonal band that doubles until it holds the distance or passes the most `min`
  * allows, so near-identical texts cost length × a few cells, and two 280-character texts at most 280 × 225.
  */
@@ -21,8 +21,19 @@ export function similarityAtLeast(a: string | Int32Array, b: string | Int32Array
   let allowed = Math.floor(longer * (1 - min)) + 1; // the largest distance that still scores at least `min`
   while (allowed >= 0 && 1 - allowed / longer < min) allowed--;
   if (allowed < 0) return null;
+  // A common prefix and suffix never change the distance: an edited copy is mostly both.
+  let from = 0;
+  while (from < x.length && from < y.length && x[from] === y[from]) from++;
+  let xEnd = x.length;
+  let yEnd = y.length;
+  while (xEnd > from && yEnd > from && x[xEnd - 1] === y[yEnd - 1]) {
+    xEnd--;
+    yEnd--;
+  }
+  const xs = x.subarray(from, xEnd);
+  const ys = y.subarray(from, yEnd);
   for (let band = Math.min(allowed, 8); ; band = Math.min(allowed, band * 2)) {
-    const distance = bandedDistance(x, y, band);
+    const distance = bandedDistance(xs, ys, band);
     if (distance <= band) return 1 - distance / longer;
     if (band === allowed) return null;
   }
