@@ -42,7 +42,7 @@ export function ImportRowsTable({ rows }: { rows: readonly ImportRowReport[] }) 
             <td className="py-2 pr-3 align-top">
               <span className="flex flex-wrap gap-1">
                 <Badge tone={STATUS[r.status].tone}>{STATUS[r.status].label}</Badge>
-                {r.editedCopyOf && <Badge tone="amber">Edited copy?</Badge>}
+                {(r.editedCopyOf || r.editedCopyUnchecked) && <Badge tone="amber">Edited copy?</Badge>}
               </span>
             </td>
             <td className="py-2 align-top text-slate-700">
@@ -62,6 +62,12 @@ export function ImportRowsTable({ rows }: { rows: readonly ImportRowReport[] }) 
                 <span>
                   Looks like an edited copy of <Origin of={r.editedCopyOf} /> — that post is kept; cancel it if this one
                   replaces it.
+                </span>
+              )}
+              {r.editedCopyUnchecked && (
+                <span>
+                  Possibly an edited copy: too many rows were imported for these accounts at this time to compare them
+                  all — check the calendar before this one is due.
                 </span>
               )}
               {r.postId && r.status === 'created' && (

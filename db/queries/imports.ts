@@ -1,6 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { addDeliveriesForPosts } from './deliveries';
+import { rows as resultRows } from './deliveries/rows';
+import { jsonb } from './sql-params';
 import { importRows, imports, postParts, posts, type NewImportRow, type NewPost } from '../schema';
 
 type ImportSource = 'form' | 'api';
@@ -45,27 +47,48 @@ export async function findPostsByKeys(db: Executor, params: { workspaceId: strin
     .where(and(eq(posts.workspaceId, params.workspaceId), inArray(posts.idempotencyKey, params.keys)));
 }
 
-/** Imported rows of this workspace with these match keys (same accounts and time): edited-copy candidates. */
-export async function findImportedByMatchKeys(db: Executor, params: { workspaceId: string; matchKeys: string[] }) {
+export type EditedCopyCandidate = {
+  postId: string;
+  matchKey: string;
+  normalisedText: string;
+  rowNumber: number;
+  fileName: string | null;
+  createdAt: Date;
+  key: string | null;
+};
+
+/**
+ * Imported rows of this workspace with these match keys (same accounts and time): edited-copy candidates, at
+ * most `perMatchKey` of each, the newest first — so a time holding thousands of rows sends a bounded batch.
+ */
+export async function findImportedByMatchKeys(
+  db: Executor,
+  params: { workspaceId: string; matchKeys: string[]; perMatchKey: number },
+): Promise<EditedCopyCandidate[]> {
   if (params.matchKeys.length === 0) return [];
-  return db
-    .select({
-      postId: importRows.postId,
-      matchKey: importRows.matchKey,
-      normalisedText: importRows.normalisedText,
-      rowNumber: importRows.rowNumber,
-      fileName: imports.fileName,
-      createdAt: posts.createdAt,
-      key: posts.idempotencyKey,
-    })
-    .from(importRows)
-    .innerJoin(imports, eq(imports.id, importRows.importId))
-    .innerJoin(posts, eq(posts.id, importRows.postId))
-    .where(and(eq(importRows.workspaceId, params.workspaceId), inArray(importRows.matchKey, params.matchKeys)));
+  const found = resultRows<Omit<EditedCopyCandidate, 'createdAt'> & { createdAt: string }>(
+    await db.execute(sql`
+      select c.*
+      from jsonb_array_elements_text(${jsonb(params.matchKeys)}) as m(match_key)
+      cross join lateral (
+        select ir.post_id as "postId", ir.match_key as "matchKey", ir.normalised_text as "normalisedText",
+               ir.row_number as "rowNumber", i.file_name as "fileName", p.idempotency_key as key,
+               to_json(p.created_at)#>>'{}' as "createdAt"
+        from import_rows ir
+        join imports i on i.id = ir.import_id
+        join posts p on p.id = ir.post_id
+        where ir.workspace_id = ${params.workspaceId} and ir.match_key = m.match_key
+        order by p.created_at desc, ir.post_id
+        limit ${params.perMatchKey}
+      ) c
+    `),
+  );
+  return found.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
 }
 
+/** In batches, as insertImportedPosts (below): a smaller statement keeps the event loop free while it is built. */
 export async function insertImportRows(db: Executor, rows: NewImportRow[]) {
-  for (let at = 0; at < rows.length; at += 5000) await db.insert(importRows).values(rows.slice(at, at + 5000));
+  for (let at = 0; at < rows.length; at += 100) await db.insert(importRows).values(rows.slice(at, at + 100));
 }
 
 /** A planned post's row in `posts` (without the accounts and parts that go to other tables). */
@@ -76,36 +99,45 @@ function postColumns(post: NewPost & { accountIds: string[]; parts: string[] }):
   return row;
 }
 
-/** Posts per insert statement: 12 columns a row, under Postgres' 65,535 parameters. */
-const POSTS_PER_STATEMENT = 1000;
+/**
+ * Posts per batch (a few statements): drizzle and postgres.js build each statement synchronously, and 500
+ * posts in one took the event loop for hundreds of milliseconds on a busy machine (issue 21.2).
+ */
+const POSTS_PER_BATCH = 100;
+
+type ImportedPost = NewPost & { id: string; idempotencyKey: string; accountIds: string[]; parts: string[] };
 
 /**
  * New posts with their thread parts and deliveries (and each delivery's `created` history row), as
- * insertPostWithDeliveries writes one, in a few statements. A post whose idempotency key the workspace already
- * holds is skipped (`posts_workspace_idempotency_key_uq`): returns the ids of the posts written. The caller
- * passes them sorted by key, so two imports wait on each other's keys in one order (no deadlock).
+ * insertPostWithDeliveries writes one, in batches of a few statements. A post whose idempotency key the
+ * workspace already holds is skipped (`posts_workspace_idempotency_key_uq`): returns the ids of the posts
+ * written. The caller passes them sorted by key, so two imports wait on each other's keys in one order (no
+ * deadlock).
  */
 export async function insertImportedPosts(
   db: Executor,
-  params: {
-    workspaceId: string;
-    posts: (NewPost & { id: string; idempotencyKey: string; accountIds: string[]; parts: string[] })[];
-    actor: string;
-    requestId?: string;
-  },
+  params: { workspaceId: string; posts: ImportedPost[]; actor: string; requestId?: string },
 ): Promise<Set<string>> {
   const created = new Set<string>();
-  for (let at = 0; at < params.posts.length; at += POSTS_PER_STATEMENT) {
-    const rows = await db
-      .insert(posts)
-      .values(params.posts.slice(at, at + POSTS_PER_STATEMENT).map(postColumns))
-      .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
-      .returning({ id: posts.id });
-    for (const row of rows) created.add(row.id);
-  }
+  for (let at = 0; at < params.posts.length; at += POSTS_PER_BATCH)
+    for (const id of await insertPostBatch(db, { ...params, posts: params.posts.slice(at, at + POSTS_PER_BATCH) }))
+      created.add(id);
+  return created;
+}
+
+async function insertPostBatch(
+  db: Executor,
+  params: { workspaceId: string; posts: ImportedPost[]; actor: string; requestId?: string },
+): Promise<Set<string>> {
+  const rows = await db
+    .insert(posts)
+    .values(params.posts.map(postColumns))
+    .onConflictDoNothing({ target: [posts.workspaceId, posts.idempotencyKey] })
+    .returning({ id: posts.id });
+  const created = new Set(rows.map((row) => row.id));
   const written = params.posts.filter((p) => created.has(p.id));
   const parts = written.flatMap((p) => p.parts.map((text, position) => ({ postId: p.id, position, text })));
-  for (let at = 0; at < parts.length; at += 10_000) await db.insert(postParts).values(parts.slice(at, at + 10_000));
+  if (parts.length > 0) await db.insert(postParts).values(parts);
   await addDeliveriesForPosts(db, {
     workspaceId: params.workspaceId,
     posts: written.map((p) => ({

@@ -6,6 +6,7 @@ import { checkTargets, type FieldErrors, type TargetAccount } from '@/lib/posts/
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
 import { canonicalTimeZone, zonedLocalToUtc } from '@/lib/time/zoned';
 import type { CsvRow } from './parse';
+import { eventLoopSlices } from './slices';
 
 /** As for a post created in the composer or the API (lib/posts/create.ts): a minute's grace for "now". */
 const PAST_TOLERANCE_MS = 60_000;
@@ -40,15 +41,20 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * Checks every row with the product's rules (text, accounts by handle in the workspace, each network's text
  * limit and kinds, a time not in the past and within two years); a bad row is reported and never blocks the others.
  */
-export function planImport(
+export async function planImport(
   rows: readonly CsvRow[],
   context: PlanContext,
   /** Check targets only for candidates [from, to): a chunk of a file whose rows are already previewed. */
   range: { from: number; to: number } = { from: 0, to: Infinity },
-): ImportPlan {
+): Promise<ImportPlan> {
   const errors = new Map<number, string[]>();
   const fail = (row: number, message: string) => errors.set(row, [...(errors.get(row) ?? []), message]);
-  const checked = rows.map((r) => checkRow(r, context, fail));
+  const slices = eventLoopSlices(); // 5,000 rows take a second or more: the event loop runs between slices
+  const checked: Checked[] = [];
+  for (const r of rows) {
+    checked.push(checkRow(r, context, fail));
+    await slices.pause();
+  }
 
   const singles: Checked[] = [];
   const groups = new Map<string, Checked[]>();
@@ -62,6 +68,7 @@ export function planImport(
     if (c.row.cells.part.trim() !== '') fail(c.row.row, '`part` needs a `thread_group`');
     if (errors.has(c.row.row)) continue;
     planned.push(toPost([c], 'post'));
+    await slices.pause();
   }
   for (const [group, members] of groups) {
     const groupFail = (message: string) => members.forEach((m) => fail(m.row.row, message));
@@ -85,6 +92,7 @@ export function planImport(
       continue;
     }
     planned.push(toPost(ordered, 'thread'));
+    await slices.pause();
   }
 
   // The same key twice in one file: the first row wins, the others are reported.
@@ -100,11 +108,13 @@ export function planImport(
     candidates.push(post);
   }
   // The product's own target check (lib/posts/targets.ts): each network's text limit and the kinds it takes.
-  const posts = candidates.slice(range.from, range.to).filter((post) => {
+  const posts: PlannedPost[] = [];
+  for (const post of candidates.slice(range.from, range.to)) {
     const messages = targetErrors(post, context);
     for (const row of post.rows) messages.forEach((m) => fail(row, m));
-    return messages.length === 0;
-  });
+    if (messages.length === 0) posts.push(post);
+    await slices.pause();
+  }
   return { candidates, posts, errors };
 }
 
@@ -233,18 +243,3 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
-
-/** How alike two texts are, 0–1: 1 − edit distance / the longer length (on their first 1,000 characters). */
-export function textSimilarity(a: string, b: string): number {
-  const x = [...a.slice(0, 1000)];
-  const y = [...b.slice(0, 1000)];
-  if (x.length === 0 && y.length === 0) return 1;
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return 1 - previous[y.length]! / Math.max(x.length, y.length);
-}

@@ -4,7 +4,7 @@ import { listAccounts } from '@/db/queries/accounts';
 import { insertImportedPosts, insertImportRows } from '@/db/queries/imports';
 import { notifyDue } from '@/db/queries/publishing';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
-import { findAlreadyImported, findEditedCopies } from './classify';
+import { findAlreadyImported, findEditedCopies, type EditedCopies } from './classify';
 import { parseImportCsv, type BadFile, type CsvRow } from './parse';
 import { planImport, type ImportPlan, type PlannedPost } from './plan';
 import { countRows, type ImportPreview, type ImportRowReport } from './types';
@@ -34,13 +34,13 @@ export async function readImportFile(
   context: ImportContext,
   range?: { from: number; to: number },
 ): Promise<ReadFile> {
-  const parsed = parseImportCsv(file.bytes);
+  const parsed = await parseImportCsv(file.bytes);
   if (!parsed.ok) return parsed;
   const [accounts, settings] = await Promise.all([
     listAccounts(db, { workspaceId: context.workspaceId }),
     getWorkspaceSettings(db, { workspaceId: context.workspaceId }),
   ]);
-  const plan = planImport(
+  const plan = await planImport(
     parsed.rows,
     {
       accounts,
@@ -73,7 +73,7 @@ export async function previewImport(
         row,
         existing
           ? { row, status: 'already_imported', postId: existing.postId, alreadyImported: existing }
-          : { row, status: 'new', ...(copies.has(post.postKey) ? { editedCopyOf: copies.get(post.postKey) } : {}) },
+          : { row, status: 'new', ...editedCopyFields(copies, post) },
       );
   }
   const rows = withInvalidRows(read, reports);
@@ -87,6 +87,16 @@ export async function previewImport(
       ignoredColumns: read.ignoredColumns,
     },
   };
+}
+
+/** A new row's edited-copy flag: the row it resembles, or that the check did not finish (lib/imports/classify.ts). */
+function editedCopyFields(
+  found: EditedCopies,
+  post: PlannedPost,
+): Pick<ImportRowReport, 'editedCopyOf' | 'editedCopyUnchecked'> {
+  const of = found.copies.get(post.postKey);
+  if (of) return { editedCopyOf: of };
+  return found.unchecked.has(post.postKey) ? { editedCopyUnchecked: true } : {};
 }
 
 /** Every row's report in file order: the planned ones given, the invalid ones with their errors and cells. */
@@ -176,7 +186,7 @@ export async function importPlannedPosts(
               row,
               status: 'created',
               postId,
-              ...(copies.has(post.postKey) ? { editedCopyOf: copies.get(post.postKey) } : {}),
+              ...editedCopyFields(copies, post),
             }
           : { row, status: 'already_imported', postId: existing?.postId, alreadyImported: existing },
       );

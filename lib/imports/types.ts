@@ -19,6 +19,11 @@ export type ImportRowReport = {
   alreadyImported?: ImportedRef;
   /** A new key whose content is close to an earlier imported row (same accounts and time, similar text): flagged, never deleted. */
   editedCopyOf?: ImportedRef;
+  /**
+   * A new key with so many imported rows at its accounts and time that the check stopped before finding one
+   * alike: flagged "possible edited copy — check" rather than passed as plainly new.
+   */
+  editedCopyUnchecked?: true;
 };
 
 export type ImportCounts = {
@@ -26,7 +31,7 @@ export type ImportCounts = {
   /** Preview: rows that would create a post; result: rows that did. */
   new: number;
   alreadyImported: number;
-  /** Of the new rows, those that look like an edited copy of an imported row. */
+  /** Of the new rows, those that look like an edited copy of an imported row (or could not all be compared). */
   editedCopies: number;
   invalid: number;
 };
@@ -53,7 +58,8 @@ export function countRows(rows: readonly ImportRowReport[]): ImportCounts {
     if (r.status === 'new' || r.status === 'created') counts.new++;
     else if (r.status === 'already_imported') counts.alreadyImported++;
     else counts.invalid++;
-    if (r.editedCopyOf && (r.status === 'new' || r.status === 'created')) counts.editedCopies++;
+    if ((r.editedCopyOf || r.editedCopyUnchecked) && (r.status === 'new' || r.status === 'created'))
+      counts.editedCopies++;
   }
   return counts;
 }

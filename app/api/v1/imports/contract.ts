@@ -39,6 +39,10 @@ const importRowSchema = z
       description:
         'A created row that looks like an edited copy of an imported one (same accounts and time, similar text). The earlier post is not changed: cancel it if the copy replaces it.',
     }),
+    editedCopyUnchecked: z.literal(true).optional().openapi({
+      description:
+        'A created row whose accounts and time hold so many imported rows that the edited-copy check stopped before finding one alike: check it yourself (counted in `editedCopies`).',
+    }),
   })
   .openapi('ImportRow');
 
