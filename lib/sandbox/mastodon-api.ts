@@ -44,6 +44,8 @@ export async function handleMastodon(
     if (!viewer) return authenticationRequired();
     return showMedia(decodeURIComponent(mediaMatch[1]!), viewer, deps, base);
   }
+  if ((path === '/api/v1/instance' || path === '/api/v2/instance') && method === 'GET')
+    return json(200, instanceJson(path.includes('/v2/') ? 'v2' : 'v1'));
   if (path === '/api/v1/accounts/verify_credentials' && method === 'GET') {
     if (!viewer) return authenticationRequired();
     return json(200, {
@@ -238,6 +240,23 @@ function attachmentJson(media: SandboxMedia, base: string, processing: boolean) 
 
 function username(account: SandboxAccount): string {
   return account.handle.replace(/^@/, '').split('@')[0]!;
+}
+
+/** The domain of every sandbox handle (lib/sandbox/connect.ts), not the host the sandbox is served from. */
+export const SANDBOX_MASTODON_DOMAIN = 'sandbox.social';
+
+/** GET /api/v1/instance (`uri` is the bare domain) and /api/v2/instance (`domain`), as Mastodon 4 answers them. */
+function instanceJson(version: 'v1' | 'v2') {
+  const common = { title: 'Semel sandbox', version: '4.3.0', description: 'A fake Mastodon instance for tests.' };
+  return version === 'v1'
+    ? { uri: SANDBOX_MASTODON_DOMAIN, ...common, short_description: '', languages: ['en'], registrations: false }
+    : {
+        domain: SANDBOX_MASTODON_DOMAIN,
+        ...common,
+        source_url: '',
+        languages: ['en'],
+        registrations: { enabled: false },
+      };
 }
 
 function accountJson(account: SandboxAccount, base: string) {
