@@ -62,11 +62,9 @@ export const postSchema = z
       description: 'When it publishes; for a draft, its planned time (the time it was saved when none was given).',
     }),
     createdAt: z.iso.datetime(),
-    media: z
-      .array(mediaSchema)
-      .openapi({
-        description: "The post's images in order (`mediaIds`; for a thread, part 0's, as in `parts[0].media`).",
-      }),
+    media: z.array(mediaSchema).openapi({
+      description: "The post's images in order (`mediaIds`; for a thread, part 0's, as in `parts[0].media`).",
+    }),
     deliveries: z.array(deliverySchema).openapi({ description: 'Every delivery (for a thread, of every part).' }),
     parts: z
       .array(threadPartOutSchema)
