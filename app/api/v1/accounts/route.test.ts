@@ -23,7 +23,14 @@ const { DELETE } = await import('./[id]/route');
  * http://localhost:<port>, as behind a proxy, so a handle taken from the URL typed would be wrong.
  */
 type Seen = { path: string; authorization?: string };
-async function startMastodonWire(options: { token: string; v1?: boolean; domain?: string | null; delayMs?: number }) {
+async function startMastodonWire(options: {
+  token: string;
+  v1?: boolean;
+  domain?: string | null;
+  delayMs?: number;
+  /** The whole /api/v1/instance answer (another server's shape). */
+  instance?: Record<string, unknown>;
+}) {
   const seen: Seen[] = [];
   const answer = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -44,6 +51,7 @@ async function startMastodonWire(options: { token: string; v1?: boolean; domain?
       });
     }
     const domain = options.domain === undefined ? 'social.example' : options.domain;
+    if (req.url === '/api/v1/instance' && options.instance) return answer(res, 200, options.instance);
     if (req.url === '/api/v1/instance' && options.v1 !== false)
       return answer(res, 200, domain ? { uri: domain, title: 'Social', version: '4.3.0' } : { title: 'Social' });
     if (req.url === '/api/v2/instance') return answer(res, 200, { domain, title: 'Social', version: '4.3.0' });
@@ -134,6 +142,24 @@ describe('POST /api/v1/accounts', () => {
     const ok = await connect({ provider: 'mastodon', instanceUrl: v2.typed, accessToken: 'mastodon-token-3' });
     expect(ok.status).toBe(201);
     expect((await ok.json()).handle).toBe('@alice@v2.example');
+
+    // GoToSocial's shape: `uri` is a URL, and handles live on `account_domain`, not on the web host.
+    const split = await startMastodonWire({
+      token: 'mastodon-token-3b',
+      instance: { uri: 'https://gts.social.example', account_domain: 'social.example', version: '0.17.0' },
+    });
+    const gts = await connect({ provider: 'mastodon', instanceUrl: split.typed, accessToken: 'mastodon-token-3b' });
+    expect((await gts.json()).handle).toBe('@alice@social.example');
+    const urlOnly = await startMastodonWire({
+      token: 'mastodon-token-3c',
+      instance: { uri: 'https://Pleroma.Example/' },
+    });
+    const pleroma = await connect({
+      provider: 'mastodon',
+      instanceUrl: urlOnly.typed,
+      accessToken: 'mastodon-token-3c',
+    });
+    expect((await pleroma.json()).handle).toBe('@alice@pleroma.example');
 
     const nameless = await startMastodonWire({ token: 'mastodon-token-4', domain: null });
     const refused = await connect({
