@@ -127,6 +127,8 @@ export const socialAccounts = pgTable(
     sandbox: boolean().notNull().default(false),
     handle: text().notNull(),
     displayName: text(),
+    /** The account's page as the platform names it (Mastodon's `url`), never derived from the URL typed. */
+    profileUrl: text(),
     platformUserId: text().notNull(),
     baseUrl: text().notNull(),
     /** AES-256-GCM sealed JSON ({ accessToken, ... }); never selected for the browser. */

@@ -107,7 +107,21 @@ function AccountRow({
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <p className="text-sm font-semibold text-slate-900">{a.displayName ?? a.handle}</p>
-          <p className="text-sm text-slate-600">{a.handle}</p>
+          <p className="text-sm text-slate-600">
+            {a.profileUrl ? (
+              // The platform's own link to the account (Mastodon's `url`), never one built from the URL typed.
+              <a
+                href={a.profileUrl}
+                className="underline hover:text-slate-900"
+                rel="noopener noreferrer"
+                target="_blank"
+              >
+                {a.handle}
+              </a>
+            ) : (
+              a.handle
+            )}
+          </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone="blue">{PROVIDER_LABEL[a.provider]}</Badge>

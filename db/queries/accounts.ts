@@ -3,16 +3,19 @@ import { and, asc, eq, isNull, like } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { socialAccounts, type NewSocialAccount } from '../schema';
 
-/** What may leave the server: no credentials, only the token's last four characters. */
+/** What may leave the server: no credentials, only the token's last four characters and its health. */
 export const publicAccountColumns = {
   id: socialAccounts.id,
   provider: socialAccounts.provider,
   sandbox: socialAccounts.sandbox,
   handle: socialAccounts.handle,
   displayName: socialAccounts.displayName,
+  profileUrl: socialAccounts.profileUrl,
   platformUserId: socialAccounts.platformUserId,
   baseUrl: socialAccounts.baseUrl,
   tokenLast4: socialAccounts.tokenLast4,
+  tokenStatus: socialAccounts.tokenStatus,
+  tokenExpiresAt: socialAccounts.tokenExpiresAt,
   disconnectedAt: socialAccounts.disconnectedAt,
   createdAt: socialAccounts.createdAt,
 };
@@ -86,6 +89,7 @@ export async function connectAccount(
         set: {
           handle: params.handle,
           displayName: params.displayName ?? null,
+          profileUrl: params.profileUrl ?? null,
           credentialsEncrypted: sealed.credentialsEncrypted,
           tokenLast4: sealed.tokenLast4,
           disconnectedAt: null,

@@ -62,16 +62,15 @@ export async function getPostsMedia(db: Executor, params: { postIds: string[] })
 }
 
 /**
- * Each thread's images by part (`[part][position]`, a part without any an empty list), for these posts; other
- * kinds are left out (their images are the post's, part 0).
+ * Each post's images by part (`[part][position]`, a part without any an empty list), for these posts: a thread's
+ * per part, any other kind's under part 0.
  */
 export async function getPartMediaOf(
   db: Executor,
   page: { id: string; kind: string }[],
 ): Promise<Map<string, MediaRow[][]>> {
-  const threads = page.filter((p) => p.kind === 'thread').map((p) => p.id);
   const byPost = new Map<string, MediaRow[][]>();
-  for (const row of await getPostsMedia(db, { postIds: threads })) {
+  for (const row of await getPostsMedia(db, { postIds: page.map((p) => p.id) })) {
     const parts = byPost.get(row.postId) ?? [];
     const { id, sha256, type, width, height, size, altText } = row;
     (parts[row.part] ??= []).push({ id, sha256, type, width, height, size, altText });
@@ -80,7 +79,7 @@ export async function getPartMediaOf(
   return byPost;
 }
 
-/** One thread's images by part (empty for other kinds). */
+/** One post's images by part (another kind's under part 0). */
 export async function getPartMedia(db: Executor, post: { id: string; kind: string }): Promise<MediaRow[][]> {
   return (await getPartMediaOf(db, [post])).get(post.id) ?? [];
 }

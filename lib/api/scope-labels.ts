@@ -5,7 +5,7 @@ export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'posts:read': 'Read posts and their deliveries',
   'posts:write': 'Create, edit and cancel posts; upload images',
   'accounts:read': 'List connected accounts and read their posting slots',
-  'accounts:write': 'Change accounts’ posting slots',
+  'accounts:write': 'Connect and disconnect accounts; change their posting slots',
   'webhooks:write': 'List, add and delete webhook endpoints',
   'workspace:write': 'Read and change workspace settings (posts need approval)',
   'posts:approve': 'Approve posts or request changes',

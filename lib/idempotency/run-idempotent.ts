@@ -54,15 +54,40 @@ export async function runIdempotent<R = never>(
   operation: (tx: Transaction) => Promise<OperationResult<R>>,
   options: { leaseMs?: number } = {},
 ): Promise<IdempotentOutcome<R>> {
-  const outcome = await runOnce(db, scope, operation, options);
+  return runIdempotentPrepared(
+    db,
+    scope,
+    { prepare: async () => ({ ok: true, value: undefined }), operation },
+    options,
+  );
+}
+
+/**
+ * The same, with a `prepare` step run under the held key but before the transaction: a slow call to another
+ * server (a connection check) that a replay must not repeat and a duplicate must wait for (409), without
+ * holding a database transaction open meanwhile. Its rejection is not stored: the key is released.
+ */
+export async function runIdempotentPrepared<P, R = never>(
+  db: Database,
+  scope: IdempotencyScope & { fingerprint: string },
+  steps: {
+    prepare: () => Promise<{ ok: true; value: P } | { ok: false; rejection: R }>;
+    operation: (tx: Transaction, prepared: P) => Promise<OperationResult<R>>;
+  },
+  options: { leaseMs?: number } = {},
+): Promise<IdempotentOutcome<R>> {
+  const outcome = await runOnce(db, scope, steps, options);
   countIdempotencyOutcome(scope.operation, outcome.kind); // replayed, in_flight (409), mismatch (422), …
   return outcome;
 }
 
-async function runOnce<R>(
+async function runOnce<P, R>(
   db: Database,
   scope: IdempotencyScope & { fingerprint: string },
-  operation: (tx: Transaction) => Promise<OperationResult<R>>,
+  steps: {
+    prepare: () => Promise<{ ok: true; value: P } | { ok: false; rejection: R }>;
+    operation: (tx: Transaction, prepared: P) => Promise<OperationResult<R>>;
+  },
   options: { leaseMs?: number },
 ): Promise<IdempotentOutcome<R>> {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -71,7 +96,7 @@ async function runOnce<R>(
 
   if (!held) {
     const existing = await getIdempotencyKey(db, scope);
-    if (!existing) return runOnce(db, scope, operation, options); // released between our two statements
+    if (!existing) return runOnce(db, scope, steps, options); // released between our two statements
     if (existing.fingerprint !== scope.fingerprint) return { kind: 'mismatch' };
     if (existing.state === 'completed') {
       return {
@@ -86,8 +111,10 @@ async function runOnce<R>(
   }
 
   try {
+    const prepared = await steps.prepare();
+    if (!prepared.ok) throw new RejectedError(prepared.rejection);
     const response = await db.transaction(async (tx) => {
-      const result = await operation(tx);
+      const result = await steps.operation(tx, prepared.value);
       if (!result.store) throw new RejectedError(result.rejection);
       const completed = await completeIdempotencyKey(tx, {
         id: held.id,

@@ -4,6 +4,7 @@ import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
 import type { FieldErrors } from '@/lib/posts/targets';
+import { mediaContentUrl } from './content-url';
 import { checkImage } from './image';
 import { sha256Hex, type MediaStorage } from './storage';
 
@@ -20,6 +21,7 @@ export type SerializedMedia = {
   height: number;
   size: number;
   altText: string;
+  url: string;
 };
 
 export type UploadMediaContext = {
@@ -44,6 +46,7 @@ export const serializeMedia = (row: MediaRow): SerializedMedia => ({
   height: row.height,
   size: row.size,
   altText: row.altText,
+  url: mediaContentUrl(row.id),
 });
 
 /**

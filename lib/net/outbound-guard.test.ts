@@ -35,8 +35,14 @@ async function startServer(handler: http.RequestListener, host = '127.0.0.1') {
   return { port, url: `http://${host}:${port}`, hits, connections: () => connections };
 }
 
-const secret = await startServer((_req, res) =>
-  res.end(JSON.stringify({ id: '1', acct: 'a', username: 'a', note: 'INTERNAL-SECRET' })),
+const secret = await startServer((req, res) =>
+  res.end(
+    JSON.stringify(
+      req.url?.endsWith('/api/v1/instance')
+        ? { uri: 'internal.example' }
+        : { id: '1', acct: 'a', username: 'a', note: 'INTERNAL-SECRET' },
+    ),
+  ),
 );
 const none = parseAllowList('');
 
@@ -294,7 +300,7 @@ describe('provider clients and the connection check', () => {
       { provider: 'mastodon', baseUrl: '/api/sandbox/mastodon', platformUserId: '1', accessToken: 't' },
       { origin: secret.url },
     );
-    expect(await sandbox.whoAmI()).toMatchObject({ ok: true, id: '1' });
+    expect(await sandbox.whoAmI()).toMatchObject({ ok: true, id: '1', handle: '@a@internal.example' });
   });
 
   it('a stored base URL with credentials, a query or a fragment is refused at call time, with no request', async () => {

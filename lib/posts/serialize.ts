@@ -1,5 +1,6 @@
 import type { MediaRow } from '@/db/queries/media';
 import type { DeliveryStatus, Post } from '@/db/schema';
+import { mediaContentUrl } from '@/lib/media/content-url';
 
 type DeliveryLike = {
   id: string;
@@ -35,12 +36,13 @@ const serializeMedia = (m: MediaRow) => ({
   height: m.height,
   size: m.size,
   altText: m.altText,
+  url: mediaContentUrl(m.id),
 });
 
 /**
  * The API's post representation (also what a create stores for replay). A thread lists its parts in order,
  * each with its images and its own delivery per account (its status and link); `deliveries` holds every part's.
- * `partMedia` is `[part][position]` (a part without images may be missing).
+ * `partMedia` is `[part][position]` (a part without images may be missing); `media` is part 0's, the post's own.
  */
 export function serializePost(
   post: Post,
@@ -61,6 +63,7 @@ export function serializePost(
     ) as Record<string, { text: string }>,
     scheduledAt: post.scheduledAt.toISOString(),
     createdAt: post.createdAt.toISOString(),
+    media: (partMedia[0] ?? []).map(serializeMedia),
     deliveries: all,
     parts:
       post.kind === 'thread'

@@ -18,7 +18,7 @@ export async function verifyByWhoAmI(
   }
   return {
     ok: true,
-    identity: { platformUserId: me.id, handle: me.handle, displayName: me.displayName },
+    identity: { platformUserId: me.id, handle: me.handle, displayName: me.displayName, profileUrl: me.url ?? null },
     baseUrl: input.baseUrl,
     credentials: input.credentials,
   };

@@ -16,6 +16,7 @@ const FAILURE_BY_RULE: Record<string, string> = {
   'success-body-lost': 'the answer was cut off or too large',
   'success-without-id': 'the answer is not an account',
   'not-an-account': 'the answer is not an account',
+  'not-an-instance': 'the server does not say which domain its accounts are on (/api/v1/instance)',
   unauthorized: 'the platform rejected the access token (401)',
   forbidden: 'the platform refused access (403)',
   'not-found': 'nothing answers at this URL or for this user (404): check the URL',

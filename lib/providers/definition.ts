@@ -70,7 +70,8 @@ export type ReconcileStrategy = 'timeline' | 'record-key' | 'evidence';
 export type VerifyResult =
   | {
       ok: true;
-      identity: { platformUserId: string; handle: string; displayName: string | null };
+      /** `profileUrl`: the account's page as the platform named it (never derived from the URL typed). */
+      identity: { platformUserId: string; handle: string; displayName: string | null; profileUrl?: string | null };
       baseUrl: string;
       credentials: AccountCredentials;
     }

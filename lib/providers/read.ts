@@ -19,7 +19,7 @@ export async function readJson(
 
 /** The connection check, shared by every client: a failed read becomes a result, not an exception. */
 export async function checkIdentity(
-  read: () => Promise<{ id: string; handle: string; displayName: string | null }>,
+  read: () => Promise<{ id: string; handle: string; displayName: string | null; url?: string | null }>,
 ): Promise<WhoAmIResult> {
   try {
     return { ok: true, ...(await read()) };

@@ -148,7 +148,8 @@ export type ListRecentInput = {
 };
 
 export type WhoAmIResult =
-  | { ok: true; id: string; handle: string; displayName: string | null }
+  /** `url`: the account's page as the platform answered it, where it names one. */
+  | { ok: true; id: string; handle: string; displayName: string | null; url?: string | null }
   | { ok: false; outcome: Outcome; rule: string; reason: string; httpStatus?: number };
 
 export interface ProviderClient {

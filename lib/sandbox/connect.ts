@@ -5,6 +5,7 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials, type AccountCredentials } from '@/lib/providers/credentials';
 import { ACCESS_LIFETIME_S, issueSandboxSession } from './bluesky-session';
 import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
+import { SANDBOX_MASTODON_DOMAIN } from './mastodon-json';
 import { hashSandboxToken, newSandboxIdentity } from './tokens';
 import type { Platform } from './types';
 
@@ -80,7 +81,7 @@ export function sandboxHandle(platform: Platform, suffix: string): string {
     case 'x':
       return `@sandbox_${suffix}`;
     case 'mastodon':
-      return `@sandbox_${suffix}@sandbox.social`;
+      return `@sandbox_${suffix}@${SANDBOX_MASTODON_DOMAIN}`;
     case 'bluesky':
       return `@sandbox-${suffix}.bsky.sandbox`;
     case 'linkedin':

@@ -2,7 +2,7 @@ import { withListingFaults, withWriteFaults, json } from './faults';
 import { writeWithProfile } from './profiles';
 import { postMediaOf, readMultipart, resolveMedia, storeImage } from './media';
 import { bearerToken, characterCount, readBody } from './request';
-import { accountJson, attachmentJson, statusJson } from './mastodon-json';
+import { accountJson, attachmentJson, instanceJson, statusJson } from './mastodon-json';
 import type { SandboxAccount, SandboxDeps } from './types';
 
 // Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses
@@ -46,6 +46,8 @@ export async function handleMastodon(
     if (!viewer) return authenticationRequired();
     return showMedia(decodeURIComponent(mediaMatch[1]!), viewer, deps, base);
   }
+  if ((path === '/api/v1/instance' || path === '/api/v2/instance') && method === 'GET')
+    return json(200, instanceJson(path.includes('/v2/') ? 'v2' : 'v1'));
   if (path === '/api/v1/accounts/verify_credentials' && method === 'GET') {
     if (!viewer) return authenticationRequired();
     return json(200, {

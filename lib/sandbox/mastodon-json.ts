@@ -78,3 +78,20 @@ export function statusJson(post: SandboxPost, author: SandboxAccount, base: stri
     poll: null,
   };
 }
+
+/** The domain of every sandbox handle (lib/sandbox/connect.ts), not the host the sandbox is served from. */
+export const SANDBOX_MASTODON_DOMAIN = 'sandbox.social';
+
+/** GET /api/v1/instance (`uri` is the bare domain) and /api/v2/instance (`domain`), as Mastodon 4 answers them. */
+export function instanceJson(version: 'v1' | 'v2') {
+  const common = { title: 'Semel sandbox', version: '4.3.0', description: 'A fake Mastodon instance for tests.' };
+  return version === 'v1'
+    ? { uri: SANDBOX_MASTODON_DOMAIN, ...common, short_description: '', languages: ['en'], registrations: false }
+    : {
+        domain: SANDBOX_MASTODON_DOMAIN,
+        ...common,
+        source_url: '',
+        languages: ['en'],
+        registrations: { enabled: false },
+      };
+}

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
 import { createApiKey } from '@/db/queries/api-keys';
@@ -7,7 +9,9 @@ import { makeAccount } from '@/db/testing/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { GET as getSchedule, PUT as putSchedule } from './accounts/[id]/schedule/route';
-import { GET as listAccounts } from './accounts/route';
+import { accountContract } from './accounts/[id]/contract';
+import { DELETE as disconnectAccount } from './accounts/[id]/route';
+import { GET as listAccounts, POST as connectAccount } from './accounts/route';
 import { accountsContract } from './accounts/contract';
 import { openApiContract } from './openapi.json/contract';
 import { GET as getOpenApi } from './openapi.json/route';
@@ -18,6 +22,8 @@ import { GET as getPost, PATCH as editPost } from './posts/[id]/route';
 import { postsContract } from './posts/contract';
 import { importsContract } from './imports/contract';
 import { POST as importPosts } from './imports/route';
+import { mediaContentContract } from './media/[id]/content/contract';
+import { GET as getMediaContent } from './media/[id]/content/route';
 import { mediaContract } from './media/contract';
 import { POST as uploadMedia } from './media/route';
 import { makeImage } from '@/lib/media/testing/images';
@@ -29,6 +35,8 @@ import { GET as listWebhookEndpoints, POST as createWebhookEndpoint } from './we
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 
 process.env.APP_ENCRYPTION_KEY ??= TEST_ENCRYPTION_KEY;
+// POST /accounts calls a Mastodon-API server on loopback, allowed by name as on the e2e server.
+process.env.OUTBOUND_ALLOWED_HOSTS = 'localhost';
 
 const fixture = await createApiFixture();
 let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
@@ -219,6 +227,91 @@ describe('real answers match the generated contract', () => {
     );
     expect(notFound.status).toBe(404);
     await expectConforms(accountScheduleContract, 'PUT', notFound);
+  });
+
+  it('POST /accounts: 201, its replay, 400 without a key, 422 for fields and a failed check, 403; DELETE /accounts/{id}: 200, 404', async () => {
+    const server = createServer((req, res) => {
+      const ok = req.headers.authorization === 'Bearer contract-token';
+      const body =
+        req.url === '/api/v1/instance'
+          ? { uri: 'contract.example' }
+          : ok
+            ? { id: '7', username: 'c', acct: 'c', display_name: 'C', url: 'https://contract.example/@c' }
+            : { error: 'The access token is invalid' };
+      res.writeHead(req.url === '/api/v1/instance' || ok ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const instanceUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
+    const writer = await makeScopedApiKey(fixture.db, tenant.workspace.id, ['accounts:write']);
+    const connect = (body: unknown, key: string | undefined = randomUUID(), token = writer) =>
+      connectAccount(apiRequest('/api/v1/accounts', { method: 'POST', token, key, body }), noParams);
+    const body = { provider: 'mastodon', instanceUrl, accessToken: 'contract-token' };
+    const key = randomUUID();
+    const created = await connect(body, key);
+    expect(created.status).toBe(201);
+    const account = await expectConforms(accountsContract, 'POST', created);
+    const replay = await connect(body, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await expectConforms(accountsContract, 'POST', replay);
+    const keyless = await connectAccount(
+      apiRequest('/api/v1/accounts', { method: 'POST', token: writer, body }),
+      noParams,
+    );
+    expect(keyless.status).toBe(400);
+    await expectConforms(accountsContract, 'POST', keyless);
+    for (const refused of [
+      await connect({ provider: 'mastodon', instanceUrl: 'ftp://x', accessToken: 'contract-token' }),
+      await connect({ ...body, accessToken: 'wrong-contract-token' }),
+      await connect({ ...body, accessToken: 'wrong-contract-token' }, key),
+    ]) {
+      expect(refused.status).toBe(422);
+      await expectConforms(accountsContract, 'POST', refused);
+    }
+    const forbidden = await connect(body, randomUUID(), tenant.token);
+    expect(forbidden.status).toBe(403);
+    await expectConforms(accountsContract, 'POST', forbidden);
+
+    const id = account.id as string;
+    const del = () =>
+      disconnectAccount(apiRequest(`/api/v1/accounts/${id}`, { method: 'DELETE', token: writer }), idParams(id));
+    const gone = await del();
+    expect(gone.status).toBe(200);
+    await expectConforms(accountContract, 'DELETE', gone);
+    const again = await del();
+    expect(again.status).toBe(404);
+    await expectConforms(accountContract, 'DELETE', again);
+  });
+
+  it('GET /media/{id}/content: the image with its type, 404 for an unknown id', async () => {
+    const form = new FormData();
+    form.set('file', new Blob([Buffer.from(await makeImage('png', { seed: 98 }))]), 'image');
+    form.set('altText', 'Contract');
+    const uploaded = await uploadMedia(
+      new Request('http://localhost/api/v1/media', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.token}`, 'idempotency-key': randomUUID() },
+        body: form,
+      }),
+      noParams,
+    );
+    const { id } = (await uploaded.json()) as { id: string };
+    const served = await getMediaContent(
+      apiRequest(`/api/v1/media/${id}/content`, { token: tenant.token }),
+      idParams(id),
+    );
+    expect(served.status).toBe(200);
+    // Not JSON: the documented status and Content-Type.
+    const documented = allResponses(mediaContentContract.operations.GET!)[200]!;
+    expect(documented.headers!.safeParse({ 'Content-Type': served.headers.get('content-type') }).success).toBe(true);
+    const missing = randomUUID();
+    const notFound = await getMediaContent(
+      apiRequest(`/api/v1/media/${missing}/content`, { token: tenant.token }),
+      idParams(missing),
+    );
+    expect(notFound.status).toBe(404);
+    await expectConforms(mediaContentContract, 'GET', notFound);
   });
 
   it('POST /media: 201, its replay, 400 without a key, 415 when not multipart, 422 for what is not an image', async () => {

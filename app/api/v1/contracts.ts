@@ -1,7 +1,9 @@
 import type { RouteContract } from '@/lib/api/contract/define';
+import { accountContract } from './accounts/[id]/contract';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
 import { importsContract } from './imports/contract';
+import { mediaContentContract } from './media/[id]/content/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
 import { approvePostContract } from './posts/[id]/approve/contract';
@@ -22,8 +24,10 @@ export const apiV1Contracts: readonly RouteContract[] = [
   approvePostContract,
   rejectPostContract,
   accountsContract,
+  accountContract,
   accountScheduleContract,
   mediaContract,
+  mediaContentContract,
   publicationReportContract,
   importsContract,
   webhookEndpointsContract,

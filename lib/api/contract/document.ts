@@ -4,7 +4,7 @@ import { problemSchema } from './schemas';
 
 const DESCRIPTION = [
   'Create and track posts exactly once.',
-  'Keyed writes (`POST /posts`, `PATCH /posts/{id}`) require an `Idempotency-Key`: reuse it on every retry of the same intent;',
+  'Keyed writes (`POST /posts`, `PATCH /posts/{id}`, `POST /media`, `POST /imports`, `POST /accounts`) require an `Idempotency-Key`: reuse it on every retry of the same intent;',
   'a replay returns the stored response with `Idempotent-Replayed: true`, a retry while the first request still runs gets `409` with `Retry-After`,',
   'and the same key with a different request gets `422`. Errors are RFC 9457 problem details (`application/problem+json`).',
 ].join(' ');

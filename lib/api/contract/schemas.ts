@@ -1,4 +1,5 @@
 import { deliveryStatusEnum, postKindEnum, providerEnum } from '@/db/schema';
+import type { SerializedAccount } from '@/lib/accounts/serialize';
 import type { SerializedPost } from '@/lib/posts/serialize';
 import { z } from './zod';
 
@@ -28,6 +29,10 @@ export const mediaSchema = z
     height: z.int(),
     size: z.int().openapi({ description: 'Bytes of the stored image (metadata removed).' }),
     altText: z.string(),
+    url: z.string().openapi({
+      description:
+        "Where to read the image: GET it on this server with the same API key (`/api/v1/media/{id}/content`, scope posts:read); another workspace's key gets a 404.",
+    }),
   })
   .openapi('Media');
 
@@ -57,6 +62,9 @@ export const postSchema = z
       description: 'When it publishes; for a draft, its planned time (the time it was saved when none was given).',
     }),
     createdAt: z.iso.datetime(),
+    media: z.array(mediaSchema).openapi({
+      description: "The post's images in order (`mediaIds`; for a thread, part 0's, as in `parts[0].media`).",
+    }),
     deliveries: z.array(deliverySchema).openapi({ description: 'Every delivery (for a thread, of every part).' }),
     parts: z
       .array(threadPartOutSchema)
@@ -94,10 +102,26 @@ export const accountSchema = z
     id: z.uuid(),
     provider: z.enum(providerEnum.enumValues),
     sandbox: z.boolean(),
-    handle: z.string(),
+    handle: z.string().openapi({
+      description:
+        "As the platform names it: for Mastodon `@acct@domain` with the domain from the instance's own answer (`/api/v1/instance`), never the host of the URL typed.",
+    }),
     displayName: z.string().nullable(),
+    url: z
+      .string()
+      .nullable()
+      .openapi({ description: "The account's page as the platform answered it (Mastodon's `url`); null where none." }),
+    status: z.enum(['connected', 'needs_reconnect', 'disconnected']).openapi({
+      description: '`needs_reconnect`: the token was refused, revoked or expired, and its deliveries are held.',
+    }),
   })
   .openapi('Account');
+
+// Compile-time guard: the documented Account is exactly what serializeAccount returns.
+export type AccountMatchesSerializer =
+  Same<z.output<typeof accountSchema>, SerializedAccount> extends true ? true : never;
+const accountMatchesSerializer: AccountMatchesSerializer = true;
+void accountMatchesSerializer;
 
 export const accountScheduleSchema = z
   .object({

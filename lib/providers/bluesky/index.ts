@@ -12,31 +12,34 @@ import type { SessionResult } from './session';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** The connect form's fields (also POST /api/v1/accounts's, so both check the same way). */
+export const blueskyConnectFields = {
+  serviceUrl: httpUrl('PDS URL'),
+  identifier: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/^@/, ''))
+    .pipe(
+      z
+        .string()
+        .min(3, 'Your handle (name.bsky.social), DID or email')
+        .max(253, 'Your handle (name.bsky.social), DID or email')
+        .regex(/^\S+$/, 'Your handle (name.bsky.social), DID or email, without spaces'),
+    ),
+  appPassword: z
+    .string()
+    .trim()
+    .min(8, 'Paste the whole app password (Settings → Privacy and security → App passwords)')
+    .max(200),
+};
+
 export const blueskyProvider = {
   ...blueskyMeta,
   // Bluesky's documented write limits per account: 5,000 points an hour and 35,000 a day, a created record
   // costing 3 (https://docs.bsky.app/docs/advanced-guides/rate-limits). 450 posts an hour stays under both
   // (10,800 a day < 11,666), leaving room for deletes and for posts made in the Bluesky app.
   rateLimit: { max: 450, windowSeconds: 60 * 60 },
-  connectSchema: z.object({
-    serviceUrl: httpUrl('PDS URL'),
-    identifier: z
-      .string()
-      .trim()
-      .transform((v) => v.replace(/^@/, ''))
-      .pipe(
-        z
-          .string()
-          .min(3, 'Your handle (name.bsky.social), DID or email')
-          .max(253, 'Your handle (name.bsky.social), DID or email')
-          .regex(/^\S+$/, 'Your handle (name.bsky.social), DID or email, without spaces'),
-      ),
-    appPassword: z
-      .string()
-      .trim()
-      .min(8, 'Paste the whole app password (Settings → Privacy and security → App passwords)')
-      .max(200),
-  }),
+  connectSchema: z.object(blueskyConnectFields),
   verify: verifyBluesky,
   createClient: (account, send) => createBlueskyClient(account, send),
   rules: BLUESKY_RULES,

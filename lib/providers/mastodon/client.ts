@@ -19,6 +19,7 @@ import {
 } from '../types';
 import { htmlToText } from '@/lib/reconcile/normalise';
 import { MASTODON_RULES, classifyMastodon } from './classifier';
+import { profileUrlOf, readInstanceDomain } from './instance';
 
 type MastodonAccount = { baseUrl: string; platformUserId: string; accessToken: string; outbound?: OutboundPolicy };
 
@@ -206,10 +207,17 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
     throw new ProviderReadError(`Could not read a status's source: ${classification.reason}`, classification);
   }
 
+  /** The token's account (verify_credentials), its handle on the instance's own domain and its page (`url`). */
   function whoAmI(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    const budget = callBudget(options.timeoutMs, options.signal);
     return checkIdentity(async () => {
       const { body } = await readJson(
-        { url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, outbound: account.outbound, ...options },
+        {
+          url: `${base}/api/v1/accounts/verify_credentials`,
+          headers: auth,
+          outbound: account.outbound,
+          ...budget.options(),
+        },
         MASTODON_RULES,
         send,
       );
@@ -223,8 +231,15 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
         });
       }
       const acct = String(me.acct);
-      const handle = acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(base).host}`;
-      return { id: String(me.id), handle, displayName: asString(me.display_name) ?? null };
+      const domain = acct.includes('@')
+        ? null
+        : await readInstanceDomain({ base, headers: auth, outbound: account.outbound, options: budget.options }, send);
+      return {
+        id: String(me.id),
+        handle: domain ? `@${acct}@${domain}` : `@${acct}`,
+        displayName: asString(me.display_name) ?? null,
+        url: profileUrlOf(me.url),
+      };
     });
   }
 

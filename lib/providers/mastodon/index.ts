@@ -6,10 +6,13 @@ import { MASTODON_RULES } from './classifier';
 import { createMastodonClient } from './client';
 import { mastodonMeta } from './meta';
 
+/** The connect form's fields (also POST /api/v1/accounts's, so both check the same way). */
+export const mastodonConnectFields = { instanceUrl: httpUrl('Instance URL'), accessToken };
+
 export const mastodonProvider = {
   ...mastodonMeta,
   rateLimit: { max: 300, windowSeconds: 3 * 60 * 60 },
-  connectSchema: z.object({ instanceUrl: httpUrl('Instance URL'), accessToken }),
+  connectSchema: z.object(mastodonConnectFields),
   verify: (input, tools) =>
     verifyByWhoAmI(tools, { baseUrl: input.instanceUrl!, credentials: { accessToken: input.accessToken! } }),
   createClient: createMastodonClient,

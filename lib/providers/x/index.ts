@@ -17,17 +17,20 @@ const X_OAUTH = {
   apiBaseUrl: 'https://api.x.com',
 } as const satisfies OAuthConfig;
 
+/** The connect form's fields (also POST /api/v1/accounts's, so both check the same way). */
+export const xConnectFields = {
+  baseUrl: httpUrl('API base URL'),
+  accessToken,
+  platformUserId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,19}$/, 'The numeric X user id'),
+};
+
 export const xProvider = {
   ...xMeta,
   rateLimit: { max: 100, windowSeconds: 15 * 60 },
-  connectSchema: z.object({
-    baseUrl: httpUrl('API base URL'),
-    accessToken,
-    platformUserId: z
-      .string()
-      .trim()
-      .regex(/^\d{1,19}$/, 'The numeric X user id'),
-  }),
+  connectSchema: z.object(xConnectFields),
   verify: (input, tools) =>
     verifyByWhoAmI(tools, {
       baseUrl: input.baseUrl!,

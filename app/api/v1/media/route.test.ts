@@ -58,6 +58,7 @@ describe('POST /api/v1/media', () => {
       height: 40,
       size: body.size,
       altText: 'A beach',
+      url: `/api/v1/media/${body.id}/content`,
     });
     const [row] = await fixture.db.select().from(media).where(eq(media.id, body.id));
     expect(row!.size).toBe(body.size);

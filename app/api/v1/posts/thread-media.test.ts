@@ -88,7 +88,15 @@ describe('POST /api/v1/posts — a thread with images on its parts', () => {
     );
     expect(res.status).toBe(201);
     const created = await res.json();
-    const shape = (m: typeof a) => ({ id: m.id, type: m.type, width: 64, height: 48, size: 2_000, altText: m.altText });
+    const shape = (m: typeof a) => ({
+      id: m.id,
+      type: m.type,
+      width: 64,
+      height: 48,
+      size: 2_000,
+      altText: m.altText,
+      url: `/api/v1/media/${m.id}/content`,
+    });
     expect(created.parts.map((p: { media: unknown[] }) => p.media)).toEqual([[], [shape(b), shape(a)], [shape(c)]]);
     const media = (post: { parts: { text: string; media: unknown[] }[] }) =>
       post.parts.map((p) => ({ text: p.text, media: p.media }));
