@@ -206,7 +206,9 @@ describe('publishing and reconciling tuning', () => {
       3_000, 8_000,
     ]);
     for (const bad of ['8000,3000', '1,2,3,4,5,6,7', '86400001', 'soon', '0'])
-      expect(parseError({ ...base, RECONCILE_WATCH_DELAYS_MS: bad }), bad).toMatch(/RECONCILE_WATCH_DELAYS_MS: growing/);
+      expect(parseError({ ...base, RECONCILE_WATCH_DELAYS_MS: bad }), bad).toMatch(
+        /RECONCILE_WATCH_DELAYS_MS: growing/,
+      );
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_CEILING_MS: '3600001' })).toMatch(
       /RECONCILE_ALLOWANCE_CEILING_MS: at most one hour/,
     );

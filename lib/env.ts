@@ -46,7 +46,8 @@ const watchDelaysSchema = z
     if (valid) return delays;
     ctx.addIssue({
       code: 'custom',
-      message: 'growing milliseconds, comma-separated, 1 to 6 of them, each at most 86400000 (e.g. 120000,600000,3600000)',
+      message:
+        'growing milliseconds, comma-separated, 1 to 6 of them, each at most 86400000 (e.g. 120000,600000,3600000)',
     });
     return z.NEVER;
   });
@@ -160,12 +161,7 @@ const envSchema = z.object({
     .default(60_000),
   RECONCILE_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(15_000),
   RECONCILE_ALLOWANCE_MS: allowanceSchema,
-  RECONCILE_ALLOWANCE_CEILING_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(3_600_000, 'at most one hour')
-    .default(900_000),
+  RECONCILE_ALLOWANCE_CEILING_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(900_000),
   RECONCILE_WATCH_DELAYS_MS: watchDelaysSchema,
   RATE_LIMITS: rateLimitsSchema,
   // The LinkedIn-Version header (YYYYMM); blank: the version the LinkedIn client is written against.

@@ -97,7 +97,13 @@ const FAULTS = {
 // --late-share: on the weak timeline profiles (the key ignored or checked first, no dedupe), that share of creates
 // lands this long after the call: beyond call timeout + allowance, so both reads find nothing and a republish follows.
 const LATE_MS = Number(TUNING.PUBLISH_CALL_TIMEOUT_MS) + Number(TUNING.RECONCILE_ALLOWANCE_MS) + 4_000;
-const LATE_PROFILES = new Set(['plain/x', 'x-nodedupe/x', 'plain/mastodon', 'mastodon-legacy/mastodon', 'mastodon-nokey/mastodon']);
+const LATE_PROFILES = new Set([
+  'plain/x',
+  'x-nodedupe/x',
+  'plain/mastodon',
+  'mastodon-legacy/mastodon',
+  'mastodon-nokey/mastodon',
+]);
 const faultsFor = (profile: string, platform: string) =>
   LATE_SHARE > 0 && LATE_PROFILES.has(`${profile}/${platform}`)
     ? { ...FAULTS, processingMs: LATE_MS, processingShare: LATE_SHARE }
@@ -490,7 +496,9 @@ if (LATE_SHARE > 0) {
       ),
     )),
   ];
-  const byWatch = rows.filter((r) => verdict.lateCopiesDetected.includes(r.id) && r.reconciliations.at(-1)?.decision === 'late_copy');
+  const byWatch = rows.filter(
+    (r) => verdict.lateCopiesDetected.includes(r.id) && r.reconciliations.at(-1)?.decision === 'late_copy',
+  );
   console.log(
     `late copies (--late-share ${LATE_SHARE}, creates ${LATE_MS} ms after the call): ${verdict.lateCopiesDetected.length} in needs_review with both copies listed (${byWatch.length} found by the watch after "sent"), none sent with two`,
   );

@@ -38,8 +38,10 @@ export async function claimDueWatches(
   const result = await db.execute(sql`
     with picked as (
       select w.delivery_id from late_copy_watches w
-      where w.ended_at is null and w.checks_done < ${params.delaysMs.length}
-        and w.started_at + ((${jsonb(params.delaysMs)}->>w.checks_done)::bigint * interval '1 millisecond') <= now()
+      -- A watch with every configured step done (the delays were shortened since) is due, to be ended.
+      where w.ended_at is null
+        and (w.checks_done >= ${params.delaysMs.length}
+          or w.started_at + ((${jsonb(params.delaysMs)}->>w.checks_done)::bigint * interval '1 millisecond') <= now())
         and (w.lease_expires_at is null or w.lease_expires_at < now())
       order by w.started_at
       limit ${params.limit}
@@ -124,7 +126,7 @@ export async function getLateCopyWatch(db: Executor, params: { workspaceId: stri
 /** Ends a watch without a check (the delivery is no longer sent, or a second copy cannot exist), fenced. */
 export async function endWatch(
   db: Executor,
-  params: { deliveryId: string; generation: number; outcome: 'stopped' | 'not_needed' },
+  params: { deliveryId: string; generation: number; outcome: 'clear' | 'stopped' | 'not_needed' },
 ): Promise<boolean> {
   const result = await db.execute(sql`
     update late_copy_watches set ended_at = now(), outcome = ${params.outcome}, lease_expires_at = null

@@ -20,7 +20,11 @@ export function platformHost(baseUrl: string): string {
 }
 
 /** The configured allowance, raised to the worst observed delay (plus a margin) and capped by the ceiling. */
-export function effectiveAllowanceMs(configuredMs: number, learned: { observedWorstMs: number } | null, ceilingMs: number) {
+export function effectiveAllowanceMs(
+  configuredMs: number,
+  learned: { observedWorstMs: number } | null,
+  ceilingMs: number,
+) {
   if (!learned) return configuredMs;
   const wanted = Math.ceil(learned.observedWorstMs * (1 + LEARNED_MARGIN));
   return Math.max(configuredMs, Math.min(ceilingMs, wanted));
@@ -30,13 +34,18 @@ type AccountOnHost = { workspaceId: string; provider: ProviderName; baseUrl: str
 
 /** What each of these accounts' hosts taught us, keyed by `workspaceId/provider/host`. */
 export async function learnedAllowances(db: Executor, accounts: AccountOnHost[]) {
-  const keys = accounts.map((a) => ({ workspaceId: a.workspaceId, provider: a.provider, host: platformHost(a.baseUrl) }));
+  const keys = accounts.map((a) => ({
+    workspaceId: a.workspaceId,
+    provider: a.provider,
+    host: platformHost(a.baseUrl),
+  }));
   const rows = await getLearnedAllowances(db, { keys });
   const byKey = new Map<string, LearnedAllowance>(rows.map((r) => [hostKey(r), r]));
   return (account: AccountOnHost) => byKey.get(hostKey({ ...account, host: platformHost(account.baseUrl) })) ?? null;
 }
 
-const hostKey = (k: { workspaceId: string; provider: string; host: string }) => `${k.workspaceId}/${k.provider}/${k.host}`;
+const hostKey = (k: { workspaceId: string; provider: string; host: string }) =>
+  `${k.workspaceId}/${k.provider}/${k.host}`;
 
 /** Records the delay of a post found on the platform for its account's host (kept when it is the worst). */
 export function learnFromFoundPost(

@@ -109,7 +109,9 @@ const duplicateEvents = (deliveryId: string) =>
   db
     .select({ id: webhookEvents.id, data: webhookEvents.data })
     .from(webhookEvents)
-    .where(and(eq(webhookEvents.type, 'delivery.duplicate_detected'), eq(webhookEvents.subject, `delivery:${deliveryId}`)));
+    .where(
+      and(eq(webhookEvents.type, 'delivery.duplicate_detected'), eq(webhookEvents.subject, `delivery:${deliveryId}`)),
+    );
 
 describe('the watch for late copies (docs/architecture.md#late-copies)', () => {
   it('I1 — a create landing after the allowance, key ignored: detected within the watch, in review with both copies, event and notification once, the host allowance rose', async () => {
@@ -145,9 +147,7 @@ describe('the watch for late copies (docs/architecture.md#late-copies)', () => {
     const events = await duplicateEvents(id);
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ deliveryId: id, externalId: republishedId, copies });
-    expect(
-      await db.select().from(webhookMessages).where(eq(webhookMessages.endpointId, endpoint.id)),
-    ).toHaveLength(1);
+    expect(await db.select().from(webhookMessages).where(eq(webhookMessages.endpointId, endpoint.id))).toHaveLength(1);
     const notified = await db
       .select()
       .from(notifications)
@@ -280,5 +280,27 @@ describe('the watch for late copies (docs/architecture.md#late-copies)', () => {
     const [learned] = await db.select().from(hostAllowances).where(eq(hostAllowances.workspaceId, account.workspaceId));
     expect(learned).toMatchObject({ source: 'found' });
     expect(learned!.observedWorstMs).toBeLessThan(CALL_TIMEOUT_MS + 500);
+  });
+
+  it('Bluesky (record key): a republished delivery cannot hold a second record, so its watch ends without a read', async () => {
+    const account = await sandbox.connectAccount('bluesky');
+    await sandbox.setFaults(account.sandboxAccount.id, { timeoutBeforeCommit: 1 });
+    const [id] = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('record key'),
+    });
+    await publish();
+    await sandbox.setFaults(account.sandboxAccount.id, {});
+    await settle(id!);
+    expect((await checks(id!)).map((c) => c.decision)).toEqual(['released']);
+    await publish();
+    expect((await status(id!)).status).toBe('sent');
+    expect(await watchOf(id!)).toMatchObject({ endedAt: null });
+    await watchForLateCopies(db, testWatchOptions(sandbox.url, { delaysMs: [1] }));
+    expect(await watchOf(id!)).toMatchObject({ outcome: 'not_needed' });
+    expect((await checks(id!)).map((c) => c.decision)).toEqual(['released']); // no read stored
+    expect((await status(id!)).status).toBe('sent');
   });
 });

@@ -76,6 +76,9 @@ async function checkOne(db: Database, w: DueWatch, options: WatchOptions): Promi
   if (providerDefinition(w.provider).reconcile === 'record-key' || w.kind === 'dm')
     return (await endWatch(db, { ...fence, outcome: 'not_needed' })) ? 'ended' : 'fenced';
 
+  // Every configured step is done (the delays were shortened since it started): nothing left to read.
+  if (w.step >= options.delaysMs.length)
+    return (await endWatch(db, { ...fence, outcome: 'clear' })) ? 'ended' : 'fenced';
   const last = w.step + 1 >= options.delaysMs.length;
   const windowStart = new Date(w.firstAttemptAt.getTime() - options.windowBeforeMs);
   const windowEnd = new Date();
@@ -119,7 +122,9 @@ async function checkOne(db: Database, w: DueWatch, options: WatchOptions): Promi
     });
     return written ? 'clear' : 'fenced';
   }
-  return (await recordDetection(db, w, { ...base, readCount: posts.length, copies, evidence }, options.workerId)) ? 'lateCopies' : 'fenced';
+  return (await recordDetection(db, w, { ...base, readCount: posts.length, copies, evidence }, options.workerId))
+    ? 'lateCopies'
+    : 'fenced';
 }
 
 /** One transaction: the review move (fenced, once), its webhook event, and what the host taught us. */
