@@ -7,6 +7,7 @@ import {
   learnFromFoundPost,
   matchedCopyCreatedAt,
 } from './allowance';
+import { logger } from '@/lib/logging/logger';
 import type { ReconcileOptions } from './reconcile';
 
 /** Per delivery: the options with its host's effective allowance (configured, raised by what the host taught us). */
@@ -25,5 +26,9 @@ export async function withLearnedAllowance(db: Database, batch: AmbiguousDeliver
 export async function learnAfterCheck(db: Database, d: AmbiguousDelivery, decision: ReconcileDecision) {
   if (decision.decision !== 'found') return;
   const createdAt = matchedCopyCreatedAt(decision.evidence, decision.externalId);
-  if (createdAt) await learnFromFoundPost(db, { ...d, createdAt, source: 'found' });
+  // What we learn only lengthens later waits: a failure to record it must not stop the pass settling the rest.
+  if (createdAt)
+    await learnFromFoundPost(db, { ...d, createdAt, source: 'found' }).catch((err) =>
+      logger.warn({ deliveryId: d.deliveryId, err }, 'could not record the observed processing delay'),
+    );
 }

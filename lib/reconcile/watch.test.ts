@@ -16,6 +16,7 @@ import { parseAllowList } from '@/lib/net/outbound-guard';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { readAccounts } from '@/lib/reads/accounts';
+import { readPublicationReport } from '@/lib/reports/publication';
 import { deleteExtraCopies } from '@/lib/review/delete-extra-copies';
 import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import { createEndpoint } from '@/lib/webhooks/endpoints';
@@ -153,6 +154,16 @@ describe('the watch for late copies (docs/architecture.md#late-copies)', () => {
       .from(notifications)
       .where(and(eq(notifications.deliveryId, id), eq(notifications.kind, 'late_copy')));
     expect(notified).toHaveLength(1);
+
+    // The publication report counts the incident.
+    const report = (await readPublicationReport(db, {
+      workspaceId: account.workspaceId,
+      range: { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 3_600_000) },
+      origin: sandbox.url,
+    }))!;
+    expect(report.incidents.filter((i) => i.kind === 'late_copy')).toEqual([
+      expect.objectContaining({ text, detail: expect.stringContaining('A late copy appeared') }),
+    ]);
 
     // Nothing more: later passes find no open watch.
     await watch();
