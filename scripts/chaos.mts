@@ -235,6 +235,10 @@ console.log(
   '  linkedin: organization pages only (listed to settle an ambiguity; a member account would go to review by design)',
 );
 console.log(`  faults ${JSON.stringify(FAULTS)}`);
+if (LATE_SHARE > 0)
+  console.log(
+    `  late creates on ${[...LATE_PROFILES].join(', ')}: processingMs ${LATE_MS}, processingShare ${LATE_SHARE}`,
+  );
 console.log(`  tuning ${JSON.stringify(TUNING)}`);
 console.log(
   `  processes: web on ports ${webPorts.join(' and ')}, 2 workers; Postgres on port ${pgPort}; logs in ${logDir}`,
