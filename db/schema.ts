@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { MAX_THREAD_PARTS } from '../lib/posts/thread-limits';
@@ -46,6 +47,9 @@ export const reconcileDecisionEnum = pgEnum('reconcile_decision', [
   'needs_review',
   'unreadable',
   'waiting',
+  // The late-copy watch after a republish (lib/reconcile/watch.ts): one copy still, or a late copy appeared.
+  'watch_clear',
+  'late_copy',
 ]);
 
 export const workspaces = pgTable(
@@ -484,9 +488,17 @@ export const reconciliations = pgTable(
     decision: reconcileDecisionEnum().notNull(),
     evidence: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     nextCheckAt: timestamp({ withTimezone: true }),
+    /** The late-copy watch's step (0, 1, …) for its checks; null for the reconciler's. */
+    watchStep: integer(),
     checkedAt: createdAt(),
   },
-  (t) => [index('reconciliations_delivery_idx').on(t.deliveryId, t.checkedAt)],
+  (t) => [
+    index('reconciliations_delivery_idx').on(t.deliveryId, t.checkedAt),
+    // One stored check per watch step: a replayed or racing watcher cannot record a step twice.
+    uniqueIndex('reconciliations_watch_step_uq')
+      .on(t.deliveryId, t.watchStep)
+      .where(sql`${t.watchStep} is not null`),
+  ],
 );
 export type Reconciliation = typeof reconciliations.$inferSelect;
 
@@ -686,6 +698,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'delivery.ambiguous',
   'delivery.needs_review',
   'delivery.missed',
+  'delivery.duplicate_detected',
   'post.approved',
   'post.rejected',
 ] as const;
@@ -1040,3 +1053,56 @@ export const outboxEmails = pgTable(
   ],
 );
 export type OutboxEmail = typeof outboxEmails.$inferSelect;
+
+/**
+ * The watch for a late copy (docs/architecture.md#late-copies): one per delivery that was published again after
+ * a release, created by a trigger when it is recorded `sent`. Its checks fall due at the configured delays from
+ * `startedAt` (RECONCILE_WATCH_DELAYS_MS); `checksDone` counts the steps taken, fenced by `generation`.
+ */
+export const lateCopyWatches = pgTable(
+  'late_copy_watches',
+  {
+    deliveryId: uuid()
+      .primaryKey()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    checksDone: integer().notNull().default(0),
+    generation: integer().notNull().default(0),
+    workerId: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** Set when no check remains: `clear` (all steps one copy), `late_copy`, `stopped` (no longer sent), `not_needed`. */
+    endedAt: timestamp({ withTimezone: true }),
+    outcome: text(),
+  },
+  (t) => [
+    index('late_copy_watches_open_idx')
+      .on(t.startedAt)
+      .where(sql`${t.endedAt} is null`),
+  ],
+);
+export type LateCopyWatch = typeof lateCopyWatches.$inferSelect;
+
+/**
+ * What a platform host taught us (docs/architecture.md#learned-allowance): the longest delay seen between our call's
+ * start and the post's creation there. The reconciler's quiet period for that host covers it, up to a ceiling.
+ */
+export const hostAllowances = pgTable(
+  'host_allowances',
+  {
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    provider: providerEnum().notNull(),
+    /** The account base URL's host (`sandbox` for the built-in one). */
+    host: text().notNull(),
+    observedWorstMs: integer().notNull(),
+    observedAt: timestamp({ withTimezone: true }).notNull(),
+    /** What showed it: `found` (a reconciliation found the post) or `late_copy` (the watch found a late copy). */
+    source: text().notNull(),
+  },
+  (t) => [primaryKey({ name: 'host_allowances_pk', columns: [t.workspaceId, t.provider, t.host] })],
+);
+export type HostAllowance = typeof hostAllowances.$inferSelect;

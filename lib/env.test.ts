@@ -198,6 +198,22 @@ describe('publishing and reconciling tuning', () => {
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: 'soon' })).toMatch(/RECONCILE_ALLOWANCE_MS/);
   });
 
+  it('takes the late-copy watch delays as growing milliseconds, at most 6, each at most 24 h; and the ceiling', () => {
+    const env = parseEnv({ ...base, RECONCILE_WATCH_DELAYS_MS: '', RECONCILE_ALLOWANCE_CEILING_MS: '' });
+    expect(env.RECONCILE_WATCH_DELAYS_MS).toEqual([120_000, 600_000, 3_600_000]);
+    expect(env.RECONCILE_ALLOWANCE_CEILING_MS).toBe(900_000);
+    expect(parseEnv({ ...base, RECONCILE_WATCH_DELAYS_MS: '3000, 8000' }).RECONCILE_WATCH_DELAYS_MS).toEqual([
+      3_000, 8_000,
+    ]);
+    for (const bad of ['8000,3000', '1,2,3,4,5,6,7', '86400001', 'soon', '0'])
+      expect(parseError({ ...base, RECONCILE_WATCH_DELAYS_MS: bad }), bad).toMatch(
+        /RECONCILE_WATCH_DELAYS_MS: growing/,
+      );
+    expect(parseError({ ...base, RECONCILE_ALLOWANCE_CEILING_MS: '3600001' })).toMatch(
+      /RECONCILE_ALLOWANCE_CEILING_MS: at most one hour/,
+    );
+  });
+
   it('names invalid values', () => {
     expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: 'ten' })).toMatch(/PUBLISH_CALL_TIMEOUT_MS/);
     expect(parseError({ ...base, PUBLISH_CALL_TIMEOUT_MS: '0' })).toMatch(/PUBLISH_CALL_TIMEOUT_MS: at least 100 ms/);

@@ -31,6 +31,26 @@ const allowanceSchema = z
     });
     return z.NEVER;
   });
+/** The late-copy watch's delays after a republished delivery is sent: growing, at most 6, each at most 24 h. */
+const DAY_MS = 86_400_000;
+const watchDelaysSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx): number[] => {
+    if (value === undefined || value.trim() === '') return [120_000, 600_000, 3_600_000];
+    const delays = value.split(',').map((part) => Number(part.trim()));
+    const valid =
+      delays.length >= 1 &&
+      delays.length <= 6 &&
+      delays.every((d, i) => Number.isInteger(d) && d > 0 && d <= DAY_MS && (i === 0 || d > delays[i - 1]!));
+    if (valid) return delays;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'growing milliseconds, comma-separated, 1 to 6 of them, each at most 86400000 (e.g. 120000,600000,3600000)',
+    });
+    return z.NEVER;
+  });
 const rateLimitsSchema = z
   .string()
   .optional()
@@ -141,6 +161,8 @@ const envSchema = z.object({
     .default(60_000),
   RECONCILE_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(15_000),
   RECONCILE_ALLOWANCE_MS: allowanceSchema,
+  RECONCILE_ALLOWANCE_CEILING_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(900_000),
+  RECONCILE_WATCH_DELAYS_MS: watchDelaysSchema,
   RATE_LIMITS: rateLimitsSchema,
   // The LinkedIn-Version header (YYYYMM); blank: the version the LinkedIn client is written against.
   LINKEDIN_API_VERSION: z

@@ -1,4 +1,4 @@
-// npm run chaos [-- --deliveries 2000 --accounts 20 --within 60 --max-seconds 900 --api-share 0.25 --seed 42]
+// npm run chaos [-- --deliveries 2000 --accounts 20 --within 60 --max-seconds 900 --api-share 0.25 --seed 42 --late-share 0.05]
 // Exactly once under crashes, instances and weak platforms (issue 9 §3, issue 13: all five networks). On its own
 // fresh embedded Postgres (restarted once mid-run) and the standalone sandbox network in this process (in memory,
 // so copies are counted on the platform's own records): two web instances (`next start`, each with its in-process
@@ -7,7 +7,9 @@
 // with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429 (lifted
 // when the kills end, as each asks for 60 s). Posts are created through the API of a live web instance (a share) and
 // directly in the database. Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy;
-// prints the figures per profile and per network.
+// prints the figures per profile and per network. `--late-share f` (issue 20): that share of writes on the weak timeline
+// profiles is created beyond the processing allowance, so a proof of absence is wrong and a republish makes a second
+// copy; the run then accepts two copies only in needs_review with both listed (the late-copy watch), never sent.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     within: { type: 'string', default: '60' },
     'max-seconds': { type: 'string', default: '900' },
     'api-share': { type: 'string', default: '0.25' },
+    'late-share': { type: 'string', default: '0' },
     seed: { type: 'string' },
   },
 });
@@ -60,6 +63,8 @@ if (Math.ceil(N / ACCOUNTS) > THREADS_POSTS_PER_DAY)
 const WITHIN_MS = positive('within') * 1000;
 const MAX_MS = positive('max-seconds') * 1000;
 const API_SHARE = Math.min(1, Math.max(0, Number(values['api-share'])));
+const LATE_SHARE = Number(values['late-share']);
+if (!(LATE_SHARE >= 0 && LATE_SHARE <= 1)) throw new Error('--late-share: a fraction from 0 to 1');
 const SEED = values.seed !== undefined ? Number(values.seed) >>> 0 : randomBytes(4).readUInt32LE();
 const random = seededRandom(SEED);
 const began = Date.now();
@@ -73,6 +78,8 @@ const TUNING: Record<string, string> = Object.fromEntries(
     PUBLISH_LEASE_MS: 10_000,
     RECONCILE_ALLOWANCE_MS: 3_000,
     RECONCILE_RECHECK_MS: 2_500,
+    // The late-copy watch, in seconds rather than minutes; its last step comes after any late create has landed.
+    RECONCILE_WATCH_DELAYS_MS: '5000,15000,30000',
   }).map(([name, ms]) => [name, process.env[name] || String(ms)]),
 );
 const FAULTS = {
@@ -87,6 +94,20 @@ const FAULTS = {
   readLagMs: 2_500,
   listingUnavailable: 0.02,
 };
+// --late-share: on the weak timeline profiles (the key ignored or checked first, no dedupe), that share of creates
+// lands this long after the call: beyond call timeout + allowance, so both reads find nothing and a republish follows.
+const LATE_MS = Number(TUNING.PUBLISH_CALL_TIMEOUT_MS) + Number(TUNING.RECONCILE_ALLOWANCE_MS) + 4_000;
+const LATE_PROFILES = new Set([
+  'plain/x',
+  'x-nodedupe/x',
+  'plain/mastodon',
+  'mastodon-legacy/mastodon',
+  'mastodon-nokey/mastodon',
+]);
+const faultsFor = (profile: string, platform: string) =>
+  LATE_SHARE > 0 && LATE_PROFILES.has(`${profile}/${platform}`)
+    ? { ...FAULTS, processingMs: LATE_MS, processingShare: LATE_SHARE }
+    : FAULTS;
 
 const dataDir = path.resolve(process.env.CHAOS_DATA_DIR ?? '.data/chaos');
 const logDir = path.join(dataDir, 'logs');
@@ -148,7 +169,7 @@ for (let i = 0; i < ACCOUNTS; i++) {
       encryptionKey,
       platform,
       profile,
-      faults: FAULTS,
+      faults: faultsFor(profile, platform),
     }),
   );
 }
@@ -214,6 +235,10 @@ console.log(
   '  linkedin: organization pages only (listed to settle an ambiguity; a member account would go to review by design)',
 );
 console.log(`  faults ${JSON.stringify(FAULTS)}`);
+if (LATE_SHARE > 0)
+  console.log(
+    `  late creates on ${[...LATE_PROFILES].join(', ')}: processingMs ${LATE_MS}, processingShare ${LATE_SHARE}`,
+  );
 console.log(`  tuning ${JSON.stringify(TUNING)}`);
 console.log(
   `  processes: web on ports ${webPorts.join(' and ')}, 2 workers; Postgres on port ${pgPort}; logs in ${logDir}`,
@@ -316,7 +341,11 @@ const killer = (async () => {
   // The sandbox's 429 asks for 60 s (LinkedIn's and Threads' name no reset: we wait a minute for them too); lifting
   // rate limits with the kills bounds the run (every other fault stays).
   for (const account of accounts)
-    await store.setFaults([account.sandbox.id], { ...FAULTS, rateLimited: 0, profile: account.profileName });
+    await store.setFaults([account.sandbox.id], {
+      ...faultsFor(account.profileName, account.platform),
+      rateLimited: 0,
+      profile: account.profileName,
+    });
 })();
 const pgRestart = { at: 0, downMs: 0 };
 const restarter = (async () => {
@@ -343,7 +372,9 @@ const countOpen = async () =>
     [
       ...(await withDb((db) =>
         db.execute<{ n: number }>(
-          sql`select count(*)::int as n from deliveries where status in ('scheduled', 'publishing', 'ambiguous')`,
+          // A republished delivery is open until its late-copy watch has ended (a late copy may still land).
+          sql`select (select count(*) from deliveries where status in ('scheduled', 'publishing', 'ambiguous'))::int
+            + (select count(*) from late_copy_watches where ended_at is null)::int as n`,
         ),
       )),
     ][0]!.n,
@@ -374,7 +405,7 @@ await Promise.all([insertDirect, createThroughApi, killer, restarter]);
 supervisor.stopAll();
 await supervisor.waitAllExited();
 // A slow write still being processed on the platform lands now: wait it out before counting.
-await sleep(FAULTS.processingMs + 1_000);
+await sleep(Math.max(FAULTS.processingMs, LATE_SHARE > 0 ? LATE_MS : 0) + 1_000);
 const tookS = Math.round((Date.now() - t0) / 1000);
 console.log('');
 
@@ -396,7 +427,7 @@ const rows = [
   return { ...r, profile: account?.profile ?? '?' };
 });
 const copiesByText = await copiesOnPlatform(store, accounts);
-const verdict = judge(rows, copiesByText);
+const verdict = judge(rows, copiesByText, { acceptDetectedLateCopies: LATE_SHARE > 0 });
 // A sent thread part's copy replies to the part before it, by the id we hold for that part (any network's form).
 const parts = rows as unknown as (DeliveryRow & { postId: string; part: number })[];
 const wrongParent = parts
@@ -461,6 +492,22 @@ for (const [label, ids] of problems)
   if (ids.length > 0) console.log(`  FAIL ${label}: ${ids.length}, e.g. ${ids.slice(0, 3).join(', ')}`);
 if (f.duplicates.length > 0)
   console.log(`  of the duplicates, ${verdict.duplicatesListed.length} are in needs_review with every copy listed`);
+if (LATE_SHARE > 0) {
+  const learned = [
+    ...(await withDb((db) =>
+      db.execute<{ provider: string; host: string; ms: number; source: string }>(
+        sql`select provider, host, observed_worst_ms as ms, source from host_allowances where workspace_id = ${workspace.id} order by provider`,
+      ),
+    )),
+  ];
+  const byWatch = rows.filter(
+    (r) => verdict.lateCopiesDetected.includes(r.id) && r.reconciliations.at(-1)?.decision === 'late_copy',
+  );
+  console.log(
+    `late copies (--late-share ${LATE_SHARE}, creates ${LATE_MS} ms after the call): ${verdict.lateCopiesDetected.length} in needs_review with both copies listed (${byWatch.length} found by the watch after "sent"), none sent with two`,
+  );
+  for (const l of learned) console.log(`  learned allowance ${l.provider} ${l.host}: worst ${l.ms} ms (${l.source})`);
+}
 const failed =
   problems.some(([, ids]) => ids.length > 0) ||
   api.gaveUp > 0 ||

@@ -14,6 +14,7 @@ import { queryKeys, readUrls } from '@/lib/query/keys';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ProviderName } from '@/lib/providers/types';
 import type { AccountListItem } from '@/lib/reads/accounts';
+import { ProcessingAllowanceLine } from './processing-allowance';
 
 type Account = AccountListItem;
 export type AccountRowActions = { checkConnection: FormAction; disconnect: FormAction };
@@ -153,6 +154,7 @@ function AccountRow({
           )}
         </div>
       </div>
+      <ProcessingAllowanceLine allowance={a.processingAllowance} />
       {a.needsReconnect && <TokenProblem account={a} canManage={canManage} reconnect={reconnect} />}
       <FormStatus state={check ?? disconnect} />
     </li>

@@ -7,6 +7,7 @@ const KIND_LABEL: Record<string, string> = {
   failed: 'Failed',
   reconnect: 'Reconnect needed',
   needs_review: 'Needs review',
+  late_copy: 'A late copy appeared',
   post_approved: 'Approved',
   changes_requested: 'Changes requested',
   missed: 'Missed',

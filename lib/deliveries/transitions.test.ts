@@ -30,8 +30,9 @@ describe('I5 — monotonic status: the transition table', () => {
   });
 
   it('settled states are final and nothing returns to publishing except from scheduled', () => {
-    for (const final of ['sent', 'failed', 'canceled', 'missed'] as const)
-      expect(ALLOWED_TRANSITIONS[final]).toEqual([]);
+    for (const final of ['failed', 'canceled', 'missed'] as const) expect(ALLOWED_TRANSITIONS[final]).toEqual([]);
+    // sent leaves only for review, when the late-copy watch finds a second copy (issue 20); never to be published again.
+    expect(ALLOWED_TRANSITIONS.sent).toEqual(['needs_review']);
     for (const from of STATUSES)
       if (from !== 'scheduled' && from !== 'publishing') expect(canTransition(from, 'publishing')).toBe(false);
   });

@@ -3,7 +3,7 @@ import type { DeliveryStatus } from '@/db/schema';
 /**
  * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces it with
  * a trigger whose function is generated from this table (transitionTriggerFunctionSql; installed by
- * migrations 0003, 0005, 0010, 0011 and 0013): a test checks the live function's source equals it, and every pair both ways.
+ * migrations 0003, 0005, 0010, 0011, 0013 and 0018): a test checks the live function's source equals it, and every pair both ways.
  * To change a rule: edit the table, add a migration containing transitionTriggerFunctionSql().
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
@@ -14,7 +14,8 @@ export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus
   publishing: ['sent', 'failed', 'scheduled', 'ambiguous'],
   ambiguous: ['sent', 'scheduled', 'needs_review'],
   needs_review: ['sent', 'scheduled', 'canceled'],
-  sent: [],
+  // needs_review: the late-copy watch found a second copy after a republish (lib/reconcile/watch.ts).
+  sent: ['needs_review'],
   failed: [],
   canceled: [],
   missed: [],

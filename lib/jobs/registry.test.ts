@@ -21,6 +21,7 @@ describe('the job registry', () => {
     expect(jobs.map((job) => [job.name, job.cadence === 'due' ? 'due' : 'interval'])).toEqual([
       ['publish', 'due'],
       ['reconcile', 'due'],
+      ['watch-late-copies', 'interval'],
       ['prune-idempotency-keys', 'interval'],
       ['prune-login-attempts', 'interval'],
       ['refresh-tokens', 'interval'],

@@ -6,6 +6,7 @@ import { pruneWebhooksJob } from './prune-webhooks';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
 import { refreshTokensJob } from './refresh-tokens';
+import { watchLateCopiesJob } from './watch-late-copies';
 import { webhooksJob } from './webhooks';
 
 /**
@@ -15,6 +16,7 @@ import { webhooksJob } from './webhooks';
 export const jobs = [
   publishJob,
   reconcileJob,
+  watchLateCopiesJob,
   pruneIdempotencyKeysJob,
   pruneLoginAttemptsJob,
   refreshTokensJob,

@@ -3,6 +3,7 @@ import type { ClaimedNotificationSend } from '@/db/queries/notification-sends';
 /** What each notification kind is called in a subject line and in Slack. */
 export const KIND_LABELS: Record<string, string> = {
   needs_review: 'Needs review',
+  late_copy: 'A late copy appeared',
   failed: 'Delivery failed',
   missed: 'Delivery missed',
   reconnect: 'Account needs a reconnect',

@@ -38,6 +38,8 @@ const CHECK_TITLES: Record<string, string> = {
   released: 'not found in two reads — released to publish once more',
   needs_review: 'needs review',
   unreadable: 'the platform could not be read',
+  watch_clear: 'late-copy watch — still one copy',
+  late_copy: 'late-copy watch — a late copy appeared',
 };
 const copiesOf = (evidence: Record<string, unknown> | null) =>
   Array.isArray(evidence?.copies) ? evidence.copies.length : 0;

@@ -2,6 +2,7 @@ import { getEnv } from '@/lib/env';
 import { appOrigin } from '@/lib/providers';
 import { newWorkerId } from '@/lib/publishing/worker';
 import type { ReconcileOptions } from './reconcile';
+import type { WatchOptions } from './watch';
 
 /** The defaults shared by the environment's options and the tests'. */
 export const RECONCILE_DEFAULTS = {
@@ -22,7 +23,24 @@ export function reconcileOptionsFromEnv(overrides: Partial<ReconcileOptions> = {
     readTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
     callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
     allowanceMs: env.RECONCILE_ALLOWANCE_MS,
+    allowanceCeilingMs: env.RECONCILE_ALLOWANCE_CEILING_MS,
     recheckDelayMs: env.RECONCILE_RECHECK_MS,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
+    origin: appOrigin(),
+    ...overrides,
+  };
+}
+
+/** Late-copy watch options from the validated environment (RECONCILE_WATCH_DELAYS_MS; see .env.example). */
+export function watchOptionsFromEnv(overrides: Partial<WatchOptions> = {}): WatchOptions {
+  const env = getEnv();
+  return {
+    workerId: newWorkerId(),
+    batchSize: RECONCILE_DEFAULTS.batchSize,
+    windowBeforeMs: RECONCILE_DEFAULTS.windowBeforeMs,
+    leaseMs: env.PUBLISH_LEASE_MS,
+    readTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
+    delaysMs: env.RECONCILE_WATCH_DELAYS_MS,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     origin: appOrigin(),
     ...overrides,

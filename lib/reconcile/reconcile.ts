@@ -20,6 +20,7 @@ import {
 } from '@/lib/providers';
 import { recordTokenRejected } from '@/lib/tokens/token-health';
 import { compareWithPlatform, type SamePost, type SimilarPost } from './match';
+import { learnAfterCheck, withLearnedAllowance } from './reconcile-learning';
 
 export type ReconcileOptions = {
   workerId: string;
@@ -31,6 +32,8 @@ export type ReconcileOptions = {
   callTimeoutMs: number;
   /** Per provider: how long the platform may still create a post after our call gave up (slow processing). */
   allowanceMs: Record<ProviderName, number>;
+  /** A host's learned allowance (lib/reconcile/allowance.ts) is capped here (default 15 min). */
+  allowanceCeilingMs?: number;
   /** "Not found" needs two reads at least this far apart (platform read lag). */
   recheckDelayMs: number;
   /** How far before the first attempt the read window starts. */
@@ -86,12 +89,15 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
       leaseMs: options.leaseMs,
     });
     if (batch.length === 0) break;
+    // The learned allowance (issue 20): each host's quiet period covers the latest post it ever created.
+    const optionsFor = await withLearnedAllowance(db, batch, options);
     const decisions = await Promise.all(
-      batch.map((d) => decide(db, d, options).catch((error) => unexpected(d, error))),
+      batch.map((d) => decide(db, d, optionsFor(d)).catch((error) => unexpected(d, error))),
     );
-    for (const decision of decisions) {
+    for (const [i, decision] of decisions.entries()) {
       summary.checked++;
       const written = await recordReconcileDecision(db, { ...decision, actor });
+      if (written) await learnAfterCheck(db, batch[i]!, decision);
       countReconcileDecision(written ? decision.decision : 'fenced');
       if (!written) summary.fenced++;
       else if (decision.decision === 'found') summary.found++;

@@ -3,6 +3,7 @@ import { NO_ALLOWANCE } from '@/lib/publishing/testing';
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import { RECONCILE_DEFAULTS } from './options';
 import type { ReconcileOptions } from './reconcile';
+import type { WatchOptions } from './watch';
 
 /** Reconciler options for tests: reads as soon as the (short) call timeout has passed, rechecks at once. */
 export function testReconcileOptions(origin: string, overrides: Partial<ReconcileOptions> = {}): ReconcileOptions {
@@ -16,6 +17,21 @@ export function testReconcileOptions(origin: string, overrides: Partial<Reconcil
     allowanceMs: NO_ALLOWANCE,
     recheckDelayMs: 0,
     releaseMarginMs: 1_000,
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    origin,
+    ...overrides,
+  };
+}
+
+/** Late-copy watch options for tests: steps a few seconds apart instead of minutes (the same code path). */
+export function testWatchOptions(origin: string, overrides: Partial<WatchOptions> = {}): WatchOptions {
+  return {
+    workerId: `watch-${randomUUID().slice(0, 8)}`,
+    batchSize: 20,
+    leaseMs: 30_000,
+    readTimeoutMs: 2_000,
+    delaysMs: [3_000, 8_000],
+    windowBeforeMs: RECONCILE_DEFAULTS.windowBeforeMs,
     encryptionKey: TEST_ENCRYPTION_KEY,
     origin,
     ...overrides,

@@ -56,7 +56,7 @@ export type ReportRow = {
 
 export type Incident = {
   at: string;
-  kind: 'ambiguous' | 'review_decision' | 'duplicates';
+  kind: 'ambiguous' | 'review_decision' | 'duplicates' | 'late_copy';
   account: string;
   text: string;
   detail: string;
@@ -110,7 +110,7 @@ type EventRow = {
   next_status: string | null;
 };
 
-type DuplicateRow = { at: Stamp; handle: string; text: string; copies: number };
+type DuplicateRow = { at: Stamp; handle: string; text: string; copies: number; late: boolean };
 
 const STRATEGY_WORDS: Record<string, string> = {
   timeline: 'reading the account’s recent posts',
@@ -176,7 +176,7 @@ export async function readPublicationReport(
   const duplicates = rows<DuplicateRow>(
     await db.execute(sql`
       select r.checked_at as at, a.handle, ${deliveryTextSql} as text,
-        jsonb_array_length(r.evidence -> 'copies')::int as copies
+        jsonb_array_length(r.evidence -> 'copies')::int as copies, r.decision = 'late_copy' as late
       from reconciliations r
       join deliveries d on d.id = r.delivery_id
       join posts p on p.id = d.post_id
@@ -212,10 +212,12 @@ export async function readPublicationReport(
     }),
     ...duplicates.map((d): Incident => ({
       at: toDate(d.at).toISOString(),
-      kind: 'duplicates',
+      kind: d.late ? 'late_copy' : 'duplicates',
       account: d.handle,
       text: d.text,
-      detail: `${d.copies} copies found on the platform; sent to review (never counted as sent).`,
+      detail: d.late
+        ? `A late copy appeared after it was published again: ${d.copies} copies on the platform; sent to review.`
+        : `${d.copies} copies found on the platform; sent to review (never counted as sent).`,
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
 

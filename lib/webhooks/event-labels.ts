@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'delivery.ambiguous': 'A delivery’s outcome is unknown and being verified',
   'delivery.needs_review': 'A delivery needs an admin’s decision',
   'delivery.missed': 'A delivery was not sent: it was too late',
+  'delivery.duplicate_detected': 'A late copy of a sent delivery appeared: it is back in review with both copies',
   'post.approved': 'A post was approved',
   'post.rejected': 'A post was rejected',
 };

@@ -46,6 +46,11 @@ export type Verdict = {
   lines: string[];
   /** Of the duplicates: in needs_review with every copy listed in the latest check's evidence (detected, still a failure). */
   duplicatesListed: string[];
+  /**
+   * With `--late-share`: deliveries whose late copy (a create beyond the allowance, which no read can foresee) was
+   * detected — in needs_review with every copy listed. Accepted, not counted as duplicates; `sent` with two never is.
+   */
+  lateCopiesDetected: string[];
   failures: {
     duplicates: string[];
     duplicateIntents: string[];
@@ -61,13 +66,18 @@ export type Verdict = {
 };
 
 /** `copiesByText`: every copy ever stored on the chaos accounts, grouped by text. */
-export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): Verdict {
+export function judge(
+  rows: DeliveryRow[],
+  copiesByText: Map<string, Copy[]>,
+  options: { acceptDetectedLateCopies?: boolean } = {},
+): Verdict {
   const verdict: Verdict = {
     paths: new Map(),
     byStatus: new Map(),
     byProfile: new Map(),
     lines: [],
     duplicatesListed: [],
+    lateCopiesDetected: [],
     copies: [...copiesByText.values()].reduce((n, c) => n + c.length, 0),
     failures: {
       duplicates: [],
@@ -94,7 +104,9 @@ export function judge(rows: DeliveryRow[], copiesByText: Map<string, Copy[]>): V
     verdict.byStatus.set(row.status, (verdict.byStatus.get(row.status) ?? 0) + 1);
 
     if ((perText.get(row.text) ?? 0) > 1) f.duplicateIntents.push(row.id);
-    if (copies.length > 1) {
+    if (copies.length > 1 && options.acceptDetectedLateCopies && row.status === 'needs_review' && listed) {
+      verdict.lateCopiesDetected.push(row.id);
+    } else if (copies.length > 1) {
       f.duplicates.push(row.id);
       if (row.status === 'needs_review' && listed) verdict.duplicatesListed.push(row.id);
     }
@@ -177,6 +189,7 @@ export function pathOf(row: Pick<DeliveryRow, 'status' | 'failureReason' | 'reco
     if (decisions.has('found')) return 'found by reconciliation';
     return 'sent after reconciliation';
   }
+  if (row.status === 'needs_review' && decisions.has('late_copy')) return 'needs_review: a late copy appeared (watch)';
   if (row.status === 'needs_review') return `needs_review: ${generalise(row.failureReason ?? 'no reason')}`;
   return row.status;
 }

@@ -22,7 +22,12 @@ const TONE: Record<Settlement, BadgeTone> = {
   open: 'gray',
 };
 
-const INCIDENT_LABEL = { ambiguous: 'Unknown outcome', review_decision: 'Review decision', duplicates: 'Extra copies' };
+const INCIDENT_LABEL = {
+  ambiguous: 'Unknown outcome',
+  review_decision: 'Review decision',
+  duplicates: 'Extra copies',
+  late_copy: 'A late copy appeared',
+};
 
 function lateness(seconds: number | null): string {
   if (seconds === null) return '';

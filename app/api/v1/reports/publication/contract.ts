@@ -45,7 +45,7 @@ const reportSchema = z
     incidents: z.array(
       z.object({
         at: iso,
-        kind: z.enum(['ambiguous', 'review_decision', 'duplicates']),
+        kind: z.enum(['ambiguous', 'review_decision', 'duplicates', 'late_copy']),
         account: z.string(),
         text: z.string(),
         detail: z.string(),
