@@ -105,3 +105,19 @@ export async function listSimEvents(db: Executor): Promise<SimEventRow[]> {
     from delivery_events e left join sim_event_fences f on f.event_id = e.id order by e.id`);
   return [...rows] as SimEventRow[];
 }
+
+/** Late-copy watches still open (a republished delivery not yet checked at every step). */
+export async function countOpenWatches(db: Executor): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from late_copy_watches where ended_at is null`,
+  );
+  return row?.n ?? 0;
+}
+
+/** The copies the delivery's latest stored check listed (its evidence's `copies`). */
+export async function lastCheckCopyIds(db: Executor, deliveryId: string): Promise<string[]> {
+  const [row] = await db.execute<{ ids: string[] | null }>(sql`
+    select array(select c->>'id' from jsonb_array_elements(coalesce(r.evidence->'copies', '[]'::jsonb)) c) as ids
+    from reconciliations r where r.delivery_id = ${deliveryId} order by r.checked_at desc limit 1`);
+  return row?.ids ?? [];
+}

@@ -1,5 +1,5 @@
 import type { Database } from '@/db/client';
-import { listSimDeliveries, listSimEvents } from '@/db/testing/simulation';
+import { lastCheckCopyIds, listSimDeliveries, listSimEvents } from '@/db/testing/simulation';
 import { canTransition } from '@/lib/deliveries/transitions';
 import type { DeliveryStatus } from '@/db/schema';
 import type { SimulationResult } from './simulate';
@@ -20,10 +20,14 @@ export async function checkInvariants(db: Database, result: SimulationResult): P
     const row = rows.get(d.id)!;
     const copies = result.platformPosts.filter((p) => p.accountId === d.sandboxAccountId && d.texts.has(p.text));
     const ids = copies.map((c) => c.id).join(', ');
-    // I1: at most one copy, always. Even a detected duplicate (needs_review listing the copies) counts:
-    // every timing assumption holds in the simulation, so a second copy means a guard is missing.
-    if (copies.length > 1)
-      violations.push(`I1: delivery ${d.id} (${row.status}) has ${copies.length} copies on the platform: ${ids}`);
+    // I1: at most one copy. Even a detected duplicate (needs_review listing the copies) counts where every timing
+    // assumption holds: a second copy then means a guard is missing. A platform that finishes a write past the
+    // allowance can defeat a proof of absence; there the second copy must be caught: never "sent", in review, listed.
+    if (copies.length > 1) {
+      const listed = new Set(d.lateCreates && row.status === 'needs_review' ? await lastCheckCopyIds(db, d.id) : []);
+      if (!copies.every((c) => listed.has(c.id)))
+        violations.push(`I1: delivery ${d.id} (${row.status}) has ${copies.length} copies on the platform: ${ids}`);
+    }
     if (row.status === 'sent' && (copies.length !== 1 || copies[0]!.id !== row.externalId)) {
       violations.push(
         `I1: delivery ${d.id} is sent as ${row.externalId} but the platform holds ${copies.length} copies (${ids})`,

@@ -26,10 +26,16 @@ export type AccountPlan = {
    * with "!"): a read must answer "similar" for them, never prove absence through them nor take one for ours.
    */
   decoys: number;
+  /**
+   * The share of writes the platform finishes only three time jumps later: past the allowance, so two reads can
+   * "prove" an absence that is not one. Only the late-copy watch can then catch the second copy.
+   */
+  lateShare: number;
 };
 export type ActorPlan =
   | { kind: 'publisher'; passes: number; batchSize: number; concurrency: number; crashAt: number | null }
   | { kind: 'reconciler'; passes: number; crashAt: number | null }
+  | { kind: 'watcher'; passes: number; crashAt: number | null }
   | { kind: 'edit'; post: number; crashAt: number | null }
   | { kind: 'cancel'; post: number; crashAt: number | null }
   /** Time passes beyond every lease, call timeout, processing allowance and read lag. */
@@ -76,6 +82,7 @@ const account: fc.Arbitrary<AccountPlan> = fc.constantFrom<Platform>('x', 'masto
     slowShare: fc.constantFrom(0, 0, 0.5, 1),
     readLag: fc.boolean(),
     decoys: fc.constantFrom(0, 0, 1, 2),
+    lateShare: fc.constantFrom(0, 0, 0, 0.5, 1),
   }),
 );
 
@@ -99,6 +106,14 @@ function actor(posts: number): fc.Arbitrary<ActorPlan> {
       arbitrary: fc.record({
         kind: fc.constant('reconciler' as const),
         passes: fc.integer({ min: 1, max: 4 }),
+        crashAt,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('watcher' as const),
+        passes: fc.integer({ min: 1, max: 2 }),
         crashAt,
       }),
     },
@@ -149,6 +164,7 @@ export const slowPlatformPlan: fc.Arbitrary<SimulationPlan> = fc
           slowShare: fc.constantFrom(0.5, 1),
           readLag: fc.boolean(),
           decoys: fc.constantFrom(0, 1),
+          lateShare: fc.constant(0),
         }),
       ),
       posts: fc.constantFrom([[0]], [[0], [0]]),
@@ -162,6 +178,43 @@ export const slowPlatformPlan: fc.Arbitrary<SimulationPlan> = fc
           { kind: 'time-jump' },
         ],
         { minLength: 3 },
+      ),
+      randomSeed: fc.integer(),
+    }),
+  );
+
+/**
+ * A platform that finishes writes past the allowance (docs/architecture.md#late-copies): two reads can then "prove"
+ * an absence that is not one, and the release publishes again. Nothing can prevent that second copy; the watch must
+ * catch it: never "sent" with two copies, always in review with both listed.
+ */
+export const latePlatformPlan: fc.Arbitrary<SimulationPlan> = fc
+  .constantFrom<Platform>('x', 'mastodon')
+  .chain((platform) =>
+    fc.record({
+      accounts: fc.tuple(
+        fc.record({
+          platform: fc.constant(platform),
+          profile: fc.constantFrom(...PROFILES[platform].slice(0, 2)),
+          faults: fc.constant(NO_FAULT_RATES),
+          slowShare: fc.constant(0),
+          readLag: fc.constant(false),
+          decoys: fc.constant(0),
+          lateShare: fc.constantFrom(0.5, 1),
+        }),
+      ),
+      posts: fc.constantFrom([[0]], [[0], [0]]),
+      latenessLimitSeconds: fc.constant(3600),
+      actors: fc.shuffledSubarray<ActorPlan>(
+        [
+          { kind: 'publisher', passes: 2, batchSize: 1, concurrency: 1, crashAt: null },
+          { kind: 'reconciler', passes: 3, crashAt: null },
+          { kind: 'reconciler', passes: 3, crashAt: null },
+          { kind: 'watcher', passes: 2, crashAt: null },
+          { kind: 'time-jump' },
+          { kind: 'time-jump' },
+        ],
+        { minLength: 4 },
       ),
       randomSeed: fc.integer(),
     }),

@@ -30,6 +30,7 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
   const store = createMemorySandboxStore();
   const lagged = new Set<string>();
   const slowShares = new Map<string, number>();
+  const lateShares = new Map<string, number>();
   const hidden = new Set<string>();
   const created: SandboxPost[] = [];
   const foreign: SandboxPost[] = [];
@@ -38,11 +39,15 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
   /** The store as one request sees it: `epoch` is the jump count when it arrived. */
   function storeFor(epoch: number): SandboxStore {
     let slow: boolean | undefined; // drawn at the request's first write step
+    let late: boolean | undefined;
     // A request that a time jump has overtaken runs to its end at once: the allowance has passed.
     const step = (label: string) => (sim.jumps > epoch ? Promise.resolve(true) : sim.platformEvent(label));
     const writeStep = async (label: string, accountId: string | undefined) => {
       slow ??= options.random() < (slowShares.get(accountId ?? '') ?? 0);
+      late ??= options.random() < (lateShares.get(accountId ?? '') ?? 0);
       if (slow && sim.jumps === epoch) await sim.untilJump();
+      // Past the allowance and two reads: three jumps after it arrived.
+      if (late) await sim.untilJumps(epoch + 3);
       await step(label);
     };
     return new Proxy(store, {
@@ -90,6 +95,10 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
     /** This share of the account's writes is created only after our call timed out (at the next time jump). */
     setSlowShare(accountId: string, share: number) {
       slowShares.set(accountId, share);
+    },
+    /** This share of the account's writes is created three time jumps later, beyond any allowance. */
+    setLateShare(accountId: string, share: number) {
+      lateShares.set(accountId, share);
     },
     /** Every copy the platform ever stored through the API, as its own records say (not our database). */
     allPosts: () => [...created],

@@ -3,30 +3,34 @@ import { beforeAll, inject } from 'vitest';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { installFenceAudit } from '@/db/testing/simulation';
 import { checkInvariants } from './invariants';
-import { simulationPlan, slowPlatformPlan } from './plan';
+import { latePlatformPlan, simulationPlan, slowPlatformPlan } from './plan';
 import { simulate } from './simulate';
 
-export type PropertyName = 'general' | 'slow';
+export type PropertyName = 'general' | 'slow' | 'late';
 
 /** Runs of the general property; npm run simulate -- --runs N provides it (the slow-platform one runs 60 % of it). */
 export function simulationRuns(property: PropertyName): number {
   const runs = inject('simulationRuns') ?? 30;
-  return property === 'general' ? runs : Math.ceil(runs * 0.6);
+  return property === 'general' ? runs : Math.ceil(runs * (property === 'slow' ? 0.6 : 0.4));
 }
 
 /** Generous: a run takes well under a second (npm run simulate prints the rate). */
 export const timeoutFor = (runs: number) => Math.max(60_000, runs * 2_000);
 
 /** The property on this test file's own database: any violation fails the run with its steps. */
-export async function simulationProperty(property: PropertyName) {
+export async function simulationProperty(
+  property: PropertyName,
+  onRun: (result: Awaited<ReturnType<typeof simulate>>) => void = () => {},
+) {
   const { db } = await createTestDatabase({ max: 4 });
   beforeAll(() => installFenceAudit(db));
   return fc.asyncProperty(
     fc.scheduler(),
-    property === 'general' ? simulationPlan : slowPlatformPlan,
+    { general: simulationPlan, slow: slowPlatformPlan, late: latePlatformPlan }[property],
     async (s, plan) => {
       const result = await simulate(db, s, plan);
       const violations = await checkInvariants(db, result);
+      onRun(result);
       if (violations.length > 0) throw new Error(`${violations.join('\n')}\n\nsteps:\n${result.sim.trace.join('\n')}`);
     },
   );

@@ -40,6 +40,7 @@ export class Simulation {
   private activity = 0;
   private idle: Deferred | null = null;
   private forceable = new Set<Deferred>();
+  private jumpWaiters: { count: number; resolve: () => void }[] = [];
 
   constructor(private readonly s: Scheduler) {}
 
@@ -92,9 +93,22 @@ export class Simulation {
     return d.promise;
   }
 
+  /**
+   * Resolves once `count` time jumps have happened, in either phase: a write that the platform finishes past the
+   * allowance waits for the drain's jumps too (where untilJump no longer waits).
+   */
+  untilJumps(count: number): Promise<void> {
+    if (this.jumps >= count) return Promise.resolve();
+    if (!this.free) return this.untilJump().then(() => this.untilJumps(count));
+    return new Promise((resolve) => this.jumpWaiters.push({ count, resolve }));
+  }
+
   /** Time passes beyond every lease, call timeout, processing allowance and read lag. */
   jump() {
     this.jumps++;
+    const ready = this.jumpWaiters.filter((w) => w.count <= this.jumps);
+    this.jumpWaiters = this.jumpWaiters.filter((w) => w.count > this.jumps);
+    for (const w of ready) w.resolve();
     this.trace.push(`⏩ time jump #${this.jumps}`);
     const pending = [...this.forceable];
     this.forceable.clear();

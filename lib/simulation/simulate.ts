@@ -7,13 +7,14 @@ import { cancelScheduledDeliveries } from '@/db/queries/deliveries';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { workspaces } from '@/db/schema';
 import { makeWorkspace } from '@/db/testing/factories';
-import { listSimDeliveries, resetSimulationData, shiftTimestampsBack } from '@/db/testing/simulation';
+import { countOpenWatches, listSimDeliveries, resetSimulationData, shiftTimestampsBack } from '@/db/testing/simulation';
 import { editScheduledPost } from '@/lib/posts/edit';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { testPublisherOptions } from '@/lib/publishing/testing';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
-import { testReconcileOptions } from '@/lib/reconcile/testing';
+import { testReconcileOptions, testWatchOptions } from '@/lib/reconcile/testing';
+import { watchForLateCopies } from '@/lib/reconcile/watch';
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import { newSandboxIdentity } from '@/lib/sandbox/tokens';
 import { NO_FAULTS } from '@/lib/sandbox/types';
@@ -38,7 +39,17 @@ const TIMING = {
   allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
 };
 
-export type SimulatedDelivery = { id: string; postId: string; sandboxAccountId: string; texts: Set<string> };
+/** The watch's steps after a republished delivery is sent: each falls due after one or more time jumps. */
+const WATCH_DELAYS_MS = [2 * 60_000, 10 * 60_000, 20 * 60_000];
+
+export type SimulatedDelivery = {
+  id: string;
+  postId: string;
+  sandboxAccountId: string;
+  texts: Set<string>;
+  /** Its account may finish a write past the allowance: a second copy is then possible, never a "sent" one. */
+  lateCreates: boolean;
+};
 
 export type SimulationResult = {
   sim: Simulation;
@@ -72,6 +83,7 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
     await platform.store.setFaults([sandboxAccount.id], { ...NO_FAULTS, ...a.faults, profile: a.profile });
     if (a.readLag) platform.setReadLag(sandboxAccount.id);
     platform.setSlowShare(sandboxAccount.id, a.slowShare);
+    platform.setLateShare(sandboxAccount.id, a.lateShare);
     const product = await upsertAccount(db, {
       workspaceId: workspace.id,
       provider: a.platform,
@@ -109,6 +121,7 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
         postId: created!.post.id,
         sandboxAccountId: account.sandboxAccountId,
         texts: new Set([text]),
+        lateCreates: account.plan.lateShare > 0,
       });
     }
   }
@@ -144,6 +157,18 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
       }),
     );
 
+  const watch = (actor: Actor) =>
+    watchForLateCopies(
+      gatedDatabase(db, sim, actor),
+      testWatchOptions(SIM_ORIGIN, {
+        workerId: actor.name,
+        batchSize: 2,
+        leaseMs: TIMING.leaseMs,
+        delaysMs: WATCH_DELAYS_MS,
+        transport: platform.transport(actor),
+      }),
+    );
+
   // The scheduled phase: every actor starts at once; fast-check decides which await point goes next.
   for (const [i, a] of plan.actors.entries()) {
     const actor = sim.actor(`${a.kind}#${i}`, 'crashAt' in a ? a.crashAt : null);
@@ -160,6 +185,12 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
         case 'reconciler':
           for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.reconciler;) {
             if ((await reconcile(actor)).checked > 0) done++;
+            else idle++;
+          }
+          return;
+        case 'watcher':
+          for (let done = 0, idle = 0; done < a.passes && idle < MAX_IDLE_POLLS.reconciler;) {
+            if ((await watch(actor)).checked > 0) done++;
             else idle++;
           }
           return;
@@ -196,10 +227,11 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
     await platform.store.setFaults([a.sandboxAccountId], { ...NO_FAULTS, profile: a.plan.profile });
   for (let round = 0; round < MAX_DRAIN_ROUNDS; round++) {
     const rows = await listSimDeliveries(db);
-    if (rows.every((d) => TERMINAL.has(d.status))) break;
+    if (rows.every((d) => TERMINAL.has(d.status)) && (await countOpenWatches(db)) === 0) break;
     await timeJump(sim.actor(`drain-jump#${round}`, null));
     await publish(sim.actor(`drain-publisher#${round}`, null), { batchSize: 10, concurrency: 4 });
     await reconcile(sim.actor(`drain-reconciler#${round}`, null));
+    await watch(sim.actor(`drain-watcher#${round}`, null));
   }
   platform.close();
 
