@@ -311,7 +311,8 @@ export type SandboxDeps = {
   viewerScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /**
    * Who is "signed in to the platform" on the OAuth consent page: inside the app, the sandbox users of the
-   * workspaces the signed-in member administers (offered besides a new user). Absent: only a new user.
+   * workspaces the signed-in member administers (offered besides a new user). Null (or absent): nobody who may
+   * connect accounts is signed in, and the consent is refused.
    */
   consentScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /** How a dialect that takes images by URL (Threads) fetches one (default: an HTTP GET). */

@@ -11,7 +11,7 @@ import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
 import { registerSandboxIdentity as registerIdentity, type ConnectOptions } from '../register-identity';
-import { NO_FAULTS, type FaultsUpdate, type Platform } from '../types';
+import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxDeps } from '../types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
 
 export type { ConnectOptions };
@@ -29,6 +29,8 @@ export async function startTestSandbox(
     hangMs?: number;
     lockWaitMs?: number;
     fetchImage?: (url: string) => Promise<Uint8Array | null>;
+    /** Who is signed in on the OAuth consent page (default: a member with no sandbox users yet; null: nobody). */
+    consentScope?: SandboxDeps['consentScope'];
   } = {},
 ) {
   const database = await createTestDatabase({ max: 40 });
@@ -42,6 +44,7 @@ export async function startTestSandbox(
       resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }),
       hangMs: options.hangMs ?? 5_000,
       lockWaitMs: options.lockWaitMs,
+      consentScope: options.consentScope ?? (async () => []),
       // No network here: an image URL the test does not serve is one the platform cannot fetch.
       fetchImage: options.fetchImage ?? (async () => null),
     },
@@ -118,7 +121,13 @@ export async function startTestSandbox(
 export async function startMemoryTestSandbox(options: { hangMs?: number; lockWaitMs?: number } = {}) {
   const store = createMemorySandboxStore();
   const server = await startSandboxServer({
-    deps: { store, resolveScope: async () => [], hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs },
+    deps: {
+      store,
+      resolveScope: async () => [],
+      consentScope: async () => [], // a signed-in member with no sandbox users yet
+      hangMs: options.hangMs ?? 5_000,
+      lockWaitMs: options.lockWaitMs,
+    },
   });
   afterAll(() => server.close());
   return {
