@@ -242,7 +242,7 @@ function basicClientId(request: Request): string | null {
 /** Control: `POST /api/sandbox/revoke {accountId}` revokes every token of a workspace's sandbox account. */
 export async function handleRevoke(request: Request, deps: SandboxDeps): Promise<Response> {
   if (request.method !== 'POST') return problem({ status: 405, title: 'Method Not Allowed' }, { allow: 'POST' });
-  const scope = await deps.resolveScope(request);
+  const scope = await deps.resolveScope(request, 'change');
   if (scope instanceof Response) return scope;
   const body = await readBody(request);
   const target = scope.find((s) => s.accountId === body?.accountId);

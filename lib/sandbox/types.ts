@@ -298,8 +298,8 @@ export interface SandboxOAuthStore {
 /** An account as a control-endpoint caller knows it: `accountId` is the id they use (the product's account id). */
 export type ScopedAccount = { accountId: string; handle: string; disconnected: boolean; account: SandboxAccount };
 
-/** The sandbox accounts one caller may see and change, or a problem response (401/403). */
-export type ScopeResolver = (request: Request) => Promise<ScopedAccount[] | Response>;
+/** The sandbox accounts one caller may read (`read`) or change (`change`), or a problem response (401/403/429). */
+export type ScopeResolver = (request: Request, access: 'read' | 'change') => Promise<ScopedAccount[] | Response>;
 
 export type SandboxDeps = {
   store: SandboxStore;

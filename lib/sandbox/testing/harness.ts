@@ -105,9 +105,11 @@ export async function startTestSandbox(
       (await store.listAllPosts(sandboxAccountId)).filter((p) => p.text === text && !p.deletedAt).length,
     /** Every copy ever stored, deleted ones included. */
     allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
+    /** A workspace API key that may read and change the sandbox control (posts:read, accounts:write). */
     apiKey: async (workspaceId: string) => {
       const key = generateApiKey();
-      await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash });
+      const scopes = ['posts:read', 'accounts:write'] as const;
+      await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash, scopes: [...scopes] });
       return key.token;
     },
     uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
