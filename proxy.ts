@@ -29,11 +29,46 @@ export async function proxy(request: NextRequest) {
   headers.set(REQUEST_ID_HEADER, requestId);
   // Next reads the policy from the request to put the nonce on its own scripts.
   headers.set('Content-Security-Policy', csp);
-  const response = await gate(request, headers);
+  const response = crossSiteAction(request) ?? (await gate(request, headers));
   response.headers.set(REQUEST_ID_HEADER, requestId);
   response.headers.set('Content-Security-Policy', csp);
   for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);
   return response;
+}
+
+/**
+ * A server action posted from another site. Next refuses it as well, but answers 500 ("Invalid Server Actions
+ * request"): this is the same check (Origin's host against X-Forwarded-Host, else Host; no `serverActions.allowedOrigins`
+ * is configured), answered 403 before Next sees it. A POST without Origin passes, as in Next: no browser sends it.
+ */
+function crossSiteAction(request: NextRequest): NextResponse | null {
+  if (request.method !== 'POST' || request.nextUrl.pathname.startsWith('/api/')) return null;
+  const origin = request.headers.get('origin');
+  if (!origin || (!request.headers.has('next-action') && !isFormPost(request))) return null;
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  if (host && originHost(origin) === host) return null;
+  return NextResponse.json(
+    {
+      type: 'about:blank',
+      title: 'Forbidden',
+      status: 403,
+      detail: 'A form or action of this app must be sent from it.',
+    },
+    { status: 403, headers: { 'content-type': 'application/problem+json' } },
+  );
+}
+
+/** Next also runs a form's action without script (a multipart POST without Next-Action). */
+const isFormPost = (request: NextRequest) =>
+  /^(?:multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(request.headers.get('content-type') ?? '');
+
+function originHost(origin: string): string | null {
+  if (origin === 'null') return 'null';
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
 }
 
 async function gate(request: NextRequest, headers: Headers) {
