@@ -5,7 +5,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from '@/lib/http/request-id';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
 // Coarse gate only: pages and actions still check the session and role themselves.
-// robots.txt and the manifest must answer crawlers and browsers without a session (icons skip the proxy: see matcher).
+// robots.txt, the manifest and the icons in public/ must answer crawlers and browsers without a session.
 const PUBLIC = [
   /^\/signin/,
   /^\/signout/,
@@ -16,6 +16,7 @@ const PUBLIC = [
   /^\/api\//,
   /^\/_next\//,
   /^\/favicon/,
+  /^\/(?:icon\.svg|icon-\d+\.png|apple-icon\.png)$/,
   /^\/robots\.txt$/,
   /^\/manifest\.webmanifest$/,
 ];
@@ -82,4 +83,6 @@ async function gate(request: NextRequest, headers: Headers) {
   return NextResponse.redirect(url);
 }
 
-export const config = { matcher: ['/((?!_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|ico)$).*)'] };
+// Only Next's own build output skips the proxy (next.config.js gives it nosniff): every other answer, an image
+// path or a 404 for one included, carries the CSP, X-Frame-Options and nosniff.
+export const config = { matcher: ['/((?!_next/static/|_next/image).*)'] };

@@ -1,8 +1,11 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { proxy } from '@/proxy';
+import { config, proxy } from '@/proxy';
 
 // The real proxy function (proxy.ts, Next 16's middleware), called with NextRequests as Next calls it.
+
+/** Whether Next runs the proxy for a path: the matcher is a path-to-regexp source whose one group is a plain regex. */
+const proxied = (path: string) => config.matcher.some((m) => new RegExp(`^${m}$`).test(path));
 
 const action = (path: string, headers: Record<string, string>) =>
   new NextRequest(`http://localhost:3000${path}`, {
@@ -54,5 +57,25 @@ describe('21.13 a cross-site server action is refused by the proxy with 403, bef
     // API routes check their own callers (the sandbox consent form compares Origin itself).
     const api = await proxy(action('/api/v1/posts', { origin: 'http://evil.example', host: 'localhost:3000' }));
     expect(api.status).not.toBe(403);
+  });
+});
+
+describe('21.7 the proxy no longer skips every .png, .svg or .ico path', () => {
+  it('21.7 image-looking paths go through the proxy; only Next’s build output skips it', () => {
+    for (const path of ['/x.png', '/approve/abc.svg', '/favicon.ico', '/icon-192.png', '/evil/../a.ico'])
+      expect(proxied(path), path).toBe(true);
+    for (const path of ['/_next/static/chunks/main.js', '/_next/image']) expect(proxied(path), path).toBe(false);
+  });
+
+  it('21.7 such an answer carries the CSP, X-Frame-Options and nosniff; the public icons need no session', async () => {
+    const response = await proxy(new NextRequest('http://localhost:3000/anything.png'));
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const icon of ['/icon-192.png', '/icon.svg', '/apple-icon.png', '/favicon.ico']) {
+      const answer = await proxy(new NextRequest(`http://localhost:3000${icon}`));
+      expect(answer.headers.get('x-middleware-next'), icon).toBe('1');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 });
