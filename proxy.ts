@@ -1,6 +1,7 @@
 import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getEnv } from '@/lib/env';
+import { linkPageProblem } from '@/lib/http/link-pages';
 import { REQUEST_ID_HEADER, requestIdOf } from '@/lib/http/request-id';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
@@ -30,7 +31,10 @@ export async function proxy(request: NextRequest) {
   headers.set(REQUEST_ID_HEADER, requestId);
   // Next reads the policy from the request to put the nonce on its own scripts.
   headers.set('Content-Security-Policy', csp);
-  const response = crossSiteAction(request) ?? (await gate(request, headers));
+  const response =
+    crossSiteAction(request) ??
+    (await linkPageProblem(request.method, request.nextUrl.pathname)) ??
+    (await gate(request, headers));
   response.headers.set(REQUEST_ID_HEADER, requestId);
   response.headers.set('Content-Security-Policy', csp);
   for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);

@@ -41,31 +41,25 @@ export async function createWeekApprovalLink(db: Executor, params: { workspaceId
 
 export type LinkCheck =
   | { ok: true; link: ApprovalLink }
-  /** 404 unknown link; 401 a known link with the wrong secret (tampered); 410 expired or revoked; 429 too many. */
-  | { ok: false; status: 401 | 404 | 410 | 429; title: string; detail: string };
+  /** 404 unknown or altered link (one answer: a guess learns nothing); 410 expired or revoked; 429 too many. */
+  | { ok: false; status: 404 | 410 | 429; title: string; detail: string };
+
+const NOT_FOUND = {
+  ok: false,
+  status: 404,
+  title: 'Link not found',
+  detail: 'This approval link does not exist. Check that you copied all of it, or ask for a new one.',
+} as const;
 
 /**
- * Resolves a client's token: no session, so the token alone decides — unknown, tampered, expired and revoked
- * links are told apart (each a clear page), and each request counts against the link's rate limit.
+ * What a client's token names, without counting the request (the proxy uses it to answer the page with its real
+ * status): an unknown id and a wrong secret are the same "not found", so the answer is no oracle for link ids.
  */
-export async function checkApprovalLink(db: Executor, token: string, now = new Date()): Promise<LinkCheck> {
-  const notFound = {
-    ok: false,
-    status: 404,
-    title: 'Link not found',
-    detail: 'This approval link does not exist. Check that you copied all of it.',
-  } as const;
+export async function inspectApprovalLink(db: Executor, token: string, now = new Date()): Promise<LinkCheck> {
   const parsed = parseLinkToken(token);
-  if (!parsed) return notFound;
+  if (!parsed) return NOT_FOUND;
   const link = await getApprovalLink(db, { id: parsed.id });
-  if (!link) return notFound;
-  if (!linkSecretMatches(parsed.secret, link.secretHash))
-    return {
-      ok: false,
-      status: 401,
-      title: 'Link not valid',
-      detail: 'This approval link has been altered. Ask for a new link.',
-    };
+  if (!link || !linkSecretMatches(parsed.secret, link.secretHash)) return NOT_FOUND;
   if (link.revokedAt)
     return {
       ok: false,
@@ -80,7 +74,16 @@ export async function checkApprovalLink(db: Executor, token: string, now = new D
       title: 'Link expired',
       detail: 'This approval link has expired. Ask for a new one.',
     };
-  if (!(await countLinkRequest(db, { table: 'approval_links', id: link.id, limit: APPROVAL_LINK_RATE_PER_MINUTE })))
-    return { ok: false, status: 429, title: 'Too many requests', detail: 'Please wait a minute and try again.' };
   return { ok: true, link };
+}
+
+/** Resolves a client's token (no session: the token alone decides); each request counts against the link's limit. */
+export async function checkApprovalLink(db: Executor, token: string, now = new Date()): Promise<LinkCheck> {
+  const check = await inspectApprovalLink(db, token, now);
+  if (!check.ok) return check;
+  if (
+    !(await countLinkRequest(db, { table: 'approval_links', id: check.link.id, limit: APPROVAL_LINK_RATE_PER_MINUTE }))
+  )
+    return { ok: false, status: 429, title: 'Too many requests', detail: 'Please wait a minute and try again.' };
+  return check;
 }

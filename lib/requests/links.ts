@@ -58,11 +58,8 @@ const NOT_FOUND = {
   detail: 'This request link does not exist. Check that you copied all of it.',
 } as const;
 
-/**
- * Resolves a client's request token without a session: the token alone decides. Each call counts against the
- * link's and the address's one-minute windows (`address` null: the link's only).
- */
-export async function checkRequestLink(db: Executor, token: string, address: string | null): Promise<RequestLinkCheck> {
+/** What a client's request token names, without counting the request (the proxy answers the page's status with it). */
+export async function inspectRequestLink(db: Executor, token: string): Promise<RequestLinkCheck> {
   const parsed = parseLinkToken(token);
   if (!parsed) return NOT_FOUND;
   const link = await getRequestLink(db, { id: parsed.id });
@@ -75,6 +72,17 @@ export async function checkRequestLink(db: Executor, token: string, address: str
       title: 'Link revoked',
       detail: 'This request link was revoked. Ask your agency for a new one.',
     };
+  return { ok: true, link };
+}
+
+/**
+ * Resolves a client's request token without a session: the token alone decides. Each call counts against the
+ * link's and the address's one-minute windows (`address` null: the link's only).
+ */
+export async function checkRequestLink(db: Executor, token: string, address: string | null): Promise<RequestLinkCheck> {
+  const check = await inspectRequestLink(db, token);
+  if (!check.ok) return check;
+  const { link } = check;
   const tooMany = {
     ok: false,
     status: 429,

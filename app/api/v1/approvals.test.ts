@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { NextRequest } from 'next/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { revokeRequestLink } from '@/db/queries/requests';
 import { createApiKey } from '@/db/queries/api-keys';
 import { approvalDecisions, approvalLinks, auditLog, deliveries, type ApiKeyScope } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
 import { makeUser } from '@/db/testing/factories';
 import { createApprovalLink, APPROVAL_LINK_RATE_PER_MINUTE } from '@/lib/approvals/links';
 import { generateApiKey } from '@/lib/auth/api-key-token';
+import { createRequestLink } from '@/lib/requests/links';
+import { proxy } from '@/proxy';
 import { GET as readLink, POST as decideByLink } from '../approve/[token]/route';
 import { POST as approve } from './posts/[id]/approve/route';
 import { POST as reject } from './posts/[id]/reject/route';
@@ -202,22 +206,22 @@ describe('client approval links: /api/approve/<token>', () => {
     expect((await decideWith(link.token, { ...choice, postId: other.id })).status).toBe(404);
   });
 
-  it('unknown 404, tampered 401, revoked 410, expired 410 — each with a clear problem, nothing decided', async () => {
+  it('21.9 one answer for an unknown and an altered link (404, same body); revoked 410, expired 410; nothing decided', async () => {
     const post = await newPost();
     const link = await linkFor([post.id]);
     const [id, secret] = link.token.split('.') as [string, string];
     const tampered = `${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
-    const cases: [string, number, string][] = [
-      ['garbage', 404, 'Link not found'],
-      [`${randomUUID()}.${secret}`, 404, 'Link not found'],
-      [tampered, 401, 'Link not valid'],
-    ];
-    for (const [token, status, title] of cases) {
+    const bodies = new Set<string>();
+    for (const token of ['garbage', `${randomUUID()}.${secret}`, tampered]) {
       const response = await read(token);
-      expect(response.status, token).toBe(status);
-      expect(await response.json()).toMatchObject({ title });
-      expect((await decideWith(token, { postId: post.id, decision: 'approved', revision: 1 })).status).toBe(status);
+      expect(response.status, token).toBe(404);
+      bodies.add(await response.text());
+      const decided = await decideWith(token, { postId: post.id, decision: 'approved', revision: 1 });
+      expect(decided.status).toBe(404);
+      bodies.add(await decided.text());
     }
+    expect(bodies.size).toBe(1); // an unknown id and a wrong secret cannot be told apart
+    expect(JSON.parse([...bodies][0]!)).toMatchObject({ title: 'Link not found' });
     await db.update(approvalLinks).set({ revokedAt: new Date() }).where(eq(approvalLinks.id, link.id));
     expect(await (await read(link.token)).json()).toMatchObject({ status: 410, title: 'Link revoked' });
     const fresh = await linkFor([post.id]);
@@ -225,6 +229,36 @@ describe('client approval links: /api/approve/<token>', () => {
     expect(await (await read(fresh.token)).json()).toMatchObject({ status: 410, title: 'Link expired' });
     expect((await decideWith(fresh.token, { postId: post.id, decision: 'approved', revision: 1 })).status).toBe(410);
     expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, post.id))).toEqual([]);
+  });
+
+  it('21.9 the link pages answer their real status through the proxy: 404 (one page) invalid, 410 revoked or expired', async () => {
+    const page = (path: string) => proxy(new NextRequest(`http://localhost:3000${path}`));
+    const post = await newPost();
+    const link = await linkFor([post.id]);
+    const [id, secret] = link.token.split('.') as [string, string];
+    const tampered = `${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const unknown = await page(`/approve/${randomUUID()}.${secret}`);
+    const altered = await page(`/approve/${tampered}`);
+    expect([unknown.status, altered.status]).toEqual([404, 404]);
+    expect(await altered.text()).toBe(await unknown.text());
+    expect(altered.headers.get('x-frame-options')).toBe('DENY');
+    const open = await page(`/approve/${link.token}`);
+    expect(open.headers.get('x-middleware-next')).toBe('1'); // the page renders it
+    await db.update(approvalLinks).set({ revokedAt: new Date() }).where(eq(approvalLinks.id, link.id));
+    const revoked = await page(`/approve/${link.token}`);
+    expect(revoked.status).toBe(410);
+    expect(await revoked.text()).toContain('Link revoked');
+    const fresh = await linkFor([post.id]);
+    await db.execute(sql`update approval_links set expires_at = now() - interval '1 second' where id = ${fresh.id}`);
+    expect((await page(`/approve/${fresh.token}`)).status).toBe(410);
+
+    const admin = await makeUser(db);
+    const request = await createRequestLink(db, { workspaceId: tenant.workspace.id, userId: admin.id, label: 'c' });
+    const [rid, rsecret] = request.token.split('.') as [string, string];
+    expect((await page(`/request/${rid}.${rsecret.slice(0, -2)}xx`)).status).toBe(404);
+    expect((await page(`/request/${request.token}`)).headers.get('x-middleware-next')).toBe('1');
+    await revokeRequestLink(db, { workspaceId: tenant.workspace.id, id: request.id });
+    expect((await page(`/request/${request.token}`)).status).toBe(410);
   });
 
   it('request changes through a link needs a comment (422), and is rate-limited per link (429)', async () => {

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ token: string }> };
 
 /**
- * The client's approval link, without a session: the token alone decides (404 unknown, 401 altered, 410 expired
+ * The client's approval link, without a session: the token alone decides (404 unknown or altered — one answer, 410 expired
  * or revoked, 429 past the link's per-minute limit). GET reads the listed posts; POST records one decision.
  */
 export async function GET(_request: Request, context: Context): Promise<Response> {
