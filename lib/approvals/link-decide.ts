@@ -21,8 +21,9 @@ export async function decideThroughLink(
   db: Database,
   token: string,
   input: LinkDecisionInput,
+  address: string | null,
 ): Promise<Extract<LinkCheck, { ok: false }> | { ok: true; result: DecideResult }> {
-  const check = await checkApprovalLink(db, token);
+  const check = await checkApprovalLink(db, token, address);
   if (!check.ok) return check;
   const { link } = check;
   if (!link.postIds.includes(input.postId)) return { ok: true, result: { kind: 'not_found' } };

@@ -1,13 +1,17 @@
 import type { Executor } from '@/db/client';
-import { countLinkRequest } from '@/db/queries/rate-windows';
+import { countAddressRequest, countLinkRequest, pruneAddressWindows } from '@/db/queries/rate-windows';
 import { getApprovalLink, insertApprovalLink, listPendingApprovals } from '@/db/queries/approvals';
 import type { ApprovalLink } from '@/db/schema';
 import { linkSecretMatches, newLinkSecret, parseLinkToken } from '@/lib/crypto/link-token';
 
 /** How long a client link works; an admin can revoke it sooner. */
 export const APPROVAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-/** Requests per minute one link may make to the public route (page views and decisions). */
-export const APPROVAL_LINK_RATE_PER_MINUTE = 60;
+/**
+ * Requests per minute from one client address on a link (page views and decisions), counted first; and a far higher
+ * ceiling for the whole link, so one holder cannot lock the other reviewers out.
+ */
+export const APPROVAL_ADDRESS_RATE_PER_MINUTE = 60;
+export const APPROVAL_LINK_RATE_PER_MINUTE = 600;
 
 export async function createApprovalLink(
   db: Executor,
@@ -77,13 +81,32 @@ export async function inspectApprovalLink(db: Executor, token: string, now = new
   return { ok: true, link };
 }
 
-/** Resolves a client's token (no session: the token alone decides); each request counts against the link's limit. */
-export async function checkApprovalLink(db: Executor, token: string, now = new Date()): Promise<LinkCheck> {
+/**
+ * Resolves a client's token (no session: the token alone decides); each request counts against the address's window
+ * on the link first, then the link's (`address` null: the link's only).
+ */
+export async function checkApprovalLink(
+  db: Executor,
+  token: string,
+  address: string | null,
+  now = new Date(),
+): Promise<LinkCheck> {
   const check = await inspectApprovalLink(db, token, now);
   if (!check.ok) return check;
-  if (
-    !(await countLinkRequest(db, { table: 'approval_links', id: check.link.id, limit: APPROVAL_LINK_RATE_PER_MINUTE }))
-  )
-    return { ok: false, status: 429, title: 'Too many requests', detail: 'Please wait a minute and try again.' };
+  const tooMany: LinkCheck = {
+    ok: false,
+    status: 429,
+    title: 'Too many requests',
+    detail: 'Please wait a minute and try again.',
+  };
+  const linkId = check.link.id;
+  if (address !== null) {
+    const limit = APPROVAL_ADDRESS_RATE_PER_MINUTE;
+    const within = await countAddressRequest(db, { kind: 'approval', linkId, address, limit });
+    await pruneAddressWindows(db, { kind: 'approval', linkId });
+    if (!within) return tooMany;
+  }
+  if (!(await countLinkRequest(db, { table: 'approval_links', id: linkId, limit: APPROVAL_LINK_RATE_PER_MINUTE })))
+    return tooMany;
   return check;
 }

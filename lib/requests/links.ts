@@ -5,9 +5,12 @@ import { getRequestLink, insertRequestLink, revokeRequestLink } from '@/db/queri
 import type { RequestLink } from '@/db/schema';
 import { linkSecretMatches, newLinkSecret, parseLinkToken } from '@/lib/crypto/link-token';
 
-/** Requests per minute one link may take (page views, uploads, submits), and per client address on it. */
-export const REQUEST_LINK_RATE_PER_MINUTE = 60;
+/**
+ * Requests per minute from one client address on a link (page views, uploads, submits), counted first; and a far
+ * higher ceiling for the whole link, so one holder hammering it cannot lock every other client out.
+ */
 export const REQUEST_ADDRESS_RATE_PER_MINUTE = 20;
+export const REQUEST_LINK_RATE_PER_MINUTE = 600;
 
 /** A new request link; the token (`<id>.<secret>`) is returned once, only its secret's hash is kept. */
 export async function createRequestLink(db: Executor, params: { workspaceId: string; userId: string; label: string }) {
@@ -89,12 +92,13 @@ export async function checkRequestLink(db: Executor, token: string, address: str
     title: 'Too many requests',
     detail: 'Please wait a minute and try again.',
   } as const;
-  if (!(await countLinkRequest(db, { table: 'request_links', id: link.id, limit: REQUEST_LINK_RATE_PER_MINUTE })))
-    return tooMany;
+  // Per address first: a request refused there never spends the link's shared budget.
   if (address !== null) {
     const within = await countAddressRequest(db, { linkId: link.id, address, limit: REQUEST_ADDRESS_RATE_PER_MINUTE });
     await pruneAddressWindows(db, { linkId: link.id });
     if (!within) return tooMany;
   }
+  if (!(await countLinkRequest(db, { table: 'request_links', id: link.id, limit: REQUEST_LINK_RATE_PER_MINUTE })))
+    return tooMany;
   return { ok: true, link };
 }

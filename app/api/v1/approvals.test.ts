@@ -7,7 +7,12 @@ import { createApiKey } from '@/db/queries/api-keys';
 import { approvalDecisions, approvalLinks, auditLog, deliveries, type ApiKeyScope } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
 import { makeUser } from '@/db/testing/factories';
-import { createApprovalLink, APPROVAL_LINK_RATE_PER_MINUTE } from '@/lib/approvals/links';
+import {
+  APPROVAL_ADDRESS_RATE_PER_MINUTE,
+  APPROVAL_LINK_RATE_PER_MINUTE,
+  checkApprovalLink,
+  createApprovalLink,
+} from '@/lib/approvals/links';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { createRequestLink } from '@/lib/requests/links';
 import { proxy } from '@/proxy';
@@ -261,14 +266,28 @@ describe('client approval links: /api/approve/<token>', () => {
     expect((await page(`/request/${request.token}`)).status).toBe(410);
   });
 
-  it('request changes through a link needs a comment (422), and is rate-limited per link (429)', async () => {
+  it('request changes through a link needs a comment (422), and is rate-limited per address (429)', async () => {
     const post = await newPost();
     const link = await linkFor([post.id]);
     const noComment = await decideWith(link.token, { postId: post.id, decision: 'changes_requested', revision: 1 });
     expect(noComment.status).toBe(422);
     const responses = [];
-    for (let i = 0; i < APPROVAL_LINK_RATE_PER_MINUTE; i++) responses.push((await read(link.token)).status);
+    for (let i = 0; i < APPROVAL_ADDRESS_RATE_PER_MINUTE; i++) responses.push((await read(link.token)).status);
     expect(responses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(responses[0]).toBe(200);
+  });
+
+  it('21.5 approval links get the per-address window too, counted before the far higher per-link ceiling', async () => {
+    const post = await newPost();
+    const link = await linkFor([post.id]);
+    const held: boolean[] = [];
+    for (let i = 0; i < APPROVAL_ADDRESS_RATE_PER_MINUTE + 5; i++)
+      held.push((await checkApprovalLink(db, link.token, '198.51.100.20')).ok);
+    expect(held.filter(Boolean)).toHaveLength(APPROVAL_ADDRESS_RATE_PER_MINUTE);
+    expect((await checkApprovalLink(db, link.token, '198.51.100.21')).ok).toBe(true);
+    await db.execute(
+      sql`update approval_links set rate_window_count = ${APPROVAL_LINK_RATE_PER_MINUTE} where id = ${link.id}`,
+    );
+    expect(await checkApprovalLink(db, link.token, '198.51.100.22')).toMatchObject({ ok: false, status: 429 });
   });
 });
