@@ -4,7 +4,7 @@ import { NextRequest } from 'next/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeRequestLink } from '@/db/queries/requests';
 import { createApiKey } from '@/db/queries/api-keys';
-import { approvalDecisions, approvalLinks, auditLog, deliveries, type ApiKeyScope } from '@/db/schema';
+import { approvalDecisions, approvalLinks, auditLog, deliveries, users, type ApiKeyScope } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
 import { makeUser } from '@/db/testing/factories';
 import {
@@ -13,6 +13,7 @@ import {
   checkApprovalLink,
   createApprovalLink,
 } from '@/lib/approvals/links';
+import { decideApproval, type Decider } from '@/lib/approvals/decide';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { createRequestLink } from '@/lib/requests/links';
 import { proxy } from '@/proxy';
@@ -189,6 +190,43 @@ describe('client approval links: /api/approve/<token>', () => {
     const user = await makeUser(db);
     return createApprovalLink(db, { workspaceId: tenant.workspace.id, postIds, label: 'test', userId: user.id });
   }
+
+  it('21.11 a client link names deciders only: no member email, no API key name, no internal account id', async () => {
+    const [byEmailOnly, byNamed, byKey] = [await newPost(), await newPost(), await newPost()];
+    const nameless = await makeUser(db); // its name is its email, as for a member who never set one
+    const named = await makeUser(db);
+    await db.update(users).set({ name: 'Ada Admin' }).where(eq(users.id, named.id));
+    const decide = (postId: string, decider: Decider) =>
+      decideApproval(db, { workspaceId: tenant.workspace.id, postId, decision: 'approved', decider });
+    await decide(byEmailOnly.id, { kind: 'user', userId: nameless.id, name: nameless.email });
+    await decide(byNamed.id, { kind: 'user', userId: named.id, name: 'Ada Admin' });
+    const generated = generateApiKey();
+    const ciKey = await createApiKey(db, {
+      workspaceId: tenant.workspace.id,
+      name: 'ci-bot',
+      prefix: generated.prefix,
+      hash: generated.hash,
+    });
+    await decide(byKey.id, { kind: 'api_key', apiKeyId: ciKey.id, name: 'API key “ci-bot”' });
+    const link = await linkFor([byEmailOnly.id, byNamed.id, byKey.id]);
+    const text = await (await read(link.token)).text();
+    const body = JSON.parse(text) as { posts: { id: string; decision: { deciderName: string } }[] };
+    const nameOf = (id: string) => body.posts.find((p) => p.id === id)!.decision.deciderName;
+    expect([nameOf(byEmailOnly.id), nameOf(byNamed.id), nameOf(byKey.id)]).toEqual([
+      'Your agency',
+      'Ada Admin',
+      'Your agency',
+    ]);
+    expect(text).not.toContain(nameless.email);
+    expect(text).not.toContain('ci-bot');
+    for (const account of tenant.accounts) expect(text).not.toContain(account.id);
+    // "Already approved by …" through the link names the agency, not the member's email.
+    const again = await decideWith(link.token, { postId: byEmailOnly.id, decision: 'approved', revision: 1 });
+    expect(again.status).toBe(409);
+    const answer = await again.text();
+    expect(answer).toContain('Your agency');
+    expect(answer).not.toContain(nameless.email);
+  });
 
   it('shows only the posts it lists, without a session; the client approves once, a second click is told who did', async () => {
     const [listed, other] = [await newPost(), await newPost()];

@@ -28,11 +28,15 @@ export default async function ApprovePage({ params }: { params: Promise<{ token:
             shown in your time zone.
           </p>
           <div className="space-y-6">
-            {(await readApprovalPosts(db, { workspaceId: check.link.workspaceId, postIds: check.link.postIds })).map(
-              (post) => (
-                <ApprovalCard key={post.id} post={post} via={{ kind: 'link', token }} />
-              ),
-            )}
+            {(
+              await readApprovalPosts(db, {
+                workspaceId: check.link.workspaceId,
+                postIds: check.link.postIds,
+                audience: 'client',
+              })
+            ).map((post) => (
+              <ApprovalCard key={post.id} post={post} via={{ kind: 'link', token }} />
+            ))}
           </div>
         </>
       ) : (

@@ -21,7 +21,11 @@ export async function GET(_request: Request, context: Context): Promise<Response
   const db = getDb();
   const check = await checkApprovalLink(db, token, requestAddress());
   if (!check.ok) return problem({ status: check.status, title: check.title, detail: check.detail });
-  const posts = await readApprovalPosts(db, { workspaceId: check.link.workspaceId, postIds: check.link.postIds });
+  const posts = await readApprovalPosts(db, {
+    workspaceId: check.link.workspaceId,
+    postIds: check.link.postIds,
+    audience: 'client',
+  });
   return json({ label: check.link.label, expiresAt: check.link.expiresAt.toISOString(), posts });
 }
 
