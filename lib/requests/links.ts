@@ -12,14 +12,21 @@ import { linkSecretMatches, newLinkSecret, parseLinkToken } from '@/lib/crypto/l
 export const REQUEST_ADDRESS_RATE_PER_MINUTE = 20;
 export const REQUEST_LINK_RATE_PER_MINUTE = 600;
 
-/** A new request link; the token (`<id>.<secret>`) is returned once, only its secret's hash is kept. */
-export async function createRequestLink(db: Executor, params: { workspaceId: string; userId: string; label: string }) {
+/**
+ * A new request link; the token (`<id>.<secret>`) is returned once, only its secret's hash is kept. `expiresAt`
+ * (optional) ends it like a revocation (410); without it the link works until revoked.
+ */
+export async function createRequestLink(
+  db: Executor,
+  params: { workspaceId: string; userId: string; label: string; expiresAt?: Date | null },
+) {
   const { secret, secretHash } = newLinkSecret();
   const { id } = await insertRequestLink(db, {
     workspaceId: params.workspaceId,
     secretHash,
     label: params.label,
     createdByUserId: params.userId,
+    expiresAt: params.expiresAt ?? null,
   });
   await insertAuditEntry(db, {
     workspaceId: params.workspaceId,
@@ -27,7 +34,7 @@ export async function createRequestLink(db: Executor, params: { workspaceId: str
     action: 'request_link.created',
     targetType: 'request_link',
     targetId: id,
-    detail: { label: params.label },
+    detail: { label: params.label, expiresAt: params.expiresAt?.toISOString() ?? null },
   });
   return { id, token: `${id}.${secret}` };
 }
@@ -51,7 +58,7 @@ export async function revokeRequestLinkAudited(
 
 export type RequestLinkCheck =
   | { ok: true; link: RequestLink }
-  /** 404 unknown or altered link; 410 revoked; 429 too many requests for the link or from this address. */
+  /** 404 unknown or altered link; 410 revoked or expired; 429 too many requests for the link or from this address. */
   | { ok: false; status: 404 | 410 | 429; title: string; detail: string };
 
 const NOT_FOUND = {
@@ -74,6 +81,13 @@ export async function inspectRequestLink(db: Executor, token: string): Promise<R
       status: 410,
       title: 'Link revoked',
       detail: 'This request link was revoked. Ask your agency for a new one.',
+    };
+  if (link.expiresAt && link.expiresAt.getTime() <= Date.now())
+    return {
+      ok: false,
+      status: 410,
+      title: 'Link expired',
+      detail: 'This request link has expired. Ask your agency for a new one.',
     };
   return { ok: true, link };
 }
