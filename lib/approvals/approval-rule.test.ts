@@ -81,7 +81,7 @@ describe('21.1 imports skip approval: every path that schedules deliveries takes
       actor: 'test',
       idempotencyKey: randomUUID(),
     });
-    if (result.kind !== 'ok') throw new Error(JSON.stringify(result));
+    if (!('kind' in result) || result.kind !== 'ok') throw new Error(JSON.stringify(result));
     const body = JSON.parse(result.stored.body) as ImportResult;
     const postIds = [...new Set(body.rows.map((r) => r.postId!))];
     expect(postIds).toHaveLength(2);
