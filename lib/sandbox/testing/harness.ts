@@ -105,10 +105,10 @@ export async function startTestSandbox(
       (await store.listAllPosts(sandboxAccountId)).filter((p) => p.text === text && !p.deletedAt).length,
     /** Every copy ever stored, deleted ones included. */
     allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
-    /** A workspace API key that may read and change the sandbox control (posts:read, accounts:write). */
+    /** A workspace API key with the default scopes plus `accounts:write` (the sandbox control's changes need it). */
     apiKey: async (workspaceId: string) => {
       const key = generateApiKey();
-      const scopes = ['posts:read', 'accounts:write'] as const;
+      const scopes = ['posts:read', 'posts:write', 'accounts:read', 'accounts:write'] as const;
       await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash, scopes: [...scopes] });
       return key.token;
     },
