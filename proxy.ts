@@ -1,11 +1,12 @@
 import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getEnv } from '@/lib/env';
+import { linkPageProblem } from '@/lib/http/link-pages';
 import { REQUEST_ID_HEADER, requestIdOf } from '@/lib/http/request-id';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
 // Coarse gate only: pages and actions still check the session and role themselves.
-// robots.txt and the manifest must answer crawlers and browsers without a session (icons skip the proxy: see matcher).
+// robots.txt, the manifest and the icons in public/ must answer crawlers and browsers without a session.
 const PUBLIC = [
   /^\/signin/,
   /^\/signout/,
@@ -16,6 +17,7 @@ const PUBLIC = [
   /^\/api\//,
   /^\/_next\//,
   /^\/favicon/,
+  /^\/(?:icon\.svg|icon-\d+\.png|apple-icon\.png)$/,
   /^\/robots\.txt$/,
   /^\/manifest\.webmanifest$/,
 ];
@@ -29,11 +31,49 @@ export async function proxy(request: NextRequest) {
   headers.set(REQUEST_ID_HEADER, requestId);
   // Next reads the policy from the request to put the nonce on its own scripts.
   headers.set('Content-Security-Policy', csp);
-  const response = await gate(request, headers);
+  const response =
+    crossSiteAction(request) ??
+    (await linkPageProblem(request.method, request.nextUrl.pathname)) ??
+    (await gate(request, headers));
   response.headers.set(REQUEST_ID_HEADER, requestId);
   response.headers.set('Content-Security-Policy', csp);
   for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);
   return response;
+}
+
+/**
+ * A server action posted from another site. Next refuses it as well, but answers 500 ("Invalid Server Actions
+ * request"): this is the same check (Origin's host against X-Forwarded-Host, else Host; no `serverActions.allowedOrigins`
+ * is configured), answered 403 before Next sees it. A POST without Origin passes, as in Next: no browser sends it.
+ */
+function crossSiteAction(request: NextRequest): NextResponse | null {
+  if (request.method !== 'POST' || request.nextUrl.pathname.startsWith('/api/')) return null;
+  const origin = request.headers.get('origin');
+  if (!origin || (!request.headers.has('next-action') && !isFormPost(request))) return null;
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  if (host && originHost(origin) === host) return null;
+  return NextResponse.json(
+    {
+      type: 'about:blank',
+      title: 'Forbidden',
+      status: 403,
+      detail: 'A form or action of this app must be sent from it.',
+    },
+    { status: 403, headers: { 'content-type': 'application/problem+json' } },
+  );
+}
+
+/** Next also runs a form's action without script (a multipart POST without Next-Action). */
+const isFormPost = (request: NextRequest) =>
+  /^(?:multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(request.headers.get('content-type') ?? '');
+
+function originHost(origin: string): string | null {
+  if (origin === 'null') return 'null';
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
 }
 
 async function gate(request: NextRequest, headers: Headers) {
@@ -47,4 +87,6 @@ async function gate(request: NextRequest, headers: Headers) {
   return NextResponse.redirect(url);
 }
 
-export const config = { matcher: ['/((?!_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|ico)$).*)'] };
+// Only Next's own build output skips the proxy (next.config.js gives it nosniff): every other answer, an image
+// path or a 404 for one included, carries the CSP, X-Frame-Options and nosniff.
+export const config = { matcher: ['/((?!_next/static/|_next/image).*)'] };

@@ -889,6 +889,8 @@ export const requestLinks = pgTable(
     label: text().notNull(),
     createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
     revokedAt: timestamp({ withTimezone: true }),
+    /** Optional end of the link (null: until revoked); past it the link answers 410 like a revoked one. */
+    expiresAt: timestamp({ withTimezone: true }),
     /** Fixed one-minute rate window of the public page and its routes (one atomic update per request). */
     rateWindowStart: timestamp({ withTimezone: true }),
     rateWindowCount: integer().notNull().default(0),
@@ -944,6 +946,20 @@ export const requestAddressWindows = pgTable(
     rateWindowCount: integer().notNull(),
   },
   (t) => [primaryKey({ columns: [t.requestLinkId, t.address] })],
+);
+
+/** The same per-address window for approval links: one holder of a link cannot lock every other client out. */
+export const approvalAddressWindows = pgTable(
+  'approval_address_windows',
+  {
+    approvalLinkId: uuid()
+      .notNull()
+      .references(() => approvalLinks.id, { onDelete: 'cascade' }),
+    address: text().notNull(),
+    rateWindowStart: timestamp({ withTimezone: true }).notNull(),
+    rateWindowCount: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.approvalLinkId, t.address] })],
 );
 
 export const emailModeEnum = pgEnum('email_mode', ['immediately', 'digest', 'off']);

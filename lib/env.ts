@@ -108,6 +108,12 @@ const envSchema = z.object({
   SEMEL_DATA_DIR: z.string().default('.data'),
   // Uploaded images, stored by their SHA-256 (lib/media/storage.ts).
   MEDIA_DIR: z.string().default('.data/media'),
+  /** Bytes of uploaded images one workspace may keep (default 1 GiB); past it an upload is refused with 422. */
+  MEDIA_QUOTA_BYTES_PER_WORKSPACE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 * 1024 * 1024),
   NEXTAUTH_SECRET: z.string({ error: SECRET_HINT.NEXTAUTH_SECRET }).min(32, SECRET_HINT.NEXTAUTH_SECRET),
   NEXTAUTH_URL: z.url().optional(),
   APP_ENCRYPTION_KEY: z

@@ -35,6 +35,17 @@ export function RequestLinks({ links, createAction, revokeAction }: Props) {
           error={state?.errors?.label?.[0]}
           fieldClassName="min-w-64"
         />
+        <TextField
+          id="request-link-expires"
+          name="expiresInDays"
+          label="Expires after (days, optional)"
+          type="number"
+          min={1}
+          max={365}
+          placeholder="never"
+          error={state?.errors?.expiresInDays?.[0]}
+          fieldClassName="w-48"
+        />
         <SubmitButton pending={pending} pendingLabel="Creating…">
           Create request link
         </SubmitButton>

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { media, postMedia, posts, workspaces } from '../schema';
 
@@ -115,4 +115,42 @@ export async function setRequireAltText(db: Executor, params: { workspaceId: str
     .update(workspaces)
     .set({ requireAltText: params.requireAltText })
     .where(eq(workspaces.id, params.workspaceId));
+}
+
+/**
+ * Uploads that no post references and that are older than `before` (an upload is attached within minutes): deleted
+ * in one statement, skipping rows another transaction holds (a post attaching one right now keeps it). Returns the
+ * hashes that no media row names any more, whose bytes may go too.
+ */
+export async function deleteUnreferencedMedia(db: Executor, params: { before: Date; limit: number }) {
+  const [row] = await db.execute<{ deleted: number; orphaned: string[] }>(sql`
+    with doomed as (
+      select m.id from media m
+      where m.created_at < ${params.before.toISOString()}::timestamptz
+        and not exists (select 1 from post_media pm where pm.media_id = m.id)
+      order by m.created_at limit ${params.limit}
+      for update skip locked
+    ), gone as (
+      delete from media m using doomed d where m.id = d.id returning m.sha256
+    )
+    select (select count(*)::int from gone) as deleted,
+      coalesce((select array_agg(distinct g.sha256) from gone g
+        where not exists (select 1 from media o where o.sha256 = g.sha256 and o.id not in (select id from doomed))),
+        '{}') as orphaned`);
+  return { deleted: Number(row?.deleted ?? 0), orphanedHashes: row?.orphaned ?? [] };
+}
+
+/**
+ * Bytes this workspace's uploads take (the per-workspace quota counts them), and whether one of them already holds
+ * these bytes (a retried upload, or the same image again: nothing new is stored).
+ */
+export async function getWorkspaceMediaUsage(db: Executor, params: { workspaceId: string; sha256: string }) {
+  const [row] = await db
+    .select({
+      bytes: sql<string>`coalesce(sum(${media.size}), 0)`,
+      holds: sql<boolean>`coalesce(bool_or(${media.sha256} = ${params.sha256}), false)`,
+    })
+    .from(media)
+    .where(eq(media.workspaceId, params.workspaceId));
+  return { bytes: Number(row?.bytes ?? 0), holdsThese: Boolean(row?.holds) };
 }

@@ -23,12 +23,23 @@ export async function countLinkRequest(
   return row ? row.count <= params.limit : true;
 }
 
-/** The same window per client address of a request link: one upsert, so the first request also counts. */
-export async function countAddressRequest(db: Executor, params: { linkId: string; address: string; limit: number }) {
+/** Where a link kind keeps its per-address windows. */
+const ADDRESS_WINDOWS = {
+  request: { table: 'request_address_windows', link: 'request_link_id' },
+  approval: { table: 'approval_address_windows', link: 'approval_link_id' },
+} as const;
+export type LinkKind = keyof typeof ADDRESS_WINDOWS;
+
+/** The same window per client address of a link: one upsert, so the first request also counts. */
+export async function countAddressRequest(
+  db: Executor,
+  params: { kind?: LinkKind; linkId: string; address: string; limit: number },
+) {
+  const { table, link } = ADDRESS_WINDOWS[params.kind ?? 'request'];
   const result = await db.execute<{ count: number }>(sql`
-    insert into request_address_windows as w (request_link_id, address, rate_window_start, rate_window_count)
+    insert into ${sql.identifier(table)} as w (${sql.identifier(link)}, address, rate_window_start, rate_window_count)
     values (${params.linkId}, ${params.address}, now(), 1)
-    on conflict (request_link_id, address) do update set
+    on conflict (${sql.identifier(link)}, address) do update set
       rate_window_start = ${windowStart('w')}, rate_window_count = ${windowCount('w')}
     returning rate_window_count as count`);
   const row = [...result][0];
@@ -39,10 +50,11 @@ export async function countAddressRequest(db: Executor, params: { linkId: string
  * Drops this link's address windows that ended over a minute ago, so the table holds only live windows. Its own
  * statement, skipping rows another request holds: it never waits, so it cannot deadlock with their upserts.
  */
-export async function pruneAddressWindows(db: Executor, params: { linkId: string }) {
+export async function pruneAddressWindows(db: Executor, params: { kind?: LinkKind; linkId: string }) {
+  const { table, link } = ADDRESS_WINDOWS[params.kind ?? 'request'];
   await db.execute(sql`
-    delete from request_address_windows where ctid in (
-      select ctid from request_address_windows
-      where request_link_id = ${params.linkId} and rate_window_start < now() - interval '1 minute'
+    delete from ${sql.identifier(table)} where ctid in (
+      select ctid from ${sql.identifier(table)}
+      where ${sql.identifier(link)} = ${params.linkId} and rate_window_start < now() - interval '1 minute'
       limit 100 for update skip locked)`);
 }

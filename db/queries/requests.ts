@@ -4,7 +4,13 @@ import { media, postRequests, requestLinks, socialAccounts } from '../schema';
 
 export async function insertRequestLink(
   db: Executor,
-  params: { workspaceId: string; secretHash: string; label: string; createdByUserId: string | null },
+  params: {
+    workspaceId: string;
+    secretHash: string;
+    label: string;
+    createdByUserId: string | null;
+    expiresAt?: Date | null;
+  },
 ) {
   const [row] = await db.insert(requestLinks).values(params).returning({ id: requestLinks.id });
   return row!;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { decideApproval, MAX_COMMENT, type DecideResult } from './decide';
+import { forClient } from './client-decider';
 import { checkApprovalLink, type LinkCheck } from './links';
 
 export const linkDecisionSchema = z.object({
@@ -21,8 +22,9 @@ export async function decideThroughLink(
   db: Database,
   token: string,
   input: LinkDecisionInput,
+  address: string | null,
 ): Promise<Extract<LinkCheck, { ok: false }> | { ok: true; result: DecideResult }> {
-  const check = await checkApprovalLink(db, token);
+  const check = await checkApprovalLink(db, token, address);
   if (!check.ok) return check;
   const { link } = check;
   if (!link.postIds.includes(input.postId)) return { ok: true, result: { kind: 'not_found' } };
@@ -38,5 +40,5 @@ export async function decideThroughLink(
       name: input.name ? `${input.name} (client link)` : 'The client (approval link)',
     },
   });
-  return { ok: true, result };
+  return { ok: true, result: await forClient(db, { workspaceId: link.workspaceId, postId: input.postId }, result) };
 }

@@ -1,13 +1,17 @@
 import type { Executor } from '@/db/client';
-import { countLinkRequest } from '@/db/queries/rate-windows';
+import { countAddressRequest, countLinkRequest, pruneAddressWindows } from '@/db/queries/rate-windows';
 import { getApprovalLink, insertApprovalLink, listPendingApprovals } from '@/db/queries/approvals';
 import type { ApprovalLink } from '@/db/schema';
 import { linkSecretMatches, newLinkSecret, parseLinkToken } from '@/lib/crypto/link-token';
 
 /** How long a client link works; an admin can revoke it sooner. */
 export const APPROVAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-/** Requests per minute one link may make to the public route (page views and decisions). */
-export const APPROVAL_LINK_RATE_PER_MINUTE = 60;
+/**
+ * Requests per minute from one client address on a link (page views and decisions), counted first; and a far higher
+ * ceiling for the whole link, so one holder cannot lock the other reviewers out.
+ */
+export const APPROVAL_ADDRESS_RATE_PER_MINUTE = 60;
+export const APPROVAL_LINK_RATE_PER_MINUTE = 600;
 
 export async function createApprovalLink(
   db: Executor,
@@ -41,31 +45,25 @@ export async function createWeekApprovalLink(db: Executor, params: { workspaceId
 
 export type LinkCheck =
   | { ok: true; link: ApprovalLink }
-  /** 404 unknown link; 401 a known link with the wrong secret (tampered); 410 expired or revoked; 429 too many. */
-  | { ok: false; status: 401 | 404 | 410 | 429; title: string; detail: string };
+  /** 404 unknown or altered link (one answer: a guess learns nothing); 410 expired or revoked; 429 too many. */
+  | { ok: false; status: 404 | 410 | 429; title: string; detail: string };
+
+const NOT_FOUND = {
+  ok: false,
+  status: 404,
+  title: 'Link not found',
+  detail: 'This approval link does not exist. Check that you copied all of it, or ask for a new one.',
+} as const;
 
 /**
- * Resolves a client's token: no session, so the token alone decides — unknown, tampered, expired and revoked
- * links are told apart (each a clear page), and each request counts against the link's rate limit.
+ * What a client's token names, without counting the request (the proxy uses it to answer the page with its real
+ * status): an unknown id and a wrong secret are the same "not found", so the answer is no oracle for link ids.
  */
-export async function checkApprovalLink(db: Executor, token: string, now = new Date()): Promise<LinkCheck> {
-  const notFound = {
-    ok: false,
-    status: 404,
-    title: 'Link not found',
-    detail: 'This approval link does not exist. Check that you copied all of it.',
-  } as const;
+export async function inspectApprovalLink(db: Executor, token: string, now = new Date()): Promise<LinkCheck> {
   const parsed = parseLinkToken(token);
-  if (!parsed) return notFound;
+  if (!parsed) return NOT_FOUND;
   const link = await getApprovalLink(db, { id: parsed.id });
-  if (!link) return notFound;
-  if (!linkSecretMatches(parsed.secret, link.secretHash))
-    return {
-      ok: false,
-      status: 401,
-      title: 'Link not valid',
-      detail: 'This approval link has been altered. Ask for a new link.',
-    };
+  if (!link || !linkSecretMatches(parsed.secret, link.secretHash)) return NOT_FOUND;
   if (link.revokedAt)
     return {
       ok: false,
@@ -80,7 +78,35 @@ export async function checkApprovalLink(db: Executor, token: string, now = new D
       title: 'Link expired',
       detail: 'This approval link has expired. Ask for a new one.',
     };
-  if (!(await countLinkRequest(db, { table: 'approval_links', id: link.id, limit: APPROVAL_LINK_RATE_PER_MINUTE })))
-    return { ok: false, status: 429, title: 'Too many requests', detail: 'Please wait a minute and try again.' };
   return { ok: true, link };
+}
+
+/**
+ * Resolves a client's token (no session: the token alone decides); each request counts against the address's window
+ * on the link first, then the link's (`address` null: the link's only).
+ */
+export async function checkApprovalLink(
+  db: Executor,
+  token: string,
+  address: string | null,
+  now = new Date(),
+): Promise<LinkCheck> {
+  const check = await inspectApprovalLink(db, token, now);
+  if (!check.ok) return check;
+  const tooMany: LinkCheck = {
+    ok: false,
+    status: 429,
+    title: 'Too many requests',
+    detail: 'Please wait a minute and try again.',
+  };
+  const linkId = check.link.id;
+  if (address !== null) {
+    const limit = APPROVAL_ADDRESS_RATE_PER_MINUTE;
+    const within = await countAddressRequest(db, { kind: 'approval', linkId, address, limit });
+    await pruneAddressWindows(db, { kind: 'approval', linkId });
+    if (!within) return tooMany;
+  }
+  if (!(await countLinkRequest(db, { table: 'approval_links', id: linkId, limit: APPROVAL_LINK_RATE_PER_MINUTE })))
+    return tooMany;
+  return check;
 }

@@ -5,6 +5,7 @@ import { getPostWithDeliveries } from '@/db/queries/posts';
 import { getEnv } from '@/lib/env';
 import { signedMediaUrl } from '@/lib/media/signed-url';
 import type { ProviderName } from '@/lib/providers/types';
+import { clientDeciderName } from './client-decider';
 import { toDecisionView, type DecisionView } from './decide';
 
 /**
@@ -19,6 +20,7 @@ export type ApprovalPostView = {
   state: 'pending' | 'approved' | 'changes_requested' | 'not_awaiting';
   decision: DecisionView | null;
   networks: {
+    /** The account's id in team views; for a client only its position (`n1`, `n2`…), never an internal id. */
     accountId: string;
     handle: string;
     provider: ProviderName;
@@ -29,10 +31,14 @@ export type ApprovalPostView = {
   images: { part: number; url: string; altText: string }[];
 };
 
+/** Who reads: the team (dashboard) or a client through a link, who sees names only (lib/approvals/client-decider.ts). */
+export type ApprovalAudience = 'team' | 'client';
+
 export async function readApprovalPost(
   db: Executor,
-  params: { workspaceId: string; postId: string },
+  params: { workspaceId: string; postId: string; audience?: ApprovalAudience },
 ): Promise<ApprovalPostView | null> {
+  const client = params.audience === 'client';
   const found = await getPostWithDeliveries(db, params);
   if (!found) return null;
   const { post, deliveries, parts } = found;
@@ -47,10 +53,12 @@ export async function readApprovalPost(
     revision: post.revision,
     kind: post.kind,
     scheduledAt: post.scheduledAt.toISOString(),
-    decision: decision ? toDecisionView(decision) : null,
+    decision: decision
+      ? { ...toDecisionView(decision), ...(client ? { deciderName: await clientDeciderName(db, decision) } : {}) }
+      : null,
     state: decision ? decision.decision : awaiting ? 'pending' : 'not_awaiting',
-    networks: accounts.map((d) => ({
-      accountId: d.accountId,
+    networks: accounts.map((d, i) => ({
+      accountId: client ? `n${i + 1}` : d.accountId,
       handle: d.accountHandle,
       provider: d.accountProvider,
       texts: post.kind === 'thread' ? parts : [d.variantText ?? post.text],
@@ -64,7 +72,10 @@ export async function readApprovalPost(
 }
 
 /** Every post a client link lists, in the link's workspace only (a post moved or deleted is left out). */
-export async function readApprovalPosts(db: Executor, params: { workspaceId: string; postIds: string[] }) {
+export async function readApprovalPosts(
+  db: Executor,
+  params: { workspaceId: string; postIds: string[]; audience?: ApprovalAudience },
+) {
   const views = await Promise.all(params.postIds.map((postId) => readApprovalPost(db, { ...params, postId })));
   return views
     .filter((v): v is ApprovalPostView => v !== null)

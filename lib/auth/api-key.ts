@@ -22,15 +22,20 @@ export async function authenticateApiKey(
   if (!match) return null;
   const row = await recordApiKeyUse(getDb(), { hash: hashApiKey(match[1]!) });
   if (!row) return null;
-  const limit = getEnv().API_RATE_LIMIT_PER_MINUTE;
   return {
     principal: { apiKeyId: row.id, workspaceId: row.workspaceId, workspaceSlug: row.workspaceSlug, scopes: row.scopes },
-    rate: {
-      limit,
-      remaining: Math.max(0, limit - row.windowCount),
-      resetSeconds: Math.max(1, Math.ceil((row.windowResetAt.getTime() - now) / 1000)),
-      exceeded: row.windowCount > limit,
-    },
+    rate: rateStateOf(row, now),
+  };
+}
+
+/** The key's per-minute window after recordApiKeyUse counted a request (the API and the sandbox control share it). */
+export function rateStateOf(use: { windowCount: number; windowResetAt: Date }, now = Date.now()): RateState {
+  const limit = getEnv().API_RATE_LIMIT_PER_MINUTE;
+  return {
+    limit,
+    remaining: Math.max(0, limit - use.windowCount),
+    resetSeconds: Math.max(1, Math.ceil((use.windowResetAt.getTime() - now) / 1000)),
+    exceeded: use.windowCount > limit,
   };
 }
 

@@ -27,6 +27,7 @@ describe('the job registry', () => {
       ['refresh-tokens', 'interval'],
       ['webhooks', 'interval'],
       ['prune-webhooks', 'interval'],
+      ['prune-media', 'interval'],
       ['notifications', 'interval'],
     ]);
   });

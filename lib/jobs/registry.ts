@@ -2,6 +2,7 @@ import type { JobDefinition } from './job';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
+import { pruneMediaJob } from './prune-media';
 import { pruneWebhooksJob } from './prune-webhooks';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
@@ -22,6 +23,7 @@ export const jobs = [
   refreshTokensJob,
   webhooksJob,
   pruneWebhooksJob,
+  pruneMediaJob,
   notificationsJob,
 ] as const satisfies readonly JobDefinition[];
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getEnv } from '@/lib/env';
 
@@ -13,6 +13,11 @@ export interface MediaStorage {
   put(bytes: Uint8Array): Promise<{ sha256: string }>;
   /** The bytes at this address, or null when there are none. */
   get(sha256: string): Promise<Uint8Array | null>;
+  /**
+   * Removes the bytes unless they were written since `before` (an upload of the same bytes rewrites the file, so
+   * bytes a new row is about to name are kept). Returns whether they were removed.
+   */
+  removeUnlessWrittenSince(sha256: string, before: Date): Promise<boolean>;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -44,6 +49,17 @@ export function createDiskMediaStorage(root: string): MediaStorage {
         return new Uint8Array(await readFile(fileOf(sha256)));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async removeUnlessWrittenSince(sha256, before) {
+      if (!SHA256.test(sha256)) return false;
+      try {
+        if ((await stat(fileOf(sha256))).mtime.getTime() >= before.getTime()) return false;
+        await rm(fileOf(sha256), { force: true });
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
         throw error;
       }
     },

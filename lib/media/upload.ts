@@ -1,5 +1,6 @@
 import type { Database } from '@/db/client';
-import { getRequireAltText, insertMedia, type MediaRow } from '@/db/queries/media';
+import { getRequireAltText, getWorkspaceMediaUsage, insertMedia, type MediaRow } from '@/db/queries/media';
+import { getEnv } from '@/lib/env';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { logger } from '@/lib/logging/logger';
@@ -39,6 +40,8 @@ export type UploadMediaResult =
   | { kind: 'key_reused' }
   | { kind: 'in_flight'; retryAfterSeconds: number };
 
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
 export const serializeMedia = (row: MediaRow): SerializedMedia => ({
   id: row.id,
   type: row.type,
@@ -71,6 +74,24 @@ export async function uploadMedia(
 
   const checked = await checkImage(input.file);
   if ('ok' in checked) return { kind: 'invalid', errors: { file: [checked.message] } };
+  // The workspace's storage quota, before any byte is stored (a soft limit: two uploads at once may both fit its
+  // last bytes). Bytes the workspace already holds store nothing new, so a retried upload still replays.
+  const quota = getEnv().MEDIA_QUOTA_BYTES_PER_WORKSPACE;
+  const usage = await getWorkspaceMediaUsage(db, {
+    workspaceId: context.workspaceId,
+    sha256: sha256Hex(checked.bytes),
+  });
+  const used = usage.bytes;
+  if (!usage.holdsThese && used + checked.bytes.length > quota)
+    return {
+      kind: 'invalid',
+      errors: {
+        file: [
+          `This workspace's image storage is full (${mebibytes(used)} of ${mebibytes(quota)} used). ` +
+            'Images no post uses are removed after 24 hours; or ask the admin to raise MEDIA_QUOTA_BYTES_PER_WORKSPACE.',
+        ],
+      },
+    };
   const { sha256 } = await context.storage.put(checked.bytes);
 
   const outcome = await runIdempotent(

@@ -76,6 +76,14 @@ describe('addresses (a row per range)', () => {
     it(`refuses ${address} (${why})`, () =>
       expect(addressRefusal(address, none)).toContain(why === 'metadata' ? 'metadata' : why));
   }
+  for (const address of ['::7f00:1', '::a00:1', '::808:808', '::127.0.0.1', '::8.8.8.8']) {
+    it(`21.8 refuses ${address} (the deprecated IPv4-compatible ::/96 range)`, () =>
+      expect(addressRefusal(address, none)).toMatch(/IPv4-compatible|loopback/));
+  }
+  it('21.8 refuses [::a.b.c.d] in a URL, for an internal and a public IPv4 alike', () => {
+    for (const url of ['http://[::127.0.0.1]/', 'http://[::10.0.0.1]:8080/', 'http://[::8.8.8.8]/'])
+      expect(checkOutboundUrl(new URL(url), {}, none)).toMatchObject({ ok: false });
+  });
   for (const address of ['93.184.215.14', '2606:4700::1111']) {
     it(`allows public ${address}`, () => expect(addressRefusal(address, none)).toBeNull());
   }

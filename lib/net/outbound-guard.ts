@@ -26,12 +26,24 @@ export const parseAllowList = (spec: string | undefined): AllowList => parseAddr
 export function addressRefusal(address: string, allow: AllowList): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
   if (inRanges(address, allow)) return null;
+  if (ipv4Compatible(address)) return 'a deprecated IPv4-compatible (::/96) address';
   const ip = ipaddr.process(address);
   if (METADATA_ADDRESSES.has(ip.toString())) return 'a cloud metadata address';
   const range = ip.range();
   // Only global unicast: loopback, private, link-local, CGNAT, ULA, multicast, unspecified, reserved,
   // NAT64/6to4/Teredo (which embed IPv4 addresses) and the rest are all refused.
   return range === 'unicast' ? null : `a ${range} address`;
+}
+
+/**
+ * `::a.b.c.d` (RFC 4291's deprecated IPv4-compatible range, ::/96): ipaddr.js calls it global unicast (and reads the
+ * dotted spelling as IPv4-mapped), yet a stack may route it to the IPv4 it carries. `::` and `::1` keep their own names.
+ */
+function ipv4Compatible(address: string): boolean {
+  if (!ipaddr.IPv6.isValid(address)) return false;
+  if (/^::(?!ffff:)[0-9]+\.[0-9.]+$/i.test(address)) return true;
+  const parts = ipaddr.IPv6.parse(address).parts;
+  return parts.slice(0, 6).every((p) => p === 0) && !(parts[6] === 0 && parts[7]! <= 1);
 }
 
 /** Base URLs an admin may store: absolute http(s), no credentials, query or fragment. */

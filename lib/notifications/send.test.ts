@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import { deleteSlackWebhook, setEmailMode } from '@/db/queries/notification-settings';
 import {
@@ -16,6 +16,7 @@ import { disconnectAccount } from '@/db/queries/deliveries/disconnect';
 import { memberships, notifications, notificationSends, outboxEmails, slackWebhooks } from '@/db/schema';
 import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
+import { logger } from '@/lib/logging/logger';
 import { createOutboundLookup, parseAllowList } from '@/lib/net/outbound-guard';
 import { createAgents } from '@/lib/providers/http';
 import { startWebhookReceiver } from '@/lib/webhooks/testing/receiver';
@@ -287,6 +288,37 @@ describe('notifications beyond the bell', () => {
       expect(received[0]!.data).toContain('Needs review');
       expect(await db.$count(outboxEmails, eq(outboxEmails.workspaceId, ws.id))).toBe(0);
     } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('21.12 an SMTP refusal that names the recipient is masked in the stored error and the log line', async () => {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onRcptTo(address, _session, callback) {
+        callback(Object.assign(new Error(`No mailbox for <${address.address}> here`), { responseCode: 550 }));
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as AddressInfo).port;
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      const { ws, admin } = await team({ slack: false });
+      await needsReview(ws.id, 1);
+      const summary = await sender(new Date(), { smtpUrl: `smtp://127.0.0.1:${port}` });
+      expect(summary.retrying).toBe(1);
+      const [row] = await db
+        .select({ lastError: notificationSends.lastError })
+        .from(notificationSends)
+        .where(and(eq(notificationSends.workspaceId, ws.id), eq(notificationSends.userId, admin.id)));
+      expect(row!.lastError).toContain('[email]');
+      expect(row!.lastError).not.toContain(admin.email);
+      const logged = JSON.stringify(warn.mock.calls.filter((c) => String(c[1]) === 'notification send failed'));
+      expect(logged).toContain('[email]');
+      expect(logged).not.toContain(admin.email);
+    } finally {
+      warn.mockRestore();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });

@@ -10,6 +10,7 @@ import {
 } from '@/db/queries/notification-sends';
 import { getEnv } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
+import { maskPersonalText } from '@/lib/logging/mask';
 import { sendOnce, type Agents } from '@/lib/providers/http';
 import { nextRetryAt } from '@/lib/webhooks/backoff';
 import { digestEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
@@ -117,7 +118,8 @@ async function sendOne(
         : notificationEmail(send, origin);
     return await deliverEmail(db, send, message, options);
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    // Stored (last_error) and logged: an SMTP error names the recipient, which no log line or row keeps.
+    return { ok: false, error: maskPersonalText(error instanceof Error ? error.message : String(error)) };
   }
 }
 

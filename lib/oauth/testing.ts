@@ -100,5 +100,8 @@ export async function startOAuthSandbox(options: { tokenTtlSeconds?: number; tra
     return result.accounts;
   }
 
-  return { db, url: server.url, store, admin, consent, complete, connect };
+  /** The member signed in to the app in this workspace, as the consent page sees them (null: nobody). */
+  const signIn = (workspaceId: string | null) => void (signedInWorkspace = workspaceId);
+
+  return { db, url: server.url, store, admin, consent, complete, connect, signIn };
 }

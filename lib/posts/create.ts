@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
-import { getWorkspaceApproval } from '@/db/queries/approvals';
+import { schedulingStatus } from '@/db/queries/deliveries';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
 import { getPartMedia, insertPostMedia } from '@/db/queries/media';
@@ -160,9 +160,8 @@ async function createPostInTransaction(
     createdByApiKeyId: context.apiKeyId ?? null,
   };
   // "Posts need approval": a new post waits for a decision (never claimed meanwhile); a draft needs none yet.
-  const workspace = await getWorkspaceApproval(tx, { workspaceId: context.workspaceId });
-  const awaiting = !draft && Boolean(workspace?.approvalRequired);
-  const status = draft ? ('draft' as const) : awaiting ? ('awaiting_approval' as const) : ('scheduled' as const);
+  const status = draft ? ('draft' as const) : await schedulingStatus(tx, { workspaceId: context.workspaceId });
+  const awaiting = status === 'awaiting_approval';
   // A key whose record expired (and was pruned) starts a new request (docs/architecture.md#inbound-idempotency, retention): the earlier
   // post keeps the key, so this one is stored without it; its new key record points at it.
   const created =

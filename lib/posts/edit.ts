@@ -7,8 +7,8 @@ import {
   removeDroppedParts,
   requestApprovalForDeliveries,
   scheduleDraftDeliveries,
+  schedulingStatus,
 } from '@/db/queries/deliveries';
-import { getWorkspaceApproval } from '@/db/queries/approvals';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { replacePartMedia } from '@/db/queries/media';
 import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
@@ -310,8 +310,8 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     });
     // "Posts need approval": an edit (new revision) waits for a decision again, also after an approval; so does
     // a draft being scheduled. Its deliveries are locked and unclaimed here, so no claim can slip in between.
-    const workspace = await getWorkspaceApproval(tx, { workspaceId: params.workspaceId });
-    const needsApproval = (!isDraft || scheduling) && (awaiting || Boolean(workspace?.approvalRequired));
+    const rule = await schedulingStatus(tx, { workspaceId: params.workspaceId });
+    const needsApproval = (!isDraft || scheduling) && (awaiting || rule === 'awaiting_approval');
     const dueScope = {
       workspaceId: params.workspaceId,
       postId: params.postId,

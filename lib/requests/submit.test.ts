@@ -6,7 +6,13 @@ import { auditLog, deliveries, media, postMedia, postRequests, posts } from '@/d
 import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
 import { holdLock, settled } from '@/db/testing/race';
 import { createTestDatabase } from '@/db/testing/test-database';
-import { checkRequestLink, createRequestLink, revokeRequestLinkAudited } from './links';
+import {
+  checkRequestLink,
+  createRequestLink,
+  REQUEST_ADDRESS_RATE_PER_MINUTE,
+  REQUEST_LINK_RATE_PER_MINUTE,
+  revokeRequestLinkAudited,
+} from './links';
 import { submitPostRequest, type RequestFormInput } from './submit';
 
 const { db } = await createTestDatabase({ max: 20 });
@@ -157,7 +163,21 @@ describe('client request form: refusals write nothing', () => {
     expect(audit.map((a) => a.action).sort()).toEqual(['request_link.created', 'request_link.revoked']);
   });
 
-  it('a link is limited to 60 requests a minute, an address to 20 on it', async () => {
+  it('21.5 the per-address window is counted first: 60 requests from one address leave a fresh address its turn', async () => {
+    const { link } = await linkedWorkspace();
+    const statuses: boolean[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await checkRequestLink(db, link.token, '203.0.113.50')).ok);
+    expect(statuses.filter(Boolean)).toHaveLength(REQUEST_ADDRESS_RATE_PER_MINUTE);
+    expect((await checkRequestLink(db, link.token, '203.0.113.51')).ok).toBe(true);
+    // The refused requests spent nothing of the link's own window.
+    const [row] = await db.execute<{ n: number }>(
+      sql`select rate_window_count as n from request_links where id = ${link.id}`,
+    );
+    expect(row!.n).toBe(REQUEST_ADDRESS_RATE_PER_MINUTE + 1);
+    expect(REQUEST_LINK_RATE_PER_MINUTE).toBeGreaterThanOrEqual(10 * REQUEST_ADDRESS_RATE_PER_MINUTE);
+  });
+
+  it('a link is limited per address (20 a minute), and the link as a whole to a far higher ceiling', async () => {
     const { workspace, link } = await linkedWorkspace();
     for (let i = 0; i < 20; i++) expect((await checkRequestLink(db, link.token, '203.0.113.7')).ok).toBe(true);
     expect(await submitPostRequest(db, link.token, form(), { address: '203.0.113.7' })).toMatchObject({
@@ -166,7 +186,9 @@ describe('client request form: refusals write nothing', () => {
     });
     // Another address still gets through, until the link's own limit.
     expect((await submitPostRequest(db, link.token, form(), { address: '203.0.113.8' })).kind).toBe('received');
-    for (let i = 0; i < 38; i++) await checkRequestLink(db, link.token, null);
+    await db.execute(
+      sql`update request_links set rate_window_count = ${REQUEST_LINK_RATE_PER_MINUTE} where id = ${link.id}`,
+    );
     expect((await checkRequestLink(db, link.token, null)).ok).toBe(false);
     expect(await submitPostRequest(db, link.token, form(), { address: '203.0.113.9' })).toMatchObject({
       status: 429,

@@ -26,6 +26,7 @@ export function getAppSandboxDeps(): SandboxDeps {
       const context = await getWorkspace();
       if (!context) return null;
       const administered = context.memberships.filter((m) => can(m.role, 'manageAccounts'));
+      if (administered.length === 0) return null; // may connect accounts nowhere: no consent
       const scopes = await Promise.all(
         administered.map((m) => workspaceSandboxScope(db, { workspaceId: m.id, encryptionKey })),
       );

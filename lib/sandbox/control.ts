@@ -122,7 +122,7 @@ const timelineQuery = z.object({
 
 export async function handleTimeline(request: Request, deps: SandboxDeps): Promise<Response> {
   if (request.method !== 'GET') return methodNotAllowed('GET');
-  const scope = await deps.resolveScope(request);
+  const scope = await deps.resolveScope(request, 'read');
   if (scope instanceof Response) return scope;
   const parsed = timelineQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return invalid(parsed.error);
@@ -131,7 +131,7 @@ export async function handleTimeline(request: Request, deps: SandboxDeps): Promi
 
 export async function handleFaults(request: Request, deps: SandboxDeps): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'PUT') return methodNotAllowed('GET, PUT');
-  const scope = await deps.resolveScope(request);
+  const scope = await deps.resolveScope(request, request.method === 'GET' ? 'read' : 'change');
   if (scope instanceof Response) return scope;
   if (request.method === 'GET') {
     const accounts = await Promise.all(

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sniffImageType } from '@/lib/media/sniff';
+import { guardedGet } from '@/lib/net/guarded-get';
+import { appOrigin } from '@/lib/providers/base-url';
 import type { SandboxAccount, SandboxDeps, SandboxMedia, SandboxPostMedia } from './types';
 
 // Uploads as every dialect's server keeps them: an image (by its bytes) with alt text, private to the uploader
@@ -72,17 +74,24 @@ export async function resolveMedia(deps: SandboxDeps, account: SandboxAccount, i
 }
 
 /**
- * How a platform that takes images by URL (Threads) fetches one: a plain GET, at most the sandbox's limit.
- * The app serves its images at signed URLs that expire (lib/media/signed-url.ts).
+ * How a platform that takes images by URL (Threads) fetches one: a GET through the outbound guard, the body cut off
+ * past the sandbox's limit. The app serves its images at signed URLs that expire (lib/media/signed-url.ts), on its
+ * own origin (loopback behind `next start`): that origin's `/api/media/` is the one internal place it may fetch.
  */
-export async function fetchImageOverHttp(url: string): Promise<Uint8Array | null> {
+export async function fetchImageOverHttp(url: string, ownOrigin: string = appOrigin()): Promise<Uint8Array | null> {
+  const result = await guardedGet(url, {
+    maxBytes: MAX_SANDBOX_IMAGE_BYTES,
+    policy: isOwnMediaUrl(url, ownOrigin) ? { trustedOrigin: ownOrigin } : {},
+  });
+  return result.ok ? result.bytes : null;
+}
+
+function isOwnMediaUrl(url: string, ownOrigin: string): boolean {
   try {
-    const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
-    if (!response.ok) return null;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return bytes.length <= MAX_SANDBOX_IMAGE_BYTES ? bytes : null;
+    const parsed = new URL(url);
+    return parsed.origin === new URL(ownOrigin).origin && parsed.pathname.startsWith('/api/media/');
   } catch {
-    return null;
+    return false;
   }
 }
 

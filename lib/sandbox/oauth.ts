@@ -59,7 +59,11 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
   if (scopes.length === 0) return back({ error: 'invalid_scope' });
 
   // Who is "signed in to the platform": inside the app, the sandbox users of the workspaces the member administers.
-  const scope = deps.consentScope ? ((await deps.consentScope(request)) ?? []) : [];
+  // Nobody signed in (or a member who may connect accounts nowhere) gets no consent at all: otherwise anyone could
+  // mint a sandbox user and a token, and with it reach every endpoint the sandbox serves (issue 21.3).
+  const scope = deps.consentScope ? await deps.consentScope(request) : null;
+  if (!scope)
+    return errorPage(401, 'Sign in to Semel as a member who can connect accounts, then connect the account again.');
   const identities = new Map<string, ConsentIdentity>();
   let hinted: string | undefined;
   for (const s of scope) {
@@ -238,7 +242,7 @@ function basicClientId(request: Request): string | null {
 /** Control: `POST /api/sandbox/revoke {accountId}` revokes every token of a workspace's sandbox account. */
 export async function handleRevoke(request: Request, deps: SandboxDeps): Promise<Response> {
   if (request.method !== 'POST') return problem({ status: 405, title: 'Method Not Allowed' }, { allow: 'POST' });
-  const scope = await deps.resolveScope(request);
+  const scope = await deps.resolveScope(request, 'change');
   if (scope instanceof Response) return scope;
   const body = await readBody(request);
   const target = scope.find((s) => s.accountId === body?.accountId);

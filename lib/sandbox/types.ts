@@ -303,8 +303,8 @@ export interface SandboxOAuthStore {
 /** An account as a control-endpoint caller knows it: `accountId` is the id they use (the product's account id). */
 export type ScopedAccount = { accountId: string; handle: string; disconnected: boolean; account: SandboxAccount };
 
-/** The sandbox accounts one caller may see and change, or a problem response (401/403). */
-export type ScopeResolver = (request: Request) => Promise<ScopedAccount[] | Response>;
+/** The sandbox accounts one caller may read (`read`) or change (`change`), or a problem response (401/403/429). */
+export type ScopeResolver = (request: Request, access: 'read' | 'change') => Promise<ScopedAccount[] | Response>;
 
 export type SandboxDeps = {
   store: SandboxStore;
@@ -316,7 +316,8 @@ export type SandboxDeps = {
   viewerScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /**
    * Who is "signed in to the platform" on the OAuth consent page: inside the app, the sandbox users of the
-   * workspaces the signed-in member administers (offered besides a new user). Absent: only a new user.
+   * workspaces the signed-in member administers (offered besides a new user). Null (or absent): nobody who may
+   * connect accounts is signed in, and the consent is refused.
    */
   consentScope?: (request: Request) => Promise<ScopedAccount[] | null>;
   /** How a dialect that takes images by URL (Threads) fetches one (default: an HTTP GET). */

@@ -1,10 +1,11 @@
 import type { Executor } from '@/db/client';
-import { getActiveApiKeyByHash } from '@/db/queries/api-keys';
+import { recordApiKeyUse } from '@/db/queries/api-keys';
 import {
   listUnregisteredProductSandboxAccounts,
   listWorkspaceSandboxAccounts,
   registerSandboxAccount,
 } from '@/db/queries/sandbox';
+import { rateLimitHeaders, rateStateOf } from '@/lib/auth/api-key';
 import { hashApiKey } from '@/lib/auth/api-key-token';
 import { can } from '@/lib/auth/can';
 import type { Role } from '@/lib/auth/roles';
@@ -63,21 +64,26 @@ export async function workspaceSandboxScope(
   }));
 }
 
+/** What a control call does: reading (timeline, faults) needs `posts:read`, changing (faults, revoke) `accounts:write`. */
+export type ControlAccess = 'read' | 'change';
+const KEY_SCOPE = { read: 'posts:read', change: 'accounts:write' } as const;
+
 /**
- * Control endpoints: `Authorization: Bearer <workspace API key>`, or (inside the app) a signed-in admin.
- * Either way the caller sees only its workspace's sandbox accounts.
+ * Control endpoints: `Authorization: Bearer <workspace API key>` with the scope the call needs, counted against the
+ * key's per-minute limit like any API call; or (inside the app) a signed-in admin. Either way the caller sees only
+ * its workspace's sandbox accounts.
  */
 export function workspaceScopeResolver(options: {
   db: Executor;
   encryptionKey: string;
   session?: () => Promise<{ workspaceId: string; role: Role } | null>;
 }): ScopeResolver {
-  return async (request) => {
+  return async (request, access) => {
     const header = request.headers.get('authorization');
     let workspaceId: string;
     if (header) {
       const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-      const key = token ? await getActiveApiKeyByHash(options.db, { hash: hashApiKey(token) }) : null;
+      const key = token ? await recordApiKeyUse(options.db, { hash: hashApiKey(token) }) : null;
       if (!key)
         return problem(
           {
@@ -86,6 +92,22 @@ export function workspaceScopeResolver(options: {
             detail: 'Send a valid workspace API key: Authorization: Bearer <key>.',
           },
           { 'www-authenticate': 'Bearer' },
+        );
+      const rate = rateStateOf(key);
+      if (rate.exceeded)
+        return problem(
+          {
+            status: 429,
+            title: 'Too Many Requests',
+            detail: `This API key is limited to ${rate.limit} requests per minute; retry after ${rate.resetSeconds} s.`,
+          },
+          { ...rateLimitHeaders(rate), 'retry-after': String(rate.resetSeconds) },
+        );
+      const scope = KEY_SCOPE[access];
+      if (!key.scopes.includes(scope))
+        return problem(
+          { status: 403, title: 'Forbidden', detail: `This API key lacks the scope "${scope}".`, missingScope: scope },
+          rateLimitHeaders(rate),
         );
       workspaceId = key.workspaceId;
     } else {

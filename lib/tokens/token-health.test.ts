@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApiKey } from '@/db/queries/api-keys';
 import { getNextWakeAt } from '@/db/queries/publishing';
 import { markTokenProblem } from '@/db/queries/token-health';
-import { deliveries, notifications, socialAccounts, workspaces } from '@/db/schema';
+import { deliveries, notifications, socialAccounts, workspaces, type ApiKeyScope } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { startOAuthSandbox } from '@/lib/oauth/testing';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
@@ -25,7 +25,8 @@ async function connectedX(provider: 'x' | 'threads' = 'x') {
 /** The sandbox's control endpoint, as a workspace API key calls it. */
 async function revokeOnSandbox(workspaceId: string, accountId: string) {
   const key = generateApiKey();
-  await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash });
+  const scopes: ApiKeyScope[] = ['accounts:write']; // revoking changes the sandbox: issue 21.4
+  await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash, scopes });
   const response = await fetch(`${sandbox.url}/api/sandbox/revoke`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key.token}`, 'content-type': 'application/json' },

@@ -13,10 +13,19 @@ export const createRequestLinkAction = workspaceAction(
     can: 'manageWorkspace',
     schema: z.object({
       label: z.string().trim().min(1, 'Name the link (e.g. the client’s name)').max(100, 'At most 100 characters'),
+      // Optional: blank means the link works until revoked.
+      expiresInDays: z
+        .union([
+          z.literal(''),
+          z.coerce.number().int('Whole days').min(1, 'At least 1 day').max(365, 'At most 365 days'),
+        ])
+        .optional()
+        .transform((v) => (v === '' || v === undefined ? undefined : v)),
     }),
   },
-  async ({ label }, { workspace, user }) => {
-    const link = await createRequestLink(getDb(), { workspaceId: workspace.id, userId: user.id, label });
+  async ({ label, expiresInDays }, { workspace, user }) => {
+    const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
+    const link = await createRequestLink(getDb(), { workspaceId: workspace.id, userId: user.id, label, expiresAt });
     revalidatePath('/settings');
     // The browser adds its own origin (the one the admin reached the app at).
     return {

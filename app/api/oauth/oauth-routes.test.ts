@@ -32,6 +32,7 @@ async function signedIn(role: 'admin' | 'viewer') {
     role,
     memberships: [],
   };
+  sandbox.signIn(admin.workspaceId);
   return admin;
 }
 

@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { NextRequest } from 'next/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { revokeRequestLink } from '@/db/queries/requests';
 import { createApiKey } from '@/db/queries/api-keys';
-import { approvalDecisions, approvalLinks, auditLog, deliveries, type ApiKeyScope } from '@/db/schema';
+import { approvalDecisions, approvalLinks, auditLog, deliveries, users, type ApiKeyScope } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
 import { makeUser } from '@/db/testing/factories';
-import { createApprovalLink, APPROVAL_LINK_RATE_PER_MINUTE } from '@/lib/approvals/links';
+import {
+  APPROVAL_ADDRESS_RATE_PER_MINUTE,
+  APPROVAL_LINK_RATE_PER_MINUTE,
+  checkApprovalLink,
+  createApprovalLink,
+} from '@/lib/approvals/links';
+import { decideApproval, type Decider } from '@/lib/approvals/decide';
 import { generateApiKey } from '@/lib/auth/api-key-token';
+import { createRequestLink } from '@/lib/requests/links';
+import { proxy } from '@/proxy';
 import { GET as readLink, POST as decideByLink } from '../approve/[token]/route';
 import { POST as approve } from './posts/[id]/approve/route';
 import { POST as reject } from './posts/[id]/reject/route';
@@ -181,6 +191,43 @@ describe('client approval links: /api/approve/<token>', () => {
     return createApprovalLink(db, { workspaceId: tenant.workspace.id, postIds, label: 'test', userId: user.id });
   }
 
+  it('21.11 a client link names deciders only: no member email, no API key name, no internal account id', async () => {
+    const [byEmailOnly, byNamed, byKey] = [await newPost(), await newPost(), await newPost()];
+    const nameless = await makeUser(db); // its name is its email, as for a member who never set one
+    const named = await makeUser(db);
+    await db.update(users).set({ name: 'Ada Admin' }).where(eq(users.id, named.id));
+    const decide = (postId: string, decider: Decider) =>
+      decideApproval(db, { workspaceId: tenant.workspace.id, postId, decision: 'approved', decider });
+    await decide(byEmailOnly.id, { kind: 'user', userId: nameless.id, name: nameless.email });
+    await decide(byNamed.id, { kind: 'user', userId: named.id, name: 'Ada Admin' });
+    const generated = generateApiKey();
+    const ciKey = await createApiKey(db, {
+      workspaceId: tenant.workspace.id,
+      name: 'ci-bot',
+      prefix: generated.prefix,
+      hash: generated.hash,
+    });
+    await decide(byKey.id, { kind: 'api_key', apiKeyId: ciKey.id, name: 'API key “ci-bot”' });
+    const link = await linkFor([byEmailOnly.id, byNamed.id, byKey.id]);
+    const text = await (await read(link.token)).text();
+    const body = JSON.parse(text) as { posts: { id: string; decision: { deciderName: string } }[] };
+    const nameOf = (id: string) => body.posts.find((p) => p.id === id)!.decision.deciderName;
+    expect([nameOf(byEmailOnly.id), nameOf(byNamed.id), nameOf(byKey.id)]).toEqual([
+      'Your agency',
+      'Ada Admin',
+      'Your agency',
+    ]);
+    expect(text).not.toContain(nameless.email);
+    expect(text).not.toContain('ci-bot');
+    for (const account of tenant.accounts) expect(text).not.toContain(account.id);
+    // "Already approved by …" through the link names the agency, not the member's email.
+    const again = await decideWith(link.token, { postId: byEmailOnly.id, decision: 'approved', revision: 1 });
+    expect(again.status).toBe(409);
+    const answer = await again.text();
+    expect(answer).toContain('Your agency');
+    expect(answer).not.toContain(nameless.email);
+  });
+
   it('shows only the posts it lists, without a session; the client approves once, a second click is told who did', async () => {
     const [listed, other] = [await newPost(), await newPost()];
     const link = await linkFor([listed.id]);
@@ -202,22 +249,22 @@ describe('client approval links: /api/approve/<token>', () => {
     expect((await decideWith(link.token, { ...choice, postId: other.id })).status).toBe(404);
   });
 
-  it('unknown 404, tampered 401, revoked 410, expired 410 — each with a clear problem, nothing decided', async () => {
+  it('21.9 one answer for an unknown and an altered link (404, same body); revoked 410, expired 410; nothing decided', async () => {
     const post = await newPost();
     const link = await linkFor([post.id]);
     const [id, secret] = link.token.split('.') as [string, string];
     const tampered = `${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
-    const cases: [string, number, string][] = [
-      ['garbage', 404, 'Link not found'],
-      [`${randomUUID()}.${secret}`, 404, 'Link not found'],
-      [tampered, 401, 'Link not valid'],
-    ];
-    for (const [token, status, title] of cases) {
+    const bodies = new Set<string>();
+    for (const token of ['garbage', `${randomUUID()}.${secret}`, tampered]) {
       const response = await read(token);
-      expect(response.status, token).toBe(status);
-      expect(await response.json()).toMatchObject({ title });
-      expect((await decideWith(token, { postId: post.id, decision: 'approved', revision: 1 })).status).toBe(status);
+      expect(response.status, token).toBe(404);
+      bodies.add(await response.text());
+      const decided = await decideWith(token, { postId: post.id, decision: 'approved', revision: 1 });
+      expect(decided.status).toBe(404);
+      bodies.add(await decided.text());
     }
+    expect(bodies.size).toBe(1); // an unknown id and a wrong secret cannot be told apart
+    expect(JSON.parse([...bodies][0]!)).toMatchObject({ title: 'Link not found' });
     await db.update(approvalLinks).set({ revokedAt: new Date() }).where(eq(approvalLinks.id, link.id));
     expect(await (await read(link.token)).json()).toMatchObject({ status: 410, title: 'Link revoked' });
     const fresh = await linkFor([post.id]);
@@ -227,14 +274,58 @@ describe('client approval links: /api/approve/<token>', () => {
     expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.postId, post.id))).toEqual([]);
   });
 
-  it('request changes through a link needs a comment (422), and is rate-limited per link (429)', async () => {
+  it('21.9 the link pages answer their real status through the proxy: 404 (one page) invalid, 410 revoked or expired', async () => {
+    const page = (path: string) => proxy(new NextRequest(`http://localhost:3000${path}`));
+    const post = await newPost();
+    const link = await linkFor([post.id]);
+    const [id, secret] = link.token.split('.') as [string, string];
+    const tampered = `${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const unknown = await page(`/approve/${randomUUID()}.${secret}`);
+    const altered = await page(`/approve/${tampered}`);
+    expect([unknown.status, altered.status]).toEqual([404, 404]);
+    expect(await altered.text()).toBe(await unknown.text());
+    expect(altered.headers.get('x-frame-options')).toBe('DENY');
+    const open = await page(`/approve/${link.token}`);
+    expect(open.headers.get('x-middleware-next')).toBe('1'); // the page renders it
+    await db.update(approvalLinks).set({ revokedAt: new Date() }).where(eq(approvalLinks.id, link.id));
+    const revoked = await page(`/approve/${link.token}`);
+    expect(revoked.status).toBe(410);
+    expect(await revoked.text()).toContain('Link revoked');
+    const fresh = await linkFor([post.id]);
+    await db.execute(sql`update approval_links set expires_at = now() - interval '1 second' where id = ${fresh.id}`);
+    expect((await page(`/approve/${fresh.token}`)).status).toBe(410);
+
+    const admin = await makeUser(db);
+    const request = await createRequestLink(db, { workspaceId: tenant.workspace.id, userId: admin.id, label: 'c' });
+    const [rid, rsecret] = request.token.split('.') as [string, string];
+    expect((await page(`/request/${rid}.${rsecret.slice(0, -2)}xx`)).status).toBe(404);
+    expect((await page(`/request/${request.token}`)).headers.get('x-middleware-next')).toBe('1');
+    await revokeRequestLink(db, { workspaceId: tenant.workspace.id, id: request.id });
+    expect((await page(`/request/${request.token}`)).status).toBe(410);
+  });
+
+  it('request changes through a link needs a comment (422), and is rate-limited per address (429)', async () => {
     const post = await newPost();
     const link = await linkFor([post.id]);
     const noComment = await decideWith(link.token, { postId: post.id, decision: 'changes_requested', revision: 1 });
     expect(noComment.status).toBe(422);
     const responses = [];
-    for (let i = 0; i < APPROVAL_LINK_RATE_PER_MINUTE; i++) responses.push((await read(link.token)).status);
+    for (let i = 0; i < APPROVAL_ADDRESS_RATE_PER_MINUTE; i++) responses.push((await read(link.token)).status);
     expect(responses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(responses[0]).toBe(200);
+  });
+
+  it('21.5 approval links get the per-address window too, counted before the far higher per-link ceiling', async () => {
+    const post = await newPost();
+    const link = await linkFor([post.id]);
+    const held: boolean[] = [];
+    for (let i = 0; i < APPROVAL_ADDRESS_RATE_PER_MINUTE + 5; i++)
+      held.push((await checkApprovalLink(db, link.token, '198.51.100.20')).ok);
+    expect(held.filter(Boolean)).toHaveLength(APPROVAL_ADDRESS_RATE_PER_MINUTE);
+    expect((await checkApprovalLink(db, link.token, '198.51.100.21')).ok).toBe(true);
+    await db.execute(
+      sql`update approval_links set rate_window_count = ${APPROVAL_LINK_RATE_PER_MINUTE} where id = ${link.id}`,
+    );
+    expect(await checkApprovalLink(db, link.token, '198.51.100.22')).toMatchObject({ ok: false, status: 429 });
   });
 });

@@ -3,6 +3,7 @@ import { ApprovalCard } from '@/components/approvals/approval-card';
 import { LocalTime } from '@/components/ui/local-time';
 import { getDb } from '@/db/client';
 import { checkApprovalLink } from '@/lib/approvals/links';
+import { requestAddress } from '@/lib/auth/request-address';
 import { readApprovalPosts } from '@/lib/approvals/view';
 
 export const metadata = { title: 'Approve posts', robots: { index: false } };
@@ -15,7 +16,7 @@ export const dynamic = 'force-dynamic';
 export default async function ApprovePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const db = getDb();
-  const check = await checkApprovalLink(db, token);
+  const check = await checkApprovalLink(db, token, requestAddress());
   if (!check.ok && check.status === 404) notFound();
   return (
     <main className="mx-auto max-w-4xl p-6">
@@ -27,11 +28,15 @@ export default async function ApprovePage({ params }: { params: Promise<{ token:
             shown in your time zone.
           </p>
           <div className="space-y-6">
-            {(await readApprovalPosts(db, { workspaceId: check.link.workspaceId, postIds: check.link.postIds })).map(
-              (post) => (
-                <ApprovalCard key={post.id} post={post} via={{ kind: 'link', token }} />
-              ),
-            )}
+            {(
+              await readApprovalPosts(db, {
+                workspaceId: check.link.workspaceId,
+                postIds: check.link.postIds,
+                audience: 'client',
+              })
+            ).map((post) => (
+              <ApprovalCard key={post.id} post={post} via={{ kind: 'link', token }} />
+            ))}
           </div>
         </>
       ) : (

@@ -1,5 +1,6 @@
 import type { Executor } from '../../client';
 import { deliveries, deliveryEvents } from '../../schema';
+import { schedulingStatus } from './approval-rule';
 
 /** New deliveries (one per account, or for a thread one per account and part) and their first history row. */
 export async function addDeliveries(
@@ -11,7 +12,10 @@ export async function addDeliveries(
     /** The thread parts to add, by position (default: part 0 only, as for every post that is not a thread). */
     parts?: number[];
     dueAt: Date;
-    /** `draft`: saved without scheduling, never claimed until scheduled (default `scheduled`). */
+    /**
+     * `draft`: saved without scheduling, never claimed until scheduled. Default: the workspace's approval rule
+     * (`scheduled`, or `awaiting_approval` while posts need approval).
+     */
     status?: 'scheduled' | 'draft' | 'awaiting_approval';
     actor: string;
     reason: string;
@@ -20,6 +24,7 @@ export async function addDeliveries(
 ) {
   const parts = params.parts ?? [0];
   if (params.accountIds.length === 0 || parts.length === 0) return [];
+  const status = params.status ?? (await schedulingStatus(db, params));
   const rows = await db
     .insert(deliveries)
     .values(
@@ -30,7 +35,7 @@ export async function addDeliveries(
           accountId,
           part,
           dueAt: params.dueAt,
-          status: params.status ?? 'scheduled',
+          status,
         })),
       ),
     )
@@ -40,7 +45,7 @@ export async function addDeliveries(
       workspaceId: params.workspaceId,
       deliveryId: r.id,
       fromStatus: null,
-      toStatus: params.status ?? 'scheduled',
+      toStatus: status,
       actor: params.actor,
       reason: params.reason,
       detail: params.detail ?? null,
@@ -54,7 +59,8 @@ const BATCH_ROWS = 5000;
 
 /**
  * addDeliveries for many new posts at once (a CSV import: lib/imports/): the same rows — one per account and
- * part, `scheduled`, each with its `created` history row — in a few statements instead of two per post.
+ * part, `scheduled` or `awaiting_approval` by the workspace's approval rule, each with its `created` history row —
+ * in a few statements instead of two per post. Returns the status they took.
  */
 export async function addDeliveriesForPosts(
   db: Executor,
@@ -65,6 +71,7 @@ export async function addDeliveriesForPosts(
     reason: string;
   },
 ) {
+  const status = await schedulingStatus(db, params);
   const values = params.posts.flatMap((p) =>
     p.accountIds.flatMap((accountId) =>
       p.parts.map((part) => ({
@@ -73,7 +80,7 @@ export async function addDeliveriesForPosts(
         accountId,
         part,
         dueAt: p.dueAt,
-        status: 'scheduled' as const,
+        status,
       })),
     ),
   );
@@ -88,11 +95,12 @@ export async function addDeliveriesForPosts(
         workspaceId: params.workspaceId,
         deliveryId: r.id,
         fromStatus: null,
-        toStatus: 'scheduled' as const,
+        toStatus: status,
         actor: params.actor,
         reason: params.reason,
         detail: detailOf.get(r.postId) ?? null,
       })),
     );
   }
+  return status;
 }

@@ -1,6 +1,7 @@
 // The delivery lifecycle: every statement that changes a delivery's status (the transition table is
 // lib/deliveries/transitions.ts; the database trigger enforces it).
 export { addDeliveries, addDeliveriesForPosts } from './add';
+export { schedulingStatus, type SchedulingStatus } from './approval-rule';
 export { saveProviderState, startAttempts, type StartedAttempt } from './attempts';
 export { cancelScheduledDeliveries } from './cancel';
 export { claimDueDeliveries, type ClaimedDelivery } from './claim';

@@ -11,7 +11,7 @@ import { createMemorySandboxStore } from '../memory-store';
 import { startSandboxServer } from '../node-server';
 import { createPgSandboxStore } from '../pg-store';
 import { registerSandboxIdentity as registerIdentity, type ConnectOptions } from '../register-identity';
-import { NO_FAULTS, type FaultsUpdate, type Platform } from '../types';
+import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxDeps } from '../types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
 
 export type { ConnectOptions };
@@ -29,6 +29,8 @@ export async function startTestSandbox(
     hangMs?: number;
     lockWaitMs?: number;
     fetchImage?: (url: string) => Promise<Uint8Array | null>;
+    /** Who is signed in on the OAuth consent page (default: a member with no sandbox users yet; null: nobody). */
+    consentScope?: SandboxDeps['consentScope'];
   } = {},
 ) {
   const database = await createTestDatabase({ max: 40 });
@@ -42,6 +44,7 @@ export async function startTestSandbox(
       resolveScope: workspaceScopeResolver({ db, encryptionKey: TEST_ENCRYPTION_KEY }),
       hangMs: options.hangMs ?? 5_000,
       lockWaitMs: options.lockWaitMs,
+      consentScope: options.consentScope ?? (async () => []),
       // No network here: an image URL the test does not serve is one the platform cannot fetch.
       fetchImage: options.fetchImage ?? (async () => null),
     },
@@ -102,9 +105,11 @@ export async function startTestSandbox(
       (await store.listAllPosts(sandboxAccountId)).filter((p) => p.text === text && !p.deletedAt).length,
     /** Every copy ever stored, deleted ones included. */
     allPosts: (sandboxAccountId: string) => store.listAllPosts(sandboxAccountId),
+    /** A workspace API key with the default scopes plus `accounts:write` (the sandbox control's changes need it). */
     apiKey: async (workspaceId: string) => {
       const key = generateApiKey();
-      await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash });
+      const scopes = ['posts:read', 'posts:write', 'accounts:read', 'accounts:write'] as const;
+      await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash, scopes: [...scopes] });
       return key.token;
     },
     uniqueText: (label: string) => `${label} ${randomUUID().slice(0, 8)}`,
@@ -118,7 +123,13 @@ export async function startTestSandbox(
 export async function startMemoryTestSandbox(options: { hangMs?: number; lockWaitMs?: number } = {}) {
   const store = createMemorySandboxStore();
   const server = await startSandboxServer({
-    deps: { store, resolveScope: async () => [], hangMs: options.hangMs ?? 5_000, lockWaitMs: options.lockWaitMs },
+    deps: {
+      store,
+      resolveScope: async () => [],
+      consentScope: async () => [], // a signed-in member with no sandbox users yet
+      hangMs: options.hangMs ?? 5_000,
+      lockWaitMs: options.lockWaitMs,
+    },
   });
   afterAll(() => server.close());
   return {

@@ -4,6 +4,7 @@ import { decideThroughLink, linkDecisionSchema } from '@/lib/approvals/link-deci
 import { checkApprovalLink } from '@/lib/approvals/links';
 import { decisionMessage } from '@/lib/approvals/messages';
 import { readApprovalPosts } from '@/lib/approvals/view';
+import { requestAddress } from '@/lib/auth/request-address';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 
@@ -12,15 +13,19 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ token: string }> };
 
 /**
- * The client's approval link, without a session: the token alone decides (404 unknown, 401 altered, 410 expired
- * or revoked, 429 past the link's per-minute limit). GET reads the listed posts; POST records one decision.
+ * The client's approval link, without a session: the token alone decides (404 unknown or altered — one answer, 410 expired
+ * or revoked, 429 past the address's or the link's per-minute limit). GET reads the listed posts; POST records one decision.
  */
 export async function GET(_request: Request, context: Context): Promise<Response> {
   const { token } = await context.params;
   const db = getDb();
-  const check = await checkApprovalLink(db, token);
+  const check = await checkApprovalLink(db, token, requestAddress());
   if (!check.ok) return problem({ status: check.status, title: check.title, detail: check.detail });
-  const posts = await readApprovalPosts(db, { workspaceId: check.link.workspaceId, postIds: check.link.postIds });
+  const posts = await readApprovalPosts(db, {
+    workspaceId: check.link.workspaceId,
+    postIds: check.link.postIds,
+    audience: 'client',
+  });
   return json({ label: check.link.label, expiresAt: check.link.expiresAt.toISOString(), posts });
 }
 
@@ -31,7 +36,7 @@ export async function POST(request: Request, context: Context): Promise<Response
     if (!body.ok) return body.response;
     const parsed = linkDecisionSchema.safeParse(body.value);
     if (!parsed.success) return validationProblem(parsed.error);
-    const outcome = await decideThroughLink(getDb(), token, parsed.data);
+    const outcome = await decideThroughLink(getDb(), token, parsed.data, requestAddress());
     if (!outcome.ok) return problem({ status: outcome.status, title: outcome.title, detail: outcome.detail });
     const { result } = outcome;
     const { message } = decisionMessage(result);
