@@ -60,6 +60,8 @@ const attemptOutcomes = async (id: string) =>
   (await db.select().from(attempts).where(eq(attempts.deliveryId, id)).orderBy(attempts.startedAt)).map(
     (a) => a.outcome,
   );
+const externalUrl = async (id: string) =>
+  (await db.select({ url: deliveries.externalUrl }).from(deliveries).where(eq(deliveries.id, id)))[0]!.url;
 const PUT_RECORD = '/xrpc/com.atproto.repo.putRecord';
 const puts = () => proxy.exchanges.filter((e) => e.path === PUT_RECORD);
 
@@ -124,6 +126,8 @@ describe('the reference PDS through a fault proxy: exactly one record per delive
       expect(JSON.parse(write!.upstream!.body).uri).toBe(records[0]!.uri);
       expect(await attemptOutcomes(id!)).toEqual(['ambiguous']); // settled by reading, never by a second write
       expect(puts().length - before).toBe(1);
+      // A self-hosted PDS: the post's link is its at:// URI (no bsky.app page), the PDS URL in the check's evidence.
+      expect(await externalUrl(id!)).toBe(records[0]!.uri);
     });
   }
 
@@ -229,6 +233,12 @@ describe('a thread of three with an image on part two, on the reference PDS', ()
     expect(blob.status).toBe(200);
     expect(createHash('sha256').update(new Uint8Array(await blob.arrayBuffer())).digest('hex')).toBe(sha256);
     for (const d of parts) expect(await attemptCount(db, d.id)).toBe(1);
+    // Links on a self-hosted PDS: the at:// URI; the attempt's evidence names the PDS it lives on.
+    for (const [i, d] of parts.entries()) expect(await externalUrl(d.id)).toBe(byText[i]![0]!.uri);
+    const [sentEvent] = await db.execute<{ pds: string }>(
+      sql`select detail->'evidence'->>'pds' as pds from delivery_events where delivery_id = ${parts[0]!.id} and to_status = 'sent'`,
+    );
+    expect(sentEvent!.pds).toBe(proxy.url);
   });
 });
 
