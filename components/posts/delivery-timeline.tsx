@@ -118,7 +118,10 @@ function DeliveryCard({
             </a>
           ) : (
             d.url && (
-              <code className="text-xs break-all text-slate-600" title="On its own PDS (see the evidence): no bsky.app page">
+              <code
+                className="text-xs break-all text-slate-600"
+                title="On its own PDS (see the evidence): no bsky.app page"
+              >
                 {d.url}
               </code>
             )

@@ -37,7 +37,7 @@ const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-pds-media-'));
 process.env.MEDIA_DIR = mediaDir;
 process.env.APP_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
 
-const CALL_TIMEOUT_MS = 2_500;
+const CALL_TIMEOUT_MS = 4_000;
 const { db } = await createTestDatabase();
 const pds = await startPdsFixture();
 const proxy = await startFaultProxy(pds.url);
@@ -171,7 +171,11 @@ describe('the reference PDS through a fault proxy: exactly one record per delive
     expect(records).toHaveLength(1);
     expect(await status(id!)).toMatchObject({ status: 'sent', externalId: records[0]!.uri });
     expect(await attemptOutcomes(id!)).toEqual(['ambiguous', 'sent']);
-    expect(puts().slice(before).map((e) => e.upstream?.status ?? null)).toEqual([null, 200]);
+    expect(
+      puts()
+        .slice(before)
+        .map((e) => e.upstream?.status ?? null),
+    ).toEqual([null, 200]);
   });
 });
 
@@ -231,7 +235,11 @@ describe('a thread of three with an image on part two, on the reference PDS', ()
       `${pds.url}/xrpc/com.atproto.sync.getBlob?${new URLSearchParams({ did: account.did, cid: embed.images[0]!.image.ref.$link })}`,
     );
     expect(blob.status).toBe(200);
-    expect(createHash('sha256').update(new Uint8Array(await blob.arrayBuffer())).digest('hex')).toBe(sha256);
+    expect(
+      createHash('sha256')
+        .update(new Uint8Array(await blob.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(sha256);
     for (const d of parts) expect(await attemptCount(db, d.id)).toBe(1);
     // Links on a self-hosted PDS: the at:// URI; the attempt's evidence names the PDS it lives on.
     for (const [i, d] of parts.entries()) expect(await externalUrl(d.id)).toBe(byText[i]![0]!.uri);

@@ -9,7 +9,10 @@ import { onPublicNetwork, openRepo, toRecentPost } from './repo';
 const DID = 'did:plc:abcdefghijklmnopqrstuvwx';
 const URI = `at://${DID}/app.bsky.feed.post/3mfyqao4qlqra`;
 const repoAt = (baseUrl: string, trustedOrigin?: string) =>
-  openRepo({ baseUrl, platformUserId: DID, accessToken: 'jwt', outbound: trustedOrigin ? { trustedOrigin } : {} }, sendOnce);
+  openRepo(
+    { baseUrl, platformUserId: DID, accessToken: 'jwt', outbound: trustedOrigin ? { trustedOrigin } : {} },
+    sendOnce,
+  );
 
 describe('a Bluesky post’s link', () => {
   it('the public network (bsky.social, its *.host.bsky.network PDS hosts) → the bsky.app post page', () => {

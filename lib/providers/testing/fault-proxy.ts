@@ -65,7 +65,9 @@ export async function startFaultProxy(upstreamUrl: string, options: { port?: num
         (answer) => {
           const chunks: Buffer[] = [];
           answer.on('data', (c: Buffer) => chunks.push(c));
-          answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
+          answer.on('end', () =>
+            resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }),
+          );
           answer.on('error', reject);
         },
       );

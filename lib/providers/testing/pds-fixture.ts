@@ -17,7 +17,10 @@ export type PdsFixture = {
   createAccount: (name?: string) => Promise<PdsAccount>;
   /** listRecords of app.bsky.feed.post, read on the PDS directly (no proxy, no Semel code). */
   listPosts: (did: string) => Promise<{ uri: string; cid: string; value: Record<string, unknown> }[]>;
-  xrpc: (nsid: string, init?: { body?: unknown; token?: string; query?: Record<string, string> }) => Promise<XrpcAnswer>;
+  xrpc: (
+    nsid: string,
+    init?: { body?: unknown; token?: string; query?: Record<string, string> },
+  ) => Promise<XrpcAnswer>;
   stop: () => Promise<void>;
 };
 export type XrpcAnswer = { status: number; body: Record<string, unknown> };
