@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { insertMedia } from '@/db/queries/media';
+import { reconciliations } from '@/db/schema';
 import { checkImage } from '@/lib/media/image';
 import { makeImage } from '@/lib/media/testing/images';
 import { createPost } from '@/lib/posts/create';
@@ -49,6 +50,10 @@ describe('the reference PDS through a fault proxy: exactly one record per delive
       expect(puts().length - before).toBe(1);
       // A self-hosted PDS: the post's link is its at:// URI (no bsky.app page), the PDS URL in the check's evidence.
       expect(await externalUrl(id!)).toBe(records[0]!.uri);
+      const checks = await db.select().from(reconciliations).where(eq(reconciliations.deliveryId, id!));
+      expect(checks).toMatchObject([
+        { decision: 'found', strategy: 'bluesky-record-key', evidence: { pds: proxy.url, uri: records[0]!.uri } },
+      ]);
     });
   }
 
