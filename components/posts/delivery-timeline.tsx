@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { LocalTime } from '@/components/ui/local-time';
 import type { PostDetail } from '@/lib/posts/post-detail';
+import { webLink } from '@/lib/posts/web-link';
 import { getJson } from '@/lib/query/get-json';
 import { queryKeys, readUrls } from '@/lib/query/keys';
 import { StatusBadge } from './status-badge';
@@ -111,10 +112,19 @@ function DeliveryCard({
           {nested && <span className="font-normal text-slate-600"> on {d.network}</span>}
         </Heading>
         <span className="flex items-center gap-3">
-          {d.url && (
-            <a href={d.url} className="text-sm text-indigo-700 underline" target="_blank" rel="noreferrer">
+          {webLink(d.url) ? (
+            <a href={webLink(d.url)!} className="text-sm text-indigo-700 underline" target="_blank" rel="noreferrer">
               View on platform
             </a>
+          ) : (
+            d.url && (
+              <code
+                className="text-xs break-all text-slate-600"
+                title="On its own PDS (see the evidence): no bsky.app page"
+              >
+                {d.url}
+              </code>
+            )
           )}
           <StatusBadge status={d.status} />
         </span>

@@ -6,6 +6,7 @@ import { StatusBadge } from '@/components/posts/status-badge';
 import { Button } from '@/components/ui/button';
 import { LocalTime } from '@/components/ui/local-time';
 import type { ActionState } from '@/lib/auth/action';
+import { webLink } from '@/lib/posts/web-link';
 
 type Item = {
   deliveryId: string;
@@ -80,8 +81,8 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
           <ol className="ml-5 list-decimal">
             {copies.map((c, i) => (
               <li key={c.id}>
-                {c.url ? (
-                  <a href={c.url} className="underline" target="_blank" rel="noreferrer">
+                {webLink(c.url) ? (
+                  <a href={webLink(c.url)!} className="underline" target="_blank" rel="noreferrer">
                     {c.id}
                   </a>
                 ) : (

@@ -76,6 +76,13 @@ const CASES: Case[] = [
     },
   },
   {
+    name: '500 InternalServerError (the PDS’s answer to createRecord on a taken key) → ambiguous, read by key',
+    respond: reply(500, { error: 'InternalServerError', message: 'Internal Server Error' }),
+    rule: 'bluesky-internal-error',
+    outcome: 'ambiguous',
+    check: (r) => expect(r.evidence).toMatchObject({ uri: expect.stringMatching(/^at:\/\//) }),
+  },
+  {
     name: '400 ExpiredToken: nothing written → not_sent',
     respond: reply(400, { error: 'ExpiredToken', message: 'Token has expired' }),
     rule: 'bluesky-expired-token',
@@ -117,8 +124,8 @@ const CASES: Case[] = [
   },
   { name: '408', respond: reply(408, undefined), rule: 'request-timeout-408', outcome: 'not_sent' },
   {
-    name: '500 InternalServerError',
-    respond: reply(500, { error: 'InternalServerError', message: 'Internal Server Error' }),
+    name: '500 with another XRPC error',
+    respond: reply(500, { error: 'UnknownError', message: 'Something broke' }),
     rule: 'server-error',
     outcome: 'ambiguous',
   },

@@ -31,6 +31,8 @@ const written = (raw: RawOutcome) => {
  * putRecord's answers (the PDS source, packages/pds/src/api/com/atproto/repo/putRecord.ts): `{ uri, cid,
  * commit }` when it wrote the record; `{ uri, cid }` without `commit` when the same record was already there
  * (a no-op); 400 `InvalidSwap` when another record holds the key (swapRecord: null refuses to overwrite).
+ * Measured on the reference PDS (@atproto/pds 0.5.35, lib/providers/bluesky/pds.test.ts): four identical
+ * putRecords at once make one record, one answer with a commit and three without.
  */
 export const BLUESKY_RULES: readonly Rule[] = [
   ...NETWORK_RULES,
@@ -67,6 +69,17 @@ export const BLUESKY_RULES: readonly Rule[] = [
       httpStatus: 400,
       reason: 'A post already exists under this delivery’s record key: an earlier attempt published it.',
       evidence: { recordExists: true, platformDetail: xrpcError((raw as { body: unknown }).body).message ?? null },
+    }),
+  },
+  {
+    // What the PDS answers createRecord on a key that already holds a record (its insert fails inside the write's
+    // transaction). Semel writes with putRecord, but a 500 from a write proves nothing: the record key is read.
+    id: 'bluesky-internal-error',
+    when: (raw) => raw.type === 'response' && raw.status === 500 && errorName(raw) === 'InternalServerError',
+    then: () => ({
+      outcome: 'ambiguous',
+      httpStatus: 500,
+      reason: 'The PDS failed while handling the write (500 InternalServerError); its record key is read to know.',
     }),
   },
   {

@@ -153,7 +153,11 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
       ...left(),
     });
     const classification = classifyBluesky(raw);
-    if (classification.outcome === 'sent') classification.url = repo.postUrl(classification.externalId!);
+    if (classification.outcome === 'sent') {
+      classification.url = repo.postUrl(classification.externalId!);
+      // Where the record lives: an at:// link alone does not say which PDS to ask.
+      classification.evidence = { ...classification.evidence, pds: repo.base };
+    }
     if (classification.outcome === 'ambiguous') {
       // The key this attempt wrote under: the reconciler reads it and checks it agrees with its own derivation.
       const uri = atUri({ repo: repo.did, collection: POST_COLLECTION, rkey });

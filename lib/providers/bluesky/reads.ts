@@ -49,7 +49,7 @@ export async function readBackRecord(repo: Repo, input: ReadBackInput): Promise<
       reason: 'A post with other text holds this delivery’s record key.',
       evidence: { ...evidence, text: post.text },
     };
-  return { verdict: 'found', post, evidence: { ...evidence, cid: String(body.cid) } };
+  return { verdict: 'found', post, evidence: { ...evidence, cid: String(body.cid), pds: repo.base } };
 }
 
 /** listRecords, newest key first (the PDS orders by record key: TIDs, by time; Semel's to within the hour). */

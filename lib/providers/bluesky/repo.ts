@@ -2,7 +2,7 @@ import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
 import type { RawOutcome, RecentPost } from '../types';
-import { parsePostRef, type RecordRef } from './at-uri';
+import { atUri, parsePostRef, type RecordRef } from './at-uri';
 
 export type CallOptions = { timeoutMs?: number; signal?: AbortSignal };
 export type StrongRef = { uri: string; cid: string };
@@ -17,7 +17,11 @@ export type Repo = {
   send: ProviderTransport;
   xrpc: (nsid: string, params?: Record<string, string>) => string;
   getRecord: (ref: RecordRef, options: CallOptions) => Promise<RawOutcome>;
-  /** bsky.app for a real PDS; the sandbox (a trusted app origin) shows the record itself. */
+  /**
+   * bsky.app (the public network's AppView) for a PDS of the public network; any other PDS's posts are not on
+   * bsky.app, so their link is the at:// URI (the PDS URL goes with it in the evidence); the sandbox (a trusted
+   * app origin) shows the record itself.
+   */
   postUrl: (uri: string) => string | undefined;
 };
 
@@ -47,11 +51,26 @@ export function openRepo(
     postUrl: (uri) => {
       const ref = parsePostRef(uri);
       if (!ref) return undefined;
-      return account.outbound?.trustedOrigin
-        ? xrpc('com.atproto.repo.getRecord', ref)
-        : `https://bsky.app/profile/${ref.repo}/post/${ref.rkey}`;
+      if (account.outbound?.trustedOrigin) return xrpc('com.atproto.repo.getRecord', ref);
+      if (onPublicNetwork(base)) return `https://bsky.app/profile/${ref.repo}/post/${ref.rkey}`;
+      return atUri(ref);
     },
   };
+}
+
+/**
+ * The public Bluesky network: the bsky.social entryway and its PDS hosts (`*.host.bsky.network`), whose posts
+ * the bsky.app AppView shows. A self-hosted PDS may not be crawled by it at all.
+ */
+export function onPublicNetwork(baseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase();
+  return url.protocol === 'https:' && (host === 'bsky.social' || host.endsWith('.bsky.network'));
 }
 
 /** A `{ uri, cid }` pair (getRecord's and listRecords' records, a reply's root and parent). */
