@@ -85,14 +85,17 @@ function closeness(candidate: RecentPost, ours: Ours): { why: string; score: num
   return best;
 }
 
-/** X and others show a long text cut, ending in "…" (and maybe a link): ours, if what is left starts ours. */
+/**
+ * X and others show a long text cut, ending in "…" (and maybe a link): ours, if what is left starts ours. The ellipsis
+ * is required: without it, a post that merely starts like ours ("#1" beside our "#12") is not a cut of ours.
+ */
 function truncationOf(text: string, oursReduced: string): string | null {
-  const shown = reduceMarkup(text)
-    .replace(/(?:\s*<link>)+$/, '')
-    .replace(/\s*(?:…|\.\.\.)$/, '')
-    .trim();
-  if (shown.length < MIN_TRUNCATED_CHARS || shown.length >= oursReduced.length) return null;
-  return oursReduced.startsWith(shown) ? 'Our text cut short by the platform' : null;
+  const shown = reduceMarkup(text).replace(/(?:\s*<link>)+$/, '');
+  const cut = /\s*(?:…|\.\.\.)$/.exec(shown);
+  if (!cut) return null;
+  const kept = shown.slice(0, cut.index).trim();
+  if (kept.length < MIN_TRUNCATED_CHARS || kept.length >= oursReduced.length) return null;
+  return oursReduced.startsWith(kept) ? 'Our text cut short by the platform' : null;
 }
 
 /** Jaccard similarity of the two word sets. */
