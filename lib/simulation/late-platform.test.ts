@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { simulationProperty, simulationRuns, timeoutFor } from './property';
+import { simulationProperty, simulationRuns } from './property';
 
 // docs/architecture.md#late-copies: a write finished past the allowance defeats a proof of absence. The property
 // (lib/simulation/invariants.ts) allows its second copy only in review with every copy listed, never "sent".
@@ -13,7 +13,7 @@ const property = await simulationProperty('late', (result) => {
     else if (copies.length === 1) found++;
   }
 });
-const runs = Math.max(12, simulationRuns('late'));
+const runs = Math.max(10, simulationRuns('late'));
 
 describe('simulation — I1 on platforms that create a post past the allowance', () => {
   it(
@@ -25,6 +25,7 @@ describe('simulation — I1 on platforms that create a post past the allowance',
       expect(found).toBeGreaterThan(0);
       expect(caught).toBeGreaterThan(0);
     },
-    timeoutFor(runs),
+    // A late write holds its request until the client's (real, free-running) timeout: several seconds a run.
+    Math.max(180_000, runs * 15_000),
   );
 });
