@@ -19,7 +19,7 @@ import type { FaultSettings } from '@/lib/sandbox/types';
 // every unknown outcome is settled by that container's status; the platform's records count the copies.
 
 /** Calls that must time out (the faults); others get room for their three steps on a busy machine. */
-const CALL_TIMEOUT_MS = 300;
+const CALL_TIMEOUT_MS = 1_000; // below the sandbox's 2 s hang, above a loaded container step
 const ROOMY_TIMEOUT_MS = 3_000;
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;
