@@ -202,8 +202,18 @@ describe('notifications beyond the bell', () => {
       status: 'sent',
       lastError: null,
     });
-    expect((await sender(new Date(Date.now() + 3_600_000))).claimed).toBe(0);
+    // An hour on, none of this workspace's Slack rows is claimed again (judged by its rows: other workspaces' digests
+    // may bundle and go out, as the hour can cross midnight UTC).
+    const requestsBefore = slackFor(ws.name).length;
     slack.state.status = 200;
+    const later = await sender(new Date(Date.now() + 3_600_000), { sendIds: slackRows.map((r) => r.id) });
+    expect(later.claimed).toBe(0);
+    expect(slackFor(ws.name)).toHaveLength(requestsBefore);
+    const after = await db
+      .select({ status: notificationSends.status })
+      .from(notificationSends)
+      .where(and(eq(notificationSends.workspaceId, ws.id), eq(notificationSends.channel, 'slack')));
+    expect(after.map((r) => r.status).sort()).toEqual(['failed', 'sent']);
   });
 
   it('I6 — tenancy: the Outbox lists only the workspace’s emails, and a member only their own', async () => {
