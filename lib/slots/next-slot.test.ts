@@ -133,9 +133,12 @@ describe('posting slots: "next slot" takes the next free slot, and never one alr
         values (${workspaceId}, ${account.id}, ${held}::timestamptz, ${randomUUID()})`,
     );
     const requests = Array.from({ length: 50 }, () => queue(workspaceId, [account.id]));
+    // A request that fails before it blocks (no connection to be had, say) is the failure to report, not a count of 0.
+    const failures: unknown[] = [];
+    for (const r of requests) r.catch((error: unknown) => failures.push(error));
 
     // Side 1: all 50 started, each on its own connection, each waiting for the same slot row.
-    const waiting = await waitForBlockedInserts(50);
+    const waiting = await waitForBlockedInserts(50, failures);
     expect(waiting).toBe(50);
     await release(); // the holder commits: that slot is gone, and the 50 move on
 
@@ -155,14 +158,18 @@ describe('posting slots: "next slot" takes the next free slot, and never one alr
     for (const r of results)
       if (r.kind === 'ok')
         expect(reservations.find((x) => x.postId === r.postId)?.slotAt.toISOString()).toBe(times[results.indexOf(r)]);
-  });
+  }, 60_000);
 });
 
-/** Counts sessions blocked on a lock while inserting a slot reservation; waits until `count` are (10 s at most). */
-async function waitForBlockedInserts(count: number) {
-  const deadline = Date.now() + 10_000;
+/**
+ * Counts sessions blocked on a lock while inserting a slot reservation; waits until `count` are (30 s at most: 50 new
+ * connections to a durable Postgres under a loaded CI take a while). Throws a request's own error if one failed.
+ */
+async function waitForBlockedInserts(count: number, failures: unknown[]) {
+  const deadline = Date.now() + 30_000;
   let n = 0;
   while (Date.now() < deadline) {
+    if (failures.length > 0) throw failures[0];
     const [row] = [
       ...(await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into "slot_reservations"%'`)),
