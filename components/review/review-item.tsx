@@ -75,9 +75,11 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
         </div>
         <StatusBadge status={item.status} />
       </div>
-      {copies.length > 1 && (
+      {copies.length > 0 && (
         <div className="mt-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-          <p className="font-medium">{copies.length} copies on the platform</p>
+          <p className="font-medium">
+            {copies.length === 1 ? 'A copy is on the platform' : `${copies.length} copies on the platform`}
+          </p>
           <ol className="ml-5 list-decimal">
             {copies.map((c, i) => (
               <li key={c.id}>
@@ -89,7 +91,7 @@ export function ReviewItem({ item, action }: { item: Item; action: Action }) {
                   c.id
                 )}{' '}
                 · <LocalTime iso={c.createdAt} seconds />
-                {i === 0 ? ' (oldest: kept)' : ''}
+                {i === 0 && copies.length > 1 ? ' (oldest: kept)' : ''}
               </li>
             ))}
           </ol>

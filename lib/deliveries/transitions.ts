@@ -3,7 +3,7 @@ import type { DeliveryStatus } from '@/db/schema';
 /**
  * The delivery state machine (docs/architecture.md#delivery-states) — the one place the rules live. The database enforces it with
  * a trigger whose function is generated from this table (transitionTriggerFunctionSql; installed by
- * migrations 0003, 0005, 0010, 0011, 0013 and 0018): a test checks the live function's source equals it, and every pair both ways.
+ * migrations 0003, 0005, 0010, 0011, 0013, 0020 and 0022): a test checks the live function's source equals it, and every pair both ways.
  * To change a rule: edit the table, add a migration containing transitionTriggerFunctionSql().
  */
 export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus[]> = {
@@ -16,9 +16,11 @@ export const ALLOWED_TRANSITIONS: Record<DeliveryStatus, readonly DeliveryStatus
   needs_review: ['sent', 'scheduled', 'canceled'],
   // needs_review: the late-copy watch found a second copy after a republish (lib/reconcile/watch.ts).
   sent: ['needs_review'],
-  failed: [],
-  canceled: [],
-  missed: [],
+  // needs_review: after a release (a proof of absence), a copy appeared although Semel had stopped trying
+  // (lib/reconcile/watch.ts): the post is live, an admin decides. Nothing else leaves these.
+  failed: ['needs_review'],
+  canceled: ['needs_review'],
+  missed: ['needs_review'],
   // A draft is never claimed; a keyed edit schedules it (or it is discarded). Nothing returns to draft.
   draft: ['scheduled', 'canceled', 'awaiting_approval'],
   // Never claimed; approved → scheduled (or missed when decided past the lateness limit), or discarded.

@@ -1,10 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { recordLateCopy } from '@/db/queries/deliveries';
+import { cancelScheduledDeliveries, GAVE_UP_COPY_REASON, recordLateCopy } from '@/db/queries/deliveries';
 import { getCopiesUnderReview } from '@/db/queries/review';
 import {
   attempts,
   auditLog,
+  deliveries,
+  deliveryEvents,
   hostAllowances,
   lateCopyWatches,
   notifications,
@@ -258,6 +260,7 @@ describe('the watch for late copies (docs/architecture.md#late-copies)', () => {
       windowEnd: new Date(),
       readCount: 2,
       copies: [],
+      from: 'sent',
       evidence: {},
       actor: 'stale',
     });
@@ -316,5 +319,81 @@ describe('the watch for late copies (docs/architecture.md#late-copies)', () => {
     expect(await watchOf(id!)).toMatchObject({ outcome: 'not_needed' });
     expect((await checks(id!)).map((c) => c.decision)).toEqual(['released']); // no read stored
     expect((await status(id!)).status).toBe('sent');
+  });
+  it('I1 — released, then canceled before it went out again: the late original is found by the watch, the delivery goes from canceled to review as live, once', async () => {
+    const account = await sandbox.connectAccount('mastodon');
+    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'mastodon-nokey', processingMs: PROCESSING_MS });
+    const label = sandbox.uniqueText('gave up');
+    const [id] = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 1,
+      label,
+    });
+    await publish();
+    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'mastodon-nokey' });
+    await settle(id!);
+    expect((await checks(id!)).map((c) => c.decision)).toEqual(['waiting', 'not_found_recheck', 'released']);
+    const [row] = await db.select({ postId: deliveries.postId }).from(deliveries).where(eq(deliveries.id, id!));
+    await cancelScheduledDeliveries(db, { workspaceId: account.workspaceId, postId: row!.postId, actor: 'test' });
+    expect((await status(id!)).status).toBe('canceled');
+    // Canceled after a release: watched, as a republished delivery is once sent.
+    const started = (await watchOf(id!))!.startedAt.getTime();
+
+    for (const delay of DELAYS_MS) {
+      if ((await status(id!)).status !== 'canceled') break;
+      await sleepUntil(started + delay + 50);
+      await watch();
+    }
+    expect(await sandbox.copiesOfText(account.sandboxAccount.id, `${label} #0`)).toBe(1);
+    expect((await status(id!)).status).toBe('needs_review');
+    expect(await watchOf(id!)).toMatchObject({ outcome: 'late_copy' });
+    const moves = await db
+      .select({ from: deliveryEvents.fromStatus, to: deliveryEvents.toStatus, reason: deliveryEvents.reason })
+      .from(deliveryEvents)
+      .where(eq(deliveryEvents.deliveryId, id!))
+      .orderBy(deliveryEvents.id);
+    expect(moves.map((m) => m.to)).toEqual([
+      'scheduled',
+      'publishing',
+      'ambiguous',
+      'scheduled',
+      'canceled',
+      'needs_review',
+    ]);
+    expect(moves.at(-1)).toEqual({ from: 'canceled', to: 'needs_review', reason: GAVE_UP_COPY_REASON });
+    const [notice] = await db.select().from(notifications).where(eq(notifications.deliveryId, id!));
+    expect(notice!.message).toContain('it was canceled, yet a copy is on the platform');
+    expect(await duplicateEvents(id!)).toHaveLength(0); // one copy is not a duplicate: delivery.needs_review says it
+    // Later passes change nothing: the watch ended.
+    await watch();
+    expect(moves).toHaveLength(
+      (await db.select().from(deliveryEvents).where(eq(deliveryEvents.deliveryId, id!))).length,
+    );
+  });
+
+  it('released, then canceled, and nothing ever lands: the watch reads at each step and ends clear, canceled stays', async () => {
+    const account = await sandbox.connectAccount('mastodon');
+    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'mastodon-nokey', timeoutBeforeCommit: 1 });
+    const [id] = await schedulePosts(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('never landed'),
+    });
+    await publish();
+    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'mastodon-nokey' });
+    await settle(id!);
+    expect((await checks(id!)).at(-1)?.decision).toBe('released');
+    const [row] = await db.select({ postId: deliveries.postId }).from(deliveries).where(eq(deliveries.id, id!));
+    await cancelScheduledDeliveries(db, { workspaceId: account.workspaceId, postId: row!.postId, actor: 'test' });
+    const started = (await watchOf(id!))!.startedAt.getTime();
+    for (const delay of DELAYS_MS) {
+      await sleepUntil(started + delay + 50);
+      await watch();
+    }
+    expect(await watchOf(id!)).toMatchObject({ outcome: 'clear', checksDone: DELAYS_MS.length });
+    expect((await checks(id!)).filter((c) => c.decision === 'watch_clear')).toHaveLength(DELAYS_MS.length);
+    expect((await status(id!)).status).toBe('canceled');
   });
 });

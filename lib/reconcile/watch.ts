@@ -1,5 +1,5 @@
 import type { Database } from '@/db/client';
-import { LATE_COPY_REASON, recordLateCopy } from '@/db/queries/deliveries';
+import { GAVE_UP_STATUSES, LATE_COPY_REASON, recordLateCopy, type GaveUpStatus } from '@/db/queries/deliveries';
 import { claimDueWatches, endWatch, recordWatchCheck, type DueWatch } from '@/db/queries/late-copy-watch';
 import { getIdsOwnedByOtherDeliveries } from '@/db/queries/reconcile';
 import { logger } from '@/lib/logging/logger';
@@ -35,9 +35,10 @@ const DECISION_MARGIN_MS = 5_000;
 
 /**
  * The watch for late copies (docs/architecture.md#late-copies): a proof of absence can be wrong (a server that
- * creates the post after our allowance), so every delivery published again after a release is read again at
- * growing delays. A second copy sends it to review with both copies, a `delivery.duplicate_detected` event and a
- * notification, and raises its host's allowance. Safe with any number of concurrent watchers (claim + generation).
+ * creates the post after our allowance), so every delivery released after one — once published again and sent, or
+ * given up (failed, canceled, missed) — is read again at growing delays. A second copy of a sent one sends it to
+ * review with both copies, a `delivery.duplicate_detected` event and a notification; any copy of a given-up one sends
+ * it to review as live; both raise the host's allowance. Safe with any number of concurrent watchers (claim + generation).
  */
 export async function watchForLateCopies(db: Database, options: WatchOptions): Promise<WatchSummary> {
   const summary: WatchSummary = { checked: 0, clear: 0, lateCopies: 0, ended: 0, fenced: 0 };
@@ -70,8 +71,11 @@ type CheckResult = 'clear' | 'lateCopies' | 'ended' | 'fenced';
 
 async function checkOne(db: Database, w: DueWatch, options: WatchOptions): Promise<CheckResult> {
   const fence = { deliveryId: w.deliveryId, generation: w.generation };
-  // An admin (or a detection) moved it on: nothing left to watch.
-  if (w.status !== 'sent') return (await endWatch(db, { ...fence, outcome: 'stopped' })) ? 'ended' : 'fenced';
+  // Sent after a release: a second copy is the late one. Given up after a release (failed, canceled, missed): any
+  // copy is. Anything else means an admin (or a detection) moved it on: nothing left to watch.
+  const gaveUp = GAVE_UP_STATUSES.includes(w.status);
+  if (w.status !== 'sent' && !gaveUp)
+    return (await endWatch(db, { ...fence, outcome: 'stopped' })) ? 'ended' : 'fenced';
   // A record key cannot hold a second record, and a DM cannot be read back: no late copy can be seen or exist.
   if (providerDefinition(w.provider).reconcile === 'record-key' || w.kind === 'dm')
     return (await endWatch(db, { ...fence, outcome: 'not_needed' })) ? 'ended' : 'fenced';
@@ -120,7 +124,7 @@ async function checkOne(db: Database, w: DueWatch, options: WatchOptions): Promi
       ...('score' in c ? { similar: c.why } : {}),
     }));
   const evidence = { read: posts.length, externalId: w.externalId, copies, step: w.step };
-  if (copies.length <= 1) {
+  if (copies.length <= (gaveUp ? 0 : 1)) {
     const written = await recordWatchCheck(db, {
       ...base,
       readCount: posts.length,
@@ -129,7 +133,8 @@ async function checkOne(db: Database, w: DueWatch, options: WatchOptions): Promi
     });
     return written ? 'clear' : 'fenced';
   }
-  return (await recordDetection(db, w, { ...base, readCount: posts.length, copies, evidence }, options.workerId))
+  const from = gaveUp ? (w.status as GaveUpStatus) : 'sent';
+  return (await recordDetection(db, w, { ...base, readCount: posts.length, copies, evidence, from }, options.workerId))
     ? 'lateCopies'
     : 'fenced';
 }
@@ -144,21 +149,23 @@ async function recordDetection(
   return db.transaction(async (tx) => {
     const applied = await recordLateCopy(tx, { ...detection, actor: `watch:${workerId}` });
     if (!applied) return false;
-    await emitWebhookEvent(tx, {
-      workspaceId: applied.workspaceId,
-      type: 'delivery.duplicate_detected',
-      subject: `delivery:${w.deliveryId}`,
-      data: {
-        deliveryId: w.deliveryId,
-        postId: applied.postId,
-        accountId: applied.accountId,
-        provider: w.provider,
-        reason: LATE_COPY_REASON,
-        externalId: w.externalId,
-        copies: detection.copies,
-        detectedAt: new Date().toISOString(),
-      },
-    });
+    // A copy of a given-up delivery is not a duplicate: its move to needs_review emits delivery.needs_review (0013).
+    if (detection.from === 'sent')
+      await emitWebhookEvent(tx, {
+        workspaceId: applied.workspaceId,
+        type: 'delivery.duplicate_detected',
+        subject: `delivery:${w.deliveryId}`,
+        data: {
+          deliveryId: w.deliveryId,
+          postId: applied.postId,
+          accountId: applied.accountId,
+          provider: w.provider,
+          reason: LATE_COPY_REASON,
+          externalId: w.externalId,
+          copies: detection.copies,
+          detectedAt: new Date().toISOString(),
+        },
+      });
     // The copies other than the one our 2xx named were made by an earlier call that the platform finished late.
     for (const copy of detection.copies.filter((c) => c.id !== w.externalId))
       await learnFromFoundPost(tx, {

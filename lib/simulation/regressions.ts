@@ -14,4 +14,11 @@ export const REGRESSIONS: Regression[] = [
     found:
       'with the reconciler reading before the allowance (callTimeout and allowance 0, recheck 0), a slow platform held two copies',
   },
+  {
+    property: 'general',
+    seed: -1091791204,
+    path: '28',
+    found:
+      'a Mastodon write landing three jumps late: released on two empty reads, then missed past the lateness limit; the late copy appeared and the delivery still said missed (no watch after a release that was never sent)',
+  },
 ];

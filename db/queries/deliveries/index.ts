@@ -8,7 +8,14 @@ export { claimDueDeliveries, type ClaimedDelivery } from './claim';
 export { disconnectAccount } from './disconnect';
 export { scheduleDraftDeliveries } from './draft';
 export { applyEditToDeliveries, lockDeliveriesForEdit, removeDroppedParts } from './edit';
-export { LATE_COPY_REASON, recordLateCopy, type LateCopyDetection } from './late-copy';
+export {
+  GAVE_UP_COPY_REASON,
+  GAVE_UP_STATUSES,
+  LATE_COPY_REASON,
+  recordLateCopy,
+  type GaveUpStatus,
+  type LateCopyDetection,
+} from './late-copy';
 export { latenessDeadline } from './lateness';
 export { markMissedDeliveries } from './missed';
 export { recordOutcomes, type DeliveryOutcome } from './outcomes';
