@@ -138,6 +138,8 @@ export const sessions = pgTable(
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** Absolute end (SESSION_MAX_DAYS after sign-in), however active the session is. */
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** The user's session version at sign-in: a bump (sign out everywhere, password reset) ends this row too. */
+    sessionVersion: integer().notNull(),
     userAgent: text(),
     address: text().notNull(),
   },

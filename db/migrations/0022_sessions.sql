@@ -4,6 +4,7 @@ CREATE TABLE "sessions" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
+	"session_version" integer NOT NULL,
 	"user_agent" text,
 	"address" text NOT NULL,
 	CONSTRAINT "sessions_expiry_ck" CHECK ("sessions"."expires_at" > "sessions"."created_at")
