@@ -11,6 +11,7 @@ import { seedDemoData } from '@/db/seed';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { authenticate } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';
+import { pruneSessionsJob } from '@/lib/jobs/prune-sessions';
 import { getAuthOptions } from './options';
 import { needsRehash, SCRYPT_PARAMS, verifyPassword } from './password';
 import { resolveSessionUser } from './session-user';
@@ -139,6 +140,29 @@ describe('session rows (sign-out ends a session at once)', () => {
     expect(await listLiveSessions(db, { userId: viewer.id, ...IDLE })).not.toContainEqual(
       expect.objectContaining({ id }),
     );
+  });
+});
+
+describe('prune-sessions job', () => {
+  it('deletes sessions idle too long or past their end, in batches, and keeps live ones', async () => {
+    const viewer = (await getUserCredentialsByEmail(db, { email: 'viewer@demo.test' }))!;
+    const [idle, expired, live] = [
+      await signInRow(viewer.id, viewer.sessionVersion),
+      await signInRow(viewer.id, viewer.sessionVersion),
+      await signInRow(viewer.id, viewer.sessionVersion),
+    ];
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '25 hours'` })
+      .where(eq(sessions.id, idle));
+    await db
+      .update(sessions)
+      .set({ createdAt: sql`now() - interval '31 days'`, expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(sessions.id, expired));
+    const summary = await pruneSessionsJob.run(db, { idleHours: 24, batchSize: 1, maxBatches: 50 });
+    expect(summary.prunedSessions).toBeGreaterThanOrEqual(2);
+    expect([await rowOf(idle), await rowOf(expired)]).toEqual([undefined, undefined]);
+    expect(await rowOf(live)).toMatchObject({ id: live });
   });
 });
 
