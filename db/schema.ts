@@ -114,11 +114,42 @@ export const loginAttempts = pgTable(
     id: bigserial({ mode: 'number' }).primaryKey(),
     email: text().notNull(),
     ip: text().notNull(),
+    /** The address's network: its IPv6 /64 (one subscriber's addresses), or the IPv4 address itself. */
+    network: text().notNull(),
+    /** False until the password is verified: an attempt counts as a failure from the moment it is taken. */
     succeeded: boolean().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('login_attempts_lookup_idx').on(t.email, t.ip, t.createdAt)],
+  (t) => [
+    index('login_attempts_lookup_idx').on(t.email, t.ip, t.createdAt),
+    index('login_attempts_network_idx').on(t.network, t.createdAt),
+  ],
 );
+
+/** One row per sign-in: the JWT carries its id, every request checks it, sign-out deletes it. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Absolute end (SESSION_MAX_DAYS after sign-in), however active the session is. */
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** The user's session version at sign-in: a bump (sign out everywhere, password reset) ends this row too. */
+    sessionVersion: integer().notNull(),
+    userAgent: text(),
+    address: text().notNull(),
+  },
+  (t) => [
+    index('sessions_user_idx').on(t.userId, t.lastSeenAt),
+    index('sessions_expires_idx').on(t.expiresAt),
+    check('sessions_expiry_ck', sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
+);
+export type UserSession = typeof sessions.$inferSelect;
 
 export const socialAccounts = pgTable(
   'social_accounts',

@@ -260,3 +260,28 @@ describe('SMTP_URL', () => {
     );
   });
 });
+
+describe('session lifetimes', () => {
+  const base = { NODE_ENV: 'production', ...productionSecrets };
+
+  it('blank means 24 hours idle and 30 days absolute; whole numbers are taken', () => {
+    expect(parseEnv({ ...base, SESSION_IDLE_HOURS: '', SESSION_MAX_DAYS: '' })).toMatchObject({
+      SESSION_IDLE_HOURS: 24,
+      SESSION_MAX_DAYS: 30,
+    });
+    expect(parseEnv({ ...base, SESSION_IDLE_HOURS: '8', SESSION_MAX_DAYS: '7' })).toMatchObject({
+      SESSION_IDLE_HOURS: 8,
+      SESSION_MAX_DAYS: 7,
+    });
+  });
+
+  it.each([
+    ['SESSION_IDLE_HOURS', '0'],
+    ['SESSION_IDLE_HOURS', '1.5'],
+    ['SESSION_MAX_DAYS', '0'],
+    ['SESSION_MAX_DAYS', '366'],
+    ['SESSION_MAX_DAYS', 'forever'],
+  ])('%s=%s is refused with its name', (name, value) => {
+    expect(parseError({ ...base, [name]: value })).toContain(name);
+  });
+});

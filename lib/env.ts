@@ -151,6 +151,9 @@ const envSchema = z.object({
   TRUSTED_PROXIES: addressList({ hostNames: false }),
   /** npm start / npm run dev copy the server's whole output (stdout and stderr) to this file too. */
   LOG_FILE: z.string().optional(),
+  // Sessions end after this long without a request, and this long after sign-in however active (lib/auth/session-user.ts).
+  SESSION_IDLE_HOURS: z.coerce.number().int().min(1, 'at least 1 hour').max(8_760, 'at most a year').default(24),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1, 'at least 1 day').max(365, 'at most a year').default(30),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   // Publishing and reconciling tuning (docs/architecture.md#publishing, #reconciliation): blank means the default, like every variable here.
   PUBLISH_CALL_TIMEOUT_MS: z.coerce

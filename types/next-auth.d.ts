@@ -8,5 +8,7 @@ declare module 'next-auth' {
     role: string | null;
     /** Compared with users.session_version on every request (lib/auth/session-user.ts). */
     sessionVersion: number | null;
+    /** The session row (lib/auth/session-user.ts): deleted at sign-out, checked on every request. */
+    sessionId: string | null;
   }
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { loginAttempts, users } from '../schema';
 
@@ -55,22 +55,6 @@ export async function replacePasswordHash(
     .where(and(eq(users.id, params.userId), eq(users.passwordHash, params.previousHash)));
 }
 
-/** Failures since `since` for an email, an IP, or both (per IP across emails: password spraying). */
-export async function countRecentFailedLogins(db: Executor, params: { email?: string; ip?: string; since: Date }) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(
-      and(
-        params.email === undefined ? undefined : eq(loginAttempts.email, params.email.toLowerCase()),
-        params.ip === undefined ? undefined : eq(loginAttempts.ip, params.ip),
-        eq(loginAttempts.succeeded, false),
-        gt(loginAttempts.createdAt, params.since),
-      ),
-    );
-  return row?.n ?? 0;
-}
-
 /** Deletes up to `batchSize` attempts older than `before`; returns how many. */
 export async function deleteLoginAttemptsBefore(db: Executor, params: { before: Date; batchSize: number }) {
   const expired = db
@@ -83,8 +67,4 @@ export async function deleteLoginAttemptsBefore(db: Executor, params: { before: 
     .where(inArray(loginAttempts.id, expired))
     .returning({ id: loginAttempts.id });
   return rows.length;
-}
-
-export async function recordLoginAttempt(db: Executor, params: { email: string; ip: string; succeeded: boolean }) {
-  await db.insert(loginAttempts).values({ ...params, email: params.email.toLowerCase() });
 }

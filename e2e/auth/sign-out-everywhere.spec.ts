@@ -8,8 +8,8 @@ test('"Sign out everywhere" ends the sessions in every other browser at their ne
     await signIn(onLaptop, 'viewer@demo.test');
     await signIn(onPhone, 'viewer@demo.test');
 
-    await onLaptop.goto('/settings');
-    await onLaptop.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await onLaptop.goto('/settings/security');
+    await onLaptop.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
     await expect(onLaptop).toHaveURL(/\/signin\?signedOut=1$/);
 
     // The phone still holds its (unexpired) cookie, but the server refuses it.

@@ -32,3 +32,13 @@ export function clientAddress(
   for (let i = chain.length - 1; i > 0; i--) if (!inRanges(chain[i]!, trusted)) return chain[i]!;
   return chain[0]!;
 }
+
+/**
+ * The network an address is counted by as well: an IPv6 address's /64 (one subscriber gets a whole /64, so
+ * hopping addresses inside it must not reset a limit), an IPv4 address itself, anything else as given.
+ */
+export function addressNetwork(address: string): string {
+  if (!ipaddr.IPv6.isValid(address)) return address;
+  const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+}

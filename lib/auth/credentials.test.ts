@@ -108,6 +108,7 @@ describe('authenticate (email + password)', () => {
       Array.from({ length: MAX_FAILED_LOGINS }, () => ({
         email: 'admin@demo.test',
         ip,
+        network: ip,
         succeeded: false,
         createdAt: old,
       })),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
-import { getUserCredentialsByEmail, recordLoginAttempt } from '@/db/queries/users';
+import { markLoginAttemptSucceeded } from '@/db/queries/login-attempts';
+import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
 import { upgradePasswordHash } from './rehash';
-import { loginLimits } from './throttle';
+import { takeSignInAttempt } from './throttle';
 
 export const SIGN_IN_ERRORS = {
   invalid: 'InvalidCredentials',
@@ -27,22 +28,23 @@ export type SignedInUser = {
 
 /**
  * Checks email + password with one generic failure (no user enumeration). Refuses further tries after too
- * many failures for the same email and IP, or from one IP across emails; failures for an email from
+ * many failures for the same email and IP (or IPv6 /64), or from one of them across emails; failures for an email from
  * everywhere only slow its tries down (lib/auth/throttle.ts).
  */
 export async function authenticate(db: Executor, input: unknown, ip: string): Promise<SignedInUser> {
   const parsed = credentialsSchema.safeParse(input);
   if (!parsed.success) throw new Error(SIGN_IN_ERRORS.invalid);
   const { email, password } = parsed.data;
-  const limits = await loginLimits(db, { email, ip });
-  if (limits.refused) throw new Error(SIGN_IN_ERRORS.throttled);
-  if (limits.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, limits.delayMs));
+  // Taken (counted and recorded as a failure) before the password is checked: parallel guesses share the limit.
+  const ticket = await takeSignInAttempt(db, { email, ip });
+  if (ticket.refused) throw new Error(SIGN_IN_ERRORS.throttled);
+  if (ticket.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, ticket.delayMs));
 
   const user = await getUserCredentialsByEmail(db, { email });
   // Always run scrypt so a missing user costs the same time as a wrong password.
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  await recordLoginAttempt(db, { email, ip, succeeded: Boolean(user && ok) });
   if (!user || !ok) throw new Error(SIGN_IN_ERRORS.invalid);
+  await markLoginAttemptSucceeded(db, { attemptId: ticket.attemptId });
   await upgradePasswordHash(db, { userId: user.id, password, stored: user.passwordHash! });
 
   const [first] = await getMembershipsForUser(db, { userId: user.id });

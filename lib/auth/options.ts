@@ -2,12 +2,14 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import GitHubProvider from 'next-auth/providers/github';
 import { getDb } from '@/db/client';
+import { createSession, deleteSession } from '@/db/queries/sessions';
 import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { getEnv } from '@/lib/env';
 import { authenticate, type SignedInUser } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';
 import { redirectAfterAuth } from './redirect';
+import { currentPeer } from './peer-address';
 import { requestAddress } from './request-address';
 
 /** Only GitHub's verified primary email identifies a member, never the profile's (unverified) public one. */
@@ -30,7 +32,8 @@ export function getAuthOptions(): NextAuthOptions {
 
   return {
     secret: env.NEXTAUTH_SECRET,
-    session: { strategy: 'jwt', maxAge: 7 * 24 * 60 * 60 },
+    // The cookie may live as long as a session can; its row (lib/auth/session-user.ts) decides when it ends.
+    session: { strategy: 'jwt', maxAge: env.SESSION_MAX_DAYS * 24 * 60 * 60 },
     pages: { signIn: '/signin' },
     providers,
     callbacks: {
@@ -55,6 +58,13 @@ export function getAuthOptions(): NextAuthOptions {
             token.workspaceId = first?.id ?? null;
             token.role = first?.role ?? null;
             token.sessionVersion = found.sessionVersion;
+            token.sessionId = await createSession(getDb(), {
+              userId: found.id,
+              sessionVersion: found.sessionVersion,
+              userAgent: currentPeer()?.userAgent ?? null,
+              address: requestAddress(),
+              maxDays: env.SESSION_MAX_DAYS,
+            });
           }
         }
         return token;
@@ -64,7 +74,15 @@ export function getAuthOptions(): NextAuthOptions {
         session.workspaceId = (token.workspaceId as string | null) ?? null;
         session.role = (token.role as string | null) ?? null;
         session.sessionVersion = (token.sessionVersion as number | undefined) ?? null;
+        session.sessionId = (token.sessionId as string | undefined) ?? null;
         return session;
+      },
+    },
+    events: {
+      // Sign-out deletes the row: a copy of this cookie stops working at its next request.
+      async signOut({ token }) {
+        const sessionId = token?.sessionId as string | undefined;
+        if (sessionId && token.userId) await deleteSession(getDb(), { sessionId, userId: token.userId as string });
       },
     },
   };

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http, { type IncomingMessage } from 'node:http';
 
-export type Peer = { address: string | undefined; forwardedFor: string | undefined };
+export type Peer = { address: string | undefined; forwardedFor: string | undefined; userAgent?: string | undefined };
 
 // One store per process: instrumentation and route handlers are separate bundles, each with its own module copy.
 const KEY = Symbol.for('semel.peer-address');
@@ -27,6 +27,8 @@ export function recordPeerAddresses(): void {
     const peer = {
       address: req.socket?.remoteAddress,
       forwardedFor: Array.isArray(header) ? header.join(',') : header,
+      // Shown on Settings → Security beside the session a sign-in creates.
+      userAgent: req.headers['user-agent'],
     };
     return storage.run(peer, () => emit.call(this, event, ...args));
   };

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db/client';
 import { getMembershipsForUser, type WorkspaceMembership } from '@/db/queries/workspaces';
+import { getEnv } from '@/lib/env';
 import { getAuthOptions } from './options';
 import { can, type Capability } from './can';
 import type { Role } from './roles';
@@ -13,14 +14,19 @@ import { resolveSessionUser } from './session-user';
 export const WORKSPACE_COOKIE = 'semel-workspace';
 
 /**
- * The session and its user, looked up once per request. A token whose session version is older than the
- * user's (signed out everywhere) counts as no session at all, everywhere: pages, actions and the sign-in page.
+ * The session and its user, looked up once per request. A token whose session row is gone or ended, or whose
+ * session version is older than the user's (signed out everywhere) counts as no session at all, everywhere:
+ * pages (redirected to /signin), actions and route handlers (401) and the sign-in page.
  */
 const getSessionAndUser = cache(async () => {
   await cookies(); // marks the route dynamic before any config is read (nothing here can be prerendered)
   const session = await getServerSession(getAuthOptions());
   if (!session?.user?.id) return null;
-  const user = await resolveSessionUser(getDb(), { userId: session.user.id, sessionVersion: session.sessionVersion });
+  const user = await resolveSessionUser(
+    getDb(),
+    { userId: session.user.id, sessionVersion: session.sessionVersion, sessionId: session.sessionId },
+    { idleHours: getEnv().SESSION_IDLE_HOURS },
+  );
   return user ? { session, user } : null;
 });
 

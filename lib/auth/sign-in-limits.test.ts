@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { networkLock } from '@/db/queries/login-attempts';
 import { loginAttempts } from '@/db/schema';
+import { holdLock, untilBlocked } from '@/db/testing/race';
 import { seedDemoData } from '@/db/seed';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { parseAddressList } from '@/lib/net/address-list';
-import { clientAddress } from './client-address';
+import { addressNetwork, clientAddress } from './client-address';
 import { authenticate, SIGN_IN_ERRORS } from './credentials';
 import { currentPeer, recordPeerAddresses } from './peer-address';
 import {
@@ -16,11 +18,12 @@ import {
   FAILED_LOGIN_WINDOW_MS,
   MAX_FAILED_LOGINS,
   MAX_FAILED_LOGINS_PER_IP,
+  MAX_FAILED_LOGINS_PER_NETWORK,
   pruneExpiredLoginAttempts,
 } from './throttle';
 
 const PASSWORD = 'demo-password-for-tests';
-const { db } = await createTestDatabase();
+const { db } = await createTestDatabase({ max: 30 });
 
 beforeAll(async () => {
   await seedDemoData(db, { password: PASSWORD, encryptionKey: randomBytes(32).toString('base64') });
@@ -29,7 +32,7 @@ beforeAll(async () => {
 let ipCounter = 0;
 const nextIp = () => `198.51.100.${++ipCounter}`;
 const failedRows = (email: string, ips: string[], createdAt = new Date()) =>
-  ips.map((ip) => ({ email, ip, succeeded: false, createdAt }));
+  ips.map((ip) => ({ email, ip, network: ip, succeeded: false, createdAt }));
 
 describe('per email + IP', () => {
   it(`refuses even the right password after ${MAX_FAILED_LOGINS} failures from one address, not from another`, async () => {
@@ -47,6 +50,69 @@ describe('per email + IP', () => {
   });
 });
 
+describe('the limit is taken before the password is checked (parallel guesses)', () => {
+  it(`25 parallel wrong passwords from one address: at most ${MAX_FAILED_LOGINS} are checked, the rest refused`, async () => {
+    const ip = nextIp();
+    // Hold the address's lock so that all 25 are in flight at once, queued on it, before any is counted.
+    const release = await holdLock(db, networkLock(ip));
+    const guesses = Array.from({ length: 25 }, (_, i) =>
+      authenticate(db, { email: 'manager@demo.test', password: `parallel-guess-${i}` }, ip).then(
+        () => 'signed in',
+        (error: Error) => error.message,
+      ),
+    );
+    await untilBlocked(db, 'select pg_advisory_xact_lock');
+    const waiting = await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike 'select pg_advisory_xact_lock%'`);
+    await release();
+    const outcomes = await Promise.all(guesses);
+    const tally = (what: string) => outcomes.filter((o) => o === what).length;
+
+    expect([...waiting][0]!.n).toBeGreaterThan(1); // more than one guess was waiting in parallel
+    expect(tally(SIGN_IN_ERRORS.invalid)).toBe(MAX_FAILED_LOGINS);
+    expect(tally(SIGN_IN_ERRORS.throttled)).toBe(25 - MAX_FAILED_LOGINS);
+    const recorded = await db
+      .select({ succeeded: loginAttempts.succeeded })
+      .from(loginAttempts)
+      .where(eq(loginAttempts.ip, ip));
+    expect(recorded).toHaveLength(MAX_FAILED_LOGINS); // refused guesses record nothing
+  });
+
+  it('a right password is recorded as a success: it does not count towards the limit', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < MAX_FAILED_LOGINS + 2; i++)
+      await expect(authenticate(db, { email: 'viewer@demo.test', password: PASSWORD }, ip)).resolves.toMatchObject({
+        role: 'viewer',
+      });
+    const rows = await db.select().from(loginAttempts).where(eq(loginAttempts.ip, ip));
+    expect(rows.map((r) => r.succeeded)).toEqual(Array(MAX_FAILED_LOGINS + 2).fill(true));
+  });
+});
+
+describe('IPv6: counted by /64 as well as by address', () => {
+  it.each([
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:db8::', '2001:db8::/64'],
+    ['203.0.113.7', '203.0.113.7'],
+    ['unknown', 'unknown'],
+  ])('%s counts in %s', (address, network) => expect(addressNetwork(address)).toBe(network));
+
+  it(`refuses a guesser hopping addresses inside one /64 after ${MAX_FAILED_LOGINS_PER_NETWORK} failures; another /64 is not refused`, async () => {
+    const hop = (i: number) => `2001:db8:77:1::${(i + 1).toString(16)}`;
+    for (let i = 0; i < MAX_FAILED_LOGINS_PER_NETWORK; i++)
+      await expect(authenticate(db, { email: 'admin@demo.test', password: `v6-${i}` }, hop(i))).rejects.toThrow(
+        SIGN_IN_ERRORS.invalid,
+      );
+    await expect(authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, hop(99))).rejects.toThrow(
+      SIGN_IN_ERRORS.throttled,
+    );
+    await expect(
+      authenticate(db, { email: 'admin@demo.test', password: PASSWORD }, '2001:db8:77:2::1'),
+    ).resolves.toMatchObject({ role: 'admin' });
+  });
+});
+
 describe('per IP across emails (password spraying)', () => {
   it(`refuses an address after ${MAX_FAILED_LOGINS_PER_IP} failures over many emails; other addresses are unaffected`, async () => {
     const ip = nextIp();
@@ -55,6 +121,7 @@ describe('per IP across emails (password spraying)', () => {
       Array.from({ length: MAX_FAILED_LOGINS_PER_IP - 1 }, (_, i) => ({
         email: `user${i}@spray.test`,
         ip,
+        network: ip,
         succeeded: false,
       })),
     );
@@ -74,6 +141,7 @@ describe('per IP across emails (password spraying)', () => {
       Array.from({ length: MAX_FAILED_LOGINS_PER_IP }, (_, i) => ({
         email: `u${i}@unknown.test`,
         ip: 'unknown',
+        network: 'unknown',
         succeeded: false,
       })),
     );

@@ -1,13 +1,18 @@
 import type { Executor } from '@/db/client';
-import { countRecentFailedLogins, deleteLoginAttemptsBefore } from '@/db/queries/users';
-import { UNKNOWN_ADDRESS } from './client-address';
+import { takeLoginAttempt } from '@/db/queries/login-attempts';
+import { deleteLoginAttemptsBefore } from '@/db/queries/users';
+import { addressNetwork, UNKNOWN_ADDRESS } from './client-address';
 import { deleteInBatches } from '@/lib/jobs/batches';
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** Per email + IP: a guesser at one address stops here. */
 export const MAX_FAILED_LOGINS = 10;
+/** Per email + IPv6 /64: one subscriber's many addresses count as one guesser. */
+export const MAX_FAILED_LOGINS_PER_NETWORK = 10;
 /** Per IP across emails: password spraying (a few passwords against many emails) stops here. */
 export const MAX_FAILED_LOGINS_PER_IP = 30;
+/** Per IPv6 /64 across emails: room for an office sharing one /64, none for a sprayer hopping addresses in it. */
+export const MAX_FAILED_LOGINS_PER_NETWORK_ANY_EMAIL = 60;
 /**
  * Per email from everywhere only slows down, never refuses: a refusal there would let anyone lock any
  * user out (forged or many addresses). Past the free failures, each try waits a little longer, up to a cap.
@@ -23,22 +28,32 @@ export function emailDelayMs(failuresForEmail: number): number {
   );
 }
 
-export type LoginLimits = { refused: boolean; delayMs: number };
+export type SignInTicket = { refused: true } | { refused: false; attemptId: number; delayMs: number };
 
-/** The limits for one sign-in attempt, from the failures recorded in the window (rows, so they hold across instances). */
-export async function loginLimits(
+/**
+ * Takes the limits for one sign-in attempt before its password is checked: counted and recorded in one
+ * statement (rows, so they hold across instances), so parallel guesses cannot all pass a limit they share.
+ */
+export async function takeSignInAttempt(
   db: Executor,
   params: { email: string; ip: string; now?: Date },
-): Promise<LoginLimits> {
+): Promise<SignInTicket> {
   const since = new Date((params.now ?? new Date()).getTime() - FAILED_LOGIN_WINDOW_MS);
-  const [fromThisIp, fromThisIpAnyEmail, fromAnywhere] = await Promise.all([
-    countRecentFailedLogins(db, { email: params.email, ip: params.ip, since }),
-    countRecentFailedLogins(db, { ip: params.ip, since }),
-    countRecentFailedLogins(db, { email: params.email, since }),
-  ]);
-  // Attempts without a known address share one bucket: a per-IP refusal there would refuse everyone.
-  const sprayed = params.ip !== UNKNOWN_ADDRESS && fromThisIpAnyEmail >= MAX_FAILED_LOGINS_PER_IP;
-  return { refused: fromThisIp >= MAX_FAILED_LOGINS || sprayed, delayMs: emailDelayMs(fromAnywhere) };
+  const taken = await takeLoginAttempt(db, {
+    email: params.email,
+    ip: params.ip,
+    network: addressNetwork(params.ip),
+    since,
+    limits: {
+      perEmailAndAddress: MAX_FAILED_LOGINS,
+      perEmailAndNetwork: MAX_FAILED_LOGINS_PER_NETWORK,
+      perAddress: MAX_FAILED_LOGINS_PER_IP,
+      perNetwork: MAX_FAILED_LOGINS_PER_NETWORK_ANY_EMAIL,
+      acrossEmails: params.ip !== UNKNOWN_ADDRESS,
+    },
+  });
+  if (taken.attemptId === null) return { refused: true };
+  return { refused: false, attemptId: taken.attemptId, delayMs: emailDelayMs(taken.failuresForEmail) };
 }
 
 /** Deletes attempts older than the window in batches (housekeeping); returns how many. */

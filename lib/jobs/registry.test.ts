@@ -24,6 +24,7 @@ describe('the job registry', () => {
       ['watch-late-copies', 'interval'],
       ['prune-idempotency-keys', 'interval'],
       ['prune-login-attempts', 'interval'],
+      ['prune-sessions', 'interval'],
       ['refresh-tokens', 'interval'],
       ['webhooks', 'interval'],
       ['prune-webhooks', 'interval'],

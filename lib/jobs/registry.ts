@@ -3,6 +3,7 @@ import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneMediaJob } from './prune-media';
+import { pruneSessionsJob } from './prune-sessions';
 import { pruneWebhooksJob } from './prune-webhooks';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
@@ -20,6 +21,7 @@ export const jobs = [
   watchLateCopiesJob,
   pruneIdempotencyKeysJob,
   pruneLoginAttemptsJob,
+  pruneSessionsJob,
   refreshTokensJob,
   webhooksJob,
   pruneWebhooksJob,

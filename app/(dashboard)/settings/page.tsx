@@ -4,7 +4,6 @@ import { LatenessForm } from '@/components/settings/lateness-form';
 import { ToggleSettingForm } from '@/components/settings/toggle-setting-form';
 import { MemberRow } from '@/components/settings/member-row';
 import { RenameWorkspaceForm } from '@/components/settings/rename-workspace-form';
-import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { TimeZoneForm } from '@/components/settings/time-zone-form';
 import { getDb } from '@/db/client';
 import { getRequireAltText } from '@/db/queries/media';
@@ -21,7 +20,6 @@ import {
   setWorkspaceTimeZoneAction,
 } from './actions';
 import { getWorkspaceApproval } from '@/db/queries/approvals';
-import { signOutEverywhereAction } from './sessions-actions';
 import { createRequestLinkAction, revokeRequestLinkAction } from './request-links-actions';
 import { RequestLinks } from '@/components/settings/request-links';
 import { listActiveRequestLinks } from '@/db/queries/requests';
@@ -160,14 +158,17 @@ export default async function SettingsPage() {
           Open notifications →
         </Link>
       </section>
-      <section aria-labelledby="sessions" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <h2 id="sessions" className="mb-2 text-base font-semibold">
-          Your sessions
+      <section aria-labelledby="security" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="security" className="mb-2 text-base font-semibold">
+          Security
         </h2>
-        <p className="mb-3 text-sm text-slate-600">
-          Signs you out on every browser and device at once, this one included.
-        </p>
-        <SignOutEverywhere action={signOutEverywhereAction} />
+        <p className="text-sm text-slate-600">Where you are signed in: sign out one session, or all of them.</p>
+        <Link
+          href="/settings/security"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open security →
+        </Link>
       </section>
     </>
   );

@@ -131,9 +131,9 @@ describe('POST /api/cron/[job]', () => {
       .returning({ id: idempotencyKeys.id });
     const old = new Date(Date.now() - 60 * 60 * 1000);
     await db.insert(loginAttempts).values([
-      { email, ip: '192.0.2.1', succeeded: false, createdAt: old },
-      { email, ip: '192.0.2.1', succeeded: false, createdAt: old },
-      { email, ip: '192.0.2.1', succeeded: false },
+      { email, ip: '192.0.2.1', network: '192.0.2.1', succeeded: false, createdAt: old },
+      { email, ip: '192.0.2.1', network: '192.0.2.1', succeeded: false, createdAt: old },
+      { email, ip: '192.0.2.1', network: '192.0.2.1', succeeded: false },
     ]);
     const left = async () => ({
       keys: (
