@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNewPassword, MIN_PASSWORD_LENGTH } from './password-policy';
+import { checkNewPassword } from './password-policy';
 
 describe('checkNewPassword: at least 12 characters and not a common password', () => {
   it('accepts a long uncommon password', () => {
