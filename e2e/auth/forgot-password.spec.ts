@@ -67,14 +67,14 @@ test('forgot password: the email reaches the Outbox, its link sets a new passwor
 
   // The link works once.
   await memberPage.goto(link);
-  await expect(memberPage.getByRole('alert')).toContainText('This link has been used or has expired');
+  await expect(memberPage.getByRole('main').getByRole('alert')).toContainText('This link has been used or has expired');
 
   // The old password no longer signs in; the new one does.
   await memberPage.goto('/signin');
   await memberPage.getByLabel('Email').fill(member);
   await memberPage.getByLabel('Password').fill('the password I forgot');
   await memberPage.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(memberPage.getByRole('alert')).toHaveText('Wrong email or password.');
+  await expect(memberPage.getByRole('main').getByRole('alert')).toHaveText('Wrong email or password.');
   await signIn(memberPage, member, 'a brand new remembered passphrase');
   await memberContext.close();
 });
