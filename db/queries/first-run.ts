@@ -34,9 +34,11 @@ export async function insertInstallation(
     workspace: { name: string; slug: string; timeZone: string };
   },
 ) {
-  await tx.insert(installation).values({ id: 1 });
+  // Users but no installation row: a database seeded after the migration, never set up through here. Checked
+  // before the insert, so in a race of two setups (neither sees the other's user) the key alone decides.
   const [existing] = await tx.select({ id: users.id }).from(users).limit(1);
   if (existing) return null;
+  await tx.insert(installation).values({ id: 1 });
   const [user] = await tx
     .insert(users)
     .values({ ...params.admin, email: params.admin.email.toLowerCase() })

@@ -61,11 +61,20 @@ export async function countResetRequest(db: Executor, params: { key: string; win
   return row!.count;
 }
 
-/** Housekeeping: windows that ended before `before`. */
-export async function deleteResetWindowsBefore(db: Executor, params: { before: Date }) {
-  await db.execute(
-    sql`delete from password_reset_windows where window_start < ${params.before.toISOString()}::timestamptz`,
-  );
+/**
+ * Housekeeping, run after each reset request (there is no job for it): up to 100 windows that started before
+ * `windowsBefore` and 100 tokens that expired before `tokensBefore`. Skips rows other requests hold: it never waits.
+ */
+export async function prunePasswordRows(db: Executor, params: { windowsBefore: Date; tokensBefore: Date }) {
+  const [windowsBefore, tokensBefore] = [params.windowsBefore.toISOString(), params.tokensBefore.toISOString()];
+  await db.execute(sql`
+    delete from password_reset_windows where key in (
+      select key from password_reset_windows where window_start < ${windowsBefore}::timestamptz
+      limit 100 for update skip locked)`);
+  await db.execute(sql`
+    delete from password_tokens where id in (
+      select id from password_tokens where expires_at < ${tokensBefore}::timestamptz
+      limit 100 for update skip locked)`);
 }
 
 /**

@@ -97,7 +97,7 @@ export async function runSetup(
         admin: { email: input.email, name: input.name, passwordHash },
         workspace: { name: input.workspaceName, slug: input.slug, timeZone: input.timeZone },
       });
-      // Users but no installation row: a database seeded after the migration. Rolled back, nothing written.
+      // A seeded database (users, no installation row): rolled back, nothing written.
       if (!created) tx.rollback();
       return { kind: 'done' as const, userId: created!.user.id, workspaceSlug: created!.workspace.slug };
     });

@@ -2,6 +2,7 @@ import type { Database } from '@/db/client';
 import {
   countResetRequest,
   insertPasswordToken,
+  prunePasswordRows,
   storeAccountOutboxEmail,
   consumePasswordToken,
   type PasswordTokenPurpose,
@@ -21,6 +22,7 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** A password-set link from `npm run setup`: long enough to reach the admin through a deploy log. */
 export const SET_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_WINDOW_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 /** Per email: enough for a lost email or two, too few to flood someone's inbox. */
 export const MAX_RESETS_PER_EMAIL = 3;
 /** Per client address across emails: one address cannot mail the whole user list. */
@@ -56,9 +58,9 @@ export type ResetRequestResult = {
 };
 
 /**
- * "Forgot password": counts the request per email and per address (both windows, each one upsert), then, for a
- * known email within the limits, makes a reset link and returns a `deliver` that emails it. An unknown email
- * gets exactly the same result with nothing to deliver.
+ * "Forgot password": counts the request per email and per address (both windows, each one upsert) and returns a
+ * `deliver` that, for a known email within the limits, makes a reset link and emails it. An unknown email gets
+ * exactly the same result, and its `deliver` sends nothing.
  */
 export async function requestPasswordReset(
   db: Database,
@@ -77,30 +79,44 @@ export async function requestPasswordReset(
     logger.warn({ perAddress }, 'password reset refused: rate limit');
     return { limited: true, deliver: nothing };
   }
+  // Both answers make the same queries before answering: the link is made, like the email sent, in `deliver`.
   const user = await getUserCredentialsByEmail(db, { email });
-  if (!user) return { limited: false, deliver: nothing };
-  const link = await createPasswordLink(db, {
-    userId: user.id,
-    purpose: 'reset',
-    now: params.now,
-    origin: params.origin,
-  });
-  const message: EmailMessage = {
-    to: user.email,
+  const deliver = async () => {
+    const now = (params.now ?? new Date()).getTime();
+    // Windows that have ended, and links a day past their expiry (kept that long to tell "expired" in support).
+    await prunePasswordRows(db, {
+      windowsBefore: new Date(now - RESET_WINDOW_MS),
+      tokensBefore: new Date(now - DAY_MS),
+    });
+    if (!user) return;
+    const link = await createPasswordLink(db, {
+      userId: user.id,
+      purpose: 'reset',
+      now: params.now,
+      origin: params.origin,
+    });
+    await deliverAccountEmail(db, {
+      userId: user.id,
+      message: resetEmail(user.email, link.url),
+      smtpUrl: params.smtpUrl,
+    });
+  };
+  return { limited: false, deliver };
+}
+
+function resetEmail(to: string, url: string): EmailMessage {
+  return {
+    to,
     subject: 'Reset your Semel password',
     text: [
-      `Someone (we hope you) asked to reset the password of ${user.email} on Semel.`,
+      `Someone (we hope you) asked to reset the password of ${to} on Semel.`,
       '',
-      `Choose a new password here (the link works once, for one hour):`,
-      link.url,
+      'Choose a new password here (the link works once, for one hour):',
+      url,
       '',
       'Setting a new password signs you out on every other device. If you did not ask, ignore this email:',
       'your password stays as it is.',
     ].join('\n'),
-  };
-  return {
-    limited: false,
-    deliver: () => deliverAccountEmail(db, { userId: user.id, message, smtpUrl: params.smtpUrl }),
   };
 }
 
