@@ -6,8 +6,9 @@ const nextConfig = {
   // NEXT_OUTPUT=standalone (the Dockerfile, the CI production check): a self-contained `node server.js`. Off
   // otherwise, since `next start` (npm start) warns that it does not serve a standalone build.
   output: process.env.NEXT_OUTPUT === 'standalone' ? 'standalone' : undefined,
-  // The server migrates at boot (instrumentation.ts); the migrations are read from disk, so they ship with it.
-  outputFileTracingIncludes: { '/*': ['./db/migrations/**/*'] },
+  // The server migrates at boot (instrumentation.ts); the migrations and the common-password list are read from disk,
+  // so they ship with it.
+  outputFileTracingIncludes: { '/*': ['./db/migrations/**/*', './lib/auth/common-passwords.txt'] },
   // Lets parallel test runs keep separate builds (NEXT_DIST_DIR=.next-e2e-x npm run test:e2e).
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Static files skip proxy.ts (which sets these and the CSP on pages and routes): same headers here.

@@ -10,6 +10,10 @@ import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/sec
 const PUBLIC = [
   /^\/signin/,
   /^\/signout/,
+  // The first run and the password links work signed out (the pages and actions check their tokens).
+  /^\/setup$/,
+  /^\/forgot-password$/,
+  /^\/password$/,
   // A client's approval link works without an account: the token is checked by the page and its route.
   /^\/approve\//,
   // So does a client's request link (its form posts its server action to the same path).

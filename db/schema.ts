@@ -1084,10 +1084,11 @@ export const outboxEmails = pgTable(
     workspaceId: uuid()
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    sendId: uuid()
-      .notNull()
-      .references(() => notificationSends.id, { onDelete: 'cascade' }),
+    /** Null for an account email (a password reset link), which is sent at once instead of through a send row. */
+    sendId: uuid().references(() => notificationSends.id, { onDelete: 'cascade' }),
     userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    /** An account email (a password link): only its own user sees it in the Outbox, never the workspace's admins. */
+    recipientOnly: boolean().notNull().default(false),
     toAddress: text().notNull(),
     subject: text().notNull(),
     body: text().notNull(),
@@ -1153,3 +1154,49 @@ export const hostAllowances = pgTable(
   (t) => [primaryKey({ name: 'host_allowances_pk', columns: [t.workspaceId, t.provider, t.host] })],
 );
 export type HostAllowance = typeof hostAllowances.$inferSelect;
+
+/**
+ * The first run (/setup, `npm run setup`): a single row, id 1, inserted by the setup transaction. Its primary key
+ * and check make "set up exactly once" a constraint: a second setup, however parallel, fails on the insert.
+ */
+export const installation = pgTable(
+  'installation',
+  {
+    id: integer().primaryKey().default(1),
+    adminUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [check('installation_singleton_ck', sql`${t.id} = 1`)],
+);
+
+/** Setup tokens printed at server start (and by `npm run setup`) while no one has set up: only their SHA-256. */
+export const setupTokens = pgTable('setup_tokens', {
+  tokenHash: text().primaryKey(),
+  createdAt: createdAt(),
+});
+
+export const passwordTokenPurposeEnum = pgEnum('password_token_purpose', ['set', 'reset']);
+
+/** One-time links that set a password: `set` (headless setup) and `reset` ("Forgot password"); only hashes. */
+export const passwordTokens = pgTable(
+  'password_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: passwordTokenPurposeEnum().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('password_tokens_hash_uq').on(t.tokenHash), index('password_tokens_user_idx').on(t.userId)],
+);
+
+/** "Forgot password" request windows, keyed `email:<address>` or `ip:<address>`: one atomic upsert per request. */
+export const passwordResetWindows = pgTable('password_reset_windows', {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+  count: integer().notNull(),
+});

@@ -1,11 +1,11 @@
 // `npm run build`, after `next build`: compiles the scripts production runs (npm start, worker, migrations, API
-// keys, seeding) to plain JavaScript in .build/scripts, so they run after `npm prune --omit=dev` without tsx.
+// keys, seeding, setup) to plain JavaScript in .build/scripts, so they run after `npm prune --omit=dev` without tsx.
 // Our own code is bundled; packages stay imports, and each must be a runtime dependency (checked here).
 import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 
-const SCRIPTS = ['with-db', 'worker', 'db-migrate', 'db-seed', 'apikey'];
+const SCRIPTS = ['with-db', 'worker', 'db-migrate', 'db-seed', 'apikey', 'setup'];
 const OUT_DIR = '.build/scripts';
 
 rmSync(OUT_DIR, { recursive: true, force: true });

@@ -1,5 +1,8 @@
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { getDb } from '@/db/client';
+import { setupOpen } from '@/db/queries/first-run';
 import { DEFAULT_AFTER_SIGN_IN, safeCallbackPath } from '@/lib/auth/redirect';
 import { getSession } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
@@ -17,6 +20,8 @@ export default async function SignInPage({
   const requested = Array.isArray(params.callbackUrl) ? params.callbackUrl[0] : params.callbackUrl;
   const callbackUrl = safeCallbackPath(requested, env.NEXTAUTH_URL ?? 'http://localhost') ?? DEFAULT_AFTER_SIGN_IN;
   if (await getSession()) redirect(callbackUrl);
+  // A fresh install has no one to sign in: the first run creates the admin.
+  if (await setupOpen(getDb())) redirect('/setup');
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
@@ -28,6 +33,9 @@ export default async function SignInPage({
           </p>
         )}
         <SignInForm callbackUrl={callbackUrl} github={Boolean(env.GITHUB_ID && env.GITHUB_SECRET)} />
+        <Link href="/forgot-password" className="mt-4 inline-block text-sm font-medium text-indigo-700 underline">
+          Forgot password?
+        </Link>
       </div>
     </main>
   );

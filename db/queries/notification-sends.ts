@@ -176,16 +176,20 @@ export type OutboxEmailRow = {
   createdAt: string;
 };
 
-/** The workspace's stored emails, newest first; `userId` limits them to one member's own. */
+/**
+ * The workspace's stored emails, newest first; `userId` limits them to one member's own. Account emails (password
+ * links) are only ever shown to their own user, the `viewerId`.
+ */
 export async function listOutboxEmails(
   db: Executor,
-  params: { workspaceId: string; userId: string | null; limit: number },
+  params: { workspaceId: string; userId: string | null; viewerId: string; limit: number },
 ) {
   const mine = params.userId ? sql`and user_id = ${params.userId}` : sql``;
   return rows<OutboxEmailRow>(
     await db.execute(sql`
       select id, to_address as "toAddress", subject, body, to_json(created_at)#>>'{}' as "createdAt"
       from outbox_emails where workspace_id = ${params.workspaceId} ${mine}
+        and (not recipient_only or user_id = ${params.viewerId})
       order by created_at desc, id desc
       limit ${params.limit}`),
   );

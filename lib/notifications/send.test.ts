@@ -223,11 +223,18 @@ describe('notifications beyond the bell', () => {
     await needsReview(a.ws.id, 1);
     await needsReview(b.ws.id, 1);
     await sender(new Date());
-    const all = await listOutboxEmails(db, { workspaceId: a.ws.id, userId: null, limit: 50 });
+    const all = await listOutboxEmails(db, { workspaceId: a.ws.id, userId: null, viewerId: a.admin.id, limit: 50 });
     expect(all.map((m) => m.toAddress).sort()).toEqual([a.admin.email, a.manager.email].sort());
-    const own = await listOutboxEmails(db, { workspaceId: a.ws.id, userId: a.manager.id, limit: 50 });
+    const own = await listOutboxEmails(db, {
+      workspaceId: a.ws.id,
+      userId: a.manager.id,
+      viewerId: a.manager.id,
+      limit: 50,
+    });
     expect(own.map((m) => m.toAddress)).toEqual([a.manager.email]);
-    expect(await listOutboxEmails(db, { workspaceId: a.ws.id, userId: b.admin.id, limit: 50 })).toEqual([]);
+    expect(
+      await listOutboxEmails(db, { workspaceId: a.ws.id, userId: b.admin.id, viewerId: b.admin.id, limit: 50 }),
+    ).toEqual([]);
   });
 
   it('a sender whose lease ran out cannot store its email (fencing): one copy only', async () => {

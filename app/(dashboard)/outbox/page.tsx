@@ -19,6 +19,7 @@ export default async function OutboxPage() {
   const emails = await listOutboxEmails(getDb(), {
     workspaceId: workspace.id,
     userId: everyone ? null : user.id,
+    viewerId: user.id,
     limit: 200,
   });
   const smtp = Boolean(getEnv().SMTP_URL);
