@@ -15,7 +15,8 @@ import { posts } from '@/db/schema';
 import { makeAccount, makeWorkspace } from '@/db/testing/factories';
 import { authenticateApiKey } from '@/lib/auth/api-key';
 import { generateApiKey } from '@/lib/auth/api-key-token';
-import { createPostOperation } from '@/lib/posts/create-post';
+import { createPostResponse } from '@/app/api/v1/posts/http';
+import { createPost } from '@/lib/posts/create';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
 import { resolveDatabase } from './lib/database';
 
@@ -45,15 +46,13 @@ async function plainCreate(request: Request): Promise<Response> {
   if (!principal) return new Response('unauthorized', { status: 401 });
   const parsed = createPostRequestSchema.safeParse(await request.json());
   if (!parsed.success) return new Response('invalid', { status: 422 });
-  const result = await getDb().transaction((tx) =>
-    createPostOperation(tx, parsed.data, {
-      workspaceId: principal.workspaceId,
-      source: 'api',
-      idempotencyKey: randomUUID(),
-      actor: 'bench',
-    }),
-  );
-  return new Response(result.body, { status: result.status, headers: { 'content-type': 'application/json' } });
+  const result = await createPost(getDb(), parsed.data, {
+    workspaceId: principal.workspaceId,
+    source: 'api',
+    idempotencyKey: randomUUID(),
+    actor: 'bench',
+  });
+  return createPostResponse(result);
 }
 
 const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {

@@ -69,7 +69,7 @@ type Run = { seconds: number; result: ImportResult; loop: { p50: number; p99: nu
 
 async function runImport(csv: Buffer): Promise<Run> {
   const form = new FormData();
-  form.set('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+  form.set('file', new Blob([new Uint8Array(csv)], { type: 'text/csv' }), 'bench.csv');
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const started = performance.now();

@@ -124,7 +124,7 @@ const publisherOptions = (): PublisherOptions => ({
   budgetMs: 20_000,
   encryptionKey,
   rateLimits: {}, // sandbox accounts are unlimited
-  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000 },
+  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
   origin: sandboxUrl, // sandbox accounts' relative base URLs resolve against this trusted origin
 });
 

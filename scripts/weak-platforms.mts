@@ -149,7 +149,13 @@ console.log(
     `allowance ${ALLOWANCE_MS} ms, recheck ${values['recheck-ms']} ms; slow = processing ${values['processing-ms']} ms, lag = read lag ${values['read-lag-ms']} ms`,
 );
 
-const allowanceMs = { x: ALLOWANCE_MS, mastodon: ALLOWANCE_MS, bluesky: ALLOWANCE_MS };
+const allowanceMs = {
+  x: ALLOWANCE_MS,
+  mastodon: ALLOWANCE_MS,
+  bluesky: ALLOWANCE_MS,
+  linkedin: ALLOWANCE_MS,
+  threads: ALLOWANCE_MS,
+};
 const publisher = {
   ...DEFAULT_PUBLISHER_TUNING,
   workerId: `weak-${runTag}`,
