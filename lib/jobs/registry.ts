@@ -4,6 +4,7 @@ import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneMediaJob } from './prune-media';
 import { pruneWebhooksJob } from './prune-webhooks';
+import { purgeWorkspacesJob } from './purge-workspaces';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
 import { refreshTokensJob } from './refresh-tokens';
@@ -25,6 +26,7 @@ export const jobs = [
   pruneWebhooksJob,
   pruneMediaJob,
   notificationsJob,
+  purgeWorkspacesJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];
