@@ -13,6 +13,7 @@ export type OpenInvitation = {
   role: InvitationRole;
   tokenVersion: number;
   expiresAt: Date;
+  expired: boolean;
   createdAt: Date;
 };
 
@@ -94,7 +95,8 @@ export async function revokeInvitation(db: Executor, params: { workspaceId: stri
 export async function listOpenInvitations(db: Executor, params: { workspaceId: string }) {
   return rows<OpenInvitation>(
     await db.execute(sql`
-      select id, email, role, token_version as "tokenVersion", expires_at as "expiresAt", created_at as "createdAt"
+      select id, email, role, token_version as "tokenVersion", expires_at as "expiresAt",
+             expires_at <= now() as expired, created_at as "createdAt"
       from workspace_invitations
       where workspace_id = ${params.workspaceId} and accepted_at is null and revoked_at is null
       order by created_at desc`),

@@ -58,7 +58,6 @@ export default async function SettingsPage() {
     admin ? listActiveRequestLinks(getDb(), { workspaceId: workspace.id }) : Promise.resolve([]),
     manageMembers ? listOpenInvitations(getDb(), { workspaceId: workspace.id }) : Promise.resolve([]),
   ]);
-  const now = Date.now();
   return (
     <>
       <PageHeader title="Settings" description="Workspace settings, members and API keys." />
@@ -133,7 +132,7 @@ export default async function SettingsPage() {
                       email: i.email,
                       role: i.role,
                       expiresAt: i.expiresAt.toISOString(),
-                      expired: i.expiresAt.getTime() <= now,
+                      expired: i.expired,
                     }}
                     resend={resendInvitationAction}
                     revoke={revokeInvitationAction}
