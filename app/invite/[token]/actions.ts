@@ -12,7 +12,13 @@ import { ACCEPT_REFUSALS, acceptInvitation } from '@/lib/teams/invitations';
 
 const signUpSchema = z.object({
   token: z.string().max(200),
-  name: z.string().trim().min(1, 'Enter your name').max(80, 'At most 80 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter your name')
+    .max(80, 'At most 80 characters')
+    // Postgres text cannot hold U+0000: refused here, not as a 500 from the insert.
+    .refine((v) => !v.includes('\u0000'), 'Must not contain the NUL character (U+0000)'),
   password: z
     .string()
     .max(200, 'At most 200 characters')
