@@ -3,6 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useActionState, useEffect, useRef, useState } from 'react';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
 import { TextField } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -13,7 +14,7 @@ type Props = { token: string; email: string; action: FormAction };
 /** Sign up from an invitation: name and password; then signs in with them (the email is the invited one). */
 export function AcceptInvitationForm({ token, email, action }: Props) {
   const router = useRouter();
-  const [state, formAction, pending] = useActionState(action, undefined);
+  const [state, onSubmit, pending] = useKeptFormAction(action);
   const password = useRef('');
   const [signInError, setSignInError] = useState<string | null>(null);
   useEffect(() => {
@@ -27,7 +28,7 @@ export function AcceptInvitationForm({ token, email, action }: Props) {
     });
   }, [state, email, router]);
   return (
-    <form action={formAction} className="space-y-4">
+    <form onSubmit={onSubmit} className="space-y-4" noValidate>
       <input type="hidden" name="token" value={token} />
       <TextField id="invite-email" label="Email" value={email} readOnly disabled />
       <TextField

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
 import { TextField } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -8,9 +8,9 @@ import type { FormAction } from '@/lib/auth/action';
 
 /** Deleting needs the workspace's name typed: its scheduled posts are canceled and its data removed. */
 export function DeleteWorkspaceForm({ name, action }: { name: string; action: FormAction }) {
-  const [state, formAction, pending] = useActionState(action, undefined);
+  const [state, onSubmit, pending] = useKeptFormAction(action);
   return (
-    <form action={formAction} className="space-y-3" noValidate>
+    <form onSubmit={onSubmit} className="space-y-3" noValidate>
       <TextField
         id="delete-confirm"
         name="confirmName"

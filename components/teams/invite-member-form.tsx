@@ -1,6 +1,7 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
 import { Field, fieldAria, inputClass, TextField } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -8,14 +9,14 @@ import type { FormAction } from '@/lib/auth/action';
 
 /** Invite by email with a role; the invitation email carries a single-use link valid for 7 days. */
 export function InviteMemberForm({ action }: { action: FormAction }) {
-  const [state, formAction, pending] = useActionState(action, undefined);
+  const [state, onSubmit, pending] = useKeptFormAction(action);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (state?.ok) form.current?.reset();
   }, [state]);
   const roleError = state?.errors?.role?.[0];
   return (
-    <form ref={form} action={formAction} className="mt-4 space-y-2" noValidate>
+    <form ref={form} onSubmit={onSubmit} className="mt-4 space-y-2" noValidate>
       <div className="flex flex-wrap items-start gap-3">
         <TextField
           id="invite-email"

@@ -1,6 +1,7 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useState } from 'react';
+import { useKeptFormAction } from '@/components/ui/use-kept-form-action';
 import { Field, fieldAria, inputClass, TextField } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -16,12 +17,12 @@ const slugOf = (name: string) =>
     .slice(0, 48);
 
 export function NewWorkspaceForm({ zones, action }: { zones: string[]; action: FormAction }) {
-  const [state, formAction, pending] = useActionState(action, undefined);
+  const [state, onSubmit, pending] = useKeptFormAction(action);
   const [slug, setSlug] = useState('');
   const [slugEdited, setSlugEdited] = useState(false);
   const zoneError = state?.errors?.timeZone?.[0];
   return (
-    <form action={formAction} className="max-w-md space-y-4" noValidate>
+    <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
       <TextField
         id="workspace-name"
         name="name"

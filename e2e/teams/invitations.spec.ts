@@ -18,7 +18,7 @@ test('an admin creates "Acme", invites a manager (one email in the Outbox); the 
   await page.getByLabel('Time zone', { exact: true }).selectOption('Europe/Berlin');
   await page.getByRole('button', { name: 'Create workspace' }).click();
   await expect(page).toHaveURL(/\/settings$/);
-  await expect(page.getByRole('combobox', { name: 'Workspace' })).toHaveValue(slug);
+  await expect(page.getByRole('banner').getByRole('combobox', { name: 'Workspace' })).toHaveValue(slug);
 
   const members = page.getByRole('region', { name: 'Members' });
   await members.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
