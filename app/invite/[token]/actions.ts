@@ -61,8 +61,11 @@ export async function acceptInvitationAction(
   }
   if (!result.ok)
     return { ok: false, status: result.reason === 'invalid' ? 404 : 409, message: ACCEPT_REFUSALS[result.reason] };
-  await setWorkspaceCookie(result.workspaceSlug);
-  if (user) redirect('/queue');
-  // The new user signs in with the password they just chose (the form does it: next-auth's sign-in route).
+  if (user) {
+    await setWorkspaceCookie(result.workspaceSlug);
+    redirect('/queue');
+  }
+  // The new user signs in with the password they just chose (the form does it: next-auth's sign-in route); their
+  // only workspace is this one. No cookie here: setting one re-renders the page (now "used") under the form.
   return { ok: true, message: 'Account created. Signing you in…' };
 }
