@@ -18,6 +18,8 @@ const PUBLIC = [
   /^\/approve\//,
   // So does a client's request link (its form posts its server action to the same path).
   /^\/request\//,
+  // An invitation link: the invitee may have no account yet (the page and its action check the token).
+  /^\/invite\//,
   /^\/api\//,
   /^\/_next\//,
   /^\/favicon/,

@@ -65,6 +65,8 @@ export const workspaces = pgTable(
     requireAltText: boolean().notNull().default(true),
     /** "Posts need approval" (Settings → General): new and edited posts wait in `awaiting_approval`. */
     approvalRequired: boolean().notNull().default(false),
+    /** Deleted by an admin: hidden from every member at once; the purge-workspaces job removes its data. */
+    deletedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [unique('workspaces_slug_uq').on(t.slug)],
@@ -106,6 +108,41 @@ export const memberships = pgTable(
   ],
 );
 export type Membership = typeof memberships.$inferSelect;
+
+/**
+ * An invitation to join a workspace (Settings → Members). The link's token is derived from the server key and
+ * `tokenVersion` (lib/teams/invitation-token.ts) and only its hash is stored; a resend bumps the version, so the
+ * old link stops working. Accepting is single use (`acceptedAt` set under the row lock); the membership's
+ * primary key makes a second accept one membership.
+ */
+export const workspaceInvitations = pgTable(
+  'workspace_invitations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    role: roleEnum().notNull(),
+    tokenHash: text().notNull(),
+    tokenVersion: integer().notNull().default(1),
+    invitedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    acceptedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('workspace_invitations_token_hash_uq').on(t.tokenHash),
+    check('workspace_invitations_email_lowercase_ck', sql`${t.email} = lower(${t.email})`),
+    // One open invitation per address and workspace: inviting again is a resend, not a second link.
+    uniqueIndex('workspace_invitations_open_uq')
+      .on(t.workspaceId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
+);
+export type WorkspaceInvitation = typeof workspaceInvitations.$inferSelect;
 
 /** Sign-in attempts, for throttling by email + IP (a row, so it holds across app instances). */
 export const loginAttempts = pgTable(
@@ -1054,6 +1091,8 @@ export const notificationSends = pgTable(
     digestDay: text(),
     /** The digest send that bundled this row. */
     digestSendId: uuid(),
+    /** An invitation email (its recipient is the invitation's address, not a member). */
+    invitationId: uuid().references(() => workspaceInvitations.id, { onDelete: 'cascade' }),
     status: notificationSendStatusEnum().notNull().default('pending'),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }),

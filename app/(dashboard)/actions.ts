@@ -1,18 +1,17 @@
 'use server';
 
-import { cookies } from 'next/headers';
 import { revalidatePath } from 'next/cache';
-import { getWorkspace, WORKSPACE_COOKIE } from '@/lib/auth/session';
+import { getWorkspace } from '@/lib/auth/session';
+import { setWorkspaceCookie } from '@/lib/auth/workspace-cookie';
 
-/** Switches the active workspace; only to one the user is a member of (checked here, not in the UI). */
-export async function switchWorkspace(slug: string): Promise<void> {
+/**
+ * Switches the active workspace; only to one the user is a member of (checked here against the memberships read
+ * from the database, not in the UI). Refused: nothing changes.
+ */
+export async function switchWorkspace(slug: string): Promise<{ ok: boolean }> {
   const context = await getWorkspace();
-  if (!context || !context.memberships.some((m) => m.slug === slug)) return;
-  (await cookies()).set(WORKSPACE_COOKIE, slug, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: process.env.NODE_ENV === 'production' && process.env.NEXTAUTH_URL?.startsWith('https'),
-  });
+  if (!context || typeof slug !== 'string' || !context.memberships.some((m) => m.slug === slug)) return { ok: false };
+  await setWorkspaceCookie(slug);
   revalidatePath('/', 'layout');
+  return { ok: true };
 }

@@ -57,6 +57,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               switchTo={switchWorkspace}
             />
             <Badge tone={role === 'admin' ? 'violet' : role === 'manager' ? 'blue' : 'gray'}>{role}</Badge>
+            {can(role, 'manageWorkspace') && (
+              <Link href="/workspaces/new" className="text-sm font-semibold text-indigo-700 hover:underline">
+                New workspace
+              </Link>
+            )}
           </div>
           <div className="flex items-center gap-3">
             <NotificationBell unread={unread} items={bellItems} markRead={markAllNotificationsRead} />

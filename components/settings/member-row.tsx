@@ -6,8 +6,24 @@ import type { FormAction } from '@/lib/auth/action';
 
 type Member = { userId: string; email: string; name: string; role: string };
 
-export function MemberRow({ member, canEdit, action }: { member: Member; canEdit: boolean; action: FormAction }) {
+export function MemberRow({
+  member,
+  canEdit,
+  action,
+  remove,
+}: {
+  member: Member;
+  canEdit: boolean;
+  action: FormAction;
+  /** Removing a member (absent for oneself: leaving is its own button). */
+  remove?: FormAction;
+}) {
   const [state, formAction, pending] = useActionState(action, undefined);
+  const [removed, removeAction, removing] = useActionState(
+    remove ?? (async () => ({ ok: false, message: 'Not allowed.' })),
+    undefined,
+  );
+  const shown = removed ?? state;
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
       <span>
@@ -36,9 +52,22 @@ export function MemberRow({ member, canEdit, action }: { member: Member; canEdit
       ) : (
         <span className="text-slate-700">{member.role}</span>
       )}
-      {state?.message && (
-        <p role="status" className={`w-full text-xs ${state.ok ? 'text-emerald-700' : 'text-rose-700'}`}>
-          {state.message}
+      {canEdit && remove && (
+        <form action={removeAction}>
+          <input type="hidden" name="userId" value={member.userId} />
+          <SubmitButton
+            variant="secondary"
+            pending={removing}
+            pendingLabel="Removing…"
+            aria-label={`Remove ${member.email}`}
+          >
+            Remove
+          </SubmitButton>
+        </form>
+      )}
+      {shown?.message && (
+        <p role="status" className={`w-full text-xs ${shown.ok ? 'text-emerald-700' : 'text-rose-700'}`}>
+          {shown.message}
         </p>
       )}
     </li>

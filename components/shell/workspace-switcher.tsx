@@ -11,7 +11,7 @@ export function WorkspaceSwitcher({
 }: {
   current: string;
   options: Option[];
-  switchTo: (slug: string) => Promise<void>;
+  switchTo: (slug: string) => Promise<unknown>;
 }) {
   const [pending, startTransition] = useTransition();
   if (options.length < 2) return <span className="text-sm font-medium text-slate-900">{options[0]?.name}</span>;
@@ -22,7 +22,12 @@ export function WorkspaceSwitcher({
         className="rounded-md border-slate-300 bg-white py-1.5 pl-2 pr-8 text-sm font-medium shadow-sm ring-1 ring-slate-300"
         value={current}
         disabled={pending}
-        onChange={(e) => startTransition(() => switchTo(e.target.value))}
+        onChange={(e) => {
+          const slug = e.target.value;
+          startTransition(async () => {
+            await switchTo(slug);
+          });
+        }}
       >
         {options.map((o) => (
           <option key={o.slug} value={o.slug}>

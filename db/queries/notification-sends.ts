@@ -26,6 +26,12 @@ export type ClaimedNotificationSend = {
   digestDay: string | null;
   createdAt: string;
   slackUrlSealed: string | null;
+  /** An invitation email: its recipient is the invitation's address; `invitationOpen` false once used or revoked. */
+  invitationId: string | null;
+  invitationVersion: number | null;
+  invitationRole: string | null;
+  invitationOpen: boolean | null;
+  invitedByName: string | null;
 };
 
 /** Claims due sends for one sender: pending, due at `now`, not under a live lease; the generation grows each claim. */
@@ -50,9 +56,12 @@ export async function claimDueNotificationSends(
         returning s.*
       )
       select c.id, c.generation, c.attempts, c.channel, c.workspace_id as "workspaceId", w.name as "workspaceName",
-             c.user_id as "userId", u.email as "toAddress", n.kind, n.message,
+             c.user_id as "userId", coalesce(u.email, i.email) as "toAddress", n.kind, n.message,
              to_json(n.created_at)#>>'{}' as "notificationCreatedAt", p.text as "postText", c.digest_day as "digestDay",
-             to_json(c.created_at)#>>'{}' as "createdAt", sw.url_sealed as "slackUrlSealed"
+             to_json(c.created_at)#>>'{}' as "createdAt", sw.url_sealed as "slackUrlSealed",
+             c.invitation_id as "invitationId", i.token_version as "invitationVersion", i.role::text as "invitationRole",
+             (i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) as "invitationOpen",
+             inviter.name as "invitedByName"
       from claimed c
       join workspaces w on w.id = c.workspace_id
       left join users u on u.id = c.user_id
@@ -60,6 +69,8 @@ export async function claimDueNotificationSends(
       left join deliveries d on d.id = n.delivery_id
       left join posts p on p.id = coalesce(d.post_id, n.post_id)
       left join slack_webhooks sw on sw.workspace_id = c.workspace_id and c.channel = 'slack'
+      left join workspace_invitations i on i.id = c.invitation_id and i.workspace_id = c.workspace_id
+      left join users inviter on inviter.id = i.invited_by_user_id
     `),
   );
 }

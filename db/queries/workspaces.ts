@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { memberships, users, workspaces, type NewWorkspace } from '../schema';
 
@@ -28,12 +28,15 @@ export async function addMembership(db: Executor, params: { workspaceId: string;
 
 /** Every workspace the user belongs to, with the role there; the source of truth for authorization. */
 export async function getMembershipsForUser(db: Executor, params: { userId: string }): Promise<WorkspaceMembership[]> {
-  return db
-    .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name, role: memberships.role })
-    .from(memberships)
-    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-    .where(eq(memberships.userId, params.userId))
-    .orderBy(asc(workspaces.name));
+  return (
+    db
+      .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name, role: memberships.role })
+      .from(memberships)
+      .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+      // A deleted workspace is gone for every member at once, before the purge job removes its rows.
+      .where(and(eq(memberships.userId, params.userId), isNull(workspaces.deletedAt)))
+      .orderBy(asc(workspaces.name))
+  );
 }
 
 export async function renameWorkspace(db: Executor, params: { workspaceId: string; name: string }) {
@@ -68,6 +71,47 @@ export async function changeMemberRole(db: Executor, params: { workspaceId: stri
       and (${params.role} = 'admin' or exists (select 1 from admins where user_id <> ${params.userId}))
     returning user_id`);
   return [...result].length === 1;
+}
+
+/**
+ * Removes a member in one statement that refuses to remove the last admin (the admins' rows are locked, so two
+ * admins removing each other, or leaving, at once cannot both succeed; memberships_keep_an_admin is the backstop).
+ */
+export async function removeMember(db: Executor, params: { workspaceId: string; userId: string }) {
+  const result = await db.execute<{ role: Role }>(sql`
+    with admins as (
+      select user_id from memberships where workspace_id = ${params.workspaceId} and role = 'admin' for update
+    )
+    delete from memberships
+    where workspace_id = ${params.workspaceId} and user_id = ${params.userId}
+      and (role <> 'admin' or exists (select 1 from admins where user_id <> ${params.userId}))
+    returning role`);
+  return [...result][0]?.role ?? null;
+}
+
+/** Whether the user is a member of the workspace, and as what (null: not a member). */
+export async function getMemberRole(db: Executor, params: { workspaceId: string; userId: string }) {
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, params.workspaceId), eq(memberships.userId, params.userId)));
+  return row?.role ?? null;
+}
+
+/** A new workspace; null when the slug is taken (workspaces_slug_uq decides, not a prior check). */
+export async function createWorkspace(db: Executor, params: { slug: string; name: string; timeZone: string }) {
+  const [row] = await db
+    .insert(workspaces)
+    .values(params)
+    .onConflictDoNothing({ target: workspaces.slug })
+    .returning({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name });
+  return row ?? null;
+}
+
+/** Adds a member unless already one (a second accept of one invitation is one membership: memberships_pk). */
+export async function addMembershipOnce(db: Executor, params: { workspaceId: string; userId: string; role: Role }) {
+  const added = await db.insert(memberships).values(params).onConflictDoNothing().returning({ role: memberships.role });
+  return added.length === 1;
 }
 
 export async function getWorkspaceSettings(db: Executor, params: { workspaceId: string }) {

@@ -26,3 +26,20 @@ export async function resolveSessionUser(db: Executor, claims: SessionClaims, po
 
 // A malformed id would make Postgres refuse the uuid comparison with an error: such a token is simply no session.
 const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/**
+ * The active workspace, chosen only among the user's memberships (read from the database on every request): the
+ * cookie's slug when the user is a member there, else the sign-in token's workspace, else the first. A cookie or
+ * token naming a workspace the user does not belong to (any more) is ignored, never trusted.
+ */
+export function pickActiveMembership<M extends { id: string; slug: string }>(
+  memberships: M[],
+  choice: { cookieSlug?: string | null; tokenWorkspaceId?: string | null },
+): M | null {
+  return (
+    memberships.find((m) => m.slug === choice.cookieSlug) ??
+    memberships.find((m) => m.id === choice.tokenWorkspaceId) ??
+    memberships[0] ??
+    null
+  );
+}

@@ -9,7 +9,7 @@ import { getEnv } from '@/lib/env';
 import { getAuthOptions } from './options';
 import { can, type Capability } from './can';
 import type { Role } from './roles';
-import { resolveSessionUser } from './session-user';
+import { pickActiveMembership, resolveSessionUser } from './session-user';
 
 export const WORKSPACE_COOKIE = 'semel-workspace';
 
@@ -49,11 +49,10 @@ export const getWorkspace = cache(async (): Promise<WorkspaceContext | null> => 
   const [session, user] = await Promise.all([getSession(), getUser()]);
   if (!session || !user) return null;
   const memberships = await getMembershipsForUser(getDb(), { userId: user.id });
-  const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
-  const active =
-    memberships.find((m) => m.slug === chosen) ??
-    memberships.find((m) => m.id === session.workspaceId) ??
-    memberships[0];
+  const active = pickActiveMembership(memberships, {
+    cookieSlug: (await cookies()).get(WORKSPACE_COOKIE)?.value,
+    tokenWorkspaceId: session.workspaceId,
+  });
   if (!active) return null;
   return { user, workspace: { id: active.id, slug: active.slug, name: active.name }, role: active.role, memberships };
 });
@@ -61,6 +60,7 @@ export const getWorkspace = cache(async (): Promise<WorkspaceContext | null> => 
 /** For pages: redirects to sign-in when signed out; returns the context and whether the role holds the capability. */
 export async function requirePageWorkspace(capability: Capability = 'read') {
   const context = await getWorkspace();
-  if (!context) redirect('/signin');
+  // Signed in but in no workspace (the last one deleted, or removed): a page that says so, not a sign-in loop.
+  if (!context) redirect((await getUser()) ? '/no-workspace' : '/signin');
   return { ...context, allowed: can(context.role, capability) };
 }

@@ -30,6 +30,7 @@ describe('the job registry', () => {
       ['prune-webhooks', 'interval'],
       ['prune-media', 'interval'],
       ['notifications', 'interval'],
+      ['purge-workspaces', 'interval'],
     ]);
   });
 

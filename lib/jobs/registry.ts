@@ -5,6 +5,7 @@ import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneMediaJob } from './prune-media';
 import { pruneSessionsJob } from './prune-sessions';
 import { pruneWebhooksJob } from './prune-webhooks';
+import { purgeWorkspacesJob } from './purge-workspaces';
 import { publishJob } from './publish';
 import { reconcileJob } from './reconcile';
 import { refreshTokensJob } from './refresh-tokens';
@@ -27,6 +28,7 @@ export const jobs = [
   pruneWebhooksJob,
   pruneMediaJob,
   notificationsJob,
+  purgeWorkspacesJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

@@ -33,6 +33,16 @@ export function notificationEmail(send: ClaimedNotificationSend, origin?: string
   };
 }
 
+/** An invitation to join the workspace, with its single-use link (built by the sender, never stored). */
+export function invitationEmail(send: ClaimedNotificationSend, link: string, expiresInDays: number): EmailMessage {
+  const by = send.invitedByName ? `${send.invitedByName} invited you` : 'You are invited';
+  return {
+    to: send.toAddress!,
+    subject: `[${send.workspaceName}] Join ${send.workspaceName} on Semel`,
+    text: `${by} to join ${send.workspaceName} on Semel as ${send.invitationRole ?? 'a member'}.\n\nAccept the invitation: ${link}\n\nThe link works once and expires in ${expiresInDays} days. If you did not expect it, ignore this email.`,
+  };
+}
+
 /** One member's daily digest: every notification of that day, oldest first. */
 export function digestEmail(
   send: ClaimedNotificationSend,

@@ -13,7 +13,8 @@ import { logger } from '@/lib/logging/logger';
 import { maskPersonalText } from '@/lib/logging/mask';
 import { sendOnce, type Agents } from '@/lib/providers/http';
 import { nextRetryAt } from '@/lib/webhooks/backoff';
-import { digestEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
+import { INVITATION_TTL_MS, invitationToken } from '@/lib/teams/invitation-token';
+import { digestEmail, invitationEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
 import { sendSmtpEmail } from './mailer';
 import { openSlackUrl } from './slack-url';
 
@@ -45,7 +46,8 @@ export type NotificationPassSummary = {
 
 const DEFAULTS = { batchSize: 50, leaseMs: 60_000, timeoutMs: 10_000, budgetMs: 20_000 };
 
-type Outcome = { ok: true; stored?: boolean } | { ok: false; error: string };
+/** `final`: not worth a retry (an invitation revoked or used before its email went out). */
+type Outcome = { ok: true; stored?: boolean } | { ok: false; error: string; final?: boolean };
 
 /**
  * One sender pass, safe with any number of concurrent senders: bundle yesterday's digests, claim due sends
@@ -80,7 +82,8 @@ export async function deliverDueNotifications(
           else summary.fenced += 1;
           return;
         }
-        const retryAt = outcome.ok ? null : nextRetryAt(send.attempts + 1, now(), new Date(send.createdAt));
+        const retryAt =
+          outcome.ok || outcome.final ? null : nextRetryAt(send.attempts + 1, now(), new Date(send.createdAt));
         const recorded = await recordNotificationSend(db, {
           id: send.id,
           generation: send.generation,
@@ -112,6 +115,7 @@ async function sendOne(
       return { ok: true, stored: false };
     if (send.channel === 'slack') return await postToSlack(send, options);
     const origin = options.origin ?? getEnv().NEXTAUTH_URL?.replace(/\/$/, '');
+    if (send.invitationId) return await sendInvitation(db, send, origin, options);
     const message =
       send.channel === 'email_digest'
         ? digestEmail(send, await listDigestItems(db, { digestSendId: send.id }), origin)
@@ -121,6 +125,23 @@ async function sendOne(
     // Stored (last_error) and logged: an SMTP error names the recipient, which no log line or row keeps.
     return { ok: false, error: maskPersonalText(error instanceof Error ? error.message : String(error)) };
   }
+}
+
+/** The link is rebuilt from the server key and the invitation's current version: the database holds only its hash. */
+async function sendInvitation(
+  db: Database,
+  send: ClaimedNotificationSend,
+  origin: string | undefined,
+  options: NotificationSenderOptions,
+): Promise<Outcome> {
+  if (!send.invitationOpen) return { ok: false, error: 'The invitation was used, revoked or expired.', final: true };
+  const token = invitationToken(
+    send.invitationId!,
+    send.invitationVersion!,
+    options.encryptionKey ?? getEnv().APP_ENCRYPTION_KEY,
+  );
+  const days = Math.round(INVITATION_TTL_MS / 86_400_000);
+  return deliverEmail(db, send, invitationEmail(send, `${origin ?? ''}/invite/${token}`, days), options);
 }
 
 async function deliverEmail(

@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { setApprovalRequired } from '@/db/queries/approvals';
+import { insertAuditEntry, setApprovalRequired } from '@/db/queries/approvals';
 import { setRequireAltText } from '@/db/queries/media';
 import { getDb } from '@/db/client';
-import { changeMemberRole, renameWorkspace, setLatenessLimit, setWorkspaceTimeZone } from '@/db/queries/workspaces';
+import { renameWorkspace, setLatenessLimit, setWorkspaceTimeZone } from '@/db/queries/workspaces';
 import { workspaceAction } from '@/lib/auth/action';
 import { canonicalTimeZone } from '@/lib/time/zoned';
 
@@ -15,25 +15,20 @@ export const renameWorkspaceAction = workspaceAction(
     can: 'manageWorkspace',
     schema: z.object({ name: z.string().trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters') }),
   },
-  async ({ name }, { workspace }) => {
-    await renameWorkspace(getDb(), { workspaceId: workspace.id, name });
+  async ({ name }, { workspace, user }) => {
+    await getDb().transaction(async (tx) => {
+      await renameWorkspace(tx, { workspaceId: workspace.id, name });
+      await insertAuditEntry(tx, {
+        workspaceId: workspace.id,
+        actorUserId: user.id,
+        action: 'workspace.renamed',
+        targetType: 'workspace',
+        targetId: workspace.id,
+        detail: { from: workspace.name, to: name },
+      });
+    });
     revalidatePath('/', 'layout');
     return { ok: true, message: 'Workspace renamed.' };
-  },
-);
-
-export const changeMemberRoleAction = workspaceAction(
-  {
-    name: 'changeMemberRole',
-    can: 'manageMembers',
-    schema: z.object({ userId: z.uuid(), role: z.enum(['admin', 'manager', 'viewer']) }),
-  },
-  async ({ userId, role }, { workspace }) => {
-    const changed = await changeMemberRole(getDb(), { workspaceId: workspace.id, userId, role });
-    revalidatePath('/settings');
-    return changed
-      ? { ok: true, message: `Role set to ${role}.` }
-      : { ok: false, status: 409, message: 'Not changed: a workspace keeps at least one admin.' };
   },
 );
 

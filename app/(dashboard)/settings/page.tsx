@@ -11,8 +11,21 @@ import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/session';
+import { DeleteWorkspaceForm } from '@/components/teams/delete-workspace-form';
+import { InvitationRow } from '@/components/teams/invitation-row';
+import { InviteMemberForm } from '@/components/teams/invite-member-form';
+import { LeaveWorkspaceButton } from '@/components/teams/leave-workspace-button';
+import { listOpenInvitations } from '@/db/queries/invitations';
 import {
   changeMemberRoleAction,
+  inviteMemberAction,
+  leaveWorkspaceAction,
+  removeMemberAction,
+  resendInvitationAction,
+  revokeInvitationAction,
+} from './members-actions';
+import { deleteWorkspaceAction } from './workspace-actions';
+import {
   renameWorkspaceAction,
   setLatenessLimitAction,
   setApprovalRequiredAction,
@@ -32,14 +45,16 @@ function timeZoneChoices(current: string): string[] {
 }
 
 export default async function SettingsPage() {
-  const { workspace, role } = await requirePageWorkspace();
+  const { workspace, role, user } = await requirePageWorkspace();
   const admin = can(role, 'manageWorkspace');
-  const [members, settings, requireAltText, approval, requestLinks] = await Promise.all([
+  const manageMembers = can(role, 'manageMembers');
+  const [members, settings, requireAltText, approval, requestLinks, invitations] = await Promise.all([
     listMembers(getDb(), { workspaceId: workspace.id }),
     getWorkspaceSettings(getDb(), { workspaceId: workspace.id }),
     getRequireAltText(getDb(), { workspaceId: workspace.id }),
     getWorkspaceApproval(getDb(), { workspaceId: workspace.id }),
     admin ? listActiveRequestLinks(getDb(), { workspaceId: workspace.id }) : Promise.resolve([]),
+    manageMembers ? listOpenInvitations(getDb(), { workspaceId: workspace.id }) : Promise.resolve([]),
   ]);
   return (
     <>
@@ -88,9 +103,46 @@ export default async function SettingsPage() {
         </p>
         <ul role="list" aria-label="Members" className="divide-y divide-slate-200 rounded-md ring-1 ring-slate-200">
           {members.map((m) => (
-            <MemberRow key={m.userId} member={m} canEdit={can(role, 'manageMembers')} action={changeMemberRoleAction} />
+            <MemberRow
+              key={m.userId}
+              member={m}
+              canEdit={manageMembers}
+              action={changeMemberRoleAction}
+              remove={m.userId === user.id ? undefined : removeMemberAction}
+            />
           ))}
         </ul>
+        {manageMembers && (
+          <>
+            <h3 className="mt-6 text-sm font-semibold">Invite a member</h3>
+            <InviteMemberForm action={inviteMemberAction} />
+            {invitations.length > 0 && (
+              <ul
+                role="list"
+                aria-label="Invitations"
+                className="mt-4 divide-y divide-slate-200 rounded-md ring-1 ring-slate-200"
+              >
+                {invitations.map((i) => (
+                  <InvitationRow
+                    key={i.id}
+                    invitation={{
+                      id: i.id,
+                      email: i.email,
+                      role: i.role,
+                      expiresAt: i.expiresAt.toISOString(),
+                      expired: i.expired,
+                    }}
+                    resend={resendInvitationAction}
+                    revoke={revokeInvitationAction}
+                  />
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+        <div className="mt-6">
+          <LeaveWorkspaceButton action={leaveWorkspaceAction} />
+        </div>
       </section>
       {admin && (
         <section
@@ -170,6 +222,18 @@ export default async function SettingsPage() {
           Open security →
         </Link>
       </section>
+      {admin && (
+        <section aria-labelledby="delete" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-rose-200">
+          <h2 id="delete" className="mb-2 text-base font-semibold text-rose-800">
+            Delete workspace
+          </h2>
+          <p className="mb-3 text-sm text-slate-600">
+            Cancels its scheduled posts, revokes its API keys and removes it for every member at once; its posts,
+            accounts and history are then deleted in the background. This cannot be undone.
+          </p>
+          <DeleteWorkspaceForm name={workspace.name} action={deleteWorkspaceAction} />
+        </section>
+      )}
     </>
   );
 }
