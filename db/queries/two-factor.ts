@@ -37,7 +37,7 @@ export async function savePendingTotp(db: Executor, params: { userId: string; se
  * Spends one TOTP step: the primary key (user_id, step) lets exactly one of any number of parallel uses
  * of the same code through. False when the step was already used.
  */
-export async function useTotpStep(db: Executor, params: { userId: string; step: number }) {
+export async function spendTotpStep(db: Executor, params: { userId: string; step: number }) {
   const used = await db
     .insert(totpUsedSteps)
     .values({ userId: params.userId, step: params.step })
@@ -60,7 +60,7 @@ export async function enableTotp(db: Database, params: { userId: string; step: n
         .returning({ userId: totpFactors.userId });
       if (enabled.length === 0) return false;
       // The confirming code is spent too: it cannot sign in a second time.
-      if (!(await useTotpStep(tx, params))) tx.rollback();
+      if (!(await spendTotpStep(tx, params))) tx.rollback();
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, params.userId));
       await tx.insert(recoveryCodes).values(params.codeHashes.map((codeHash) => ({ userId: params.userId, codeHash })));
       return true;
@@ -72,7 +72,7 @@ export async function enableTotp(db: Database, params: { userId: string; step: n
 }
 
 /** Spends one recovery code in one statement: a code used twice at once signs in once. */
-export async function useRecoveryCode(db: Executor, params: { userId: string; codeHash: string }) {
+export async function spendRecoveryCode(db: Executor, params: { userId: string; codeHash: string }) {
   const used = await db
     .update(recoveryCodes)
     .set({ usedAt: sql`now()` })
@@ -115,10 +115,7 @@ export async function twoFactorRequiredForUser(db: Executor, params: { userId: s
 }
 
 export async function setWorkspaceRequireTwoFactor(db: Executor, params: { workspaceId: string; required: boolean }) {
-  await db
-    .update(workspaces)
-    .set({ requireTwoFactor: params.required })
-    .where(eq(workspaces.id, params.workspaceId));
+  await db.update(workspaces).set({ requireTwoFactor: params.required }).where(eq(workspaces.id, params.workspaceId));
 }
 
 export async function getWorkspaceRequireTwoFactor(db: Executor, params: { workspaceId: string }) {

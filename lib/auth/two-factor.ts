@@ -4,8 +4,8 @@ import {
   enableTotp,
   getTotpFactor,
   savePendingTotp,
-  useRecoveryCode,
-  useTotpStep,
+  spendRecoveryCode,
+  spendTotpStep,
 } from '@/db/queries/two-factor';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/secret-box';
 import {
@@ -62,10 +62,10 @@ export async function verifySecondFactor(db: Executor, params: Keyed & { code: s
   if (!factor?.enabledAt) return false;
   if (looksLikeTotpCode(params.code)) {
     const step = matchingTotpStep(open(factor.secretSealed, params.encryptionKey, params.userId), params.code);
-    return step !== null && (await useTotpStep(db, { userId: params.userId, step }));
+    return step !== null && (await spendTotpStep(db, { userId: params.userId, step }));
   }
   if (normalizeRecoveryCode(params.code).length !== 10) return false;
-  return useRecoveryCode(db, { userId: params.userId, codeHash: hashRecoveryCode(params.code) });
+  return spendRecoveryCode(db, { userId: params.userId, codeHash: hashRecoveryCode(params.code) });
 }
 
 /** Turns TOTP off (the caller proved it with a current code or the password). */
