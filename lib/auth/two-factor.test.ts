@@ -29,7 +29,9 @@ async function newUser() {
 
 /** The code an authenticator app shows `steps` periods from now. */
 const codeAt = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * TOTP_PERIOD_SECONDS * 1000 });
+  new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+    timestamp: Date.now() + steps * TOTP_PERIOD_SECONDS * 1000,
+  });
 
 /**
  * A user with TOTP on and their recovery codes. Confirmed with the previous step's code (still accepted), so the
