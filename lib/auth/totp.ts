@@ -50,7 +50,8 @@ function newRecoveryCode(): string {
 export const normalizeRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, '');
 
 /** Only this is stored: the codes are random, so a plain SHA-256 cannot be reversed by guessing. */
-export const hashRecoveryCode = (code: string) => createHash('sha256').update(normalizeRecoveryCode(code)).digest('hex');
+export const hashRecoveryCode = (code: string) =>
+  createHash('sha256').update(normalizeRecoveryCode(code)).digest('hex');
 
 /** Ten fresh codes, to be shown once, and their hashes, to be stored. */
 export function newRecoveryCodes() {
