@@ -47,7 +47,7 @@ test('a member enrols TOTP from the QR page, signs out, and signs back in with p
     select f.secret_sealed from totp_factors f join users u on u.id = f.user_id where u.email = ${email}`;
   expect(stored!.secret_sealed).not.toContain(secret);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin\?signedOut=1$/);
 
   // The password alone is not enough: the form asks for the code, and no session exists yet.
@@ -69,7 +69,7 @@ test('a member enrols TOTP from the QR page, signs out, and signs back in with p
   await expect(page.getByTestId('current-user')).toContainText(email);
 
   // A recovery code signs in once.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await fillPassword(page, email);
   await code.fill(recovery!);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -105,7 +105,7 @@ test('an admin requires two-factor sign-in: a member without it is sent to enrol
     await expect(member.getByText('Your workspace requires two-factor sign-in')).toBeVisible();
     await member.goto('/calendar');
     await expect(member).toHaveURL(/\/two-factor$/);
-    await member.getByRole('button', { name: 'Sign out' }).click();
+    await member.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(member).toHaveURL(/\/signin\?signedOut=1$/);
   } finally {
     // Off again, through the database: the admin is now sent to enrol too, and other specs share the workspace.
@@ -126,6 +126,8 @@ test('changing one’s email: the link goes to the new address (Outbox) and chan
   await expect(page.getByText('Another account uses this email.')).toBeVisible();
 
   await page.getByLabel('New email').fill(next);
+  // The form is reset after each answer (React form actions): the password is typed again.
+  await page.getByLabel('Current password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Send confirmation link' }).click();
   await expect(page.getByText(`We sent a link to ${next}`)).toBeVisible();
   await expect(page.getByTestId('current-user')).toContainText(email);
