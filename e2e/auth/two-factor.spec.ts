@@ -70,6 +70,7 @@ test('a member enrols TOTP from the QR page, signs out, and signs back in with p
 
   // A recovery code signs in once.
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page).toHaveURL(/\/signin\?signedOut=1$/);
   await fillPassword(page, email);
   await code.fill(recovery!);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
