@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -67,6 +68,8 @@ export const workspaces = pgTable(
     approvalRequired: boolean().notNull().default(false),
     /** Deleted by an admin: hidden from every member at once; the purge-workspaces job removes its data. */
     deletedAt: timestamp({ withTimezone: true }),
+    /** Members must sign in with a second factor (Settings → Security, admins): those without one enrol first. */
+    requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [unique('workspaces_slug_uq').on(t.slug)],
@@ -187,6 +190,65 @@ export const sessions = pgTable(
   ],
 );
 export type UserSession = typeof sessions.$inferSelect;
+
+/** A user's TOTP secret, sealed with APP_ENCRYPTION_KEY (the user id as associated data); on once `enabledAt` is set. */
+export const totpFactors = pgTable('totp_factors', {
+  userId: uuid()
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text().notNull(),
+  /** Null while enrolling: the secret is shown, but sign-in does not ask for it until a code confirmed it. */
+  enabledAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Each TOTP step a user has signed in with: the primary key refuses a replayed code, even two at once. */
+export const totpUsedSteps = pgTable(
+  'totp_used_steps',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    step: bigint({ mode: 'number' }).notNull(),
+    usedAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'totp_used_steps_pk', columns: [t.userId, t.step] })],
+);
+
+/** Ten one-time recovery codes per user, only their hashes; `usedAt` set by the one statement that spends one. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('recovery_codes_user_hash_uq').on(t.userId, t.codeHash)],
+);
+
+/** A pending change of a user's email: the link sent to the new address (hash only) changes it, once, within 24 h. */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text().notNull(),
+    secretHash: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('email_changes_user_idx').on(t.userId),
+    check('email_changes_email_lowercase_ck', sql`${t.newEmail} = lower(${t.newEmail})`),
+  ],
+);
 
 export const socialAccounts = pgTable(
   'social_accounts',

@@ -7,6 +7,8 @@ import { Button } from '@/components/ui/button';
 
 const MESSAGES: Record<string, string> = {
   TooManyAttempts: 'Too many failed sign-in attempts. Try again later (in about 15 minutes).',
+  TwoFactorRequired: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
+  InvalidCode: 'That code is wrong or was already used. Try the current code.',
 };
 const GENERIC = 'Wrong email or password.';
 
@@ -14,6 +16,8 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // Shown once the password was accepted and the account asks for a second factor.
+  const [needsCode, setNeedsCode] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,8 +29,10 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
       redirect: false,
       email: data.get('email'),
       password: data.get('password'),
+      code: data.get('code') ?? '',
     });
     if (!result || result.error) {
+      if (result?.error === 'TwoFactorRequired' || result?.error === 'InvalidCode') setNeedsCode(true);
       setError(MESSAGES[result?.error ?? ''] ?? GENERIC);
       setPending(false);
       return;
@@ -63,6 +69,27 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
           className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
         />
       </div>
+      {needsCode && (
+        <div>
+          <label htmlFor="code" className="block text-sm font-medium">
+            Authentication code
+          </label>
+          <input
+            id="code"
+            name="code"
+            type="text"
+            inputMode="text"
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            aria-describedby="code-hint"
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
+          />
+          <p id="code-hint" className="mt-1 text-xs text-slate-600">
+            From your authenticator app, or one of your recovery codes.
+          </p>
+        </div>
+      )}
       <div role="alert" aria-live="assertive" className="min-h-5 text-sm text-rose-700">
         {error}
       </div>

@@ -21,7 +21,12 @@ export function getAuthOptions(): NextAuthOptions {
   const providers: NextAuthOptions['providers'] = [
     CredentialsProvider({
       name: 'Email and password',
-      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      credentials: {
+        email: { label: 'Email', type: 'email' },
+        password: { label: 'Password', type: 'password' },
+        // A second factor's code (lib/auth/credentials.ts asks for it with TwoFactorRequired).
+        code: { label: 'Authentication code', type: 'text' },
+      },
       authorize: (credentials) => authenticate(getDb(), credentials, requestAddress()),
     }),
   ];

@@ -1,20 +1,31 @@
+import Link from 'next/link';
 import { SessionList } from '@/components/settings/session-list';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
+import { ToggleSettingForm } from '@/components/settings/toggle-setting-form';
+import { DisableTotpForm, EmailChangeForm } from '@/components/settings/two-factor-forms';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listLiveSessions } from '@/db/queries/sessions';
+import { countUnusedRecoveryCodes, getWorkspaceRequireTwoFactor, hasEnabledTotp } from '@/db/queries/two-factor';
 import { deviceLabel } from '@/lib/auth/device-label';
 import { getSession, requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { signOutEverywhereAction, signOutOtherSessionsAction, signOutSessionAction } from './actions';
+import { disableTotpAction, requestEmailChangeAction, setRequireTwoFactorAction } from './two-factor-actions';
 
 export const metadata = { title: 'Security' };
 
 export default async function SecuritySettingsPage() {
-  const { user } = await requirePageWorkspace();
+  const { user, workspace, allowed: isAdmin } = await requirePageWorkspace('manageWorkspace');
   const session = await getSession();
   const env = getEnv();
-  const rows = await listLiveSessions(getDb(), { userId: user.id, idleHours: env.SESSION_IDLE_HOURS });
+  const db = getDb();
+  const [rows, totpOn, recoveryLeft, requireTwoFactor] = await Promise.all([
+    listLiveSessions(db, { userId: user.id, idleHours: env.SESSION_IDLE_HOURS }),
+    hasEnabledTotp(db, { userId: user.id }),
+    countUnusedRecoveryCodes(db, { userId: user.id }),
+    getWorkspaceRequireTwoFactor(db, { workspaceId: workspace.id }),
+  ]);
   const sessions = rows
     .map((r) => ({
       id: r.id,
@@ -45,6 +56,51 @@ export default async function SecuritySettingsPage() {
           Signs you out on every browser and device at once, this one included.
         </p>
         <SignOutEverywhere action={signOutEverywhereAction} />
+      </section>
+      <section aria-labelledby="two-factor" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="two-factor" className="mb-2 text-base font-semibold">
+          Two-factor sign-in
+        </h2>
+        {totpOn ? (
+          <>
+            <p className="mb-3 text-sm text-slate-600" data-testid="two-factor-status">
+              On: sign-in asks for a code from your authenticator app. {recoveryLeft} of 10 recovery codes left.
+            </p>
+            <DisableTotpForm action={disableTotpAction} />
+          </>
+        ) : (
+          <>
+            <p className="mb-3 text-sm text-slate-600" data-testid="two-factor-status">
+              Off. With it on, sign-in also asks for a code from an authenticator app on your phone.
+            </p>
+            <Link
+              href="/two-factor"
+              className="inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2"
+            >
+              Set up two-factor sign-in
+            </Link>
+          </>
+        )}
+        {isAdmin && (
+          <ToggleSettingForm
+            name="requireTwoFactor"
+            checked={requireTwoFactor}
+            canEdit={isAdmin}
+            action={setRequireTwoFactorAction}
+            label={`Require two-factor sign-in for members of ${workspace.name}`}
+            description="Members without a second factor are asked to set one up before they can use the workspace."
+            submitLabel="Save two-factor rule"
+          />
+        )}
+      </section>
+      <section aria-labelledby="email" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="email" className="mb-2 text-base font-semibold">
+          Email address
+        </h2>
+        <p className="mb-3 text-sm text-slate-600">
+          You sign in with {user.email}. To change it, we send a link to the new address; it changes when you follow it.
+        </p>
+        <EmailChangeForm action={requestEmailChangeAction} />
       </section>
     </>
   );
