@@ -10,6 +10,7 @@ import { takeSignInAttempt } from './throttle';
 export const SIGN_IN_ERRORS = {
   invalid: 'InvalidCredentials',
   throttled: 'TooManyAttempts',
+  passkey: 'PasskeyRefused',
 } as const;
 
 const credentialsSchema = z.object({
