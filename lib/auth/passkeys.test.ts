@@ -110,7 +110,10 @@ describe('passkey sign-in', () => {
   it('an expired challenge is refused (and deleted)', async () => {
     const { key } = await enrolled();
     const options = await authenticationOptions(db, { rp });
-    await db.update(webauthnChallenges).set({ expiresAt: sql`now() - interval '1 second'` });
+    await db
+      .update(webauthnChallenges)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(webauthnChallenges.purpose, 'authenticate'));
     const before = await challengeRows();
     await expect(verifyPasskeySignIn(db, { response: key.assert(options), rp })).resolves.toBeNull();
     expect(await challengeRows()).toBe(before - 1);
