@@ -39,7 +39,7 @@ test('a passkey: added on Settings → Security, then signing in with it alone (
   expect(credentials).toHaveLength(1);
   expect(credentials[0]!.isResidentCredential).toBe(true);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin\?signedOut=1$/);
   const before = await sessionCount('manager@demo.test');
 
@@ -59,7 +59,7 @@ test('a passkey: added on Settings → Security, then signing in with it alone (
   // Removed, the same authenticator no longer signs anyone in.
   await row.getByRole('button', { name: 'Remove passkey Virtual key' }).click();
   await expect(row).toHaveCount(0);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/signin\?signedOut=1$/);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'This passkey was not accepted. Try again.' })).toBeVisible();

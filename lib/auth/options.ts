@@ -49,7 +49,8 @@ export function getAuthOptions(): NextAuthOptions {
     secret: env.NEXTAUTH_SECRET,
     // The cookie may live as long as a session can; its row (lib/auth/session-user.ts) decides when it ends.
     session: { strategy: 'jwt', maxAge: env.SESSION_MAX_DAYS * 24 * 60 * 60 },
-    pages: { signIn: '/signin' },
+    // Refused sign-ins (single sign-on of a non-member) come back to the sign-in page with `?error=`.
+    pages: { signIn: '/signin', error: '/signin' },
     providers,
     callbacks: {
       redirect: redirectAfterAuth,
