@@ -35,9 +35,9 @@ for (const [login, why] of [
     const [{ n: users }] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from users`;
     await signInWithSso(page, login);
     await expect(page).toHaveURL(/\/signin\?.*error=AccessDenied/);
-    await expect(page.getByRole('alert')).toContainText(
-      'That account does not belong to a member here, or its email is not verified.',
-    );
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'That account does not belong to a member here' }),
+    ).toHaveText('That account does not belong to a member here, or its email is not verified.');
     await page.goto('/queue');
     await expect(page).toHaveURL(/\/signin/);
     const [{ n: after }] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from users`;
