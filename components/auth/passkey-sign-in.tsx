@@ -45,9 +45,12 @@ export function PasskeySignIn({
       <Button type="button" variant="secondary" className="w-full" disabled={pending} onClick={() => void onClick()}>
         {pending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
       </Button>
-      <p role="alert" aria-live="assertive" className="mt-2 min-h-5 text-sm text-rose-700">
-        {error}
-      </p>
+      {/* Rendered only when there is an error: the password form keeps the page's one standing alert region. */}
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-rose-700">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
