@@ -8,6 +8,8 @@ export const E2E_LOG_FILE = `${E2E_DATA_DIR}/server.log`;
 
 export default defineConfig({
   testDir: 'e2e',
+  // Run by playwright.sign-in-methods.config.ts, against a server at localhost (passkeys refuse an IP address).
+  testIgnore: 'sign-in-methods/**',
   fullyParallel: false,
   // A stray test.only would silently run one test in CI and pass.
   forbidOnly: !!process.env.CI,

@@ -1301,3 +1301,53 @@ export const passwordResetWindows = pgTable('password_reset_windows', {
   windowStart: timestamp({ withTimezone: true }).notNull(),
   count: integer().notNull(),
 });
+
+/** A user's WebAuthn credential (lib/auth/passkeys.ts): a passwordless sign-in that is two-factor by itself. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id as the authenticator gives it (base64url); an assertion names it. */
+    credentialId: text().notNull(),
+    /** The COSE public key (base64url): only ever used to verify signatures. */
+    publicKey: text().notNull(),
+    /** The authenticator's signature counter; a counter that goes backwards means a cloned key (refused). */
+    counter: bigint({ mode: 'number' }).notNull().default(0),
+    transports: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    name: text().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    unique('passkeys_credential_id_uq').on(t.credentialId),
+    index('passkeys_user_idx').on(t.userId),
+    check('passkeys_name_ck', sql`length(${t.name}) between 1 and 60`),
+  ],
+);
+export type Passkey = typeof passkeys.$inferSelect;
+
+/**
+ * A WebAuthn challenge handed to a browser: only its SHA-256 is kept, it expires, and it is used once (consumed by
+ * DELETE … RETURNING, so a replayed response finds nothing). Registration challenges belong to a user.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challengeHash: text().primaryKey(),
+    purpose: text({ enum: ['register', 'authenticate'] }).notNull(),
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
+    check('webauthn_challenges_purpose_ck', sql`${t.purpose} in ('register', 'authenticate')`),
+    check('webauthn_challenges_register_user_ck', sql`${t.purpose} <> 'register' or ${t.userId} is not null`),
+  ],
+);

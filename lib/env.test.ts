@@ -285,3 +285,33 @@ describe('session lifetimes', () => {
     expect(parseError({ ...base, [name]: value })).toContain(name);
   });
 });
+
+describe('OIDC single sign-on settings', () => {
+  const oidc = (issuer: string) => ({
+    NODE_ENV: 'production',
+    SEMEL_DATA_DIR: tmpDataDir(),
+    ...productionSecrets,
+    OIDC_ISSUER: issuer,
+    OIDC_CLIENT_ID: 'semel',
+    OIDC_CLIENT_SECRET: 'client-secret',
+  });
+
+  it('is off by default and on with all three set', () => {
+    expect(parseEnv({ NODE_ENV: 'production', SEMEL_DATA_DIR: tmpDataDir(), ...productionSecrets }).oidc).toBeNull();
+    expect(parseEnv(oidc('https://login.example.com/tenant')).oidc).toEqual({
+      issuer: 'https://login.example.com/tenant',
+      clientId: 'semel',
+      clientSecret: 'client-secret',
+      name: 'single sign-on',
+    });
+    expect(parseEnv(oidc('http://localhost:8080')).oidc?.issuer).toBe('http://localhost:8080');
+  });
+
+  it('refuses a plain-http issuer elsewhere than localhost, and a partial configuration', () => {
+    expect(parseError(oidc('http://login.example.com'))).toMatch(/OIDC_ISSUER: an https:\/\/ issuer URL/);
+    expect(parseError(oidc('http://localhost.example.com'))).toMatch(/OIDC_ISSUER: an https:\/\/ issuer URL/);
+    expect(parseError({ ...oidc('https://login.example.com'), OIDC_CLIENT_SECRET: '' })).toMatch(
+      /set all three \(single sign-on\) or none/,
+    );
+  });
+});

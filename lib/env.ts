@@ -140,6 +140,18 @@ const envSchema = z.object({
   THREADS_APP_SECRET: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
+  // Optional single sign-on (lib/auth/oidc.ts): on only when all three are set; existing members only.
+  OIDC_ISSUER: z
+    .url()
+    .refine(
+      (v) => /^https:/.test(v) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/.test(v),
+      'an https:// issuer URL (http:// only for localhost), e.g. https://accounts.google.com',
+    )
+    .optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** The sign-in button's label ("Sign in with …"). */
+  OIDC_NAME: z.string().max(60).default('single sign-on'),
   // Notification emails (lib/notifications): smtp:// or smtps:// with user:password@ if needed; blank: emails are
   // stored and shown on the development Outbox page instead of being sent.
   SMTP_URL: z
@@ -183,7 +195,11 @@ const envSchema = z.object({
 /** The error's name (a string, so it survives minification): callers print the message and exit, no stack. */
 export const INVALID_ENVIRONMENT = 'InvalidEnvironmentError';
 
-export type Env = z.infer<typeof envSchema> & { sandboxEnabled: boolean };
+export type Env = z.infer<typeof envSchema> & {
+  sandboxEnabled: boolean;
+  /** Single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are all set. */
+  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
+};
 
 const GENERATED = ['NEXTAUTH_SECRET', 'APP_ENCRYPTION_KEY', 'CRON_SECRET'] as const;
 
@@ -225,7 +241,21 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     const line = `  PUBLISH_CALL_TIMEOUT_MS: ${env.PUBLISH_CALL_TIMEOUT_MS} ms plus a ${LEASE_MARGIN_MS} ms margin must be shorter than PUBLISH_LEASE_MS (${env.PUBLISH_LEASE_MS} ms)`;
     throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });
   }
-  return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production' };
+  const oidcSet = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (oidcSet === 1 || oidcSet === 2) {
+    const line = '  OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three (single sign-on) or none';
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });
+  }
+  const oidc =
+    env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+      ? {
+          issuer: env.OIDC_ISSUER,
+          clientId: env.OIDC_CLIENT_ID,
+          clientSecret: env.OIDC_CLIENT_SECRET,
+          name: env.OIDC_NAME,
+        }
+      : null;
+  return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production', oidc };
 }
 
 let cached: Env | undefined;

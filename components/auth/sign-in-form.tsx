@@ -12,7 +12,16 @@ const MESSAGES: Record<string, string> = {
 };
 const GENERIC = 'Wrong email or password.';
 
-export function SignInForm({ callbackUrl, github }: { callbackUrl: string; github: boolean }) {
+export function SignInForm({
+  callbackUrl,
+  github,
+  oidc = null,
+}: {
+  callbackUrl: string;
+  github: boolean;
+  /** The single sign-on button's name when OIDC is configured. */
+  oidc?: string | null;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -104,6 +113,16 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
           onClick={() => void signIn('github', { callbackUrl })}
         >
           Sign in with GitHub
+        </Button>
+      )}
+      {oidc && (
+        <Button
+          type="button"
+          variant="secondary"
+          className="w-full"
+          onClick={() => void signIn('oidc', { callbackUrl })}
+        >
+          Sign in with {oidc}
         </Button>
       )}
     </form>

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import postgres from 'postgres';
 import { postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';
@@ -108,7 +109,7 @@ test('first run: sign-in leads to /setup; without the printed token it is refuse
   expect(await countsOnSetupDatabase()).toEqual({ users: 1, workspaces: 1 });
 });
 
-test('a team adopts it: the admin creates "Acme" and invites a manager, who signs up from the email and posts once', async ({
+test('a team adopts it: the admin creates "Acme" and invites a manager, who signs up from the email, enrols TOTP, signs back in with a code and posts once', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -150,6 +151,26 @@ test('a team adopts it: the admin creates "Acme" and invites a manager, who sign
   await other.getByRole('button', { name: 'Create account and join' }).click();
   await expect(other).toHaveURL(`${ORIGIN}/queue`);
   await expect(other.getByRole('banner')).toContainText('Acme');
+
+  // Two-factor sign-in: enrol TOTP from the QR page, sign out, and back in with password + code.
+  await other.goto('/two-factor');
+  const secret = (await other.getByTestId('totp-secret').textContent())!.trim();
+  const codeAt = (steps: number) =>
+    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+  await other.getByLabel('Code from your app').fill(codeAt(0));
+  await other.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  await expect(other.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await other.getByRole('link', { name: 'I saved them — continue' }).click();
+  await other.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(other).toHaveURL(/\/signin\?signedOut=1$/);
+  await other.getByLabel('Email').fill(manager.email);
+  await other.getByLabel('Password').fill(manager.password);
+  await other.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(other.getByLabel('Authentication code')).toBeVisible(); // the password alone is not enough
+  // The confirming code's step is spent: the next step's code (accepted a step early) signs in.
+  await other.getByLabel('Authentication code').fill(codeAt(1));
+  await other.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(other).toHaveURL(`${ORIGIN}/queue`);
 
   // A post, published by the worker pass a cron host would call: it goes out once.
   const text = `Hello from Acme ${randomUUID().slice(0, 8)}`;

@@ -17,6 +17,7 @@ export const SIGN_IN_ERRORS = {
   twoFactorRequired: 'TwoFactorRequired',
   /** The password was right, the code was not (or was used already): counted as a failed attempt. */
   wrongCode: 'InvalidCode',
+  passkey: 'PasskeyRefused',
 } as const;
 
 const credentialsSchema = z.object({

@@ -8,6 +8,9 @@ import { getMembershipsForUser } from '@/db/queries/workspaces';
 import { getEnv } from '@/lib/env';
 import { authenticate, type SignedInUser } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';
+import { oidcProvider, verifiedOidcEmail } from './oidc';
+import { authenticatePasskey } from './passkey-sign-in';
+import { relyingParty } from './passkeys';
 import { redirectAfterAuth } from './redirect';
 import { currentPeer } from './peer-address';
 import { requestAddress } from './request-address';
@@ -15,6 +18,10 @@ import { requestAddress } from './request-address';
 /** Only GitHub's verified primary email identifies a member, never the profile's (unverified) public one. */
 const verifiedGitHubEmail = (account: { access_token?: string }) =>
   account.access_token ? verifiedPrimaryGitHubEmail(account.access_token) : Promise.resolve(null);
+
+/** The verified email an OAuth sign-in (GitHub or OIDC) proves, which must already belong to a member. */
+const verifiedEmail = (account: { provider: string; access_token?: string }, profile: unknown) =>
+  account.provider === 'oidc' ? Promise.resolve(verifiedOidcEmail(profile)) : verifiedGitHubEmail(account);
 
 export function getAuthOptions(): NextAuthOptions {
   const env = getEnv();
@@ -29,30 +36,40 @@ export function getAuthOptions(): NextAuthOptions {
       },
       authorize: (credentials) => authenticate(getDb(), credentials, requestAddress()),
     }),
+    // Passwordless: a WebAuthn assertion verified on the server (lib/auth/passkeys.ts); two-factor by itself.
+    CredentialsProvider({
+      id: 'passkey',
+      name: 'Passkey',
+      credentials: { response: { label: 'Passkey response', type: 'text' } },
+      authorize: (credentials) => authenticatePasskey(getDb(), credentials, relyingParty()),
+    }),
   ];
   // Optional: only when configured, and only for emails that already belong to a member.
   if (env.GITHUB_ID && env.GITHUB_SECRET) {
     providers.push(GitHubProvider({ clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET }));
   }
+  if (env.oidc) providers.push(oidcProvider(env.oidc));
 
   return {
     secret: env.NEXTAUTH_SECRET,
     // The cookie may live as long as a session can; its row (lib/auth/session-user.ts) decides when it ends.
     session: { strategy: 'jwt', maxAge: env.SESSION_MAX_DAYS * 24 * 60 * 60 },
-    pages: { signIn: '/signin' },
+    // Refused sign-ins (single sign-on of a non-member) come back to the sign-in page with `?error=`.
+    pages: { signIn: '/signin', error: '/signin' },
     providers,
     callbacks: {
       redirect: redirectAfterAuth,
-      async signIn({ account }) {
-        if (account?.provider !== 'github') return true;
-        const email = await verifiedGitHubEmail(account);
+      async signIn({ account, profile }) {
+        if (account?.provider !== 'github' && account?.provider !== 'oidc') return true;
+        const email = await verifiedEmail(account, profile);
         return Boolean(email && (await getUserCredentialsByEmail(getDb(), { email })));
       },
-      async jwt({ token, user, account }) {
+      async jwt({ token, user, account, profile }) {
         if (user && account) {
-          const email = account.provider === 'credentials' ? null : await verifiedGitHubEmail(account);
+          // Both Credentials providers (password, passkey) return the signed-in user; OAuth ones prove an email.
+          const email = account.type === 'credentials' ? null : await verifiedEmail(account, profile);
           const found =
-            account.provider === 'credentials'
+            account.type === 'credentials'
               ? (user as unknown as SignedInUser)
               : email
                 ? await getUserCredentialsByEmail(getDb(), { email })

@@ -1,10 +1,12 @@
 import Link from 'next/link';
+import { PasskeyList } from '@/components/settings/passkey-list';
 import { SessionList } from '@/components/settings/session-list';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { ToggleSettingForm } from '@/components/settings/toggle-setting-form';
 import { DisableTotpForm, EmailChangeForm } from '@/components/settings/two-factor-forms';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
+import { listPasskeys } from '@/db/queries/passkeys';
 import { listLiveSessions } from '@/db/queries/sessions';
 import { countUnusedRecoveryCodes, getWorkspaceRequireTwoFactor, hasEnabledTotp } from '@/db/queries/two-factor';
 import { deviceLabel } from '@/lib/auth/device-label';
@@ -12,6 +14,7 @@ import { getSession, requirePageWorkspace } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { signOutEverywhereAction, signOutOtherSessionsAction, signOutSessionAction } from './actions';
 import { disableTotpAction, requestEmailChangeAction, setRequireTwoFactorAction } from './two-factor-actions';
+import { passkeyRegistrationOptionsAction, registerPasskeyAction, removePasskeyAction } from './passkey-actions';
 
 export const metadata = { title: 'Security' };
 
@@ -26,6 +29,12 @@ export default async function SecuritySettingsPage() {
     countUnusedRecoveryCodes(db, { userId: user.id }),
     getWorkspaceRequireTwoFactor(db, { workspaceId: workspace.id }),
   ]);
+  const passkeys = (await listPasskeys(db, { userId: user.id })).map((p) => ({
+    id: p.id,
+    name: p.name,
+    createdAt: p.createdAt.toISOString(),
+    lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+  }));
   const sessions = rows
     .map((r) => ({
       id: r.id,
@@ -47,6 +56,20 @@ export default async function SecuritySettingsPage() {
           Your sessions
         </h2>
         <SessionList sessions={sessions} signOutOne={signOutSessionAction} signOutOthers={signOutOtherSessionsAction} />
+      </section>
+      <section aria-labelledby="passkeys" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="passkeys" className="mb-2 text-base font-semibold">
+          Passkeys
+        </h2>
+        <p className="mb-3 text-sm text-slate-600">
+          Sign in without a password, with this device&apos;s fingerprint, face or PIN, or a security key.
+        </p>
+        <PasskeyList
+          passkeys={passkeys}
+          options={passkeyRegistrationOptionsAction}
+          register={registerPasskeyAction}
+          remove={removePasskeyAction}
+        />
       </section>
       <section aria-labelledby="everywhere" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="everywhere" className="mb-2 text-base font-semibold">
