@@ -9,7 +9,7 @@ import { getDb } from '@/db/client';
 import { countUnreadNotifications, listNotifications } from '@/db/queries/notifications';
 import { countReviewItems } from '@/db/queries/review';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 import { markAllNotificationsRead } from './notifications-actions';
 import { switchWorkspace } from './actions';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { deleteTotp, enableTotp, savePendingTotp, setWorkspaceRequireTwoFactor } from '@/db/queries/two-factor';
 import { addMembership } from '@/db/queries/workspaces';
-import { posts } from '@/db/schema';
+import { posts, workspaces } from '@/db/schema';
 import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import type { WorkspaceContext } from './session';
@@ -11,6 +12,8 @@ import type { WorkspaceContext } from './session';
 // one thing replaced (there is no request); the database and everything after the wrapper are real.
 let context: WorkspaceContext | null = null;
 vi.mock('./session', () => ({ getWorkspace: async () => context }));
+// No request to revalidate in: the one framework call a successful action makes after writing.
+vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 
 const testDb = await createTestDatabase();
 const { db } = testDb;
@@ -81,6 +84,44 @@ describe('server action wrapper: bad input is a 4xx result, never a crash, and w
       expect(await createPostAction(undefined, {} as FormData)).toMatchObject({ ok: false, status: 401 });
     } finally {
       context = saved;
+    }
+  });
+});
+
+describe('a workspace that requires two-factor sign-in: its members act only once enrolled', () => {
+  const renameForm = (name: string) => {
+    const form = new FormData();
+    form.set('name', name);
+    return form;
+  };
+  const workspaceName = async () =>
+    (await db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, context!.workspace.id)))[0]!
+      .name;
+
+  it('a member without a second factor is refused (403), writes nothing, and acts once enrolled', async () => {
+    const saved = context!;
+    await setWorkspaceRequireTwoFactor(db, { workspaceId: saved.workspace.id, required: true });
+    try {
+      const before = await postCount();
+      const refused = await createPostAction(undefined, composeForm('before enrolling'));
+      expect(refused).toMatchObject({ ok: false, status: 403 });
+      expect(refused.message).toMatch(/requires two-factor sign-in/);
+      expect(await postCount()).toBe(before);
+      const nameBefore = await workspaceName();
+      expect(await renameWorkspaceAction(undefined, renameForm('Renamed before enrolling'))).toMatchObject({
+        ok: false,
+        status: 403,
+      });
+      expect(await workspaceName()).toBe(nameBefore);
+
+      // Enrolled (a TOTP factor enabled): the same member's action goes through.
+      await savePendingTotp(db, { userId: saved.user.id, secretSealed: 'sealed-for-this-test' });
+      expect(await enableTotp(db, { userId: saved.user.id, step: 1, codeHashes: ['hash-of-a-code'] })).toBe(true);
+      expect(await renameWorkspaceAction(undefined, renameForm('Renamed once enrolled'))).toMatchObject({ ok: true });
+      expect(await workspaceName()).toBe('Renamed once enrolled');
+    } finally {
+      await setWorkspaceRequireTwoFactor(db, { workspaceId: saved.workspace.id, required: false });
+      await deleteTotp(db, { userId: saved.user.id });
     }
   });
 });

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { logger } from '@/lib/logging/logger';
 import { can, requiredRole, type Capability } from './can';
 import { hasRole, type Role } from './roles';
-import { getWorkspace, type WorkspaceContext } from './session';
+import { type WorkspaceContext } from './session';
+import { gateWorkspace } from './gate';
 
 export type ActionState<T = undefined> = {
   ok: boolean;
@@ -39,8 +40,9 @@ export function workspaceAction<S extends z.ZodType, T = undefined>(
   handler: (input: z.output<S>, context: WorkspaceContext) => Promise<ActionState<T>>,
 ) {
   return async (_previous: ActionState<T> | undefined, formData: FormData): Promise<ActionState<T>> => {
-    const context = await getWorkspace();
-    if (!context) return { ok: false, status: 401, message: 'Your session has ended. Sign in again.' };
+    const gate = await gateWorkspace();
+    if (!gate.ok) return { ok: false, status: gate.status, message: gate.message };
+    const context = gate.context;
     // A server action is a public endpoint: a caller can send any serializable argument, not only a form.
     if (!(formData instanceof FormData))
       return { ok: false, status: 400, message: 'This action takes a form submission.' };

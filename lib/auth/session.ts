@@ -1,15 +1,12 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
-import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db/client';
 import { getMembershipsForUser, type WorkspaceMembership } from '@/db/queries/workspaces';
 import { getEnv } from '@/lib/env';
 import { getAuthOptions } from './options';
-import { can, type Capability } from './can';
 import type { Role } from './roles';
-import { twoFactorEnrolmentDue } from './second-factor';
 import { pickActiveMembership, resolveSessionUser } from './session-user';
 
 export const WORKSPACE_COOKIE = 'semel-workspace';
@@ -57,18 +54,3 @@ export const getWorkspace = cache(async (): Promise<WorkspaceContext | null> => 
   if (!active) return null;
   return { user, workspace: { id: active.id, slug: active.slug, name: active.name }, role: active.role, memberships };
 });
-
-// The layout and the page both ask: one query per request.
-const enrolmentDue = cache((userId: string) => twoFactorEnrolmentDue(getDb(), userId));
-
-/**
- * For pages: redirects to sign-in when signed out, and to the enrol page while a workspace of the user requires
- * two-factor sign-in they have not set up; returns the context and whether the role holds the capability.
- */
-export async function requirePageWorkspace(capability: Capability = 'read') {
-  const context = await getWorkspace();
-  // Signed in but in no workspace (the last one deleted, or removed): a page that says so, not a sign-in loop.
-  if (!context) redirect((await getUser()) ? '/no-workspace' : '/signin');
-  if (await enrolmentDue(context.user.id)) redirect('/two-factor');
-  return { ...context, allowed: can(context.role, capability) };
-}

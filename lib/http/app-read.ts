@@ -1,6 +1,7 @@
 import 'server-only';
 import { can, type Capability } from '@/lib/auth/can';
-import { getWorkspace, type WorkspaceContext } from '@/lib/auth/session';
+import { type WorkspaceContext } from '@/lib/auth/session';
+import { gateWorkspace, type WorkspaceGate } from '@/lib/auth/gate';
 import { problem } from './problem';
 
 type Read<P> = (context: WorkspaceContext, params: P, request: Request) => Promise<unknown>;
@@ -13,8 +14,9 @@ type Read<P> = (context: WorkspaceContext, params: P, request: Request) => Promi
  */
 export function appRead<P = Record<string, never>>(capability: Capability, read: Read<P>) {
   return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
-    const context = await getWorkspace();
-    if (!context) return problem({ status: 401, title: 'Unauthorized', detail: 'Sign in first.' });
+    const gate = await gateWorkspace();
+    if (!gate.ok) return gateProblem(gate);
+    const context = gate.context;
     if (!can(context.role, capability))
       return problem({ status: 403, title: 'Forbidden', detail: 'Your role in this workspace cannot read this.' });
     const data = await read(context, await route.params, request);
@@ -23,3 +25,9 @@ export function appRead<P = Record<string, never>>(capability: Capability, read:
     return Response.json(data, { headers: { 'cache-control': 'private, no-store' } });
   };
 }
+
+/** A refused gate as problem+json: 401 signed out, 403 two-factor enrolment due. */
+export const gateProblem = (gate: Extract<WorkspaceGate, { ok: false }>) =>
+  gate.status === 401
+    ? problem({ status: 401, title: 'Unauthorized', detail: 'Sign in first.' })
+    : problem({ status: 403, title: 'Forbidden', detail: gate.message });

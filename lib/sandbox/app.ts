@@ -2,6 +2,7 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import { can } from '@/lib/auth/can';
 import { getWorkspace } from '@/lib/auth/session';
+import { gateWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 import { createPgSandboxStore } from './pg-store';
 import type { SandboxDeps } from './types';
@@ -17,14 +18,15 @@ export function getAppSandboxDeps(): SandboxDeps {
       db,
       encryptionKey,
       session: async () => {
-        const context = await getWorkspace();
-        return context && { workspaceId: context.workspace.id, role: context.role };
+        const gate = await gateWorkspace();
+        return gate.ok ? { workspaceId: gate.context.workspace.id, role: gate.context.role } : null;
       },
     }),
     // The OAuth consent page offers the sandbox users of the workspaces this member may connect accounts in.
     consentScope: async () => {
-      const context = await getWorkspace();
-      if (!context) return null;
+      const gate = await gateWorkspace();
+      if (!gate.ok) return null;
+      const context = gate.context;
       const administered = context.memberships.filter((m) => can(m.role, 'manageAccounts'));
       if (administered.length === 0) return null; // may connect accounts nowhere: no consent
       const scopes = await Promise.all(

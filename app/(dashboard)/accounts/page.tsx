@@ -5,7 +5,7 @@ import { OAuthResult } from '@/components/accounts/oauth-result';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 import { oauthClientOf } from '@/lib/oauth/endpoints';
 import { oauthResultMessage } from '@/lib/oauth/result-message';

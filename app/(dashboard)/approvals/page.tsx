@@ -14,7 +14,7 @@ import {
 } from '@/db/queries/approvals';
 import { readApprovalPosts } from '@/lib/approvals/view';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { createApprovalLinkAction, decidePostAction, revokeApprovalLinkAction } from './actions';
 
 export const metadata = { title: 'Approvals' };

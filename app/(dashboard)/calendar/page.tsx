@@ -6,7 +6,7 @@ import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { CALENDAR_VIEWS, defaultAnchor, fetchRange, isCivilDate, zonedParts } from '@/lib/calendar/grid';
 import { queryKeys, type CalendarQuery } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';

@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { getRequireAltText } from '@/db/queries/media';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { createPostAction } from './actions';
 
 export const metadata = { title: 'Compose' };

@@ -6,7 +6,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { readDrafts } from '@/lib/reads/drafts';
 import { cancelPostAction } from '../queue/actions';
 import { scheduleDraftAction } from './actions';

@@ -3,7 +3,7 @@ import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 
 export const metadata = { title: 'Import' };
 

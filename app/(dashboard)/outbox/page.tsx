@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listOutboxEmails } from '@/db/queries/notification-sends';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 
 export const metadata = { title: 'Outbox' };

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { appOrigin } from '@/lib/providers';
 import { checkReportPeriod } from '@/lib/reports/period';
 import { readPublicationReport, SETTLEMENT_LABEL, type Settlement } from '@/lib/reports/publication';

@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listReviewItems } from '@/db/queries/review';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { resolveReviewAction } from './actions';
 
 export const metadata = { title: 'Review' };

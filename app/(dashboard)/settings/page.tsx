@@ -10,7 +10,7 @@ import { getRequireAltText } from '@/db/queries/media';
 import { getWorkspaceSettings, listMembers } from '@/db/queries/workspaces';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { DeleteWorkspaceForm } from '@/components/teams/delete-workspace-form';
 import { InvitationRow } from '@/components/teams/invitation-row';
 import { InviteMemberForm } from '@/components/teams/invite-member-form';

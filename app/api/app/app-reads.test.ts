@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { setWorkspaceRequireTwoFactor } from '@/db/queries/two-factor';
 import { addMembership } from '@/db/queries/workspaces';
 import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
@@ -93,5 +94,20 @@ describe('dashboard reads are GET route handlers: session, workspace scope, JSON
     expect(((await mine.json()) as { id: string }).id).toBe(ours.postId);
     expect((await read(theirs.postId)).status).toBe(404);
     expect((await read('not-a-uuid')).status).toBe(404);
+  });
+});
+
+describe('a workspace that requires two-factor sign-in', () => {
+  it('a member without a second factor → 403 problem+json from the reads, until the rule is lifted', async () => {
+    await setWorkspaceRequireTwoFactor(db, { workspaceId: ours.workspaceId, required: true });
+    try {
+      const response = await queueRoute.GET(get('/api/app/queue'), noParams);
+      expect(response.status).toBe(403);
+      expect(response.headers.get('content-type')).toMatch(/problem\+json/);
+      expect((await response.json()).detail).toMatch(/requires two-factor sign-in/);
+    } finally {
+      await setWorkspaceRequireTwoFactor(db, { workspaceId: ours.workspaceId, required: false });
+    }
+    expect((await queueRoute.GET(get('/api/app/queue'), noParams)).status).toBe(200);
   });
 });

@@ -1,7 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
 import { can } from '@/lib/auth/can';
-import { getWorkspace, type WorkspaceContext } from '@/lib/auth/session';
+import { type WorkspaceContext } from '@/lib/auth/session';
+import { gateWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 import { requestOrigin } from '@/lib/http/request-origin';
 import type { OAuthProblem } from '@/lib/oauth/messages';
@@ -42,8 +43,9 @@ const providerName = z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]])
 export async function adminFor(
   rawProvider: string,
 ): Promise<{ ok: true; context: WorkspaceContext; provider: ProviderName } | { ok: false; problem: OAuthProblem }> {
-  const context = await getWorkspace();
-  if (!context) return { ok: false, problem: 'signed_out' };
+  const gate = await gateWorkspace();
+  if (!gate.ok) return { ok: false, problem: gate.reason === 'signed_out' ? 'signed_out' : 'forbidden' };
+  const context = gate.context;
   if (!can(context.role, 'manageAccounts')) return { ok: false, problem: 'forbidden' };
   const provider = providerName.safeParse(rawProvider);
   if (!provider.success) return { ok: false, problem: 'unknown_network' };

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { ApiReference } from '@/components/api-docs/api-reference';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 
 export const metadata = { title: 'API reference' };
 

@@ -16,7 +16,7 @@ import { listDecisions } from '@/db/queries/approvals';
 import { listRequestsForPosts } from '@/db/queries/requests';
 import { readApprovalPost } from '@/lib/approvals/view';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { readPostDetail } from '@/lib/reads/post-detail';

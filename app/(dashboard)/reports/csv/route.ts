@@ -1,7 +1,8 @@
 import { getDb } from '@/db/client';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { can } from '@/lib/auth/can';
-import { getWorkspace } from '@/lib/auth/session';
+import { gateWorkspace } from '@/lib/auth/gate';
+import { gateProblem } from '@/lib/http/app-read';
 import { problem } from '@/lib/http/problem';
 import { appOrigin } from '@/lib/providers';
 import { publicationReportCsv } from '@/lib/reports/csv';
@@ -12,8 +13,9 @@ export const dynamic = 'force-dynamic';
 
 /** The report page's "Download CSV": the signed-in member's active workspace, the page's period. */
 export async function GET(request: Request): Promise<Response> {
-  const context = await getWorkspace();
-  if (!context) return problem({ status: 401, title: 'Unauthorized', detail: 'Sign in first.' });
+  const gate = await gateWorkspace();
+  if (!gate.ok) return gateProblem(gate);
+  const context = gate.context;
   if (!can(context.role, 'read')) return problem({ status: 403, title: 'Forbidden' });
   const db = getDb();
   const timeZone = (await getWorkspaceSettings(db, { workspaceId: context.workspace.id }))?.timeZone ?? 'UTC';

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listApiKeys } from '@/db/queries/api-keys';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 import { createApiKeyAction, revokeApiKeyAction } from './actions';
 

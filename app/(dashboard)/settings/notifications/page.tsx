@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { getEmailMode, getSlackWebhookHost } from '@/db/queries/notification-settings';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
 import { removeSlackWebhookAction, saveSlackWebhookAction, sendSlackTestAction, setEmailModeAction } from './actions';
 

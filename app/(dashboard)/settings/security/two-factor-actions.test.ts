@@ -51,12 +51,23 @@ describe('Settings → Security: requiring two-factor sign-in', () => {
     expect(await required()).toBe(false);
   });
 
-  it('an admin turns it on and off', async () => {
+  it('an admin without a second factor cannot require one (409, nothing changes): the rule would lock them out', async () => {
     as('admin');
+    expect(await setRequireTwoFactorAction(undefined, form({ requireTwoFactor: 'on' }))).toMatchObject({
+      ok: false,
+      status: 409,
+    });
+    expect(await required()).toBe(false);
+  });
+
+  it('an admin with a second factor turns it on and off', async () => {
+    as('admin');
+    await db.insert(totpFactors).values({ userId: user.id, secretSealed: 'sealed', enabledAt: new Date() });
     expect(await setRequireTwoFactorAction(undefined, form({ requireTwoFactor: 'on' }))).toMatchObject({ ok: true });
     expect(await required()).toBe(true);
     expect(await setRequireTwoFactorAction(undefined, form({}))).toMatchObject({ ok: true });
     expect(await required()).toBe(false);
+    await db.delete(totpFactors).where(eq(totpFactors.userId, user.id));
   });
 
   it('signed out: 401', async () => {

@@ -8,6 +8,7 @@ import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { workspaceAction, type ActionState } from '@/lib/auth/action';
 import { requestEmailChange } from '@/lib/auth/email-change';
 import { verifyPassword } from '@/lib/auth/password';
+import { hasSecondFactor, secondFactorsOf } from '@/lib/auth/second-factor';
 import { getUser } from '@/lib/auth/session';
 import { verifySecondFactor, disableTotp } from '@/lib/auth/two-factor';
 import { getEnv } from '@/lib/env';
@@ -48,6 +49,13 @@ export const setRequireTwoFactorAction = workspaceAction(
     schema: z.object({ requireTwoFactor: z.enum(['on']).optional() }),
   },
   async ({ requireTwoFactor }, { workspace, user }) => {
+    // As GitHub does: who requires it has it, so the rule never locks its own admin out of the page that lifts it.
+    if (requireTwoFactor === 'on' && !hasSecondFactor(await secondFactorsOf(getDb(), user.id)))
+      return {
+        ok: false,
+        status: 409,
+        message: 'Set up two-factor sign-in for yourself first; then you can require it of the members.',
+      };
     await setWorkspaceRequireTwoFactor(getDb(), { workspaceId: workspace.id, required: requireTwoFactor === 'on' });
     logger.info({ userId: user.id, workspaceId: workspace.id, required: requireTwoFactor === 'on' }, 'require 2FA');
     revalidatePath('/settings/security');

@@ -4,7 +4,7 @@ import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getAccountSchedule } from '@/lib/slots/account-schedule';
 import { saveScheduleAction } from './actions';
 

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listWebhookEndpoints, listWebhookLog } from '@/db/queries/webhooks';
 import { can } from '@/lib/auth/can';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import {
   createWebhookEndpointAction,
   deleteWebhookEndpointAction,

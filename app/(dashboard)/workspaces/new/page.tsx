@@ -1,7 +1,7 @@
 import { NewWorkspaceForm } from '@/components/teams/new-workspace-form';
 import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
-import { requirePageWorkspace } from '@/lib/auth/session';
+import { requirePageWorkspace } from '@/lib/auth/gate';
 import { createWorkspaceAction } from './actions';
 
 export const metadata = { title: 'New workspace' };
