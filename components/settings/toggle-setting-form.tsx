@@ -43,7 +43,7 @@ export function ToggleSettingForm({ name, checked, canEdit, action, label, descr
       <SubmitButton pending={pending} pendingLabel="Saving…" disabled={!canEdit}>
         {submitLabel}
       </SubmitButton>
-      <FormStatus state={state} successOnly />
+      <FormStatus state={state} />
     </form>
   );
 }
