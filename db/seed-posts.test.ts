@@ -13,12 +13,13 @@ import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/har
 import type { Database } from './client';
 import { seedDemoData, type DemoPostsOptions } from './seed';
 import { createTestDatabase } from './testing/test-database';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 // The demo week (db/seed-posts.ts) on real Postgres: every state in each workspace, this week and the next, with
 // the history and the sandbox copies the real publisher and reconciler would have left; and the post "being
 // verified" settled by the real reconciler against the sandbox server.
 
-const NO_WAIT = { x: 0, mastodon: 0, bluesky: 0, linkedin: 0, threads: 0 };
+const NO_WAIT = allowanceFor(0);
 const media = createDiskMediaStorage(mkdtempSync(path.join(tmpdir(), 'semel-seed-')));
 const encryptionKey = randomBytes(32).toString('base64');
 // A Wednesday afternoon (the workspaces' zone is UTC): the week runs from Monday 2026-11-30 to Sunday 2026-12-13.

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv as parseProcessEnv } from './env';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 /** Plain objects stand in for process.env (whose type insists on NODE_ENV). */
 const parseEnv = (source: Record<string, string | undefined>) => parseProcessEnv(source as NodeJS.ProcessEnv);
@@ -172,7 +173,7 @@ describe('publishing and reconciling tuning', () => {
       PUBLISH_CALL_TIMEOUT_MS: 10_000,
       PUBLISH_LEASE_MS: 60_000,
       RECONCILE_RECHECK_MS: 15_000,
-      RECONCILE_ALLOWANCE_MS: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
+      RECONCILE_ALLOWANCE_MS: allowanceFor(60_000),
       RATE_LIMITS: {},
     });
   });

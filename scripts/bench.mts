@@ -30,6 +30,7 @@ import { sealCredentials } from '@/lib/providers/credentials';
 import type { TimelineAccount } from '@/lib/sandbox/control';
 import { newSandboxIdentity } from '@/lib/sandbox/tokens';
 import { resolveDatabase } from './lib/database';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 const { values } = parseArgs({
   options: {
@@ -124,7 +125,7 @@ const publisherOptions = (): PublisherOptions => ({
   budgetMs: 20_000,
   encryptionKey,
   rateLimits: {}, // sandbox accounts are unlimited
-  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
+  allowanceMs: allowanceFor(60_000),
   origin: sandboxUrl, // sandbox accounts' relative base URLs resolve against this trusted origin
 });
 

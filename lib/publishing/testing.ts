@@ -5,9 +5,10 @@ import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { attempts, deliveries } from '@/db/schema';
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
 import type { PublisherOptions } from './config';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 /** Tests read the platform as soon as a call has timed out (the sandbox creates posts within the call unless told otherwise). */
-export const NO_ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0, linkedin: 0, threads: 0 };
+export const NO_ALLOWANCE = allowanceFor(0);
 
 export function testPublisherOptions(origin: string, overrides: Partial<PublisherOptions> = {}): PublisherOptions {
   return {

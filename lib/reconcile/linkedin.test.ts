@@ -7,6 +7,7 @@ import { startTestSandbox, type ConnectOptions } from '@/lib/sandbox/testing/har
 import type { FaultSettings } from '@/lib/sandbox/types';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from './reconcile';
 import { testReconcileOptions } from './testing';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 // LinkedIn end to end: the publisher, the sandbox's LinkedIn dialect and the reconciler's `evidence` strategy.
 // A duplicate refusal names a URN that is read back; an organization page is listed; a member's profile
@@ -128,7 +129,7 @@ describe('LinkedIn organization page: an unknown outcome is settled by listing t
 
   for (const profile of ['linkedin', 'plain'] as const) {
     it(`I1 — slow processing (profile ${profile}): the reconciler waits it out and finds the one copy`, async () => {
-      const allowance = { x: 0, mastodon: 0, bluesky: 0, linkedin: 1_500, threads: 0 };
+      const allowance = allowanceFor(0, { linkedin: 1_500 });
       const delivery = await scheduled(`slow ${profile}`);
       await sandbox.setFaults(delivery.account.sandboxAccount.id, { profile, processingMs: 1_200 });
       await publish();

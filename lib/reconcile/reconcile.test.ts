@@ -14,6 +14,7 @@ import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/har
 import type { FaultSettings } from '@/lib/sandbox/types';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from './reconcile';
 import { testReconcileOptions } from './testing';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 const CALL_TIMEOUT_MS = 300;
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
@@ -109,7 +110,7 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
     const [attempt] = await db.select().from(attempts).where(eq(attempts.deliveryId, id));
     await reconcile({
       callTimeoutMs: CALL_TIMEOUT_MS,
-      allowanceMs: { x: 0, mastodon: 60_000, bluesky: 0, linkedin: 0, threads: 0 },
+      allowanceMs: allowanceFor(0, { mastodon: 60_000 }),
     });
     const [check] = await checks(id);
     expect(check).toMatchObject({ decision: 'waiting', readCount: null });
@@ -132,7 +133,7 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
       db,
       testPublisherOptions(sandbox.url, {
         callTimeoutMs: CALL_TIMEOUT_MS,
-        allowanceMs: { x: 45_000, mastodon: 0, bluesky: 0, linkedin: 0, threads: 0 },
+        allowanceMs: allowanceFor(0, { x: 45_000 }),
       }),
     );
     const [attempt] = await db.select().from(attempts).where(eq(attempts.deliveryId, id!));

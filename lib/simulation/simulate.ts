@@ -23,6 +23,7 @@ import type { SimulationPlan } from './plan';
 import { SIM_ORIGIN, simulatedPlatform } from './platform';
 import { Simulation, type Actor } from './scheduler';
 import { seededRandom } from '@/lib/random/seeded';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 /** One time jump: longer than the lease, the call timeout plus any allowance, the recheck delay and any read lag. */
 export const JUMP_MS = 5 * 60_000;
@@ -36,7 +37,7 @@ const TERMINAL = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review'
 const TIMING = {
   leaseMs: 60_000,
   callTimeoutMs: 10_000,
-  allowanceMs: { x: 60_000, mastodon: 60_000, bluesky: 60_000, linkedin: 60_000, threads: 60_000 },
+  allowanceMs: allowanceFor(60_000),
 };
 
 /** The watch's steps after a republished delivery is sent: each falls due after one or more time jumps. */

@@ -13,6 +13,7 @@ import { reconcileAmbiguousDeliveries, type ReconcileOptions } from '@/lib/recon
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
 import type { FaultSettings } from '@/lib/sandbox/types';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 // I1 on Threads, end to end: the publisher, the reconciler and the real client against the sandbox
 // (Postgres store, real sockets). One container per delivery, kept on the delivery before it is published;
@@ -232,7 +233,7 @@ describe('Threads: an unknown outcome of threads_publish is settled by the conta
   it('I1 — slow processing (processingMs): refused while IN_PROGRESS, then a slow publish the reconciler waits out', async () => {
     const PROCESSING_MS = 1_500;
     const SLOW_CALL_MS = 800; // room for the status read; the publish itself outlasts it
-    const ALLOWANCE = { x: 0, mastodon: 0, bluesky: 0, linkedin: 0, threads: 2_000 };
+    const ALLOWANCE = allowanceFor(0, { threads: 2_000 });
     const account = await sandbox.connectAccount('threads');
     await sandbox.setFaults(account.sandboxAccount.id, { processingMs: PROCESSING_MS });
     const { id, text } = await schedule(account);
