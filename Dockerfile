@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# For people who deploy with containers (see README → Production → Containers). Two images from one build:
+# For people who deploy with containers (see docs/operations.md#containers). Two images from one build:
 #   docker build --target web -t semel-web .      Next's standalone server; migrates at boot, then serves
 #   docker build --target worker -t semel-worker . publishing, reconciliation and housekeeping, no web server
 # Both run as the unprivileged `node` user. Configuration comes from the environment (see .env.example).

@@ -343,9 +343,9 @@ export const postParts = pgTable(
 export type PostPart = typeof postParts.$inferSelect;
 
 /**
- * One CSV import (issue 12): the file it came from, for "row N of file.csv imported on …". Its posts are keyed
- * `import:<sha256(row key)>` in `posts.idempotency_key`, so `posts_workspace_idempotency_key_uq` is what makes
- * each row take effect once, even when two imports of one file race (lib/imports/).
+ * One CSV import (docs/publishing.md#import): the file it came from, for "row N of file.csv imported on …". Its posts
+ * are keyed `import:<sha256(row key)>` in `posts.idempotency_key`, so `posts_workspace_idempotency_key_uq` is what
+ * makes each row take effect once, even when two imports of one file race (lib/imports/).
  */
 export const imports = pgTable(
   'imports',

@@ -1,9 +1,9 @@
 // npm run bench:calendar [-- --posts 10000 --runs 50]
-// The calendar page's server time (issue 11: under 200 ms with 10,000 posts in the workspace). On a fresh
-// database, one workspace gets N posts (1–3 deliveries each, in every status) and a second workspace as many
-// again (the range read must not pay for another tenant's rows). Measured: the month view's data path exactly
-// as the page and GET /api/app/calendar run it — readCalendar (range query, deliveries, chip shape) and its JSON —
-// for (a) the N posts spread over a year around today and (b) all N in the shown month (capped at the calendar's
+// The calendar page's server time (docs/publishing.md#scheduling; the target: under 200 ms with 10,000 posts in the
+// workspace). On a fresh database, one workspace gets N posts (1–3 deliveries each, in every status) and a second
+// workspace as many again (the range read must not pay for another tenant's rows). Measured: the month view's data path
+// exactly as the page and GET /api/app/calendar run it — readCalendar (range query, deliveries, chip shape) and its
+// JSON — for (a) the N posts spread over a year around today and (b) all N in the shown month (capped at the calendar's
 // limit). Prints p50/p95/max; the target is a figure to read, not an assertion.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

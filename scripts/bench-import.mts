@@ -1,11 +1,11 @@
 // npm run bench:import [-- --rows 5000 --accounts 10 --only normal|adversarial]
-// The CSV import benchmark (issue 12: "5,000 rows import in under a minute"). On a fresh database, a file of N
-// rows (single posts on one or two accounts, and every tenth group of three rows a thread) goes through the
-// real POST /api/v1/imports handler in-process (multipart parsing, the idempotency key, the per-row keys and
-// batched inserts); then the same file again with a new key, which must create nothing. Prints both times.
-// Then the adversarial file (issue 21.2): N rows of 280 characters, one account and one time, distinct keys,
-// near-identical texts — every row an edited-copy candidate of every earlier one. Each import prints its
-// event-loop delay (monitorEventLoopDelay, 10 ms resolution): the scheduler shares this loop.
+// The CSV import benchmark (docs/publishing.md#import; the target: "5,000 rows import in under a minute"). On a fresh
+// database, a file of N rows (single posts on one or two accounts, and every tenth group of three rows a thread) goes
+// through the real POST /api/v1/imports handler in-process (multipart parsing, the idempotency key, the per-row keys
+// and batched inserts); then the same file again with a new key, which must create nothing. Prints both times.
+// Then the adversarial file (the edited-copy bounds, docs/publishing.md#import): N rows of 280 characters, one account
+// and one time, distinct keys, near-identical texts — every row an edited-copy candidate of every earlier one. Each
+// import prints its event-loop delay (monitorEventLoopDelay, 10 ms resolution): the scheduler shares this loop.
 // Exits non-zero when a row is not created once, or the re-upload creates anything.
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

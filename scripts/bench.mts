@@ -1,7 +1,7 @@
 // npm run bench [-- --deliveries 20000 --accounts 20 --platforms mastodon --publishers 2 --concurrency 64 --chunk 32
 //                   --rate 100 --seconds 20 --skip-lateness]
-// The publishing benchmark (issue 5): on a fresh database and a zero-latency sandbox network in its own
-// process (in-memory store, so the platform's storage is not what is measured),
+// The publishing benchmark (docs/operations.md#chaos-run-and-benchmarks): on a fresh database and a zero-latency
+// sandbox network in its own process (in-memory store, so the platform's storage is not what is measured),
 //   1. throughput: N deliveries all due now, published by the real publisher pass until none is left;
 //      deliveries/s, commits and statements per delivery, copies and duplicates on the sandbox;
 //   2. lateness: deliveries falling due at a steady rate, published by the real scheduler
@@ -281,7 +281,7 @@ const exactlyOnce =
 const ok = exactlyOnce && unexpectedCalls === 0;
 const rate = throughputSent / seconds;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-console.log('\ntargets (issue 5, this 2-core machine)');
+console.log('\ntargets (this 2-core machine)');
 const row = (label: string, value: string, verdict: string) =>
   console.log(`   ${label.padEnd(36)}${value.padEnd(16)}${verdict}`);
 row(`throughput ≥ ${TARGETS.throughput} deliveries/s`, fmt(rate), met(rate >= TARGETS.throughput));

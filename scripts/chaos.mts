@@ -1,15 +1,16 @@
 // npm run chaos [-- --deliveries 2000 --accounts 20 --within 60 --max-seconds 900 --api-share 0.25 --seed 42 --late-share 0.05]
-// Exactly once under crashes, instances and weak platforms (issue 9 §3, issue 13: all five networks). On its own
-// fresh embedded Postgres (restarted once mid-run) and the standalone sandbox network in this process (in memory,
-// so copies are counted on the platform's own records): two web instances (`next start`, each with its in-process
-// scheduler) and two `npm run worker` processes, SIGKILLed by process group and restarted at random. Accounts on
-// X, Mastodon, Bluesky, LinkedIn (organization pages) and Threads use the weak profiles (scripts/lib/chaos-networks.ts),
-// with slow processing beyond the call timeout, read lag, timeouts before/after commit, resets, 5xx and 429 (lifted
-// when the kills end, as each asks for 60 s). Posts are created through the API of a live web instance (a share) and
-// directly in the database. Exits 1 on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy;
-// prints the figures per profile and per network. `--late-share f` (issue 20): that share of writes on the weak timeline
-// profiles is created beyond the processing allowance, so a proof of absence is wrong and a republish makes a second
-// copy; the run then accepts two copies only in needs_review with both listed (the late-copy watch), never sent.
+// Exactly once under crashes, instances and weak platforms (all five networks;
+// docs/operations.md#chaos-run-and-benchmarks). On its own fresh embedded Postgres (restarted once mid-run) and the
+// standalone sandbox network in this process (in memory, so copies are counted on the platform's own records): two web
+// instances (`next start`, each with its in-process scheduler) and two `npm run worker` processes, SIGKILLed by process
+// group and restarted at random. Accounts on X, Mastodon, Bluesky, LinkedIn (organization pages) and Threads use the
+// weak profiles (scripts/lib/chaos-networks.ts), with slow processing beyond the call timeout, read lag, timeouts
+// before/after commit, resets, 5xx and 429 (lifted when the kills end, as each asks for 60 s). Posts are created
+// through the API of a live web instance (a share) and directly in the database. Exits 1 on any duplicate, lost or
+// unsettled delivery, any `sent` without exactly one copy; prints the figures per profile and per network.
+// `--late-share f` (docs/architecture.md#late-copies): that share of writes on the weak timeline profiles is created
+// beyond the processing allowance, so a proof of absence is wrong and a republish makes a second copy; the run then
+// accepts two copies only in needs_review with both listed (the late-copy watch), never sent.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
-// README screenshots: the calendar, the composer with a thread, a post's timeline while it is being verified, and
-// the agency features (approvals and the client's link, the publication report, webhooks, the request form, the
-// notifications Outbox, CSV import), taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
-// docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=...
-// (signed in with the demo password, DEMO_PASSWORD or semel-demo).
+// The screenshots of README.md and the guides in docs/: the calendar, the composer with a thread, a post's timeline
+// while it is being verified, and the agency features (approvals and the client's link, the publication report,
+// webhooks, the request form, the notifications Outbox, CSV import), taken from a production build on a fresh, seeded
+// database (as the e2e suite starts it), written to docs/screenshots/*.png. Needs `npx next build` first. Against a
+// running server instead: SCREENSHOTS_URL=... (signed in with the demo password, DEMO_PASSWORD or semel-demo).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 // npm run weak-platforms [-- --deliveries 20 --processing-ms 13000 --read-lag-ms 60000 --allowance-ms 60000]
-// The promise against platforms that forgive nothing (issue 9): for each weak sandbox profile, N posts due now
+// The promise against platforms that forgive nothing (docs/sandbox.md#platforms-that-forgive-nothing): for each weak
+// sandbox profile, N posts due now
 //   - "slow": the platform creates each post processingMs after the request arrived (longer than our call
 //     timeout: the call times out while the post is still being made), and
 //   - "lag": the call times out after the platform stored the post, which shows in listings readLagMs later,
@@ -7,7 +8,7 @@
 // 10 s, allowance 60 s, recheck 15 s). Copies are counted on the sandbox's own records, per delivery.
 // Exits non-zero if any delivery is `sent` without exactly one copy, if a delivery with extra copies is not in
 // review with them listed, or if any delivery is left unsettled. `--allowance-ms 0` shows what the guard prevents.
-// Texts are words only, or (issue 20) each construct in turn that a server shows other than as sent: Markdown on
+// Texts are words only, or each construct in turn that a server shows other than as sent: Markdown on
 // `mastodon-markdown` (rendered to HTML, as Hollo does), links on X (read back as t.co); a table per construct.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -46,7 +47,8 @@ const ALLOWANCE_MS = Number(values['allowance-ms']);
 const LEASE_MS = Math.max(DEFAULT_PUBLISHER_TUNING.leaseMs, CALL_TIMEOUT_MS + 5_000);
 
 // The text each post carries: `plain` (words only) or, to meet a server that shows a post other than as it was
-// sent (issue 20), each construct in turn — Markdown a Hollo/Akkoma-like server renders, links X shows as t.co.
+// sent (docs/architecture.md#proof-of-absence), each construct in turn — Markdown a Hollo/Akkoma-like server renders,
+// links X shows as t.co.
 const CONSTRUCTS = {
   plain: [['words', (t: string) => t]],
   markdown: [

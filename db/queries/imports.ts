@@ -101,7 +101,7 @@ function postColumns(post: NewPost & { accountIds: string[]; parts: string[] }):
 
 /**
  * Posts per batch (a few statements): drizzle and postgres.js build each statement synchronously, and 500
- * posts in one took the event loop for hundreds of milliseconds on a busy machine (issue 21.2).
+ * posts in one took the event loop for hundreds of milliseconds on a busy machine (docs/publishing.md#import).
  */
 const POSTS_PER_BATCH = 100;
 

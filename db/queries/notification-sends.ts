@@ -3,7 +3,7 @@ import type { Executor } from '../client';
 import { rows } from './deliveries/rows';
 import { interval, uuidList } from './sql-params';
 
-// Email and Slack sends of notifications (docs: README "Notifications"). Rows are written by the
+// Email and Slack sends of notifications (docs/team.md#notifications). Rows are written by the
 // notifications_fan_out trigger (migration 0016); claims follow the webhook sender: SKIP LOCKED picks one
 // sender, a lease and a generation fence every write after it.
 

@@ -5,8 +5,8 @@ import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 import { expectThreadChain } from '../support/thread';
 
-// Images on thread parts (issue 11), in the real composer: each part has its own image picker, and switching a
-// post with images to a thread moves them to part 1 (and back), never dropping them.
+// Images on thread parts (docs/publishing.md#scheduling), in the real composer: each part has its own image picker, and
+// switching a post with images to a thread moves them to part 1 (and back), never dropping them.
 
 const jpeg = (r: number) =>
   sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g: 96, b: 160 } } })

@@ -16,7 +16,8 @@ import { createPostRequestSchema } from '@/lib/posts/post-input';
 import { createRequestLink } from '@/lib/requests/links';
 import { submitPostRequest } from '@/lib/requests/submit';
 
-// Issue 21.1: every path that creates or reschedules deliveries takes "Posts need approval" from one rule.
+// Found in the second security review (docs/security.md#changed-in-the-second-security-review): every path that creates
+// or reschedules deliveries takes "Posts need approval" from one rule.
 const { db } = await createTestDatabase({ max: 10 });
 
 async function approvalWorkspace() {

@@ -33,7 +33,8 @@ describe('I5 — monotonic status: the transition table', () => {
     // failed, canceled and missed leave only for review, when the late-copy watch finds a copy after a release.
     for (const final of ['failed', 'canceled', 'missed'] as const)
       expect(ALLOWED_TRANSITIONS[final]).toEqual(['needs_review']);
-    // sent leaves only for review, when the late-copy watch finds a second copy (issue 20); never to be published again.
+    // sent leaves only for review, when the late-copy watch finds a second copy (docs/architecture.md#late-copies);
+    // never to be published again.
     expect(ALLOWED_TRANSITIONS.sent).toEqual(['needs_review']);
     for (const from of STATUSES)
       if (from !== 'scheduled' && from !== 'publishing') expect(canTransition(from, 'publishing')).toBe(false);

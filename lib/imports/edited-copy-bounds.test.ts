@@ -9,8 +9,9 @@ import { importCsv, importCsvChunk } from './import-csv';
 import { IMPORT_CHUNK_POSTS, previewImport, readImportFile, type ImportContext } from './run';
 import type { ImportResult } from './types';
 
-// Issue 21.2: the edited-copy check compared each new row with every imported row of its accounts and time, by
-// a full edit distance — an adversarial file (one account, one time, near-identical texts) froze the event loop.
+// Found in the second security review (docs/security.md#changed-in-the-second-security-review): the edited-copy check
+// compared each new row with every imported row of its accounts and time, by a full edit distance — an adversarial file
+// (one account, one time, near-identical texts) froze the event loop.
 const { db } = await createTestDatabase({ max: 10 });
 let context: ImportContext;
 beforeAll(async () => {

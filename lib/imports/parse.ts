@@ -81,7 +81,10 @@ export async function parseImportCsv(bytes: Uint8Array): Promise<ParsedCsv> {
 /** Text fed to the parser at a time: 5 MB parsed at once held the event loop for a second on a busy machine. */
 const PARSE_SLICE_CHARS = 64 * 1024;
 
-/** csv-parse's streaming parser, fed slice by slice with the event loop running between them (issue 21.2). */
+/**
+ * csv-parse's streaming parser, fed slice by slice with the event loop running between them
+ * (docs/publishing.md#import).
+ */
 async function parseRecords(text: string): Promise<string[][]> {
   const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
   const records: string[][] = [];

@@ -9,7 +9,7 @@ import { parseImportCsv, type BadFile, type CsvRow } from './parse';
 import { planImport, type ImportPlan, type PlannedPost } from './plan';
 import { countRows, type ImportPreview, type ImportRowReport } from './types';
 
-/** Posts written per transaction: a 5,000-row file is a few transactions (docs: README "Import"). */
+/** Posts written per transaction: a 5,000-row file is a few transactions (docs/publishing.md#import). */
 export const IMPORT_CHUNK_POSTS = 500;
 const NOTIFY_HORIZON_MS = 25_000; // as lib/posts/create.ts: wake the schedulers for a post due within their sleep
 

@@ -1,6 +1,6 @@
 /**
  * Long CPU work (planning 5,000 rows, the edited-copy check) in slices of `sliceMs`: between them the event loop
- * runs — the API, the UI's requests and the in-process scheduler share it with an import (issue 21.2).
+ * runs — the API, the UI's requests and the in-process scheduler share it with an import (docs/publishing.md#import).
  */
 export function eventLoopSlices(sliceMs = 20) {
   let sliceStart = performance.now();

@@ -1,4 +1,4 @@
-// Browser-safe: what the import page and the API answer share (lib/imports/, docs: README "Import").
+// Browser-safe: what the import page and the API answer share (lib/imports/, docs/publishing.md#import).
 
 /** Where a row stands: in a preview (`new`), after the import (`created`), or either (`already_imported`, `invalid`). */
 export type ImportRowStatus = 'new' | 'created' | 'already_imported' | 'invalid';

@@ -1,5 +1,5 @@
 // Errors are redacted by shape, never by class name: a production build minifies class names, and a
-// check like `constructor.name === 'DrizzleQueryError'` silently stops matching (finding 5 of issue 10).
+// check like `constructor.name === 'DrizzleQueryError'` silently stops matching (docs/security.md#logs).
 
 type Loose = Record<string, unknown>;
 

@@ -14,7 +14,8 @@ import { getMediaStorage } from './storage';
 import { makeImage } from './testing/images';
 import { uploadMedia } from './upload';
 
-// Issue 21.6: request links never expired, unreferenced uploads stayed forever, and nothing bounded a workspace's storage.
+// Found in the second security review (docs/security.md#changed-in-the-second-security-review): request links never
+// expired, unreferenced uploads stayed forever, and nothing bounded a workspace's storage.
 const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-retention-'));
 process.env.MEDIA_DIR = mediaDir;
 process.env.MEDIA_QUOTA_BYTES_PER_WORKSPACE = '1000';

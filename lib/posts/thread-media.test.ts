@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { createPostRequestSchema, fingerprintInput } from './post-input';
 
-// Threads and images (issue 11): a thread's images go on its parts (`parts[].mediaIds`, up to 4 per part); a
-// top-level mediaIds on a thread is a field error naming where they go. Part images are part of the fingerprint,
-// and a thread without images hashes exactly as it did before parts could have images (stored keys still replay).
+// Threads and images (docs/architecture.md#media-before-the-post): a thread's images go on its parts
+// (`parts[].mediaIds`, up to 4 per part); a top-level mediaIds on a thread is a field error naming where they go. Part
+// images are part of the fingerprint, and a thread without images hashes exactly as it did before parts could have
+// images (stored keys still replay).
 
 const accountIds = [randomUUID()];
 const parts = [{ text: 'one' }, { text: 'two' }];

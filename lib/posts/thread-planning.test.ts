@@ -12,9 +12,9 @@ import { createPost } from './create';
 import { editPost } from './edit';
 import { createPostRequestSchema } from './post-input';
 
-// Threads (issue 11) with the planning features (drafts, posting slots, per-account texts): a draft thread is
-// never claimed until scheduled, then goes out part by part; a queued thread takes one slot per account at part
-// 0's time; a thread takes no per-account texts (refused, 422), and a post's variant is what its account gets.
+// Threads (docs/architecture.md#threads) with the planning features (drafts, posting slots, per-account texts): a draft
+// thread is never claimed until scheduled, then goes out part by part; a queued thread takes one slot per account at
+// part 0's time; a thread takes no per-account texts (refused, 422), and a post's variant is what its account gets.
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;

@@ -11,7 +11,7 @@ import type { AccountCredentials, Classification, PostKind, ProviderClient, Prov
 export type ProviderMeta = {
   name: ProviderName;
   label: string;
-  /** One sentence for people: what "exactly once" rests on for this network (README, accounts page). */
+  /** One sentence for people: what "exactly once" rests on for this network (docs/networks.md, accounts page). */
   exactlyOnce: string;
   /** The platform's text limit, counted by `countText`. */
   textLimit: number;

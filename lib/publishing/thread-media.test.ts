@@ -17,9 +17,10 @@ import type { SandboxPost } from '@/lib/sandbox/types';
 import { publishDueDeliveries } from './publish-due';
 import { attemptCount, testPublisherOptions } from './testing';
 
-// A thread whose second part has an image (issue 11): created through the real create path, published by the
-// real clients against the sandbox. Each part uploads its own images just before it is created, so part 2's copy
-// carries the image and parts 1 and 3 carry none; every part is one copy, chained, whatever the uploads do.
+// A thread whose second part has an image (docs/architecture.md#media-before-the-post): created through the real create
+// path, published by the real clients against the sandbox. Each part uploads its own images just before it is created,
+// so part 2's copy carries the image and parts 1 and 3 carry none; every part is one copy, chained, whatever the
+// uploads do.
 
 const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-thread-media-'));
 process.env.MEDIA_DIR = mediaDir;

@@ -89,7 +89,8 @@ export async function reconcileAmbiguousDeliveries(db: Database, options: Reconc
       leaseMs: options.leaseMs,
     });
     if (batch.length === 0) break;
-    // The learned allowance (issue 20): each host's quiet period covers the latest post it ever created.
+    // The learned allowance (docs/architecture.md#learned-allowance): each host's quiet period covers the latest
+    // post it ever created.
     const optionsFor = await withLearnedAllowance(db, batch, options);
     const decisions = await Promise.all(
       batch.map((d) => decide(db, d, optionsFor(d)).catch((error) => unexpected(d, error))),

@@ -10,9 +10,9 @@ import type { Profile } from '@/lib/sandbox/types';
 import { reconcileAmbiguousDeliveries } from './reconcile';
 import { testReconcileOptions } from './testing';
 
-// Issue 20's finding, end to end: a server that renders (Markdown to HTML, t.co links, a cut text) fooled the
-// read-back into "not found" and the release published a second copy, shown Sent. Every answer is lost here and
-// the key is ignored, so only the read stands between a release and a second copy.
+// A read-back fooled by rendering (docs/architecture.md#proof-of-absence), end to end: a server that renders (Markdown
+// to HTML, t.co links, a cut text) fooled the read-back into "not found" and the release published a second copy, shown
+// Sent. Every answer is lost here and the key is ignored, so only the read stands between a release and a second copy.
 
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;
@@ -94,7 +94,7 @@ async function expectOnceEach(sandboxAccountId: string, ids: string[], texts: st
   return outcomes;
 }
 
-describe('a read that rendering cannot fool (issue 20: Hollo, Akkoma, X)', () => {
+describe('a read that rendering cannot fool (Hollo, Akkoma, X)', () => {
   it('I1 mastodon-markdown, key ignored, every answer lost: 20 Markdown posts, one copy each, each sent via its stored source', async () => {
     const texts = MARKDOWN.map((t) => `${t} ${randomUUID().slice(0, 6)}`);
     const { account, ids } = await runWithEveryAnswerLost('mastodon', 'mastodon-markdown', texts);

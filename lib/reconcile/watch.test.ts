@@ -27,8 +27,9 @@ import { reconcileAmbiguousDeliveries } from './reconcile';
 import { testReconcileOptions, testWatchOptions } from './testing';
 import { watchForLateCopies } from './watch';
 
-// Issue 20 at a tenth of the real scale: a server busy for 6 s (100 s in the incident) against a 1 s call timeout
-// and a 2 s allowance (60 s). Both reads find nothing, the delivery is published again, then the original lands.
+// A late copy (docs/architecture.md#late-copies) at a tenth of the real scale: a server busy for 6 s (100 s in the
+// incident) against a 1 s call timeout and a 2 s allowance (60 s). Both reads find nothing, the delivery is published
+// again, then the original lands.
 const CALL_TIMEOUT_MS = 1_000;
 const PROCESSING_MS = 6_000;
 const ALLOWANCE = { x: 2_000, mastodon: 2_000, bluesky: 2_000, linkedin: 2_000, threads: 2_000 };

@@ -5,7 +5,8 @@ import { makeScopedApiKey } from '@/db/testing/api-fixture';
 import { hashApiKey } from '@/lib/auth/api-key-token';
 import { startTestSandbox } from './testing/harness';
 
-// Issue 21.4: the sandbox control endpoints took any active API key, with no scope check and no rate count.
+// Found in the second security review (docs/security.md#changed-in-the-second-security-review): the sandbox control
+// endpoints took any active API key, with no scope check and no rate count.
 const sandbox = await startTestSandbox();
 
 async function workspaceWithAccount() {

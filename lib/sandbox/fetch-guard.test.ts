@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fetchImageOverHttp, MAX_SANDBOX_IMAGE_BYTES } from './media';
 import { startTestSandbox } from './testing/harness';
 
-// Issue 21.3: the sandbox fetched any URL it was given (blind SSRF), and anyone could get a sandbox token.
+// Found in the second security review (docs/security.md#changed-in-the-second-security-review): the sandbox fetched any
+// URL it was given (blind SSRF), and anyone could get a sandbox token.
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

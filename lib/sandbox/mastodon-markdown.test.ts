@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { startMemoryTestSandbox, startTestSandbox } from './testing/harness';
 import type { Profile } from './types';
 
-// mastodon-markdown renders a status as Hollo does (issue 20): what a read-back sees in `content` is HTML made from
-// Markdown, not the text sent; `/source` answers the original. Real HTTP on the standalone server, both stores.
+// mastodon-markdown renders a status as Hollo does (docs/sandbox.md#profiles): what a read-back sees in `content` is
+// HTML made from Markdown, not the text sent; `/source` answers the original. Real HTTP on the standalone server, both
+// stores.
 
 const backends = [
   { name: 'Postgres store', start: () => startTestSandbox() },

@@ -60,7 +60,8 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
 
   // Who is "signed in to the platform": inside the app, the sandbox users of the workspaces the member administers.
   // Nobody signed in (or a member who may connect accounts nowhere) gets no consent at all: otherwise anyone could
-  // mint a sandbox user and a token, and with it reach every endpoint the sandbox serves (issue 21.3).
+  // mint a sandbox user and a token, and with it reach every endpoint the sandbox serves
+  // (docs/security.md#changed-in-the-second-security-review).
   const scope = deps.consentScope ? await deps.consentScope(request) : null;
   if (!scope)
     return errorPage(401, 'Sign in to Semel as a member who can connect accounts, then connect the account again.');

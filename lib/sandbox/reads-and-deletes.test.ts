@@ -4,7 +4,7 @@ import { startSandboxServer } from './node-server';
 import { startMemoryTestSandbox, startTestSandbox } from './testing/harness';
 import type { Platform } from './types';
 
-// Reads need the account's own token and show only its own posts (issue 10 item 7); ids are not
+// Reads need the account's own token and show only its own posts (docs/sandbox.md#reads-and-deletes); ids are not
 // guessable; deletes are the author's only and soft; both stores alike.
 
 const backends = [

@@ -3,8 +3,8 @@ import { xWeightedLength } from '@/lib/providers/x/text-length';
 import { startMemoryTestSandbox, startTestSandbox } from './testing/harness';
 import type { Profile } from './types';
 
-// X reads a post back as X shows it (issue 20): every link as a t.co link, with `entities.urls` when asked for
-// (offsets in code points of the returned text); an X Premium post over 280 truncated, its whole text only in
+// X reads a post back as X shows it (docs/sandbox.md#profiles): every link as a t.co link, with `entities.urls` when
+// asked for (offsets in code points of the returned text); an X Premium post over 280 truncated, its whole text only in
 // `note_tweet` when asked for. Real HTTP on the standalone server, both stores.
 
 const backends = [

@@ -3,8 +3,9 @@ import { describe, it } from 'vitest';
 import { simulationProperty, simulationRuns, timeoutFor } from './property';
 import { REGRESSIONS } from './regressions';
 
-// The deterministic interleaving test (issue 9 §3): real Postgres, the real publisher, reconciler, edit and
-// cancel, the sandbox's own handlers in-process; fast-check orders every await point. More: npm run simulate.
+// The deterministic interleaving test (docs/testing.md#the-interleaving-simulation): real Postgres, the real publisher,
+// reconciler, edit and cancel, the sandbox's own handlers in-process; fast-check orders every await point. More: npm
+// run simulate.
 const property = await simulationProperty('general');
 const runs = simulationRuns('general');
 

@@ -25,7 +25,7 @@ async function connectedX(provider: 'x' | 'threads' = 'x') {
 /** The sandbox's control endpoint, as a workspace API key calls it. */
 async function revokeOnSandbox(workspaceId: string, accountId: string) {
   const key = generateApiKey();
-  const scopes: ApiKeyScope[] = ['accounts:write']; // revoking changes the sandbox: issue 21.4
+  const scopes: ApiKeyScope[] = ['accounts:write']; // revoking changes the sandbox: docs/sandbox.md#the-sandbox-network
   await createApiKey(db, { workspaceId, name: 'test', prefix: key.prefix, hash: key.hash, scopes });
   const response = await fetch(`${sandbox.url}/api/sandbox/revoke`, {
     method: 'POST',

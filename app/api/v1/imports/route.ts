@@ -10,8 +10,8 @@ import { keyProblem } from '../posts/http';
 export const dynamic = 'force-dynamic';
 
 /**
- * Import a CSV of posts (README "Import"), exactly once per Idempotency-Key; each row is also keyed on its own,
- * so the same file again (any key) creates nothing. Invalid rows are listed with their errors and never block
+ * Import a CSV of posts (docs/publishing.md#import), exactly once per Idempotency-Key; each row is also keyed on its
+ * own, so the same file again (any key) creates nothing. Invalid rows are listed with their errors and never block
  * the valid ones; a file that cannot be read as a whole is a 400/413/415/422 problem and nothing is stored.
  */
 export const POST = apiHandler('posts:write', async (request, principal) => {

@@ -11,8 +11,8 @@ import { POST as upload } from '../media/route';
 import { GET as getPost } from './[id]/route';
 import { GET as listPosts, POST as createPost } from './route';
 
-// What an integrator sees of a post's images (issue 20): `media` on the post and on each thread part, each with a
-// URL that the same API key reads — and that another workspace's key does not.
+// What an integrator sees of a post's images (docs/api.md#images): `media` on the post and on each thread part, each
+// with a URL that the same API key reads — and that another workspace's key does not.
 
 const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-post-media-'));
 process.env.MEDIA_DIR = mediaDir;

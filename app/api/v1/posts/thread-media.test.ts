@@ -8,8 +8,8 @@ import { makeAccount } from '@/db/testing/factories';
 import { GET as getPost, PATCH as patchPost } from './[id]/route';
 import { POST as createPost } from './route';
 
-// Images on thread parts through the public API (issue 11): `parts[].mediaIds`, up to 4 per part, checked like a
-// post's (the workspace's own images, its alt-text rule, each network's limits), reported per part, stored per
+// Images on thread parts through the public API (docs/api.md#images): `parts[].mediaIds`, up to 4 per part, checked
+// like a post's (the workspace's own images, its alt-text rule, each network's limits), reported per part, stored per
 // part, returned per part, kept or replaced by an edit. Refusals store nothing.
 
 const fixture = await createApiFixture();
