@@ -16,13 +16,17 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { MAX_THREAD_PARTS } from '../lib/posts/thread-limits';
+import { MAX_THREAD_PARTS } from './thread-limits';
 
 // Columns are camelCase here and snake_case in Postgres (casing: 'snake_case' in the client and drizzle-kit).
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 export const roleEnum = pgEnum('role', ['admin', 'manager', 'viewer']);
 export const providerEnum = pgEnum('provider', ['x', 'mastodon', 'bluesky', 'linkedin', 'threads']);
+/** Derived from the enum: a new network there makes the compiler list every place to handle it. */
+export type ProviderName = (typeof providerEnum.enumValues)[number];
+/** What a provider keeps between attempts of one delivery (deliveries.provider_state; Threads: its container id). */
+export type ProviderState = Record<string, string | number | boolean | null>;
 export const postKindEnum = pgEnum('post_kind', ['post', 'reply', 'dm', 'thread']);
 export const postSourceEnum = pgEnum('post_source', ['form', 'api']);
 export const deliveryStatusEnum = pgEnum('delivery_status', [

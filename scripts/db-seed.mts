@@ -1,6 +1,6 @@
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { demoPostsOptions, seedDemoData } from '@/db/seed';
+import { demoPostsOptions, seedDemoData } from '@/scripts/seed/seed';
 import { appOrigin } from '@/lib/providers/base-url';
 import { getEnv } from '@/lib/env';
 import { resolveDatabase } from './lib/database';

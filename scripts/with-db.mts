@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { demoPostsOptions, seedDemoData } from '@/db/seed';
+import { demoPostsOptions, seedDemoData } from '@/scripts/seed/seed';
 import { appOrigin } from '@/lib/providers/base-url';
 import { getEnvOrExit } from '@/lib/env-exit';
 import { resolveDatabase } from './lib/database';

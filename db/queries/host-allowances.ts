@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { jsonb } from './sql-params';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 
 export type HostKey = { workspaceId: string; provider: ProviderName; host: string };
 export type LearnedAllowance = HostKey & { observedWorstMs: number; observedAt: Date; source: string };

@@ -3,7 +3,7 @@ import type { Executor } from '../client';
 import { deliveryTextSql } from './post-variants';
 import { deliveryInReplyTo, deliveryKind } from './deliveries/thread';
 import { interval, jsonb } from './sql-params';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 
 // The watch for a late copy (docs/architecture.md#late-copies). A trigger (migration 0018) creates one row per
 // delivery that was published again after a release, when it is recorded sent; step k falls due at startedAt +

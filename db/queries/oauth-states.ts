@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { oauthStates, type OAuthState } from '../schema';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 
 export async function insertOAuthState(db: Executor, params: typeof oauthStates.$inferInsert) {
   await db.insert(oauthStates).values(params);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { partCount } from './deliveries/thread';
 import { uuidList } from './sql-params';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 import { deliveryTextSql } from './post-variants';
 
 export type ReviewItem = {

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { sandboxAccounts, sandboxOAuthCodes, sandboxOAuthTokens } from '../sandbox-schema';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 
 // The sandbox's OAuth server state (schema `sandbox`): codes and tokens, by hash only. Every "use" is one
 // atomic update, so of two concurrent uses of a code or a refresh token exactly one wins.

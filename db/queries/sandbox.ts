@@ -7,7 +7,7 @@ import { socialAccounts } from '../schema';
 // product tables, to find which sandbox accounts a workspace may see.
 
 type Platform = ProviderName;
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 type PostKind = 'post' | 'reply' | 'dm';
 
 const accountColumns = {

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 import type { Executor } from '../client';
 import { deliveries, socialAccounts } from '../schema';
 import { publicAccountColumns } from './accounts';

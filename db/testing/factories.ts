@@ -9,7 +9,7 @@ import {
   workspaces,
   type NewSocialAccount,
 } from '@/db/schema';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 
 /** Minimal rows for tests; each call makes new, unique ones. */
 export async function makeWorkspace(db: Executor, slug = `ws-${randomUUID().slice(0, 8)}`) {

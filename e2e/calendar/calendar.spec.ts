@@ -135,7 +135,7 @@ test.describe('calendar', () => {
       browser,
     }) => {
       test.setTimeout(240_000); // three weeks of chips, each checked in the page and against the database
-      // The seed's posts (db/seed-posts.ts): this week and the next, in every state.
+      // The seed's posts (scripts/seed/seed-posts.ts): this week and the next, in every state.
       const seeded = await e2eSql()<{ text: string; scheduled_at: Date; key: string; status: string }[]>`
         select p.text, p.scheduled_at, p.idempotency_key as key,
           case when count(distinct d.status) = 1 then min(d.status::text) else 'partial' end as status

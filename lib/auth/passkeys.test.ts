@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listPasskeys } from '@/db/queries/passkeys';
 import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { passkeys, sessions, webauthnChallenges } from '@/db/schema';
-import { seedDemoData } from '@/db/seed';
+import { seedDemoData } from '@/scripts/seed/seed';
 import { makeUser } from '@/db/testing/factories';
 import { holdLock } from '@/db/testing/race';
 import { createTestDatabase } from '@/db/testing/test-database';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, listLiveSessions } from '@/db/queries/sessions';
 import { bumpSessionVersion, getUserCredentialsByEmail } from '@/db/queries/users';
 import { sessions, users } from '@/db/schema';
-import { seedDemoData } from '@/db/seed';
+import { seedDemoData } from '@/scripts/seed/seed';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { authenticate } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';

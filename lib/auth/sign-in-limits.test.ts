@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { networkLock } from '@/db/queries/login-attempts';
 import { loginAttempts } from '@/db/schema';
 import { holdLock, untilBlocked } from '@/db/testing/race';
-import { seedDemoData } from '@/db/seed';
+import { seedDemoData } from '@/scripts/seed/seed';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { parseAddressList } from '@/lib/net/address-list';
 import { addressNetwork, clientAddress } from './client-address';

@@ -1,12 +1,12 @@
-import type { providerEnum } from '@/db/schema';
+import type { ProviderName, ProviderState } from '@/db/schema';
+
+export type { ProviderName, ProviderState };
 
 /**
  * What every provider client offers the publisher and the reconciler (the registry, lib/providers/registry.ts,
  * holds one per network). Clients never retry a write on their own (docs/architecture.md#publishing).
  */
 
-/** Derived from the database enum: a new network there makes the compiler list every place to handle it. */
-export type ProviderName = (typeof providerEnum.enumValues)[number];
 export type PostKind = 'post' | 'reply' | 'dm';
 
 /** The four outcomes a platform call can have; `ambiguous` is never retried blindly. */
@@ -58,7 +58,6 @@ export type PublishMedia = {
 };
 
 /** Small JSON a provider keeps per delivery across attempts (deliveries.provider_state). */
-export type ProviderState = Record<string, string | number | boolean | null>;
 
 /** Exactly what happened on the wire, before any interpretation. */
 export type RawOutcome =

@@ -17,7 +17,7 @@ describe('a seeded Bluesky account (stored by the app, not yet known to the sand
     const workspace = await makeWorkspace(db);
     const { platformUserId, token, suffix } = newSandboxIdentity('bluesky');
     const handle = `@seeded-${suffix}.bsky.sandbox`;
-    // What db/seed.ts does: the product account only, with a session signed for its app password.
+    // What scripts/seed/seed.ts does: the product account only, with a session signed for its app password.
     const account = await upsertAccount(db, {
       workspaceId: workspace.id,
       provider: 'bluesky',

@@ -5,7 +5,7 @@ import { interval, jsonb } from '../sql-params';
 import { deliveryTextSql } from '../post-variants';
 import type { ClaimedDelivery } from './claim';
 import { deliveryInReplyTo, deliveryKind, hasNextPart } from './thread';
-import type { ProviderName, ProviderState } from '@/lib/providers/types';
+import type { ProviderName, ProviderState } from '@/db/schema';
 
 export type StartedAttempt = {
   attemptId: string;

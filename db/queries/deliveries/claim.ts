@@ -4,7 +4,7 @@ import { rows } from './rows';
 import { interval } from '../sql-params';
 import { accountCanPublish } from '../token-health';
 import { partReady } from './thread';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 
 // Every guard of the publishing path is one atomic statement (docs/architecture.md#write-order): row locks with SKIP LOCKED
 // pick one claimer, the claim's generation fences every later write, and status checks keep them monotonic.

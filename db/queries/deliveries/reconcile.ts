@@ -4,7 +4,7 @@ import { interval, jsonb } from '../sql-params';
 import { deliveryTextSql } from '../post-variants';
 import { latenessDeadline } from './lateness';
 import { deliveryInReplyTo, deliveryKind } from './thread';
-import type { ProviderName, ProviderState } from '@/lib/providers/types';
+import type { ProviderName, ProviderState } from '@/db/schema';
 
 export type AmbiguousDelivery = {
   deliveryId: string;

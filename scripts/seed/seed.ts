@@ -8,14 +8,14 @@ import { sealCredentials } from '@/lib/providers/credentials';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
 import { linkedinOrganizationUrn } from '@/lib/sandbox/linkedin-identity';
 import { didPlcFrom } from '@/lib/sandbox/tokens';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Database } from './client';
-import { upsertAccount } from './queries/accounts';
-import { socialAccounts } from './schema';
+import type { Database } from '@/db/client';
+import { upsertAccount } from '@/db/queries/accounts';
+import { socialAccounts } from '@/db/schema';
 import { seedDemoPosts, type SeedPostsOptions } from './seed-posts';
-import { upsertUser } from './queries/users';
-import { addMembership, upsertWorkspace, type Role } from './queries/workspaces';
+import { upsertUser } from '@/db/queries/users';
+import { addMembership, upsertWorkspace, type Role } from '@/db/queries/workspaces';
 
 type SeedAccountSpec = { provider: ProviderName; handle: string; displayName: string };
 
@@ -51,7 +51,7 @@ const DEMO: { slug: string; name: string; members: [string, string, Role][]; acc
   },
 ];
 
-/** What the demo week of posts needs beyond the accounts (db/seed-posts.ts); `now` defaults to the current time. */
+/** What the demo week of posts needs beyond the accounts (scripts/seed/seed-posts.ts); `now` defaults to the current time. */
 export type DemoPostsOptions = Pick<SeedPostsOptions, 'origin' | 'media' | 'callTimeoutMs' | 'allowanceMs'> & {
   now?: Date;
 };

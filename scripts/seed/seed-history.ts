@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { DeliveryStatus } from '@/db/schema';
 import { newPostId } from '@/lib/sandbox/post-ids';
-import type { Executor } from './client';
-import { getSandboxAccountByUserId, insertSandboxPost } from './queries/sandbox';
-import { jsonb } from './queries/sql-params';
+import type { Executor } from '@/db/client';
+import { getSandboxAccountByUserId, insertSandboxPost } from '@/db/queries/sandbox';
+import { jsonb } from '@/db/queries/sql-params';
 
 // The history of a seeded delivery, written as the publisher and the reconciler write it (db/queries/deliveries:
 // claim, startAttempts, recordOutcomes, recordReconcileDecision) but at the times a demo week needs. Every status

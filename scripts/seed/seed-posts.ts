@@ -2,15 +2,15 @@ import { addDays, startOfWeek, zonedParts } from '@/lib/calendar/grid';
 import { checkImage } from '@/lib/media/image';
 import type { MediaStorage } from '@/lib/media/storage';
 import { resolveBaseUrl } from '@/lib/providers/base-url';
-import type { ProviderName } from '@/lib/providers/types';
+import type { ProviderName } from '@/db/schema';
 import { RECONCILE_DEFAULTS } from '@/lib/reconcile/options';
 import { registerProductSandboxAccounts } from '@/lib/sandbox/workspace-scope';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
-import type { Database, Executor } from './client';
-import type { Delivery } from './schema';
-import { insertMedia, insertPostMedia } from './queries/media';
-import { resolveReviewItem } from './queries/deliveries';
-import { insertPostWithDeliveries } from './queries/posts';
+import type { Database, Executor } from '@/db/client';
+import type { Delivery } from '@/db/schema';
+import { insertMedia, insertPostMedia } from '@/db/queries/media';
+import { resolveReviewItem } from '@/db/queries/deliveries';
+import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { demoImage } from './seed-image';
 import {
   backdateCreation,

@@ -10,12 +10,12 @@ import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 import { readPublicationReport } from '@/lib/reports/publication';
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import type { Database } from './client';
+import type { Database } from '@/db/client';
 import { seedDemoData, type DemoPostsOptions } from './seed';
-import { createTestDatabase } from './testing/test-database';
+import { createTestDatabase } from '@/db/testing/test-database';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
-// The demo week (db/seed-posts.ts) on real Postgres: every state in each workspace, this week and the next, with
+// The demo week (scripts/seed/seed-posts.ts) on real Postgres: every state in each workspace, this week and the next, with
 // the history and the sandbox copies the real publisher and reconciler would have left; and the post "being
 // verified" settled by the real reconciler against the sandbox server.
 

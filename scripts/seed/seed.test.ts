@@ -3,9 +3,9 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '@/lib/auth/password';
 import { openCredentials } from '@/lib/providers/credentials';
-import { memberships, socialAccounts, users, workspaces } from './schema';
+import { memberships, socialAccounts, users, workspaces } from '@/db/schema';
 import { seedDemoData } from './seed';
-import { createTestDatabase } from './testing/test-database';
+import { createTestDatabase } from '@/db/testing/test-database';
 
 const encryptionKey = randomBytes(32).toString('base64');
 const options = { password: 'seed-test-password', encryptionKey };
