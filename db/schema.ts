@@ -1338,20 +1338,23 @@ export type Passkey = typeof passkeys.$inferSelect;
 
 /**
  * A WebAuthn challenge handed to a browser: only its SHA-256 is kept, it expires, and it is used once (consumed by
- * DELETE … RETURNING, so a replayed response finds nothing). Registration challenges belong to a user.
+ * DELETE … RETURNING, so a replayed response finds nothing). Registration and second-factor challenges belong to a
+ * user.
  */
 export const webauthnChallenges = pgTable(
   'webauthn_challenges',
   {
     challengeHash: text().primaryKey(),
-    purpose: text({ enum: ['register', 'authenticate'] }).notNull(),
+    purpose: text({ enum: ['register', 'authenticate', 'second_factor'] }).notNull(),
     userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [
     index('webauthn_challenges_expires_idx').on(t.expiresAt),
-    check('webauthn_challenges_purpose_ck', sql`${t.purpose} in ('register', 'authenticate')`),
+    check('webauthn_challenges_purpose_ck', sql`${t.purpose} in ('register', 'authenticate', 'second_factor')`),
     check('webauthn_challenges_register_user_ck', sql`${t.purpose} <> 'register' or ${t.userId} is not null`),
+    // A second-factor challenge is issued after one user's password: only that user's sign-in may take it.
+    check('webauthn_challenges_second_factor_user_ck', sql`${t.purpose} <> 'second_factor' or ${t.userId} is not null`),
   ],
 );

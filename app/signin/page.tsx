@@ -7,7 +7,7 @@ import { setupOpen } from '@/db/queries/first-run';
 import { DEFAULT_AFTER_SIGN_IN, safeCallbackPath } from '@/lib/auth/redirect';
 import { getSession } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
-import { passkeySignInOptionsAction } from './actions';
+import { passkeySecondFactorOptionsAction, passkeySignInOptionsAction } from './actions';
 
 export const metadata = { title: 'Sign in' };
 
@@ -45,6 +45,7 @@ export default async function SignInPage({
           callbackUrl={callbackUrl}
           github={Boolean(env.GITHUB_ID && env.GITHUB_SECRET)}
           oidc={env.oidc ? env.oidc.name : null}
+          passkeyOptions={passkeySecondFactorOptionsAction}
         />
         <Link href="/forgot-password" className="mt-4 inline-block text-sm font-medium text-indigo-700 underline">
           Forgot password?

@@ -1,10 +1,18 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import QRCode from 'qrcode';
+import {
+  passkeyRegistrationOptionsAction,
+  registerPasskeyAction,
+  removePasskeyAction,
+} from '@/app/(dashboard)/settings/security/passkey-actions';
 import { TotpEnrolForm } from '@/components/auth/totp-enrol-form';
+import { PasskeyList } from '@/components/settings/passkey-list';
 import { SignOutButton } from '@/components/shell/sign-out-button';
 import { getDb } from '@/db/client';
+import { listPasskeys } from '@/db/queries/passkeys';
 import { twoFactorRequiredForUser } from '@/db/queries/two-factor';
+import { DEFAULT_AFTER_SIGN_IN } from '@/lib/auth/redirect';
 import { getUser } from '@/lib/auth/session';
 import { totpUri } from '@/lib/auth/totp';
 import { pendingTotpSecret } from '@/lib/auth/two-factor';
@@ -14,17 +22,24 @@ import { confirmTotpAction } from './actions';
 export const metadata = { title: 'Set up two-factor sign-in' };
 
 /**
- * Enrolling TOTP, outside the dashboard layout: a member of a workspace that requires two-factor sign-in is sent
- * here from every dashboard page until enrolled (lib/auth/session.ts), and can still sign out.
+ * Enrolling TOTP or a passkey, outside the dashboard layout: a member of a workspace that requires two-factor sign-in
+ * is sent here from every dashboard page until either is set up (lib/auth/session.ts), and can still sign out.
  */
 export default async function TwoFactorSetupPage() {
   const user = await getUser();
   if (!user) redirect('/signin?callbackUrl=/two-factor');
   const db = getDb();
-  const [secret, required] = await Promise.all([
+  const [secret, required, rows] = await Promise.all([
     pendingTotpSecret(db, { userId: user.id, encryptionKey: getEnv().APP_ENCRYPTION_KEY }),
     twoFactorRequiredForUser(db, { userId: user.id }),
+    listPasskeys(db, { userId: user.id }),
   ]);
+  const passkeys = rows.map((p) => ({
+    id: p.id,
+    name: p.name,
+    createdAt: p.createdAt.toISOString(),
+    lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+  }));
   // Rendered on the server: the secret reaches only this page, never a third-party QR service.
   const qr = secret ? await QRCode.toString(totpUri(secret, user.email), { type: 'svg', margin: 1 }) : null;
   return (
@@ -34,10 +49,18 @@ export default async function TwoFactorSetupPage() {
           <h1 className="text-xl font-bold tracking-tight text-slate-900">Set up two-factor sign-in</h1>
           <SignOutButton />
         </div>
-        {required && secret && (
+        {required && secret && passkeys.length === 0 && (
           <p role="status" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            Your workspace requires two-factor sign-in. Set it up to continue.
+            Your workspace requires two-factor sign-in. Set up an authenticator app or add a passkey to continue.
           </p>
+        )}
+        {secret && passkeys.length > 0 && (
+          <div role="status" className="mt-3 space-y-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+            <p>Two-factor sign-in is on with your passkeys: after your password, sign-in asks for one.</p>
+            <Link href={DEFAULT_AFTER_SIGN_IN} className="font-medium text-emerald-900 underline">
+              Continue
+            </Link>
+          </div>
         )}
         {!secret ? (
           <div className="mt-4 space-y-3 text-sm text-slate-700">
@@ -71,6 +94,18 @@ export default async function TwoFactorSetupPage() {
               </code>
             </div>
             <TotpEnrolForm action={confirmTotpAction} />
+            <section aria-labelledby="passkey-heading" className="border-t border-slate-200 pt-4">
+              <h2 id="passkey-heading" className="text-base font-semibold text-slate-900">
+                Or add a passkey
+              </h2>
+              <p className="mb-3 mt-1">This device&apos;s fingerprint, face or PIN, or a security key.</p>
+              <PasskeyList
+                passkeys={passkeys}
+                options={passkeyRegistrationOptionsAction}
+                register={registerPasskeyAction}
+                remove={removePasskeyAction}
+              />
+            </section>
           </div>
         )}
       </div>

@@ -1,57 +1,110 @@
 'use client';
 
+import { startAuthentication } from '@simplewebauthn/browser';
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import type { PasskeySecondFactorStart } from '@/lib/auth/credentials';
+import { offeredSecondFactors, SIGN_IN_ERRORS, type SecondFactorKind } from '@/lib/auth/sign-in-errors';
+import { passkeyPromptError } from './passkey-prompt-error';
+import { SecondFactorStep } from './second-factor-step';
 
 const MESSAGES: Record<string, string> = {
-  TooManyAttempts: 'Too many failed sign-in attempts. Try again later (in about 15 minutes).',
-  TwoFactorRequired: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
-  InvalidCode: 'That code is wrong or was already used. Try the current code.',
+  [SIGN_IN_ERRORS.throttled]: 'Too many failed sign-in attempts. Try again later (in about 15 minutes).',
+  [SIGN_IN_ERRORS.wrongCode]: 'That code is wrong or was already used. Try the current code.',
+  [SIGN_IN_ERRORS.passkey]: 'This passkey was not accepted. Try again, or use another of your passkeys.',
+  [SIGN_IN_ERRORS.noPasskey]: 'This account has no passkey now. Sign in again.',
 };
 const GENERIC = 'Wrong email or password.';
+
+/** What the second step asks for, in the words of the factors it offers. */
+function secondStepMessage(factors: SecondFactorKind[]) {
+  const totp = factors.includes('totp');
+  if (!factors.includes('passkey')) return 'Enter the 6-digit code from your authenticator app, or a recovery code.';
+  return totp
+    ? 'Enter the 6-digit code from your authenticator app or a recovery code, or use a passkey.'
+    : 'Use your passkey to finish signing in.';
+}
+
+const withoutPasskey = (factors: SecondFactorKind[]) => {
+  const left = factors.filter((k) => k !== 'passkey');
+  return left.length > 0 ? left : null;
+};
 
 export function SignInForm({
   callbackUrl,
   github,
   oidc = null,
+  passkeyOptions,
 }: {
   callbackUrl: string;
   github: boolean;
   /** The single sign-on button's name when OIDC is configured. */
   oidc?: string | null;
+  /** The passkey prompt's options for the second step; the server checks the password before it gives any. */
+  passkeyOptions: (input: { email: string; password: string }) => Promise<PasskeySecondFactorStart>;
 }) {
   const router = useRouter();
+  const form = useRef<HTMLFormElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  // Shown once the password was accepted and the account asks for a second factor.
-  const [needsCode, setNeedsCode] = useState(false);
+  const [waitingForPasskey, setWaitingForPasskey] = useState(false);
+  // Shown once the password was accepted and the account asks for a second factor: which ones it offers.
+  const [factors, setFactors] = useState<SecondFactorKind[] | null>(null);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (pending) return;
-    setPending(true);
-    setError(null);
-    const data = new FormData(event.currentTarget);
-    const result = await signIn('credentials', {
-      redirect: false,
-      email: data.get('email'),
-      password: data.get('password'),
-      code: data.get('code') ?? '',
-    });
-    if (!result || result.error) {
-      if (result?.error === 'TwoFactorRequired' || result?.error === 'InvalidCode') setNeedsCode(true);
-      setError(MESSAGES[result?.error ?? ''] ?? GENERIC);
-      setPending(false);
-      return;
-    }
+  function refused(code: string | undefined) {
+    const offered = offeredSecondFactors(code);
+    if (offered) setFactors(offered);
+    // Removed elsewhere since the step was shown: offer what is left (nothing: the password alone will do).
+    if (code === SIGN_IN_ERRORS.noPasskey) setFactors((f) => withoutPasskey(f ?? []));
+    setError(offered ? secondStepMessage(offered) : (MESSAGES[code ?? ''] ?? GENERIC));
+    setPending(false);
+    setWaitingForPasskey(false);
+  }
+
+  async function send(fields: Record<string, FormDataEntryValue | string | null>) {
+    const result = await signIn('credentials', { redirect: false, ...fields });
+    if (!result || result.error) return refused(result?.error ?? undefined);
     router.replace(callbackUrl);
     router.refresh();
   }
 
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // With only a passkey to offer, Enter in the form means "use it".
+    if (factors?.length === 1 && factors[0] === 'passkey') return signInWithPasskey();
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    const data = new FormData(event.currentTarget);
+    await send({ email: data.get('email'), password: data.get('password'), code: data.get('code') ?? '' });
+  }
+
+  async function signInWithPasskey() {
+    if (pending || !form.current) return;
+    setPending(true);
+    setWaitingForPasskey(true);
+    setError(null);
+    const data = new FormData(form.current);
+    const email = String(data.get('email') ?? '');
+    const password = String(data.get('password') ?? '');
+    let response;
+    try {
+      const started = await passkeyOptions({ email, password });
+      if (!started.ok) return refused(started.error);
+      response = await startAuthentication({ optionsJSON: started.options });
+    } catch (caught) {
+      setError(passkeyPromptError(caught));
+      setPending(false);
+      setWaitingForPasskey(false);
+      return;
+    }
+    await send({ email, password, passkey: JSON.stringify(response) });
+  }
+
   return (
-    <form onSubmit={onSubmit} className="space-y-4" noValidate>
+    <form ref={form} onSubmit={onSubmit} className="space-y-4" noValidate>
       <div>
         <label htmlFor="email" className="block text-sm font-medium">
           Email
@@ -78,32 +131,19 @@ export function SignInForm({
           className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
         />
       </div>
-      {needsCode && (
-        <div>
-          <label htmlFor="code" className="block text-sm font-medium">
-            Authentication code
-          </label>
-          <input
-            id="code"
-            name="code"
-            type="text"
-            inputMode="text"
-            autoComplete="one-time-code"
-            autoFocus
-            required
-            aria-describedby="code-hint"
-            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm"
-          />
-          <p id="code-hint" className="mt-1 text-xs text-slate-600">
-            From your authenticator app, or one of your recovery codes.
-          </p>
-        </div>
+      {factors && (
+        <SecondFactorStep
+          factors={factors}
+          pending={pending}
+          waitingForPasskey={waitingForPasskey}
+          onPasskey={() => void signInWithPasskey()}
+        />
       )}
       <div role="alert" aria-live="assertive" className="min-h-5 text-sm text-rose-700">
         {error}
       </div>
       <Button type="submit" className="w-full" disabled={pending}>
-        {pending ? 'Signing in…' : 'Sign in'}
+        {pending && !waitingForPasskey ? 'Signing in…' : 'Sign in'}
       </Button>
       {github && (
         <Button

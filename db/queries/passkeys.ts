@@ -2,7 +2,8 @@ import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { passkeys, webauthnChallenges } from '../schema';
 
-export type ChallengePurpose = 'register' | 'authenticate';
+/** `second_factor`: issued after a user's password passed, for that user's own passkeys only. */
+export type ChallengePurpose = 'register' | 'authenticate' | 'second_factor';
 
 /** Stores a challenge's hash for `ttlSeconds`; expired ones are swept on the way (the table stays small). */
 export async function storeChallenge(
@@ -20,7 +21,7 @@ export async function storeChallenge(
 
 /**
  * Takes a live challenge exactly once: one DELETE … RETURNING, so of two uses of the same response (a replay, a double
- * submit) only one finds the row. A registration challenge is only taken by the user it was issued to.
+ * submit) only one finds the row. A registration or second-factor challenge is only taken by the user it was issued to.
  */
 export async function consumeChallenge(
   db: Executor,
@@ -78,8 +79,17 @@ export async function listCredentialIds(db: Executor, params: { userId: string }
     .where(eq(passkeys.userId, params.userId));
 }
 
-export async function getPasskeyByCredentialId(db: Executor, params: { credentialId: string }) {
-  const [row] = await db.select().from(passkeys).where(eq(passkeys.credentialId, params.credentialId));
+/** The passkey an assertion names; with `userId`, only when it is that user's (another user's matches nothing). */
+export async function getPasskeyByCredentialId(db: Executor, params: { credentialId: string; userId?: string }) {
+  const [row] = await db
+    .select()
+    .from(passkeys)
+    .where(
+      and(
+        eq(passkeys.credentialId, params.credentialId),
+        params.userId ? eq(passkeys.userId, params.userId) : undefined,
+      ),
+    );
   return row ?? null;
 }
 

@@ -3,17 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { DEMO_PASSWORD, signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
-
-/** A member of the demo workspace of its own (the demo password), so no other spec's user gains a second factor. */
-async function newMember(role: 'viewer' | 'manager' | 'admin' = 'viewer') {
-  const email = `member-${randomUUID().slice(0, 8)}@two-factor.test`;
-  const sql = e2eSql();
-  await sql`insert into users (email, name, password_hash)
-    select ${email}, 'Two Factor', password_hash from users where email = 'viewer@demo.test'`;
-  await sql`insert into memberships (workspace_id, user_id, role)
-    select w.id, u.id, ${role} from workspaces w, users u where w.slug = 'demo' and u.email = ${email}`;
-  return email;
-}
+import { newMember } from '../support/members';
 
 /** What an authenticator app shows `steps` periods from now. */
 const codeAt = (secret: string, steps: number) =>

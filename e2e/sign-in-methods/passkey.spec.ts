@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
+import { addVirtualAuthenticator } from '../support/webauthn';
 
 const sessionCount = async (email: string) => {
   const [{ n }] = await e2eSql()<{ n: number }[]>`
@@ -11,19 +12,7 @@ const sessionCount = async (email: string) => {
 test('a passkey: added on Settings → Security, then signing in with it alone (no password) makes a session', async ({
   page,
 }) => {
-  // Chromium's virtual authenticator (a platform passkey with user verification), through the DevTools protocol.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
 
   await signIn(page, 'manager@demo.test');
   await page.goto('/settings/security');

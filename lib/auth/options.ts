@@ -31,8 +31,9 @@ export function getAuthOptions(): NextAuthOptions {
       credentials: {
         email: { label: 'Email', type: 'email' },
         password: { label: 'Password', type: 'password' },
-        // A second factor's code (lib/auth/credentials.ts asks for it with TwoFactorRequired).
+        // A second factor, a code or a passkey's assertion (lib/auth/credentials.ts asks with TwoFactorRequired).
         code: { label: 'Authentication code', type: 'text' },
+        passkey: { label: 'Passkey response', type: 'text' },
       },
       authorize: (credentials) => authenticate(getDb(), credentials, requestAddress()),
     }),

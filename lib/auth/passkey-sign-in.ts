@@ -1,7 +1,7 @@
 import type { Executor } from '@/db/client';
 import { getMembershipsForUser } from '@/db/queries/workspaces';
 import type { SignedInUser } from './credentials';
-import { SIGN_IN_ERRORS } from './credentials';
+import { SIGN_IN_ERRORS } from './sign-in-errors';
 import { parseAuthenticationResponse, verifyPasskeySignIn, type RelyingParty } from './passkeys';
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '@simplewebauthn/server';
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
+import type { Passkey } from '@/db/schema';
 import {
   consumeChallenge,
   getPasskeyByCredentialId,
@@ -191,12 +192,70 @@ export async function verifyPasskeySignIn(
   if (!challenge) return null;
   const passkey = await getPasskeyByCredentialId(db, { credentialId: params.response.id });
   if (!passkey) return null;
+  const verified = await verifyAssertion(db, { ...params, passkey, challenge, requireUserVerification: true });
+  return verified ? getUserById(db, { userId: passkey.userId }) : null;
+}
+
+/**
+ * Options for a passkey as the second factor after `userId`'s password passed (the caller checked it): a challenge
+ * only that user's sign-in can take, naming only their credentials. Null when they have no passkey.
+ */
+export async function secondFactorOptions(
+  db: Executor,
+  params: { userId: string; rp: RelyingParty },
+): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
+  const credentials = await listCredentialIds(db, { userId: params.userId });
+  if (credentials.length === 0) return null;
+  // The password is the knowledge factor; the passkey adds possession, so a PIN or biometric is welcome, not required.
+  const options = await generateAuthenticationOptions({
+    rpID: params.rp.id,
+    allowCredentials: credentials.map((c) => ({ id: c.id, transports: c.transports })),
+    userVerification: 'preferred',
+  });
+  await storeChallenge(db, {
+    challengeHash: hashChallenge(options.challenge),
+    purpose: 'second_factor',
+    userId: params.userId,
+    ttlSeconds: CHALLENGE_TTL_SECONDS,
+  });
+  return options;
+}
+
+/**
+ * Verifies a passkey as `userId`'s second factor: the challenge must be one issued to that user (consumed, so once),
+ * the credential theirs (another user's passkey proves nothing about this one), the signature valid, the counter
+ * moving forward. True only then.
+ */
+export async function verifySecondFactorPasskey(
+  db: Executor,
+  params: { userId: string; response: AuthenticationResponseJSON; rp: RelyingParty },
+): Promise<boolean> {
+  const { userId, response, rp } = params;
+  const challenge = await takeChallenge(db, response.response.clientDataJSON, 'second_factor', userId);
+  if (!challenge) return false;
+  const passkey = await getPasskeyByCredentialId(db, { credentialId: response.id, userId });
+  if (!passkey) return false;
+  return verifyAssertion(db, { response, rp, passkey, challenge, requireUserVerification: false });
+}
+
+/** The signature over this origin and RP ID by the stored public key, then the use recorded if the counter moved on. */
+async function verifyAssertion(
+  db: Executor,
+  params: {
+    response: AuthenticationResponseJSON;
+    rp: RelyingParty;
+    passkey: Passkey;
+    challenge: string;
+    requireUserVerification: boolean;
+  },
+): Promise<boolean> {
+  const { passkey, rp } = params;
   const verification = await verifyAuthenticationResponse({
     response: params.response,
-    expectedChallenge: challenge,
-    expectedOrigin: params.rp.origin,
-    expectedRPID: params.rp.id,
-    requireUserVerification: true,
+    expectedChallenge: params.challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: params.requireUserVerification,
     credential: {
       id: passkey.credentialId,
       publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
@@ -204,8 +263,6 @@ export async function verifyPasskeySignIn(
       transports: passkey.transports,
     },
   }).catch(() => null);
-  if (!verification?.verified) return null;
-  if (!(await recordPasskeyUse(db, { id: passkey.id, counter: verification.authenticationInfo.newCounter })))
-    return null;
-  return getUserById(db, { userId: passkey.userId });
+  if (!verification?.verified) return false;
+  return recordPasskeyUse(db, { id: passkey.id, counter: verification.authenticationInfo.newCounter });
 }

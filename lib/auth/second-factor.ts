@@ -1,13 +1,12 @@
 import type { Executor } from '@/db/client';
+import { countPasskeys } from '@/db/queries/passkeys';
 import { hasEnabledTotp, twoFactorRequiredForUser } from '@/db/queries/two-factor';
 
-/** Which second factors a user has: sign-in asks for one when any is set; passkeys plug in here. */
+/** Which second factors a user has: sign-in asks for one after the password when any is set. */
 export type SecondFactors = { totp: boolean; passkeys: number };
 
 export async function secondFactorsOf(db: Executor, userId: string): Promise<SecondFactors> {
-  const totp = await hasEnabledTotp(db, { userId });
-  // Passkeys (WebAuthn) count here once their table exists; until then no user has one.
-  return { totp, passkeys: 0 };
+  return { totp: await hasEnabledTotp(db, { userId }), passkeys: await countPasskeys(db, { userId }) };
 }
 
 export const hasSecondFactor = (factors: SecondFactors) => factors.totp || factors.passkeys > 0;

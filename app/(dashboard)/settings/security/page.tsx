@@ -63,7 +63,8 @@ export default async function SecuritySettingsPage() {
           Passkeys
         </h2>
         <p className="mb-3 text-sm text-slate-600">
-          Sign in without a password, with this device&apos;s fingerprint, face or PIN, or a security key.
+          Sign in without a password, with this device&apos;s fingerprint, face or PIN, or a security key. A passkey is
+          also a second factor: after your password, sign-in asks for one.
         </p>
         <PasskeyList
           passkeys={passkeys}
@@ -95,13 +96,15 @@ export default async function SecuritySettingsPage() {
         ) : (
           <>
             <p className="mb-3 text-sm text-slate-600" data-testid="two-factor-status">
-              Off. With it on, sign-in also asks for a code from an authenticator app on your phone.
+              {passkeys.length > 0
+                ? 'On with your passkeys: after your password, sign-in asks for one. You can add an authenticator app as well.'
+                : 'Off. With an authenticator app on your phone (or a passkey, above), sign-in also asks for a second step after your password.'}
             </p>
             <Link
               href="/two-factor"
               className="inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2"
             >
-              Set up two-factor sign-in
+              {passkeys.length > 0 ? 'Add an authenticator app' : 'Set up two-factor sign-in'}
             </Link>
           </>
         )}

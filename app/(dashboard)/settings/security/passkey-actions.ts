@@ -66,6 +66,7 @@ export async function registerPasskeyAction(
     return { ok: false, status: result.reason === 'duplicate' ? 409 : 422, message: REGISTER_REFUSED[result.reason] };
   logger.info({ userId: user.id, passkeyId: result.passkeyId }, 'passkey registered');
   revalidatePath('/settings/security');
+  revalidatePath('/two-factor'); // the enrol page offers passkeys too
   return { ok: true, message: `Passkey "${parsed.data.name}" added.` };
 }
 
@@ -85,5 +86,6 @@ export async function removePasskeyAction(
   if (!removed) return { ok: false, status: 404, message: 'That passkey has already been removed.' };
   logger.info({ userId: user.id, passkeyId: parsed.data.passkeyId }, 'passkey removed');
   revalidatePath('/settings/security');
+  revalidatePath('/two-factor'); // the enrol page offers passkeys too
   return { ok: true, message: 'Passkey removed.' };
 }

@@ -1,0 +1,3 @@
+ALTER TABLE "webauthn_challenges" DROP CONSTRAINT "webauthn_challenges_purpose_ck";--> statement-breakpoint
+ALTER TABLE "webauthn_challenges" ADD CONSTRAINT "webauthn_challenges_second_factor_user_ck" CHECK ("webauthn_challenges"."purpose" <> 'second_factor' or "webauthn_challenges"."user_id" is not null);--> statement-breakpoint
+ALTER TABLE "webauthn_challenges" ADD CONSTRAINT "webauthn_challenges_purpose_ck" CHECK ("webauthn_challenges"."purpose" in ('register', 'authenticate', 'second_factor'));
