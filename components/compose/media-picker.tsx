@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { FieldError, inputClass } from '@/components/ui/field';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ComposeAccount } from './accounts-picker';
-import type { DraftMedia } from './use-compose-draft';
+import type { DraftMedia } from './draft-parts';
 import { uploadImage } from './upload-image';
 
 const MAX_IMAGES = 4;

@@ -8,19 +8,14 @@ import type { ProviderName } from '@/lib/providers/types';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
 import type { ComposeAccount } from './accounts-picker';
 import { MediaPicker } from './media-picker';
-import type { DraftMedia } from './use-compose-draft';
+import { newThreadPart, type ThreadPart } from './draft-parts';
+
+export { newThreadPart, type ThreadPart } from './draft-parts';
 
 /**
  * One part as the form keeps it, with its uploaded images (a draft saved before parts had images has none); the
  * id keeps React's rows (focus, and images being added) with their part when reordered.
  */
-export type ThreadPart = { id: string; text: string; media?: DraftMedia[] };
-
-export const newThreadPart = (text = '', media: DraftMedia[] = []): ThreadPart => ({
-  id: crypto.randomUUID(),
-  text,
-  media,
-});
 
 /** The hidden field with every part's image ids, in the parts' order (`[[id, …], …]`). */
 export const partMediaIdsValue = (parts: ThreadPart[]) =>

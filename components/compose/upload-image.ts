@@ -1,4 +1,4 @@
-import type { DraftMedia } from './use-compose-draft';
+import type { DraftMedia } from './draft-parts';
 
 export type UploadOutcome = { ok: true; media: DraftMedia } | { ok: false; error: string };
 

@@ -1,7 +1,9 @@
 'use client';
 
 import { useSessionDraft } from '@/components/ui/use-session-draft';
-import { newThreadPart, type ThreadPart } from './thread-parts';
+import { newThreadPart, type DraftMedia, type ThreadPart } from './draft-parts';
+
+export type { DraftMedia } from './draft-parts';
 
 export type ComposeDraft = {
   key: string;
@@ -19,8 +21,6 @@ export type ComposeDraft = {
   /** Images already uploaded (POST /api/app/media), in order; a reload keeps them with the draft. */
   media: DraftMedia[];
 };
-
-export type DraftMedia = { id: string; type: string; width: number; height: number; size: number; altText: string };
 
 const emptyDraft = (): ComposeDraft => ({
   key: crypto.randomUUID(),

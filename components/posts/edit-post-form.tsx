@@ -2,7 +2,7 @@
 
 import { useActionState, useCallback, useState } from 'react';
 import { partMediaIdsValue, ThreadParts, type ThreadPart } from '@/components/compose/thread-parts';
-import type { DraftMedia } from '@/components/compose/use-compose-draft';
+import type { DraftMedia } from '@/components/compose/draft-parts';
 import { FieldError, TextAreaField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { useTimeZone } from '@/components/ui/use-time-zone';

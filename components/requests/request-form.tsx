@@ -2,7 +2,7 @@
 
 import { useRef, useState, type FormEvent } from 'react';
 import { MediaPicker } from '@/components/compose/media-picker';
-import type { DraftMedia } from '@/components/compose/use-compose-draft';
+import type { DraftMedia } from '@/components/compose/draft-parts';
 import { FieldError, fieldAria, inputClass, TextAreaField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { useSessionDraft } from '@/components/ui/use-session-draft';

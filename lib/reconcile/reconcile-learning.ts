@@ -8,7 +8,7 @@ import {
   matchedCopyCreatedAt,
 } from './allowance';
 import { logger } from '@/lib/logging/logger';
-import type { ReconcileOptions } from './reconcile';
+import type { ReconcileOptions } from './reconcile-options';
 
 /** Per delivery: the options with its host's effective allowance (configured, raised by what the host taught us). */
 export async function withLearnedAllowance(db: Database, batch: AmbiguousDelivery[], options: ReconcileOptions) {
