@@ -11,8 +11,9 @@ import { can, type Capability } from './can';
 import type { Role } from './roles';
 import { twoFactorEnrolmentDue } from './second-factor';
 import { pickActiveMembership, resolveSessionUser } from './session-user';
+import { WORKSPACE_COOKIE } from './workspace-cookie';
 
-export const WORKSPACE_COOKIE = 'semel-workspace';
+export { WORKSPACE_COOKIE };
 
 /**
  * The session and its user, looked up once per request. A token whose session row is gone or ended, or whose
