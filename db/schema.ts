@@ -1299,7 +1299,10 @@ export const passwordTokens = pgTable(
   (t) => [unique('password_tokens_hash_uq').on(t.tokenHash), index('password_tokens_user_idx').on(t.userId)],
 );
 
-/** "Forgot password" request windows, keyed `email:<address>` or `ip:<address>`: one atomic upsert per request. */
+/**
+ * Request windows, one atomic upsert per request: "forgot password" keyed `email:<address>` or `ip:<address>`, email
+ * change requests keyed `email-change:<user id>`.
+ */
 export const passwordResetWindows = pgTable('password_reset_windows', {
   key: text().primaryKey(),
   windowStart: timestamp({ withTimezone: true }).notNull(),

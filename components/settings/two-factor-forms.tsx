@@ -54,7 +54,8 @@ export function EmailChangeForm({ action }: { action: FormAction }) {
       <SubmitButton pending={pending} pendingLabel="Sending…">
         Send confirmation link
       </SubmitButton>
-      <FormStatus state={state} successOnly />
+      {/* Field errors show at their fields; a refusal of the whole form (too many requests) shows here. */}
+      <FormStatus state={state} />
     </form>
   );
 }

@@ -76,3 +76,28 @@ export function JoinWorkspaceForm({ token, action }: { token: string; action: Fo
     </form>
   );
 }
+
+/**
+ * Accept through single sign-on: the action keeps the link for the OIDC callback (a sealed httpOnly cookie), then the
+ * issuer's round trip starts; the callback accepts when the issuer's verified email is the invited one.
+ */
+export function ContinueWithSsoForm({ token, name, action }: { token: string; name: string; action: FormAction }) {
+  const [state, formAction, pending] = useActionState(action, undefined);
+  useEffect(() => {
+    if (state?.ok) void signIn('oidc', { callbackUrl: '/queue' });
+  }, [state]);
+  return (
+    <form action={formAction} className="space-y-3">
+      <input type="hidden" name="token" value={token} />
+      <SubmitButton
+        variant="secondary"
+        pending={pending || Boolean(state?.ok)}
+        pendingLabel={`Continuing to ${name}…`}
+        className="w-full"
+      >
+        Continue with {name}
+      </SubmitButton>
+      {!state?.ok && <FormStatus state={state} />}
+    </form>
+  );
+}

@@ -23,13 +23,15 @@ export async function emailInUse(db: Executor, params: { email: string }) {
 export type EmailChangeOutcome = { changed: true; email: string } | { changed: false; reason: 'invalid' | 'taken' };
 
 /**
- * Follows a link, once: one statement spends the link (unused, unexpired, its hash matching, the signed-in user's)
- * and changes the email. Another account taking the address meanwhile fails the statement on `users_email_uq`, and
- * nothing is written (the link stays unused). The hash is of 32 random bytes: comparing it in SQL leaks nothing.
+ * Follows a link, once: one statement spends the link (unused, unexpired, its hash matching, the signed-in user's),
+ * changes the email and deletes the user's session rows but `keepSessionId` (a session without its row is signed
+ * out: lib/auth/session-user.ts). Another account taking the address meanwhile fails the statement on
+ * `users_email_uq`, and nothing is written (the link stays unused, the sessions stay). The hash is of 32 random
+ * bytes: comparing it in SQL leaks nothing.
  */
 export async function applyEmailChange(
   db: Executor,
-  params: { id: string; userId: string; secretHash: string },
+  params: { id: string; userId: string; secretHash: string; keepSessionId: string | null },
 ): Promise<EmailChangeOutcome> {
   try {
     const [row] = rows<{ email: string }>(
@@ -39,6 +41,9 @@ export async function applyEmailChange(
           where id = ${params.id} and user_id = ${params.userId} and secret_hash = ${params.secretHash}
             and used_at is null and expires_at > now()
           returning user_id, new_email
+        ), others as (
+          delete from sessions
+          where user_id in (select user_id from link) and id is distinct from ${params.keepSessionId}::uuid
         )
         update users set email = link.new_email from link where users.id = link.user_id
         returning users.email`),

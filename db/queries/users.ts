@@ -26,6 +26,22 @@ export async function getUserCredentialsByEmail(db: Executor, params: { email: s
   return row ?? null;
 }
 
+/**
+ * The user with this email, made without a password when there is none (a single sign-on proved the address). Two
+ * at once make one user: the loser's insert waits on users_email_uq, does nothing, and then reads the winner's row.
+ */
+export async function findOrCreateUser(db: Executor, params: { email: string; name: string }) {
+  const email = params.email.toLowerCase();
+  const [created] = await db
+    .insert(users)
+    .values({ email, name: params.name })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  if (created) return { id: created.id, created: true };
+  const [found] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return { id: found!.id, created: false };
+}
+
 export async function getUserById(db: Executor, params: { userId: string }) {
   const [row] = await db
     .select({ id: users.id, email: users.email, name: users.name, sessionVersion: users.sessionVersion })

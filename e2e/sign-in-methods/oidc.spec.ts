@@ -1,15 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { e2eSql } from '../support/db';
+import { throughTestIssuer } from '../support/oidc';
 
-/** Through the test issuer's own pages (e2e/support/oidc-provider.mjs): its login form, then its consent. */
 async function signInWithSso(page: Page, login: string) {
   await page.goto('/signin');
   await page.getByRole('button', { name: 'Sign in with Test SSO' }).click();
-  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/interaction\//);
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill('any');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await throughTestIssuer(page, login);
 }
 
 test('single sign-on (OIDC) signs in an existing member by verified email, with a session row', async ({ page }) => {

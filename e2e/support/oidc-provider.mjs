@@ -6,11 +6,15 @@ import Provider from 'oidc-provider';
 const port = Number(process.env.OIDC_PORT);
 const app = process.env.APP_URL;
 
-/** Logins of the test: a member, a verified stranger, and a member's email the issuer has not verified. */
+/**
+ * Logins of the test: a member, a verified stranger, and a member's email the issuer has not verified; and an invitee
+ * with no account yet (e2e/sign-in-methods/oidc-invitation.spec.ts).
+ */
 const ACCOUNTS = {
   member: { email: 'admin@demo.test', email_verified: true, name: 'Ada Admin' },
   stranger: { email: 'stranger@example.test', email_verified: true, name: 'Stranger' },
   unverified: { email: 'viewer@demo.test', email_verified: false, name: 'Not Verified' },
+  invitee: { email: 'sso-invitee@example.test', email_verified: true, name: 'Ivo Invitee' },
 };
 
 const provider = new Provider(`http://localhost:${port}`, {

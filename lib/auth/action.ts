@@ -8,7 +8,7 @@ import { gateWorkspace } from './gate';
 
 export type ActionState<T = undefined> = {
   ok: boolean;
-  status?: 400 | 401 | 403 | 404 | 409 | 422 | 502;
+  status?: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502;
   message?: string;
   errors?: Record<string, string[] | undefined>;
   data?: T;

@@ -7,8 +7,9 @@ export type OidcConfig = { issuer: string; clientId: string; clientSecret: strin
 
 /**
  * A generic OpenID Connect provider (Google Workspace, Entra ID, Okta, Keycloak…): discovery from the issuer,
- * authorization code with PKCE and state, claims from the verified ID token. It only signs in existing members
- * (options.ts), by an email the issuer says it verified.
+ * authorization code with PKCE and state, claims from the verified ID token. It signs in existing members
+ * (options.ts), by an email the issuer says it verified, and accepts an invitation for that email
+ * (lib/auth/sso-invitation.ts).
  */
 export function oidcProvider(config: OidcConfig): OAuthConfig<OidcProfile> {
   return {

@@ -14,6 +14,8 @@ import { relyingParty } from './passkeys';
 import { redirectAfterAuth } from './redirect';
 import { currentPeer } from './peer-address';
 import { requestAddress } from './request-address';
+import { signInWithSsoInvitation, takeSsoInvitation } from './sso-invitation';
+import { setWorkspaceCookie } from './workspace-cookie';
 
 /** Only GitHub's verified primary email identifies a member, never the profile's (unverified) public one. */
 const verifiedGitHubEmail = (account: { access_token?: string }) =>
@@ -45,7 +47,8 @@ export function getAuthOptions(): NextAuthOptions {
       authorize: (credentials) => authenticatePasskey(getDb(), credentials, relyingParty()),
     }),
   ];
-  // Optional: only when configured, and only for emails that already belong to a member.
+  // Optional: only when configured, and only for emails that already belong to a member (or, for OIDC, the email an
+  // invitation is for: lib/auth/sso-invitation.ts).
   if (env.GITHUB_ID && env.GITHUB_SECRET) {
     providers.push(GitHubProvider({ clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET }));
   }
@@ -63,6 +66,20 @@ export function getAuthOptions(): NextAuthOptions {
       async signIn({ account, profile }) {
         if (account?.provider !== 'github' && account?.provider !== 'oidc') return true;
         const email = await verifiedEmail(account, profile);
+        // An invitation page started this round trip (lib/auth/sso-invitation.ts): taken now, so it counts once.
+        const invitation = account.provider === 'oidc' ? await takeSsoInvitation() : null;
+        if (invitation) {
+          if (!email) return `/invite/${encodeURIComponent(invitation)}?error=sso_unverified`;
+          const name = (profile as { name?: unknown } | undefined)?.name;
+          const outcome = await signInWithSsoInvitation(getDb(), {
+            token: invitation,
+            email,
+            name: typeof name === 'string' ? name : '',
+          });
+          if (!outcome.allow) return outcome.redirect;
+          if (outcome.workspaceSlug) await setWorkspaceCookie(outcome.workspaceSlug);
+          return true;
+        }
         return Boolean(email && (await getUserCredentialsByEmail(getDb(), { email })));
       },
       async jwt({ token, user, account, profile }) {

@@ -8,8 +8,9 @@ import { getEnv } from '@/lib/env';
 import { getAuthOptions } from './options';
 import type { Role } from './roles';
 import { pickActiveMembership, resolveSessionUser } from './session-user';
+import { WORKSPACE_COOKIE } from './workspace-cookie';
 
-export const WORKSPACE_COOKIE = 'semel-workspace';
+export { WORKSPACE_COOKIE };
 
 /**
  * The session and its user, looked up once per request. A token whose session row is gone or ended, or whose

@@ -1,6 +1,8 @@
 import 'server-only';
 import { cookies } from 'next/headers';
-import { WORKSPACE_COOKIE } from './session';
+
+// Here, not in session.ts: sign-in (options.ts, which session.ts imports) sets it too, without an import cycle.
+export const WORKSPACE_COOKIE = 'semel-workspace';
 
 /**
  * Remembers the chosen workspace. Only a hint: getWorkspace() honours it only where the user is a member

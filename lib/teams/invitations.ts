@@ -11,7 +11,7 @@ import {
   revokeInvitation,
   type InvitationRole,
 } from '@/db/queries/invitations';
-import { getUserCredentialsByEmail } from '@/db/queries/users';
+import { findOrCreateUser, getUserCredentialsByEmail } from '@/db/queries/users';
 import { addMembershipOnce, getMemberRole } from '@/db/queries/workspaces';
 import { users } from '@/db/schema';
 import { hashInvitationToken, INVITATION_TTL_MS, invitationToken, invitationTokenHash } from './invitation-token';
@@ -100,9 +100,10 @@ export type AcceptResult =
   | { ok: false; reason: AcceptRefusal };
 
 /**
- * Accepts an invitation, once: as the signed-in user (whose email must be the invited one), or by signing up a
- * new user. The invitation's row lock serialises two accepts of one link; the second sees it used. The membership
- * is added with ON CONFLICT DO NOTHING on memberships_pk, so even a bypassed lock makes one membership.
+ * Accepts an invitation, once: as the signed-in user (whose email must be the invited one), by signing up a new
+ * user, or through single sign-on (the issuer's verified email must be the invited one; the user is created without
+ * a password when new). The invitation's row lock serialises two accepts of one link; the second sees it used. The
+ * membership is added with ON CONFLICT DO NOTHING on memberships_pk, so even a bypassed lock makes one membership.
  */
 export async function acceptInvitation(
   db: Database,
@@ -110,6 +111,7 @@ export async function acceptInvitation(
     token: string;
     signedIn: { id: string; email: string } | null;
     signUp?: { name: string; passwordHash: string };
+    singleSignOn?: { email: string; name: string };
   },
 ): Promise<AcceptResult> {
   const tokenHash = invitationTokenHash(params.token);
@@ -121,9 +123,11 @@ export async function acceptInvitation(
     if (invitation.acceptedAt) return { ok: false, reason: 'used' };
     if (invitation.expired) return { ok: false, reason: 'expired' };
     let userId: string;
+    let newUser: boolean;
     if (params.signedIn) {
       if (params.signedIn.email.toLowerCase() !== invitation.email) return { ok: false, reason: 'email_mismatch' };
       userId = params.signedIn.id;
+      newUser = false;
     } else if (params.signUp) {
       const [created] = await tx
         .insert(users)
@@ -132,20 +136,33 @@ export async function acceptInvitation(
         .returning({ id: users.id });
       if (!created) return { ok: false, reason: 'account_exists' };
       userId = created.id;
+      newUser = true;
+    } else if (params.singleSignOn) {
+      if (params.singleSignOn.email.toLowerCase() !== invitation.email) return { ok: false, reason: 'email_mismatch' };
+      // The issuer proved the address: an existing account joins, a new one is made (it can set a password later).
+      const user = await findOrCreateUser(tx, { email: invitation.email, name: params.singleSignOn.name });
+      userId = user.id;
+      newUser = user.created;
     } else return { ok: false, reason: 'invalid' };
     if (!(await markInvitationAccepted(tx, { id: invitation.id, userId }))) return { ok: false, reason: 'used' };
     await addMembershipOnce(tx, { workspaceId: invitation.workspaceId, userId, role: invitation.role });
     const actor = { workspaceId: invitation.workspaceId, actorUserId: userId };
-    await audit(tx, actor, 'invitation.accepted', invitation.id, { email: invitation.email });
+    const method = params.singleSignOn ? { method: 'oidc' } : {};
+    await audit(tx, actor, 'invitation.accepted', invitation.id, { email: invitation.email, ...method });
     await audit(tx, actor, 'member.added', userId, { email: invitation.email, role: invitation.role });
     return {
       ok: true,
       userId,
       workspaceId: invitation.workspaceId,
       workspaceSlug: invitation.workspaceSlug,
-      newUser: !params.signedIn,
+      newUser,
     };
   });
+}
+
+/** The accept of an OIDC sign-in: `email` is the one the issuer verified, `name` the profile's (for a new user). */
+export function acceptInvitationWithSso(db: Database, params: { token: string; email: string; name: string }) {
+  return acceptInvitation(db, { token: params.token, signedIn: null, singleSignOn: params });
 }
 
 export type InvitationView =

@@ -3,7 +3,7 @@
 import { getDb } from '@/db/client';
 import type { ActionState } from '@/lib/auth/action';
 import { confirmEmailChange } from '@/lib/auth/email-change';
-import { getUser } from '@/lib/auth/session';
+import { getSession, getUser } from '@/lib/auth/session';
 import { logger } from '@/lib/logging/logger';
 
 /** Follows the link with a POST (a mail scanner's GET changes nothing); only for the user who asked. */
@@ -11,11 +11,16 @@ export async function confirmEmailChangeAction(
   _previous: ActionState | undefined,
   formData: FormData,
 ): Promise<ActionState> {
-  const user = await getUser();
+  const [user, session] = await Promise.all([getUser(), getSession()]);
   if (!user) return { ok: false, status: 401, message: 'Sign in to confirm your new email.' };
   if (!(formData instanceof FormData)) return { ok: false, status: 400, message: 'This action takes a form.' };
   const token = String(formData.get('token') ?? '');
-  const result = await confirmEmailChange(getDb(), { token, userId: user.id });
+  // Every other session of the user ends with the change; this browser's stays signed in.
+  const result = await confirmEmailChange(getDb(), {
+    token,
+    userId: user.id,
+    keepSessionId: session?.sessionId ?? null,
+  });
   if (!result.changed) {
     return result.reason === 'taken'
       ? {
@@ -31,5 +36,5 @@ export async function confirmEmailChangeAction(
         };
   }
   logger.info({ userId: user.id }, 'email changed');
-  return { ok: true, message: `Your email is now ${result.email}.` };
+  return { ok: true, message: `Your email is now ${result.email}. Your other sessions are signed out.` };
 }

@@ -15,7 +15,8 @@ export default async function ConfirmEmailChangePage({ params }: { params: Promi
       <div className="w-full max-w-sm space-y-4 rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
         <h1 className="text-xl font-bold tracking-tight text-slate-900">Confirm your new email</h1>
         <p className="text-sm text-slate-700">
-          Signed in as {user.email}. Confirm to make the address this link was sent to your sign-in email.
+          Signed in as {user.email}. Confirm to make the address this link was sent to your sign-in email; your other
+          sessions are signed out.
         </p>
         <ConfirmEmailChange token={token} action={confirmEmailChangeAction} />
       </div>

@@ -4,6 +4,7 @@ import { addMembership } from '@/db/queries/workspaces';
 import { memberships, users } from '@/db/schema';
 import { makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
+import { openSsoInvitation, SSO_INVITATION_COOKIE } from '@/lib/auth/sso-invitation';
 import { getEnv } from '@/lib/env';
 import { invitationToken } from '@/lib/teams/invitation-token';
 import { inviteMember } from '@/lib/teams/invitations';
@@ -18,9 +19,16 @@ vi.mock('next/headers', () => ({
 const testDb = await createTestDatabase();
 const { db } = testDb;
 process.env.DATABASE_URL = testDb.url;
-const { acceptInvitationAction } = await import('./actions');
+// Single sign-on set up (read once, at the first getEnv()): the "Continue with" action needs it.
+Object.assign(process.env, {
+  OIDC_ISSUER: 'http://localhost:8080',
+  OIDC_CLIENT_ID: 'semel-test',
+  OIDC_CLIENT_SECRET: 'semel-test-secret',
+});
+const { acceptInvitationAction, startSsoInvitationAction } = await import('./actions');
 
 let token = '';
+let ssoToken = '';
 let workspace = { id: '', slug: '' };
 beforeAll(async () => {
   workspace = await makeWorkspace(db);
@@ -35,6 +43,15 @@ beforeAll(async () => {
   });
   if (!invited.ok) throw new Error(invited.reason);
   token = invitationToken(invited.invitationId, 1, getEnv().APP_ENCRYPTION_KEY);
+  const forSso = await inviteMember(db, {
+    workspaceId: workspace.id,
+    actorUserId: admin.id,
+    email: 'sso-joiner@example.test',
+    role: 'viewer',
+    key: getEnv().APP_ENCRYPTION_KEY,
+  });
+  if (!forSso.ok) throw new Error(forSso.reason);
+  ssoToken = invitationToken(forSso.invitationId, 1, getEnv().APP_ENCRYPTION_KEY);
 });
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -69,5 +86,28 @@ describe('accepting an invitation by signing up', () => {
       status: 409,
       message: 'This invitation has already been used.',
     });
+  });
+});
+
+describe('continuing with single sign-on from an invitation', () => {
+  it('an open link is kept, sealed, in the cookie for the OIDC callback; nothing is accepted yet', async () => {
+    jar.clear();
+    expect(await startSsoInvitationAction(undefined, form({ token: ssoToken }))).toMatchObject({ ok: true });
+    const sealed = jar.get(SSO_INVITATION_COOKIE)!;
+    expect(sealed).not.toContain(ssoToken);
+    expect(openSsoInvitation(sealed, getEnv().APP_ENCRYPTION_KEY)).toBe(ssoToken);
+    expect(await db.select().from(users).where(eq(users.email, 'sso-joiner@example.test'))).toEqual([]);
+  });
+
+  it('a malformed, altered or used link is refused and sets no cookie', async () => {
+    jar.clear();
+    for (const [bad, status] of [
+      ['nonsense', 404],
+      [`${ssoToken.split('.')[0]}.${'A'.repeat(43)}`, 404],
+      ['x'.repeat(500), 404],
+      [token, 409], // accepted above
+    ] as const)
+      expect(await startSsoInvitationAction(undefined, form({ token: bad }))).toMatchObject({ ok: false, status });
+    expect(jar.size).toBe(0);
   });
 });

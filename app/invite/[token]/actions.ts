@@ -7,8 +7,10 @@ import { formDataToObject, type ActionState } from '@/lib/auth/action';
 import { hashPassword } from '@/lib/auth/password';
 import { checkNewPassword } from '@/lib/auth/password-policy';
 import { getUser } from '@/lib/auth/session';
+import { rememberSsoInvitation } from '@/lib/auth/sso-invitation';
 import { setWorkspaceCookie } from '@/lib/auth/workspace-cookie';
-import { ACCEPT_REFUSALS, acceptInvitation } from '@/lib/teams/invitations';
+import { getEnv } from '@/lib/env';
+import { ACCEPT_REFUSALS, acceptInvitation, describeInvitation } from '@/lib/teams/invitations';
 
 const signUpSchema = z.object({
   token: z.string().max(200),
@@ -68,4 +70,25 @@ export async function acceptInvitationAction(
   // The new user signs in with the password they just chose (the form does it: next-auth's sign-in route); their
   // only workspace is this one. No cookie here: setting one re-renders the page (now "used") under the form.
   return { ok: true, message: 'Account created. Signing you in…' };
+}
+
+/**
+ * "Continue with single sign-on": checks the link is open and keeps it in a sealed, short-lived cookie for the OIDC
+ * callback, where it is accepted once the issuer proves the invited email (lib/auth/sso-invitation.ts). The form
+ * then starts `signIn('oidc')`. Nothing is accepted here: a public endpoint that only remembers a valid link.
+ */
+export async function startSsoInvitationAction(
+  _previous: ActionState | undefined,
+  formData: FormData,
+): Promise<ActionState> {
+  if (!(formData instanceof FormData)) return { ok: false, status: 400, message: 'This action takes a form.' };
+  if (!getEnv().oidc) return { ok: false, status: 404, message: 'Single sign-on is not set up here.' };
+  const token = formData.get('token');
+  if (typeof token !== 'string' || token.length > 200)
+    return { ok: false, status: 404, message: ACCEPT_REFUSALS.invalid };
+  const view = await describeInvitation(getDb(), token);
+  if (!view.open)
+    return { ok: false, status: view.reason === 'invalid' ? 404 : 409, message: ACCEPT_REFUSALS[view.reason] };
+  await rememberSsoInvitation(token);
+  return { ok: true, message: 'Continuing to single sign-on…' };
 }

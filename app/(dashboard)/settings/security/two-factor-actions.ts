@@ -87,7 +87,13 @@ export const requestEmailChangeAction = workspaceAction(
       origin: (env.NEXTAUTH_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
       smtpUrl: env.SMTP_URL ?? null,
     });
-    if (!result.ok) return { ok: false, status: 422, errors: { [result.field]: [result.message] } };
+    if (!result.ok) {
+      if ('limited' in result) {
+        logger.warn({ userId: user.id }, 'email change refused: rate limit');
+        return { ok: false, status: 429, message: result.message };
+      }
+      return { ok: false, status: 422, errors: { [result.field]: [result.message] } };
+    }
     logger.info({ userId: user.id }, 'email change requested');
     return {
       ok: true,
