@@ -1,117 +1,79 @@
-// npm run check:first-run — what a newcomer does, checked end to end:
-//   cp .env.example .env && npm run dev
-// then the dashboard answers, and a post to a seeded sandbox account goes out (through the public API, with an
-// API key made by `npm run apikey`). Refuses to touch an existing .env; removes the one it wrote.
-import { spawn, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+// npm run check:first-run [-- --dev | --production] — what a newcomer does, checked end to end, both paths by default:
+//   development: cp .env.example .env && npm run dev → the dashboard answers → a post to a seeded sandbox account
+//                goes out through the public API (key from `npm run apikey`)
+//   production:  after `npm run build`: npm start on an empty database with fresh secrets → setup with the token
+//                from the server log → sign in → connect a sandbox account (OAuth consent) → an API key from
+//                Settings → a post through the public API goes out, exactly one copy on the sandbox
+// Each step is printed with its time; a failure names its phase and step and exits 1. It stops what it started (by
+// process group), removes what it wrote (the .env, a .data it created, the production path's temporary data
+// directory) and drops the database it made. The production path's database: a new one beside DATABASE_URL when
+// that is set, else the embedded Postgres npm start brings up. Servers listen on PORT (default 3000) when free,
+// else on any free port.
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { parseArgs } from 'node:util';
+import { checkDevelopmentPath } from './lib/first-run-dev';
+import { checkProductionPath, describeBuild, productionPrerequisites } from './lib/first-run-production';
+import { cleanUp, Phase, StepFailure } from './lib/first-run-steps';
 
-const TIMEOUT_MS = 240_000;
+const { values } = parseArgs({ options: { dev: { type: 'boolean' }, production: { type: 'boolean' } } });
+const both = !values.dev && !values.production;
+const phases = [
+  ...(values.dev || both ? [{ name: 'development', check: checkDevelopmentPath }] : []),
+  ...(values.production || both ? [{ name: 'production', check: checkProductionPath }] : []),
+];
+
+// Next.js reads a .env in development and production alike: the check runs without one, and writes its own.
 if (existsSync('.env')) {
-  console.error('first-run check: a .env exists already; not overwriting it');
+  console.error('first-run check: a .env exists already; not overwriting it (move it away to run the check)');
   process.exit(2);
 }
+if (phases.some((p) => p.name === 'production')) {
+  const missing = productionPrerequisites();
+  if (missing) {
+    console.error(
+      `first-run check: ${missing}. \`npm run check:first-run -- --dev\` checks the development path alone.`,
+    );
+    process.exit(1);
+  }
+  console.log(`first-run check: the production path runs ${describeBuild()}`);
+}
 
-const port = await freePort(3000);
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(port),
-  NODE_ENV: 'development',
-  NEXT_TELEMETRY_DISABLED: '1',
-};
-// As on a newcomer's machine: no database configured, nothing else set.
-for (const name of ['DATABASE_URL', 'NEXTAUTH_URL', 'NEXT_DIST_DIR', 'SEMEL_DATA_DIR', 'LOG_FILE']) delete env[name];
-const base = `http://localhost:${port}`;
+// Ctrl-C, or CI's timeout: stop the servers and remove what was written before going.
+let interrupted: NodeJS.Signals | null = null;
+let failed = false;
+const exitCode = () => (interrupted ? 128 + constants.signals[interrupted] : failed ? 1 : 0);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = signal;
+    console.error(`first-run check: ${signal}; stopping what it started`);
+    void cleanUp().finally(() => process.exit(exitCode()));
+  });
+}
 
-copyFileSync('.env.example', '.env');
-const dev = spawn('npm', ['run', 'dev'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-let output = '';
-dev.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-dev.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-const stop = () => {
+const preferredPort = Number(process.env.PORT) || 3000;
+const results: string[] = [];
+for (const { name, check } of phases) {
+  const phase = new Phase(name);
   try {
-    process.kill(-dev.pid!, 'SIGTERM'); // the whole group: npm, tsx, next dev and the embedded Postgres
-  } catch {}
-};
-const started = Date.now();
-let failure: string | null = null;
-try {
-  await until('the server answers /api/health', async () => (await fetch(`${base}/api/health`)).ok);
-  const signin = await fetch(`${base}/signin`);
-  if (!signin.ok || !(await signin.text()).includes('Sign in')) throw new Error(`/signin answered ${signin.status}`);
-  console.log(`first-run check: the dashboard answers on ${base} (${Math.round((Date.now() - started) / 1000)} s)`);
-
-  const apikey = spawnSync('npx', ['tsx', 'scripts/apikey.mts', '--workspace', 'demo', '--name', 'first-run check'], {
-    env,
-    encoding: 'utf8',
-  });
-  const token = apikey.stdout.trim().split('\n').at(-1);
-  if (apikey.status !== 0 || !token) throw new Error(`npm run apikey failed: ${apikey.stderr}`);
-  const auth = { authorization: `Bearer ${token}` };
-  const accounts = (await (await fetch(`${base}/api/v1/accounts`, { headers: auth })).json()) as {
-    data: { id: string; provider: string; sandbox: boolean; handle: string }[];
-  };
-  const account =
-    accounts.data.find((a) => a.sandbox && a.provider === 'mastodon') ?? accounts.data.find((a) => a.sandbox);
-  if (!account) throw new Error('no seeded sandbox account');
-  const created = await fetch(`${base}/api/v1/posts`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ text: `First run ${randomUUID().slice(0, 8)}`, accountIds: [account.id] }),
-  });
-  if (created.status !== 201) throw new Error(`POST /api/v1/posts answered ${created.status}: ${await created.text()}`);
-  const { id } = (await created.json()) as { id: string };
-  await until(`the post to ${account.handle} is sent`, async () => {
-    const post = (await (await fetch(`${base}/api/v1/posts/${id}`, { headers: auth })).json()) as {
-      deliveries: { status: string }[];
-    };
-    const statuses = post.deliveries.map((d) => d.status);
-    if (statuses.some((s) => ['failed', 'missed', 'needs_review', 'canceled'].includes(s)))
-      throw new Error(`delivery ended ${statuses.join(', ')}`);
-    return statuses.every((s) => s === 'sent');
-  });
-  console.log(
-    `first-run check: a sandbox post went out through the scheduler (${Math.round((Date.now() - started) / 1000)} s)`,
-  );
-} catch (error) {
-  failure = (error as Error).message;
-} finally {
-  stop();
-  rmSync('.env', { force: true });
-}
-if (failure) {
-  console.error(
-    `first-run check FAILED: ${failure}\n--- npm run dev output (last 4000 characters) ---\n${output.slice(-4000)}`,
-  );
-  process.exit(1);
-}
-console.log('first-run check: passed');
-process.exit(0);
-
-async function until(what: string, check: () => Promise<boolean>) {
-  for (;;) {
-    if (Date.now() - started > TIMEOUT_MS) throw new Error(`timed out waiting until ${what}`);
-    if (dev.exitCode !== null) throw new Error(`npm run dev exited (${dev.exitCode}) before ${what}`);
-    try {
-      if (await check()) return;
-    } catch (error) {
-      if (!(error instanceof TypeError)) throw error; // a refused connection while it starts: try again
-    }
-    await new Promise((r) => setTimeout(r, 1_000));
+    await check(phase, preferredPort);
+    results.push(`${name} passed in ${phase.elapsed()}`);
+  } catch (error) {
+    if (interrupted) break; // its servers were stopped under it: no failure to report
+    failed = true;
+    const where = error instanceof StepFailure ? `at "${error.step}"` : '';
+    const context = await Promise.all(
+      phase.context.map((describe) =>
+        Promise.resolve()
+          .then(describe)
+          .catch((e: Error) => `(${e.message})`),
+      ),
+    );
+    console.error([`first-run check FAILED [${name}] ${where}: ${(error as Error).message}`, ...context].join('\n'));
+    results.push(`${name} FAILED ${where}`);
+  } finally {
+    await cleanUp();
   }
 }
-
-function freePort(preferred: number): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => {
-      const any = createServer();
-      any.listen(0, '127.0.0.1', () => {
-        const { port } = any.address() as { port: number };
-        any.close(() => resolve(port));
-      });
-    });
-    server.listen(preferred, () => server.close(() => resolve(preferred)));
-  });
-}
+if (!interrupted) console.log(`first-run check: ${results.join('; ')}`);
+process.exit(exitCode());
