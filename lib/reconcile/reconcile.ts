@@ -13,8 +13,6 @@ import {
   providerDefinition,
   ProviderReadError,
   type ProviderClient,
-  type ProviderTransport,
-  type ProviderName,
   type ReadBack,
   type RecentPost,
 } from '@/lib/providers';
