@@ -8,16 +8,17 @@ import { readFileSync } from 'node:fs';
 
 const TITLE = String.raw`\b(?:describe|it|test)(?:\.(?:each|concurrent|sequential)\b[^(]*\([^)]*\))?\(\s*['"\x60][^'"\x60]*`;
 const TITLE_NAMING_AN_INVARIANT = new RegExp(`${TITLE}\\bI[1-6]\\b`);
-const TITLE_ABOUT_A_RACE = new RegExp(`${TITLE}(?:parallel|concurrent|at once|at the same (?:time|moment)|racing|race)`, 'i');
+const TITLE_ABOUT_A_RACE = new RegExp(
+  `${TITLE}(?:parallel|concurrent|at once|at the same (?:time|moment)|racing|race)`,
+  'i',
+);
 
 const tracked = execFileSync('git', ['ls-files', '*.test.ts'], { encoding: 'utf8' }).split('\n').filter(Boolean);
-const chosen = tracked.filter(
-  (file) => {
-    if (file.startsWith('db/')) return true;
-    const text = readFileSync(file, 'utf8');
-    return TITLE_NAMING_AN_INVARIANT.test(text) || TITLE_ABOUT_A_RACE.test(text);
-  },
-);
+const chosen = tracked.filter((file) => {
+  if (file.startsWith('db/')) return true;
+  const text = readFileSync(file, 'utf8');
+  return TITLE_NAMING_AN_INVARIANT.test(text) || TITLE_ABOUT_A_RACE.test(text);
+});
 if (chosen.length === 0) {
   console.error('invariant-test-files: no test file found; refusing to run an empty pass');
   process.exit(1);
