@@ -2,7 +2,7 @@ import type { Executor } from '@/db/client';
 import { takeLoginAttempt } from '@/db/queries/login-attempts';
 import { deleteLoginAttemptsBefore } from '@/db/queries/users';
 import { addressNetwork, UNKNOWN_ADDRESS } from './client-address';
-import { deleteInBatches } from '@/lib/jobs/batches';
+import { deleteInBatches } from '@/db/queries/batches';
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** Per email + IP: a guesser at one address stops here. */

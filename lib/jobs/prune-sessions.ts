@@ -1,6 +1,6 @@
 import { deleteEndedSessions } from '@/db/queries/sessions';
 import { getEnv } from '@/lib/env';
-import { deleteInBatches } from './batches';
+import { deleteInBatches } from '@/db/queries/batches';
 import { defineJob } from './job';
 
 /** Deletes sessions that have ended (idle too long or past their absolute end): they are refused already. */

@@ -1,6 +1,6 @@
 import type { Executor } from '@/db/client';
 import { deleteSettledWebhookEventsBefore } from '@/db/queries/webhooks';
-import { deleteInBatches } from '@/lib/jobs/batches';
+import { deleteInBatches } from '@/db/queries/batches';
 
 /** How long an event, its messages and its delivery log stay readable in Settings → Webhooks. */
 export const WEBHOOK_RETENTION_DAYS = 30;
