@@ -1,5 +1,5 @@
 import type { Database } from '@/db/client';
-import type { TimelineAccount } from '@/lib/sandbox/control';
+import type { TimelineAccount } from '@/sandbox/http/control';
 import { workspaceTimeline } from '@/lib/sandbox/demo';
 import { toJson, type Json } from './json';
 

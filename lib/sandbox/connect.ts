@@ -1,13 +1,13 @@
 import type { Database } from '@/db/client';
 import { connectAccount } from '@/db/queries/accounts';
-import { registerSandboxAccount } from '@/db/queries/sandbox';
+import { registerSandboxAccount } from '@/sandbox/db/queries/store';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials, type AccountCredentials } from '@/lib/providers/credentials';
-import { ACCESS_LIFETIME_S, issueSandboxSession } from './bluesky-session';
-import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
-import { SANDBOX_MASTODON_DOMAIN } from './mastodon-json';
-import { hashSandboxToken, newSandboxIdentity } from './tokens';
-import type { Platform } from './types';
+import { ACCESS_LIFETIME_S, issueSandboxSession } from '@/sandbox/dialects/bluesky/session';
+import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '@/sandbox/dialects/linkedin/identity';
+import { SANDBOX_MASTODON_DOMAIN } from '@/sandbox/dialects/mastodon/json';
+import { hashSandboxToken, newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import type { Platform } from '@/sandbox/store/types';
 
 /**
  * One-click demo account: the sandbox "platform" issues a user and a token, and the workspace stores

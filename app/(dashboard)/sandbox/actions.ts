@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
 import { getEnv } from '@/lib/env';
-import { applyFaults } from '@/lib/sandbox/control';
+import { applyFaults } from '@/sandbox/http/control';
 import { publishTestPost, runNaiveRetryDemo, type AttemptSummary, type NaiveRetryDemo } from '@/lib/sandbox/demo';
-import { faultsInput } from '@/lib/sandbox/faults';
-import { PROFILES } from '@/lib/sandbox/profiles';
-import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
+import { faultsInput } from '@/sandbox/behaviour/faults';
+import { PROFILES } from '@/sandbox/behaviour/profiles';
+import { createPgSandboxStore } from '@/sandbox/store/pg-store';
 import { workspaceSandboxScope } from '@/lib/sandbox/workspace-scope';
 
 const NOT_A_SANDBOX_ACCOUNT = {
