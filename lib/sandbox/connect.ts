@@ -5,8 +5,7 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials, type AccountCredentials } from '@/lib/providers/credentials';
 import { ACCESS_LIFETIME_S, issueSandboxSession } from '@/sandbox/dialects/bluesky/session';
 import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '@/sandbox/dialects/linkedin/identity';
-import { SANDBOX_MASTODON_DOMAIN } from '@/sandbox/dialects/mastodon/json';
-import { hashSandboxToken, newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import { hashSandboxToken, newSandboxIdentity, sandboxHandle } from '@/sandbox/oauth/tokens';
 import type { Platform } from '@/sandbox/store/types';
 
 /**
@@ -73,20 +72,4 @@ export function sandboxCredentials(
     identifier: identity.handle.replace(/^@/, ''),
     appPassword: identity.token,
   };
-}
-
-/** A sandbox user's handle, shaped like the network's own. */
-export function sandboxHandle(platform: Platform, suffix: string): string {
-  switch (platform) {
-    case 'x':
-      return `@sandbox_${suffix}`;
-    case 'mastodon':
-      return `@sandbox_${suffix}@${SANDBOX_MASTODON_DOMAIN}`;
-    case 'bluesky':
-      return `@sandbox-${suffix}.bsky.sandbox`;
-    case 'linkedin':
-      return `Sandbox Company ${suffix}`;
-    case 'threads':
-      return `@sandbox_${suffix}`;
-  }
 }

@@ -7,6 +7,8 @@ import { getTimeline, type TimelineAccount } from '@/sandbox/http/control';
 import { createPgSandboxStore } from '@/sandbox/store/pg-store';
 import { workspaceSandboxScope } from './workspace-scope';
 
+export type { TimelineAccount };
+
 // What the Sandbox page does: list the workspace's sandbox timeline, publish a test post through the
 // real provider client (over HTTP, like the publisher), and show what a naive retry does.
 

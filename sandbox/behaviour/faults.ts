@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { PROFILES } from './profiles';
 import { requestLimitReached, temporarilyUnavailable } from '@/sandbox/dialects/threads/errors';
-import type { Platform, Profile, SandboxDeps } from '@/sandbox/store/types';
+import { PROFILES, type Platform, type Profile, type SandboxDeps } from '@/sandbox/store/types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
 const millis = (max: number) =>
@@ -26,9 +25,6 @@ export const faultsInput = z.object({
   listingUnavailable: rate,
 });
 export type FaultsInput = z.output<typeof faultsInput>;
-
-// Browser-safe (no server imports): the Sandbox page's client components read the labels from there.
-export { FAULT_LABELS } from '@/lib/sandbox/labels';
 
 const DEFAULT_HANG_MS = 120_000;
 

@@ -1,17 +1,14 @@
-import {
-  PROFILES,
-  type CreatePostResult,
-  type NewSandboxPost,
-  type Platform,
-  type Profile,
-  type SandboxPost,
-  type SandboxStore,
+import type {
+  CreatePostResult,
+  NewSandboxPost,
+  Platform,
+  Profile,
+  SandboxPost,
+  SandboxStore,
 } from '@/sandbox/store/types';
 
 // What each profile does with a write, written once for both stores (they only provide atomic primitives).
 // Each reproduces a real server, so the sandbox is never more forgiving than the platforms are.
-
-export { PROFILES };
 
 export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   x: 'x',
@@ -34,20 +31,6 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
   plain: ['x', 'mastodon', 'linkedin', 'threads'],
-};
-
-export const PROFILE_LABELS: Record<Profile, string> = {
-  'mastodon-modern': 'Mastodon 4.x (Idempotency-Key under a lock)',
-  'mastodon-legacy': 'Hollo-like (key without a lock; a changed body replays; a deleted status’s key posts again)',
-  'mastodon-nokey': 'Mastodon-API server ignoring Idempotency-Key',
-  'mastodon-markdown': 'Markdown server like Hollo/Akkoma (renders Markdown to HTML; ignores Idempotency-Key)',
-  x: 'X (refuses duplicate text)',
-  'x-nodedupe': 'X without duplicate refusal',
-  'x-premium': 'X Premium (up to 25,000 characters; over 280 reads back truncated, the whole text in note_tweet)',
-  linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
-  threads: 'Threads (a container publishes once; 250 posts per 24 h)',
-  bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
-  plain: 'Plain (no key, no dedupe)',
 };
 
 export function profileFits(profile: Profile, platform: Platform): boolean {

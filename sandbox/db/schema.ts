@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { providerEnum } from '../../db/schema';
 import { PROFILES } from '../store/types';
 
 /**
@@ -22,7 +23,8 @@ import { PROFILES } from '../store/types';
  */
 export const sandbox = pgSchema('sandbox');
 
-export const sandboxPlatformEnum = sandbox.enum('platform', ['x', 'mastodon', 'bluesky', 'linkedin', 'threads']);
+// Every network has a dialect: the product's provider list, as the sandbox's own type (`sandbox.platform`).
+export const sandboxPlatformEnum = sandbox.enum('platform', providerEnum.enumValues);
 export const sandboxPostKindEnum = sandbox.enum('post_kind', ['post', 'reply', 'dm']);
 
 const createdAt = () => timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow();

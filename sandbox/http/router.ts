@@ -1,14 +1,10 @@
 import { problem } from '@/lib/http/problem';
 import { requestOrigin } from '@/lib/http/request-origin';
 import { logger } from '@/lib/logging/logger';
-import { handleBluesky } from '@/sandbox/dialects/bluesky/api';
+import { SANDBOX_DIALECTS } from '@/sandbox/dialects/registry';
 import { handleFaults, handleTimeline } from './control';
-import { handleLinkedin } from '@/sandbox/dialects/linkedin/api';
-import { handleMastodon } from '@/sandbox/dialects/mastodon/api';
-import { handleThreads } from '@/sandbox/dialects/threads/api';
 import { handleOAuth, handleRevoke } from '@/sandbox/oauth/oauth';
-import type { SandboxDeps } from '@/sandbox/store/types';
-import { handleX } from '@/sandbox/dialects/x/api';
+import type { Platform, SandboxDeps } from '@/sandbox/store/types';
 
 const PREFIX = '/api/sandbox';
 
@@ -24,16 +20,14 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
   // request.url says localhost, where the browser holds no session for a 127.0.0.1 or named host.
   const root = requestOrigin(request) + url.pathname.slice(0, at === -1 ? 0 : at) + PREFIX;
   try {
-    const oauth = /^\/(x|linkedin|threads)\/oauth(\/[a-z]+)$/.exec(path);
-    if (oauth) return await handleOAuth(request, oauth[1] as 'x' | 'linkedin' | 'threads', oauth[2]!, deps);
-    if (path.startsWith('/x/')) return await handleX(request, path.slice('/x'.length), deps);
-    if (path.startsWith('/bluesky/')) return await handleBluesky(request, path.slice('/bluesky'.length), deps);
-    if (path.startsWith('/mastodon/'))
-      return await handleMastodon(request, path.slice('/mastodon'.length), deps, `${root}/mastodon`);
-    if (path.startsWith('/linkedin/'))
-      return await handleLinkedin(request, path.slice('/linkedin'.length), deps, `${root}/linkedin`);
-    if (path.startsWith('/threads/'))
-      return await handleThreads(request, path.slice('/threads'.length), deps, `${root}/threads`);
+    const [, network, rest = ''] = /^\/([a-z]+)(\/.*)?$/.exec(path) ?? [];
+    const platform = network && Object.hasOwn(SANDBOX_DIALECTS, network) ? (network as Platform) : null;
+    if (platform && rest) {
+      const dialect = SANDBOX_DIALECTS[platform];
+      const oauth = /^\/oauth(\/[a-z]+)$/.exec(rest);
+      if (oauth && dialect.oauth) return await handleOAuth(request, platform, oauth[1]!, deps);
+      return await dialect.handle(request, rest, deps, `${root}/${platform}`);
+    }
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
     if (path === '/revoke') return await handleRevoke(request, deps);

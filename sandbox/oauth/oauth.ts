@@ -1,14 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { problem } from '@/lib/http/problem';
 import { requestOrigin } from '@/lib/http/request-origin';
-import { codeChallengeOf, CODE_VERIFIER } from '@/lib/oauth/pkce';
-import { PROVIDER_META } from '@/lib/providers/catalog';
-import { sandboxHandle } from '@/lib/sandbox/connect';
+import { PROVIDER_META, SANDBOX_OAUTH_CLIENT_ID } from '@/lib/providers/catalog';
 import { json } from '@/sandbox/behaviour/faults';
 import { consentPage, errorPage, type ConsentIdentity } from './consent';
 import { readBody } from '@/sandbox/http/request';
-import { administratorOf, linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '@/sandbox/dialects/linkedin/identity';
-import { hashSandboxToken, newSandboxIdentity } from './tokens';
+import {
+  administratorOf,
+  linkedinOrganizationUrn,
+  sandboxRegistrations,
+  unheldToken,
+} from '@/sandbox/dialects/linkedin/identity';
+import { CODE_VERIFIER, s256Challenge } from './pkce';
+import { hashSandboxToken, newSandboxIdentity, sandboxHandle } from './tokens';
 import type { Platform, SandboxAccount, SandboxDeps } from '@/sandbox/store/types';
 
 /**
@@ -18,8 +22,6 @@ import type { Platform, SandboxAccount, SandboxDeps } from '@/sandbox/store/type
  * single use (rotation), and a replayed one revokes its whole family; access tokens expire.
  */
 
-/** The one client registered on the sandbox: this app, a public client (PKCE, no secret). */
-export const SANDBOX_OAUTH_CLIENT_ID = 'semel-sandbox';
 /** Its registered redirect URI per network, on the origin the sandbox is served from (exact match). */
 export const sandboxRedirectPath = (platform: Platform) => `/api/oauth/${platform}/callback`;
 
@@ -158,7 +160,7 @@ async function token(request: Request, platform: Platform, deps: SandboxDeps): P
       return invalidCode();
     }
     const verifier = field('code_verifier');
-    const verified = CODE_VERIFIER.test(verifier) && codeChallengeOf(verifier) === code.codeChallenge;
+    const verified = CODE_VERIFIER.test(verifier) && s256Challenge(verifier) === code.codeChallenge;
     if (
       code.expiresAt.getTime() <= Date.now() ||
       code.clientId !== clientId ||

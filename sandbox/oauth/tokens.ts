@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { SANDBOX_MASTODON_DOMAIN } from '@/sandbox/dialects/mastodon/json';
 import type { Platform } from '@/sandbox/store/types';
 
 /** Only the hash of a sandbox token is stored; a leaked sandbox table does not leak tokens. */
@@ -23,4 +24,20 @@ export function newSandboxIdentity(platform?: Platform): { platformUserId: strin
 /** A did:plc DID (24 base32 characters) from 24 bytes: random ones, or a digest for a deterministic identity. */
 export function didPlcFrom(bytes: Uint8Array): string {
   return `did:plc:${Array.from(bytes.subarray(0, 24), (b) => 'abcdefghijklmnopqrstuvwxyz234567'[b & 31]).join('')}`;
+}
+
+/** A sandbox user's handle, shaped like the network's own. */
+export function sandboxHandle(platform: Platform, suffix: string): string {
+  switch (platform) {
+    case 'x':
+      return `@sandbox_${suffix}`;
+    case 'mastodon':
+      return `@sandbox_${suffix}@${SANDBOX_MASTODON_DOMAIN}`;
+    case 'bluesky':
+      return `@sandbox-${suffix}.bsky.sandbox`;
+    case 'linkedin':
+      return `Sandbox Company ${suffix}`;
+    case 'threads':
+      return `@sandbox_${suffix}`;
+  }
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { encodeTid } from '@/lib/providers/bluesky/tid';
 import {
   bareHandle,
   blobCid,
@@ -17,6 +16,7 @@ import { mediaOfRecord } from '@/sandbox/http/media';
 import { putRecordWithProfile } from '@/sandbox/behaviour/profiles';
 import { bearerToken, readBody } from '@/sandbox/http/request';
 import type { SandboxAccount, SandboxDeps } from '@/sandbox/store/types';
+import { tidOf } from './tid';
 
 // A PDS's XRPC API (AT Protocol) as the sandbox serves it, under /api/sandbox/bluesky/xrpc/<method>: sign-up
 // (createAccount), sessions with an app password, putRecord with swapRecord, getRecord, listRecords, deleteRecord, resolveHandle and
@@ -153,7 +153,7 @@ async function putRecord(request: Request, deps: SandboxDeps): Promise<Response>
 
 /** A commit as putRecord and deleteRecord report it (the sandbox keeps no repository history). */
 function commitJson() {
-  return { cid: recordCid({ commit: randomUUID() }), rev: encodeTid(BigInt(Date.now()) * 1000n, 0) };
+  return { cid: recordCid({ commit: randomUUID() }), rev: tidOf(BigInt(Date.now()) * 1000n, 0) };
 }
 
 /**

@@ -21,6 +21,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const strongRef = (v: unknown) =>
   isObject(v) && typeof v.uri === 'string' && v.uri.startsWith('at://') && typeof v.cid === 'string';
 
+/** The lexicon's maxGraphemes: extended grapheme clusters of the text as sent (the PDS does not normalize). */
+export function graphemeLength(text: string): number {
+  return [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length;
+}
+
 /** The lexicon checks putRecord runs on a post (prepare.ts); the error text follows the PDS's validator. */
 export function validatePostRecord(record: unknown): { ok: true; record: PostRecord } | { ok: false; message: string } {
   const fail = (issue: string, path = '') => ({
@@ -32,7 +37,7 @@ export function validatePostRecord(record: unknown): { ok: true; record: PostRec
   if (JSON.stringify(record).includes('\\u0000')) return fail('NUL characters are not accepted by the sandbox');
   if (record.$type !== POST_COLLECTION) return fail(`Expected "${POST_COLLECTION}" value`, '.$type');
   if (typeof record.text !== 'string') return fail('Expected string value type', '.text');
-  const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(record.text)].length;
+  const graphemes = graphemeLength(record.text);
   if (graphemes > MAX_GRAPHEMES) return fail(`grapheme too big (maximum ${MAX_GRAPHEMES}, got ${graphemes})`, '.text');
   const bytes = Buffer.byteLength(record.text, 'utf8');
   if (bytes > MAX_TEXT_BYTES) return fail(`string too big (maximum ${MAX_TEXT_BYTES}, got ${bytes})`, '.text');

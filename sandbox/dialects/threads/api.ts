@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { threadsTextLength } from '@/lib/providers/threads/text-length';
 import { json, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
-import { SANDBOX_OAUTH_CLIENT_ID } from '@/sandbox/oauth/oauth';
+import { SANDBOX_OAUTH_CLIENT_ID } from '@/lib/providers/catalog';
 import { bearerToken, readBody } from '@/sandbox/http/request';
 import { CONTAINER_TTL_MS, containerStatus } from './containers';
 import {
@@ -18,6 +17,7 @@ import { sniffImageType } from '@/lib/media/sniff';
 import { fetchImageOverHttp, sha256Of } from '@/sandbox/http/media';
 import { hashSandboxToken } from '@/sandbox/oauth/tokens';
 import type { SandboxAccount, SandboxDeps, SandboxPostMedia } from '@/sandbox/store/types';
+import { threadsLength } from './text-length';
 
 // The Threads API (graph.threads.net) as the sandbox serves it: a post is made in two steps, a media
 // container (POST /{user}/threads) and its publication (POST /{user}/threads_publish?creation_id=…).
@@ -105,7 +105,7 @@ async function createContainer(params: URLSearchParams, viewer: SandboxAccount, 
     return invalidParameter('auto_publish_text is not supported by this sandbox.');
   const text = params.get('text') ?? '';
   if (mediaType === 'TEXT' && text.trim() === '') return invalidParameter('The parameter text is required.');
-  if (threadsTextLength(text) > MAX_TEXT)
+  if (threadsLength(text) > MAX_TEXT)
     return invalidParameter(`Param text must be at most ${MAX_TEXT} characters long.`);
   const imageUrl = params.get('image_url');
   if (mediaType === 'IMAGE' && !/^https?:\/\//.test(imageUrl ?? ''))
