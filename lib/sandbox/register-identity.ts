@@ -1,5 +1,10 @@
 import { sandboxCredentials } from './connect';
-import { linkedinMemberUrn, linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '@/sandbox/dialects/linkedin/identity';
+import {
+  linkedinMemberUrn,
+  linkedinOrganizationUrn,
+  sandboxRegistrations,
+  unheldToken,
+} from '@/sandbox/dialects/linkedin/identity';
 import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import type { Platform, SandboxAccount, SandboxStore } from '@/sandbox/store/types';
 

@@ -1,6 +1,12 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
-import { sandboxAccounts, sandboxFaults, sandboxIdempotencyKeys, sandboxLocks, sandboxPosts } from '@/sandbox/db/schema';
+import {
+  sandboxAccounts,
+  sandboxFaults,
+  sandboxIdempotencyKeys,
+  sandboxLocks,
+  sandboxPosts,
+} from '@/sandbox/db/schema';
 import { socialAccounts } from '@/db/schema';
 
 // The sandbox network's own tables (schema `sandbox`). Only the two "workspace" queries at the end read
