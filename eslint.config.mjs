@@ -2,12 +2,15 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 import drizzle from 'eslint-plugin-drizzle';
 
-/**
- * The house's fences (docs/architecture.md#fences): who may import whom. One entry per folder, because a later
- * `no-restricted-imports` replaces an earlier one for the same file instead of adding to it. Tests beside the code
- * may drive any layer; production code may not.
+/*
+ * The house's fences (docs/architecture.md#fences): who may import whom. ESLint replaces a rule's options when a
+ * later entry matches the same file instead of adding to them, so each entry below lists every pattern its files
+ * obey, from the general to the specific. Tests beside the code may drive any layer; production code may not.
  */
 const TESTS = ['**/*.test.ts', '**/*.test.tsx'];
+// Test support, wherever it still lives (moving to testing/).
+const TEST_SUPPORT = ['testing/**', '**/testing/**', '**/testing.ts'];
+
 const LIB = {
   group: ['@/lib/*', '../lib/*', '../../lib/*', '../../../lib/*'],
   message: 'db/ is a leaf: it imports nothing from lib/ (move the shared piece into db/, lib re-exports it).',
@@ -17,25 +20,65 @@ const COMPONENTS = {
   group: ['@/components/*'],
   message: 'Only app/ and components/ import components: lib/ and db/ are not UI.',
 };
+const SANDBOX = {
+  regex: '^@/sandbox(/|$)',
+  message: 'Only lib/sandbox/ (the product glue), app/api/sandbox/, tests and scripts import the sandbox.',
+};
+
+// The sandbox/ wing is a look-alike of the networks: it may use only these production modules, so it cannot lean
+// on the code it judges (the clients' counters, the publisher…).
+const SANDBOX_MAY_IMPORT = [
+  '@/db/client', // the Database type its stores and queries take
+  '@/db/schema', // the provider enum its platform enum is
+  '@/lib/providers/types',
+  '@/lib/providers/catalog', // names, labels and sandbox paths of the networks
+  '@/lib/providers/base-url', // this app's own origin (media fetched back from it)
+  '@/lib/http/', // problem responses, the request origin
+  '@/lib/logging/',
+  '@/lib/net/', // the outbound guard, for the images Threads fetches
+  '@/lib/media/sniff',
+];
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const sandboxAllowed = SANDBOX_MAY_IMPORT.map((m) => escape(m.slice('@/'.length)) + (m.endsWith('/') ? '' : '$')).join(
+  '|',
+);
+const OUTSIDE_THE_SANDBOX_ALLOW_LIST = {
+  regex: `^@/(?!sandbox/|${sandboxAllowed})`,
+  message: 'The sandbox imports only the production modules of SANDBOX_MAY_IMPORT (eslint.config.mjs).',
+};
+// The product reaches the sandbox only through its glue (lib/sandbox/: serve, connect, the Sandbox page) and its
+// route; tests, test support, scripts and the interleaving simulation may use it directly.
+const SANDBOX_IMPORTERS = [
+  'sandbox/**',
+  'lib/sandbox/**',
+  'app/api/sandbox/**',
+  ...TESTS,
+  ...TEST_SUPPORT,
+  'scripts/**',
+  'e2e/**',
+  'lib/simulation/**',
+];
+
 const FENCES = [
-  // The sandbox's schema and the API-key test fixture leave db/ with their own folders (sandbox/, testing/).
+  { files: ['**/*.{ts,tsx,mts,mjs,js}'], ignores: SANDBOX_IMPORTERS, patterns: [SANDBOX] },
   {
     files: ['db/**/*.ts'],
-    ignores: [...TESTS, 'db/sandbox-schema.ts', 'db/testing/**'],
-    patterns: [LIB, APP, COMPONENTS],
+    ignores: [...TESTS, ...TEST_SUPPORT],
+    patterns: [SANDBOX, LIB, APP, COMPONENTS],
   },
-  { files: ['lib/**/*.ts', 'lib/**/*.tsx'], ignores: TESTS, patterns: [APP, COMPONENTS] },
-  { files: ['components/**/*.ts', 'components/**/*.tsx'], ignores: TESTS, patterns: [APP] },
+  { files: ['lib/**/*.{ts,tsx}'], ignores: [...SANDBOX_IMPORTERS], patterns: [SANDBOX, APP, COMPONENTS] },
+  {
+    files: ['lib/sandbox/**/*.{ts,tsx}', 'lib/simulation/**/*.ts'],
+    ignores: [...TESTS, ...TEST_SUPPORT],
+    patterns: [APP, COMPONENTS],
+  },
+  { files: ['components/**/*.{ts,tsx}'], ignores: TESTS, patterns: [SANDBOX, APP] },
+  { files: ['sandbox/**/*.{ts,tsx,mts}'], ignores: TESTS, patterns: [OUTSIDE_THE_SANDBOX_ALLOW_LIST] },
 ];
 
 const config = [
   ...nextVitals,
   ...nextTs,
-  ...FENCES.map(({ files, ignores, patterns }) => ({
-    files,
-    ignores,
-    rules: { 'no-restricted-imports': ['error', { patterns }] },
-  })),
   {
     plugins: { drizzle },
     rules: {
@@ -44,6 +87,11 @@ const config = [
       'drizzle/enforce-update-with-where': ['error', { drizzleObjectName: ['db', 'tx'] }],
     },
   },
+  ...FENCES.map(({ files, ignores, patterns }) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  })),
   {
     ignores: [
       '.next*/**',

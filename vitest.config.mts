@@ -15,6 +15,7 @@ export default defineConfig({
       'db/**/*.test.ts',
       'lib/**/*.test.ts',
       'scripts/**/*.test.ts',
+      'sandbox/**/*.test.ts',
     ],
     environment: 'node',
     globalSetup: ['db/testing/global-setup.ts'],

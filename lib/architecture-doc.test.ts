@@ -1,11 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { providerEnum } from '@/db/schema';
+import { PROVIDER_META } from '@/lib/providers/catalog';
+import { PROVIDERS } from '@/lib/providers/registry';
+import { DEFAULT_PROFILE } from '@/sandbox/behaviour/profiles';
+import { sandboxPlatformEnum } from '@/sandbox/db/schema';
+import { SANDBOX_DIALECTS } from '@/sandbox/dialects/registry';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DOC = 'docs/architecture.md';
 const doc = readFileSync(path.join(root, DOC), 'utf8');
-const SOURCE_DIRS = ['app', 'components', 'db', 'lib', 'scripts', 'e2e'];
+const SOURCE_DIRS = ['app', 'components', 'db', 'lib', 'sandbox', 'scripts', 'e2e'];
 const SOURCE_FILE = /\.(ts|tsx|mts)$/;
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens. */
@@ -48,11 +54,34 @@ describe('docs/architecture.md, the page code comments cite', () => {
   });
 
   it('names only files and folders that exist (placeholders and globs aside)', () => {
-    const named = [...doc.matchAll(/`((?:app|components|db|lib|scripts|e2e|public|docs)\/[^`\s]*)`/g)].map(
+    const named = [...doc.matchAll(/`((?:app|components|db|lib|sandbox|scripts|e2e|public|docs)\/[^`\s]*)`/g)].map(
       (m) => m[1]!,
     );
     expect(named.length).toBeGreaterThan(50);
     const concrete = named.filter((p) => !/[<*]/.test(p));
     expect(concrete.filter((p) => !existsSync(path.join(root, p)))).toEqual([]);
+  });
+});
+
+describe('docs/architecture.md#add-a-network holds', () => {
+  const names = [...providerEnum.enumValues].sort();
+
+  it('the provider enum, the registry, the catalog, the sandbox enum and the dialects list the same networks', () => {
+    expect(Object.keys(PROVIDERS).sort()).toEqual(names);
+    expect(Object.keys(PROVIDER_META).sort()).toEqual(names);
+    expect([...sandboxPlatformEnum.enumValues].sort()).toEqual(names);
+    expect(Object.keys(SANDBOX_DIALECTS).sort()).toEqual(names);
+    expect(Object.keys(DEFAULT_PROFILE).sort()).toEqual(names);
+  });
+
+  it('each network is a provider folder and a dialect folder', () => {
+    for (const name of names) {
+      expect(existsSync(path.join(root, 'lib/providers', name, 'index.ts')), `lib/providers/${name}/`).toBe(true);
+      expect(existsSync(path.join(root, 'sandbox/dialects', name, 'api.ts')), `sandbox/dialects/${name}/`).toBe(true);
+    }
+  });
+
+  it('a dialect runs the OAuth server exactly when its network connects through OAuth', () => {
+    for (const name of names) expect(SANDBOX_DIALECTS[name].oauth, name).toBe(PROVIDERS[name].oauth !== null);
   });
 });

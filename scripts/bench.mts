@@ -27,8 +27,8 @@ import { DEFAULT_PUBLISHER_TUNING, type PublisherOptions } from '@/lib/publishin
 import { publishDueDeliveries, type PublishSummary } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';
 import { sealCredentials } from '@/lib/providers/credentials';
-import type { TimelineAccount } from '@/lib/sandbox/control';
-import { newSandboxIdentity } from '@/lib/sandbox/tokens';
+import type { TimelineAccount } from '@/sandbox/http/control';
+import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import { resolveDatabase } from './lib/database';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
@@ -37,7 +37,7 @@ const { values } = parseArgs({
     deliveries: { type: 'string', default: '20000' },
     accounts: { type: 'string', default: '20' },
     // Mastodon only by default: the in-memory sandbox checks X's duplicate-content rule by scanning every
-    // stored post (lib/sandbox/memory-store.ts), O(n²) over a run, which would measure the sandbox's storage.
+    // stored post (sandbox/store/memory-store.ts), O(n²) over a run, which would measure the sandbox's storage.
     platforms: { type: 'string', default: 'mastodon' },
     publishers: { type: 'string', default: '2' },
     batch: { type: 'string', default: String(DEFAULT_PUBLISHER_TUNING.batchSize) },

@@ -24,9 +24,9 @@ import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { makeWorkspace } from '@/db/testing/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
-import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
-import { startSandboxServer } from '@/lib/sandbox/node-server';
-import { NO_FAULTS } from '@/lib/sandbox/types';
+import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
+import { startSandboxServer } from '@/sandbox/http/node-server';
+import { NO_FAULTS } from '@/sandbox/store/types';
 import { startEmbeddedPostgres } from './lib/chaos-postgres';
 import { createSupervisor, sleep, type Managed } from './lib/chaos-processes';
 import {

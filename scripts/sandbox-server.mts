@@ -5,11 +5,11 @@
 import { parseArgs } from 'node:util';
 import { createDatabase } from '@/db/client';
 import { getEnv } from '@/lib/env';
-import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
-import { startSandboxServer } from '@/lib/sandbox/node-server';
-import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
-import { newSandboxIdentity } from '@/lib/sandbox/tokens';
-import type { Platform, SandboxDeps } from '@/lib/sandbox/types';
+import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
+import { startSandboxServer } from '@/sandbox/http/node-server';
+import { createPgSandboxStore } from '@/sandbox/store/pg-store';
+import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import type { Platform, SandboxDeps } from '@/sandbox/store/types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '@/lib/sandbox/workspace-scope';
 import { resolveDatabase } from './lib/database';
 

@@ -24,10 +24,10 @@ import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { RECONCILE_DEFAULTS } from '@/lib/reconcile/options';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
-import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
-import { startSandboxServer } from '@/lib/sandbox/node-server';
-import { newSandboxIdentity } from '@/lib/sandbox/tokens';
-import { NO_FAULTS, type FaultsUpdate, type Platform, type Profile } from '@/lib/sandbox/types';
+import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
+import { startSandboxServer } from '@/sandbox/http/node-server';
+import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import { NO_FAULTS, type FaultsUpdate, type Platform, type Profile } from '@/sandbox/store/types';
 import { resolveDatabase } from './lib/database';
 
 const { values } = parseArgs({

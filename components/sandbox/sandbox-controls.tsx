@@ -10,8 +10,7 @@ import { useRefreshOnSuccess } from '@/components/ui/use-refresh-on-success';
 import type { FormAction } from '@/lib/auth/action';
 import { queryKeys } from '@/lib/query/keys';
 import type { AttemptSummary, NaiveRetryDemo } from '@/lib/sandbox/demo';
-import { FAULT_LABELS } from '@/lib/sandbox/fault-labels';
-import { PROFILES, PROFILE_LABELS } from '@/lib/sandbox/profiles';
+import { FAULT_LABELS, PROFILES, PROFILE_LABELS } from '@/lib/sandbox/labels';
 import { useSandboxTimeline } from './use-sandbox-timeline';
 
 const card = 'space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200';

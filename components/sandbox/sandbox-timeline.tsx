@@ -4,9 +4,7 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import { PROVIDER_LABEL } from '@/lib/providers/labels';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
-import { FAULT_LABELS } from '@/lib/sandbox/fault-labels';
-import { PROFILE_LABELS } from '@/lib/sandbox/profiles';
-import type { FaultSettings } from '@/lib/sandbox/types';
+import { FAULT_LABELS, PROFILE_LABELS, type FaultSettings } from '@/lib/sandbox/labels';
 import { useSandboxTimeline } from './use-sandbox-timeline';
 
 function faultSummary(faults: FaultSettings): string {

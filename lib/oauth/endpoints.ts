@@ -1,7 +1,7 @@
 import { getEnv, type Env } from '@/lib/env';
 import { baseUrlRefusal, type OutboundPolicy } from '@/lib/net/outbound-guard';
 import type { OAuthConfig, ProviderDefinition, ResolvedAccount } from '@/lib/providers/definition';
-import { SANDBOX_OAUTH_CLIENT_ID } from '@/lib/sandbox/oauth';
+import { SANDBOX_OAUTH_CLIENT_ID } from '@/lib/providers/catalog';
 
 /** Who this app is to a network's OAuth server. The secret never leaves the server (not logged, not rendered). */
 export type OAuthClient = { clientId: string; clientSecret?: string };

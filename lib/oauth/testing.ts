@@ -2,10 +2,10 @@ import { afterAll } from 'vitest';
 import { makeUser, makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import type { ProviderTransport } from '@/lib/providers/transport';
-import { startSandboxServer } from '@/lib/sandbox/node-server';
-import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
+import { startSandboxServer } from '@/sandbox/http/node-server';
+import { createPgSandboxStore } from '@/sandbox/store/pg-store';
 import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import type { Platform, SandboxStore } from '@/lib/sandbox/types';
+import type { Platform, SandboxStore } from '@/sandbox/store/types';
 import {
   registerProductSandboxAccounts,
   workspaceSandboxScope,

@@ -18,6 +18,9 @@ export const PROVIDER_META: { [P in ProviderName]: ProviderMeta & { name: P } } 
   threads: threadsMeta,
 };
 
+/** Who this app is to each sandbox dialect's OAuth server (sandbox/oauth/): its one client, public (PKCE, no secret). */
+export const SANDBOX_OAUTH_CLIENT_ID = 'semel-sandbox';
+
 export const PROVIDER_NAMES = Object.keys(PROVIDER_META) as ProviderName[];
 
 /** How each provider is named to people. */

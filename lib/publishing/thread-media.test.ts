@@ -13,7 +13,7 @@ import { createPost } from '@/lib/posts/create';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
 import type { ProviderName } from '@/lib/providers/types';
 import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import type { SandboxPost } from '@/lib/sandbox/types';
+import type { SandboxPost } from '@/sandbox/store/types';
 import { publishDueDeliveries } from './publish-due';
 import { attemptCount, testPublisherOptions } from './testing';
 

@@ -6,7 +6,7 @@ import { makeUser } from '@/db/testing/factories';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from '@/lib/reconcile/reconcile';
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import type { FaultSettings, Platform, SandboxPost } from '@/lib/sandbox/types';
+import type { FaultSettings, Platform, SandboxPost } from '@/sandbox/store/types';
 import { publishDueDeliveries } from './publish-due';
 import { attemptCount, deliveryStates, scheduleThread, testPublisherOptions } from './testing';
 

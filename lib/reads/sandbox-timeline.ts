@@ -1,6 +1,5 @@
 import type { Database } from '@/db/client';
-import type { TimelineAccount } from '@/lib/sandbox/control';
-import { workspaceTimeline } from '@/lib/sandbox/demo';
+import { workspaceTimeline, type TimelineAccount } from '@/lib/sandbox/demo';
 import { toJson, type Json } from './json';
 
 export type SandboxTimelineAccount = Json<TimelineAccount>;

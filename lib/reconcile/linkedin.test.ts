@@ -4,7 +4,7 @@ import { attempts, deliveries, deliveryEvents, reconciliations } from '@/db/sche
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { startTestSandbox, type ConnectOptions } from '@/lib/sandbox/testing/harness';
-import type { FaultSettings } from '@/lib/sandbox/types';
+import type { FaultSettings } from '@/sandbox/store/types';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from './reconcile';
 import { testReconcileOptions } from './testing';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';

@@ -11,7 +11,7 @@ import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { deleteExtraCopies } from '@/lib/review/delete-extra-copies';
 import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import type { FaultSettings } from '@/lib/sandbox/types';
+import type { FaultSettings } from '@/sandbox/store/types';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from './reconcile';
 import { testReconcileOptions } from './testing';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';

@@ -6,7 +6,7 @@ import { deliveries, reconciliations } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { testPublisherOptions } from '@/lib/publishing/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import type { Profile } from '@/lib/sandbox/types';
+import type { Profile } from '@/sandbox/store/types';
 import { reconcileAmbiguousDeliveries } from './reconcile';
 import { testReconcileOptions } from './testing';
 

@@ -4,8 +4,8 @@ import { can } from '@/lib/auth/can';
 import { getWorkspace } from '@/lib/auth/session';
 import { gateWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
-import { createPgSandboxStore } from './pg-store';
-import type { SandboxDeps } from './types';
+import { createPgSandboxStore } from '@/sandbox/store/pg-store';
+import type { SandboxDeps } from '@/sandbox/store/types';
 import { registerProductSandboxAccounts, workspaceSandboxScope, workspaceScopeResolver } from './workspace-scope';
 
 /** The sandbox as this app serves it: on the app's database, control for admins and API keys. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { connectAccount, getAccountWithCredentials, listAccounts } from '@/db/queries/accounts';
 import { disconnectAccount } from '@/db/queries/deliveries';
-import { getSandboxAccountByUserId } from '@/db/queries/sandbox';
+import { getSandboxAccountByUserId } from '@/sandbox/db/queries/store';
 import { makeWorkspace } from '@/db/testing/factories';
 import { createTestDatabase } from '@/db/testing/test-database';
 import { openCredentials, sealCredentials } from '@/lib/providers/credentials';
 import { connectSandboxAccount } from './connect';
-import { hashSandboxToken } from './tokens';
+import { hashSandboxToken } from '@/sandbox/oauth/tokens';
 
 const KEY = Buffer.alloc(32, 3).toString('base64');
 const { db } = await createTestDatabase();

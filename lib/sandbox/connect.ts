@@ -1,13 +1,12 @@
 import type { Database } from '@/db/client';
 import { connectAccount } from '@/db/queries/accounts';
-import { registerSandboxAccount } from '@/db/queries/sandbox';
+import { registerSandboxAccount } from '@/sandbox/db/queries/store';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials, type AccountCredentials } from '@/lib/providers/credentials';
-import { ACCESS_LIFETIME_S, issueSandboxSession } from './bluesky-session';
-import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
-import { SANDBOX_MASTODON_DOMAIN } from './mastodon-json';
-import { hashSandboxToken, newSandboxIdentity } from './tokens';
-import type { Platform } from './types';
+import { ACCESS_LIFETIME_S, issueSandboxSession } from '@/sandbox/dialects/bluesky/session';
+import { linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from '@/sandbox/dialects/linkedin/identity';
+import { hashSandboxToken, newSandboxIdentity, sandboxHandle } from '@/sandbox/oauth/tokens';
+import type { Platform } from '@/sandbox/store/types';
 
 /**
  * One-click demo account: the sandbox "platform" issues a user and a token, and the workspace stores
@@ -73,20 +72,4 @@ export function sandboxCredentials(
     identifier: identity.handle.replace(/^@/, ''),
     appPassword: identity.token,
   };
-}
-
-/** A sandbox user's handle, shaped like the network's own. */
-export function sandboxHandle(platform: Platform, suffix: string): string {
-  switch (platform) {
-    case 'x':
-      return `@sandbox_${suffix}`;
-    case 'mastodon':
-      return `@sandbox_${suffix}@${SANDBOX_MASTODON_DOMAIN}`;
-    case 'bluesky':
-      return `@sandbox-${suffix}.bsky.sandbox`;
-    case 'linkedin':
-      return `Sandbox Company ${suffix}`;
-    case 'threads':
-      return `@sandbox_${suffix}`;
-  }
 }

@@ -3,9 +3,11 @@ import type { Database } from '@/db/client';
 import { getAccountWithCredentials } from '@/db/queries/accounts';
 import { providerClientForAccount } from '@/lib/providers';
 import type { Outcome, PublishResult } from '@/lib/providers/types';
-import { getTimeline, type TimelineAccount } from './control';
-import { createPgSandboxStore } from './pg-store';
+import { getTimeline, type TimelineAccount } from '@/sandbox/http/control';
+import { createPgSandboxStore } from '@/sandbox/store/pg-store';
 import { workspaceSandboxScope } from './workspace-scope';
+
+export type { TimelineAccount };
 
 // What the Sandbox page does: list the workspace's sandbox timeline, publish a test post through the
 // real provider client (over HTTP, like the publisher), and show what a naive retry does.

@@ -1,7 +1,12 @@
 import { sandboxCredentials } from './connect';
-import { linkedinMemberUrn, linkedinOrganizationUrn, sandboxRegistrations, unheldToken } from './linkedin-identity';
-import { newSandboxIdentity } from './tokens';
-import type { Platform, SandboxAccount, SandboxStore } from './types';
+import {
+  linkedinMemberUrn,
+  linkedinOrganizationUrn,
+  sandboxRegistrations,
+  unheldToken,
+} from '@/sandbox/dialects/linkedin/identity';
+import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import type { Platform, SandboxAccount, SandboxStore } from '@/sandbox/store/types';
 
 /** LinkedIn only: post as an organization page (the default, as the app connects it) or as the member. */
 export type ConnectOptions = { linkedinAuthor?: 'organization' | 'person' };

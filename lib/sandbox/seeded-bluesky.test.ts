@@ -7,7 +7,7 @@ import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
 import { sandboxCredentials } from './connect';
 import { startTestSandbox, TEST_ENCRYPTION_KEY } from './testing/harness';
-import { newSandboxIdentity } from './tokens';
+import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;

@@ -4,7 +4,7 @@ import {
   listUnregisteredProductSandboxAccounts,
   listWorkspaceSandboxAccounts,
   registerSandboxAccount,
-} from '@/db/queries/sandbox';
+} from '@/sandbox/db/queries/store';
 import { rateLimitHeaders, rateStateOf } from '@/lib/auth/api-key';
 import { hashApiKey } from '@/lib/auth/api-key-token';
 import { can } from '@/lib/auth/can';
@@ -12,9 +12,9 @@ import type { Role } from '@/lib/auth/roles';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { openCredentials } from '@/lib/providers/credentials';
-import { sandboxRegistrations, unheldToken } from './linkedin-identity';
-import { hashSandboxToken } from './tokens';
-import type { ScopeResolver, ScopedAccount } from './types';
+import { sandboxRegistrations, unheldToken } from '@/sandbox/dialects/linkedin/identity';
+import { hashSandboxToken } from '@/sandbox/oauth/tokens';
+import type { ScopeResolver, ScopedAccount } from '@/sandbox/store/types';
 
 /**
  * Registers on the sandbox the product's sandbox accounts it does not know yet (e.g. seeded ones),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Profile } from '@/lib/sandbox/types';
+import type { Profile } from '@/sandbox/store/types';
 
 export type Platform = 'x' | 'mastodon';
 export type FaultRates = {

@@ -1,10 +1,10 @@
 import { NO_SOCKET, type HttpRequest } from '@/lib/providers/http';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import type { RawOutcome } from '@/lib/providers/types';
-import { isConnectionReset } from '@/lib/sandbox/faults';
-import { createMemorySandboxStore } from '@/lib/sandbox/memory-store';
-import { handleSandboxRequest } from '@/lib/sandbox/router';
-import type { NewSandboxPost, SandboxDeps, SandboxPost, SandboxStore } from '@/lib/sandbox/types';
+import { isConnectionReset } from '@/sandbox/behaviour/faults';
+import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
+import { handleSandboxRequest } from '@/sandbox/http/router';
+import type { NewSandboxPost, SandboxDeps, SandboxPost, SandboxStore } from '@/sandbox/store/types';
 import type { Actor, Simulation } from './scheduler';
 
 export const SIM_ORIGIN = 'http://sim.invalid';

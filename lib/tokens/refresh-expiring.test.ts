@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { sandboxOAuthTokens } from '@/db/sandbox-schema';
+import { sandboxOAuthTokens } from '@/sandbox/db/schema';
 import { notifications, socialAccounts } from '@/db/schema';
 import { startOAuthSandbox } from '@/lib/oauth/testing';
 import { providerClientForAccount, providerDefinition, resolvedAccountFor } from '@/lib/providers';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startMemoryTestSandbox } from '@/lib/sandbox/testing/harness';
-import { resolveProfile } from '@/lib/sandbox/profiles';
+import { resolveProfile } from '@/sandbox/behaviour/profiles';
 import { CHAOS_PROFILES, copiesOnPlatform, type ChaosAccount } from './chaos-networks';
 
 // The verdict's copies must be named as our database names the post it sent (`external_id`), on every network:

@@ -5,11 +5,11 @@ import type { Database } from '@/db/client';
 import { upsertAccount } from '@/db/queries/accounts';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
-import { recordUri } from '@/lib/sandbox/bluesky-records';
-import { sandboxRegistrations } from '@/lib/sandbox/linkedin-identity';
-import { shareUrn } from '@/lib/sandbox/linkedin-posts';
+import { recordUri } from '@/sandbox/dialects/bluesky/records';
+import { sandboxRegistrations } from '@/sandbox/dialects/linkedin/identity';
+import { shareUrn } from '@/sandbox/dialects/linkedin/posts';
 import { registerSandboxIdentity } from '@/lib/sandbox/register-identity';
-import type { FaultsUpdate, Platform, Profile, SandboxAccount, SandboxPost, SandboxStore } from '@/lib/sandbox/types';
+import type { FaultsUpdate, Platform, Profile, SandboxAccount, SandboxPost, SandboxStore } from '@/sandbox/store/types';
 import type { Copy } from './chaos-verdict';
 
 /**

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { DeliveryStatus } from '@/db/schema';
-import { newPostId } from '@/lib/sandbox/post-ids';
+import { newPostId } from '@/sandbox/store/post-ids';
 import type { Executor } from '@/db/client';
-import { getSandboxAccountByUserId, insertSandboxPost } from '@/db/queries/sandbox';
+import { getSandboxAccountByUserId, insertSandboxPost } from '@/sandbox/db/queries/store';
 import { jsonb } from '@/db/queries/sql-params';
 
 // The history of a seeded delivery, written as the publisher and the reconciler write it (db/queries/deliveries:

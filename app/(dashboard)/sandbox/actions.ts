@@ -4,12 +4,8 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
 import { getEnv } from '@/lib/env';
-import { applyFaults } from '@/lib/sandbox/control';
+import { applyWorkspaceFaults, revokeWorkspaceSandboxTokens, sandboxFaultsForm } from '@/lib/sandbox/controls';
 import { publishTestPost, runNaiveRetryDemo, type AttemptSummary, type NaiveRetryDemo } from '@/lib/sandbox/demo';
-import { faultsInput } from '@/lib/sandbox/faults';
-import { PROFILES } from '@/lib/sandbox/profiles';
-import { createPgSandboxStore } from '@/lib/sandbox/pg-store';
-import { workspaceSandboxScope } from '@/lib/sandbox/workspace-scope';
 
 const NOT_A_SANDBOX_ACCOUNT = {
   ok: false,
@@ -27,27 +23,16 @@ export const updateFaultsAction = workspaceAction(
   {
     name: 'updateSandboxFaults',
     can: 'sandboxControl',
-    schema: faultsInput.extend({
-      accountId: z
-        .union([z.literal(''), z.uuid('Unknown account')])
-        .optional()
-        .transform((v) => v || undefined),
-      // '' = each account's platform default
-      profile: z
-        .union([z.literal(''), z.enum(PROFILES, 'Choose a profile')])
-        .optional()
-        .transform((v) => v || undefined),
-    }),
+    schema: sandboxFaultsForm,
   },
   async (input, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;
-    const db = getDb();
-    const scope = await workspaceSandboxScope(db, {
+    const applied = await applyWorkspaceFaults(getDb(), {
       workspaceId: workspace.id,
       encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+      input,
     });
-    const applied = await applyFaults(createPgSandboxStore(db), scope, input);
     if (!applied.ok && applied.reason === 'not_found') return NOT_A_SANDBOX_ACCOUNT;
     if (!applied.ok)
       return { ok: false, status: 422, message: applied.message, errors: { profile: [applied.message] } };
@@ -107,14 +92,12 @@ export const revokeSandboxTokensAction = workspaceAction(
   async ({ accountId }, { workspace }) => {
     const off = sandboxOff();
     if (off) return off;
-    const db = getDb();
-    const scope = await workspaceSandboxScope(db, {
+    const target = await revokeWorkspaceSandboxTokens(getDb(), {
       workspaceId: workspace.id,
       encryptionKey: getEnv().APP_ENCRYPTION_KEY,
+      accountId,
     });
-    const target = scope.find((s) => s.accountId === accountId);
     if (!target) return NOT_A_SANDBOX_ACCOUNT;
-    await createPgSandboxStore(db).oauth.revokeAccount(target.account.id);
     return { ok: true, message: `Revoked every token of ${target.handle}: its next call is refused (401).` };
   },
 );

@@ -8,8 +8,8 @@ import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } fro
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import { newSandboxIdentity } from '@/lib/sandbox/tokens';
-import type { FaultSettings, NewSandboxPost } from '@/lib/sandbox/types';
+import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import type { FaultSettings, NewSandboxPost } from '@/sandbox/store/types';
 import { sendOnce, type HttpRequest } from '../http';
 import type { ProviderTransport } from '../transport';
 import { recordKeyFor } from './tid';

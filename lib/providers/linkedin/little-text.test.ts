@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readLittleText, writeLittleText } from '@/lib/sandbox/linkedin-little';
+import { readLittleText, writeLittleText } from '@/sandbox/dialects/linkedin/little';
 import { LITTLE_RESERVED, fromLittleText, toLittleText } from './little-text';
 
 // LinkedIn's little text format: the client escapes every reserved character (LinkedIn cuts a post at the

@@ -12,7 +12,7 @@ import { attemptCount, deliveryStates, testPublisherOptions } from '@/lib/publis
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from '@/lib/reconcile/reconcile';
 import { testReconcileOptions } from '@/lib/reconcile/testing';
 import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import type { FaultSettings } from '@/lib/sandbox/types';
+import type { FaultSettings } from '@/sandbox/store/types';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 // I1 on Threads, end to end: the publisher, the reconciler and the real client against the sandbox

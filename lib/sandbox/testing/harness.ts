@@ -7,11 +7,11 @@ import { createTestDatabase } from '@/db/testing/test-database';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { createProviderClient } from '@/lib/providers';
-import { createMemorySandboxStore } from '../memory-store';
-import { startSandboxServer } from '../node-server';
-import { createPgSandboxStore } from '../pg-store';
+import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
+import { startSandboxServer } from '@/sandbox/http/node-server';
+import { createPgSandboxStore } from '@/sandbox/store/pg-store';
 import { registerSandboxIdentity as registerIdentity, type ConnectOptions } from '../register-identity';
-import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxDeps } from '../types';
+import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxDeps } from '@/sandbox/store/types';
 import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
 
 export type { ConnectOptions };

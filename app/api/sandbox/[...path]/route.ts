@@ -1,7 +1,7 @@
 import { problem } from '@/lib/http/problem';
 import { getEnv } from '@/lib/env';
 import { getAppSandboxDeps } from '@/lib/sandbox/app';
-import { handleSandboxRequest } from '@/lib/sandbox/router';
+import { handleSandboxRequest } from '@/sandbox/http/router';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,252 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { providerEnum } from '../../db/schema';
+import { PROFILES } from '../store/types';
+
+/**
+ * The built-in sandbox social network (docs/architecture.md#sandbox). It is a separate "platform": its own Postgres schema,
+ * its own users and tokens, never joined into the product's tables except to find a workspace's accounts.
+ */
+export const sandbox = pgSchema('sandbox');
+
+// Every network has a dialect: the product's provider list, as the sandbox's own type (`sandbox.platform`).
+export const sandboxPlatformEnum = sandbox.enum('platform', providerEnum.enumValues);
+export const sandboxPostKindEnum = sandbox.enum('post_kind', ['post', 'reply', 'dm']);
+
+const createdAt = () => timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow();
+
+/** A user of the fake platform and the SHA-256 of its bearer token (the token itself is never stored here). */
+export const sandboxAccounts = sandbox.table(
+  'accounts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    platform: sandboxPlatformEnum().notNull(),
+    platformUserId: text().notNull(),
+    handle: text().notNull(),
+    displayName: text(),
+    tokenHash: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('sandbox_accounts_platform_user_uq').on(t.platform, t.platformUserId),
+    unique('sandbox_accounts_token_uq').on(t.tokenHash),
+  ],
+);
+export type SandboxAccountRow = typeof sandboxAccounts.$inferSelect;
+
+/**
+ * Everything ever published on the sandbox: tweets, statuses, DMs and Bluesky records. Copies are counted here.
+ * Ids are snowflake-like (sandbox/store/post-ids.ts): time-ordered, not guessable. Deletes are soft.
+ */
+export const sandboxPosts = sandbox.table(
+  'posts',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    kind: sandboxPostKindEnum().notNull(),
+    text: text().notNull(),
+    inReplyToId: text(),
+    recipientId: text(),
+    idempotencyKey: text(),
+    /** Bluesky: the record key and the record as written (getRecord answers with it). */
+    recordKey: text(),
+    record: jsonb().$type<Record<string, unknown>>(),
+    /** The images the post shows, as the platform received them (sandbox/http/media.ts). */
+    media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
+    createdAt: createdAt(),
+    deletedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('sandbox_posts_account_created_idx').on(t.accountId, t.createdAt),
+    // A repo path holds one record: one live post per (account, record key). Deleting frees the key, as on a PDS.
+    uniqueIndex('sandbox_posts_account_record_key_uq')
+      .on(t.accountId, t.recordKey)
+      .where(sql`${t.recordKey} is not null and ${t.deletedAt} is null`),
+    // X's duplicate-content rule looks up identical text on one account.
+    index('sandbox_posts_account_text_idx').on(t.accountId, sql`md5(${t.text})`),
+  ],
+);
+export type SandboxPostRow = typeof sandboxPosts.$inferSelect;
+
+/**
+ * Mastodon's Idempotency-Key as Redis holds it (`SETEX key 3600 status_id`, written after the status is
+ * created): one row per (account, key), overwritten on set. Whether a resend is absorbed depends on the
+ * profile (sandbox/behaviour/profiles.ts), not on this table.
+ */
+export const sandboxIdempotencyKeys = sandbox.table(
+  'idempotency_keys',
+  {
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('sandbox_idempotency_keys_account_key_uq').on(t.accountId, t.key)],
+);
+
+/** Redis `SET NX PX` as a row: a named lock with an expiry (Mastodon's `with_redis_lock`). */
+export const sandboxLocks = sandbox.table('locks', {
+  name: text().primaryKey(),
+  token: text().notNull(),
+  expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+});
+
+/** Platform profile and fault injection per account; rates are probabilities per request. */
+export const sandboxFaults = sandbox.table(
+  'faults',
+  {
+    accountId: uuid()
+      .primaryKey()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    profile: text({ enum: PROFILES }).notNull(),
+    latencyMs: integer().notNull().default(0),
+    timeoutBeforeCommit: doublePrecision().notNull().default(0),
+    timeoutAfterCommit: doublePrecision().notNull().default(0),
+    errorAfterCommit: doublePrecision().notNull().default(0),
+    resetAfterCommit: doublePrecision().notNull().default(0),
+    rateLimited: doublePrecision().notNull().default(0),
+    processingMs: integer().notNull().default(0),
+    processingShare: doublePrecision().notNull().default(1),
+    readLagMs: integer().notNull().default(0),
+    listingUnavailable: doublePrecision().notNull().default(0),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sandbox_faults_latency_ck', sql`${t.latencyMs} between 0 and 60000`),
+    // Built from the one list of profiles: a new profile changes this check, so `drizzle-kit generate` migrates it.
+    check('sandbox_faults_profile_ck', sql`${t.profile} in (${sql.raw(PROFILES.map((p) => `'${p}'`).join(', '))})`),
+    check(
+      'sandbox_faults_durations_ck',
+      sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`,
+    ),
+    check(
+      'sandbox_faults_rates_ck',
+      sql`least(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) >= 0
+    and greatest(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) <= 1`,
+    ),
+  ],
+);
+export type SandboxFaultsRow = typeof sandboxFaults.$inferSelect;
+
+/**
+ * Uploaded media of every dialect (X media/upload, Mastodon /api/v2/media, Bluesky blobs, LinkedIn images):
+ * not public until a post names them. `ready_at` models a server still processing (Mastodon's 202).
+ */
+export const sandboxMedia = sandbox.table(
+  'media',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    type: text().notNull(),
+    altText: text().notNull().default(''),
+    sha256: text().notNull(),
+    size: integer().notNull(),
+    readyAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    /** LinkedIn: an image is registered first (initializeUpload) and its bytes PUT afterwards. */
+    uploaded: boolean().notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_media_account_idx').on(t.accountId, t.createdAt)],
+);
+export type SandboxMediaRow = typeof sandboxMedia.$inferSelect;
+
+/**
+ * Threads media containers (sandbox/dialects/threads/api.ts): `POST /{user}/threads` makes one, `threads_publish`
+ * turns it into a post. The status follows from the row: IN_PROGRESS until `ready_at`, ERROR with an
+ * `error_message`, EXPIRED 24 h after creation, PUBLISHED once `post_id` is set (a compare-and-set in the store).
+ */
+export const sandboxThreadsContainers = sandbox.table(
+  'threads_containers',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    kind: sandboxPostKindEnum().notNull(),
+    mediaType: text({ enum: ['TEXT', 'IMAGE', 'CAROUSEL'] }).notNull(),
+    text: text().notNull(),
+    imageUrl: text(),
+    /** IMAGE: the image fetched from `image_url` (type, alt text, SHA-256), shown on the post it becomes. */
+    media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
+    inReplyToId: text(),
+    createdAt: createdAt(),
+    readyAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    errorMessage: text(),
+    postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'set null' }),
+    publishedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('sandbox_threads_containers_account_idx').on(t.accountId, t.createdAt),
+    check('sandbox_threads_containers_kind_ck', sql`${t.kind} in ('post', 'reply')`),
+    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE', 'CAROUSEL')`),
+  ],
+);
+export type SandboxThreadsContainerRow = typeof sandboxThreadsContainers.$inferSelect;
+
+/**
+ * Authorization codes of the sandbox's OAuth server (sandbox/oauth/oauth.ts): single use, short-lived, bound to
+ * the client, the redirect URI and the PKCE challenge they were issued for. Only hashes are stored.
+ */
+export const sandboxOAuthCodes = sandbox.table('oauth_codes', {
+  codeHash: text().primaryKey(),
+  accountId: uuid()
+    .notNull()
+    .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+  clientId: text().notNull(),
+  redirectUri: text().notNull(),
+  codeChallenge: text().notNull(),
+  scope: text().notNull(),
+  /** The tokens issued for this code: a second use of the code revokes them (RFC 6749 §4.1.2). */
+  familyId: uuid().notNull(),
+  expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+  usedAt: timestamp({ withTimezone: true, precision: 3 }),
+});
+
+/**
+ * Access and refresh tokens the sandbox issued. A family is one consent: refreshes rotate within it, and a
+ * refresh token used twice revokes the whole family (as OAuth 2.1 servers do on replay).
+ */
+export const sandboxOAuthTokens = sandbox.table(
+  'oauth_tokens',
+  {
+    tokenHash: text().primaryKey(),
+    kind: text({ enum: ['access', 'refresh'] }).notNull(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    clientId: text().notNull(),
+    familyId: uuid().notNull(),
+    scope: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true, precision: 3 }),
+    /** A refresh token is spent by its one rotation. */
+    usedAt: timestamp({ withTimezone: true, precision: 3 }),
+    revokedAt: timestamp({ withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('sandbox_oauth_tokens_kind_ck', sql`${t.kind} in ('access', 'refresh')`),
+    index('sandbox_oauth_tokens_account_idx').on(t.accountId),
+    index('sandbox_oauth_tokens_family_idx').on(t.familyId),
+  ],
+);
+export type SandboxOAuthTokenRow = typeof sandboxOAuthTokens.$inferSelect;

@@ -1,0 +1,312 @@
+import { randomUUID } from 'node:crypto';
+import { createMemorySandboxOAuthStore } from './memory-oauth-store';
+import { newPostId, parsePostId } from './post-ids';
+import { resolveProfile } from '@/sandbox/behaviour/profiles';
+import { containerRefusal } from '@/sandbox/dialects/threads/containers';
+import { hashSandboxToken, newSandboxIdentity } from '@/sandbox/oauth/tokens';
+import {
+  NO_FAULTS,
+  type FaultSettings,
+  type SandboxContainer,
+  type SandboxMedia,
+  type NewSandboxPost,
+  type PostQuery,
+  type SandboxAccount,
+  type SandboxPost,
+  type SandboxStore,
+} from './types';
+
+/**
+ * The sandbox in process memory, for the standalone server without a database (benchmarks, chaos runs).
+ * Each method runs without awaiting in between, so its checks and writes are atomic on the event loop;
+ * the platform rules on top are the same code as on Postgres (profiles.ts).
+ */
+export function createMemorySandboxStore(): SandboxStore & { listAccounts(): SandboxAccount[] } {
+  const accounts = new Map<string, SandboxAccount & { tokenHash: string }>();
+  const byToken = new Map<string, string>();
+  const byUser = new Map<string, string>();
+  const posts = new Map<string, SandboxPost>();
+  /** Per account, ids in creation order (ids are time-ordered, so this is id order too). */
+  const timelines = new Map<string, SandboxPost[]>();
+  /** Duplicate rules: posts and replies by (account, text), deleted ones kept (LinkedIn counts them), so a check never scans every post. */
+  const byText = new Map<string, Set<SandboxPost>>();
+  const keys = new Map<string, { postId: string; setAt: number }>();
+  /** Bluesky: the live post under each (account, record key), as a repo path holds one record. */
+  const byRecordKey = new Map<string, SandboxPost>();
+  const locks = new Map<string, { token: string; expiresAt: number }>();
+  const faults = new Map<string, FaultSettings>();
+  const containers = new Map<string, SandboxContainer>();
+  const media = new Map<string, SandboxMedia>();
+
+  const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
+    a
+      ? {
+          id: a.id,
+          platform: a.platform,
+          platformUserId: a.platformUserId,
+          handle: a.handle,
+          displayName: a.displayName,
+        }
+      : null;
+  const textKey = (accountId: string, text: string) => `${accountId}\u0000${text}`;
+  const oauth = createMemorySandboxOAuthStore((accountId) => {
+    const account = accounts.get(accountId);
+    if (!account) return;
+    byToken.delete(account.tokenHash);
+    account.tokenHash = hashSandboxToken(newSandboxIdentity().token);
+    byToken.set(account.tokenHash, account.id);
+  });
+
+  function insert(input: NewSandboxPost): SandboxPost {
+    const createdAt = new Date();
+    let id = newPostId(createdAt);
+    while (posts.has(id)) id = newPostId(createdAt);
+    const post: SandboxPost = {
+      id,
+      accountId: input.account.id,
+      kind: input.kind,
+      text: input.text,
+      inReplyToId: input.inReplyToId ?? null,
+      recipientId: input.recipientId ?? null,
+      idempotencyKey: input.idempotencyKey ?? null,
+      recordKey: input.recordKey ?? null,
+      record: input.record ?? null,
+      createdAt,
+      deletedAt: null,
+      media: input.media ?? [],
+    };
+    posts.set(id, post);
+    if (post.recordKey) byRecordKey.set(textKey(post.accountId, post.recordKey), post);
+    const timeline = timelines.get(post.accountId) ?? [];
+    timelines.set(post.accountId, timeline);
+    // Ids order by time; within one millisecond the random low bits decide, so insert in place.
+    let at = timeline.length;
+    while (at > 0 && BigInt(timeline[at - 1]!.id) > BigInt(id)) at--;
+    timeline.splice(at, 0, post);
+    if (post.kind !== 'dm') {
+      const k = textKey(post.accountId, post.text);
+      byText.set(k, (byText.get(k) ?? new Set()).add(post));
+    }
+    return post;
+  }
+
+  /** Bluesky's listRecords: live keyed posts by record key, newest key first (keys compare bytewise). */
+  function listByRecordKey(accountId: string, query: PostQuery): SandboxPost[] {
+    const before = query.byRecordKey?.before;
+    return (timelines.get(accountId) ?? [])
+      .filter((p) => p.recordKey && !p.deletedAt && (!before || p.recordKey < before))
+      .filter((p) => query.kinds.includes(p.kind) && (!query.createdUpTo || p.createdAt <= query.createdUpTo))
+      .sort((a, b) => (a.recordKey! < b.recordKey! ? 1 : -1))
+      .slice(0, query.limit);
+  }
+
+  return {
+    listAccounts: () => [...accounts.values()].map((a) => strip(a)!),
+
+    async authenticate(platform, token) {
+      const tokenHash = hashSandboxToken(token);
+      const account = accounts.get(byToken.get(tokenHash) ?? oauth.accessAccountId(tokenHash) ?? '');
+      return account?.platform === platform ? strip(account) : null;
+    },
+
+    oauth,
+
+    async getAccount(platform, platformUserId) {
+      return strip(accounts.get(byUser.get(`${platform}:${platformUserId}`) ?? ''));
+    },
+
+    async getAccountById(id) {
+      return strip(accounts.get(id));
+    },
+
+    async getAccountByHandle(platform, handle) {
+      const wanted = handle.replace(/^@/, '').toLowerCase();
+      const found = [...accounts.values()].find(
+        (a) => a.platform === platform && a.handle.replace(/^@/, '').toLowerCase() === wanted,
+      );
+      return strip(found);
+    },
+
+    async getTokenHash(id) {
+      return accounts.get(id)?.tokenHash ?? null;
+    },
+
+    async registerAccount({ token, ...input }) {
+      const existing = accounts.get(byUser.get(`${input.platform}:${input.platformUserId}`) ?? '');
+      if (existing) return strip(existing)!;
+      const account = { id: randomUUID(), displayName: null, ...input, tokenHash: hashSandboxToken(token) };
+      accounts.set(account.id, account);
+      byToken.set(account.tokenHash, account.id);
+      byUser.set(`${account.platform}:${account.platformUserId}`, account.id);
+      return strip(account)!;
+    },
+
+    async insertPost({ refuseDuplicateSince, duplicatesIncludeDeleted, ...input }) {
+      if (input.recordKey && byRecordKey.has(textKey(input.account.id, input.recordKey))) return null;
+      if (refuseDuplicateSince) {
+        const same = byText.get(textKey(input.account.id, input.text));
+        for (const p of same ?? [])
+          if (p.createdAt >= refuseDuplicateSince && (duplicatesIncludeDeleted || !p.deletedAt)) return null;
+      }
+      return insert(input);
+    },
+
+    async findDuplicatePost({ accountId, text, since, includeDeleted }) {
+      let newest: SandboxPost | null = null;
+      for (const p of byText.get(textKey(accountId, text)) ?? [])
+        if (p.createdAt >= since && (includeDeleted || !p.deletedAt) && (!newest || BigInt(p.id) > BigInt(newest.id)))
+          newest = p;
+      return newest;
+    },
+
+    async createPost(input) {
+      return { status: 'created', post: insert(input) };
+    },
+
+    async getIdempotentPostId(accountId, key, setSince) {
+      const held = keys.get(`${accountId}\u0000${key}`);
+      return held && held.setAt >= setSince.getTime() ? held.postId : null;
+    },
+
+    async setIdempotentPostId(accountId, key, postId) {
+      keys.set(`${accountId}\u0000${key}`, { postId, setAt: Date.now() });
+    },
+
+    async tryLock(name, ttlMs) {
+      const now = Date.now();
+      const held = locks.get(name);
+      if (held && held.expiresAt > now) return null;
+      const token = randomUUID();
+      locks.set(name, { token, expiresAt: now + ttlMs });
+      return token;
+    },
+
+    async unlock(name, token) {
+      if (locks.get(name)?.token === token) locks.delete(name);
+    },
+
+    async getPost(id) {
+      const post = posts.get(id);
+      return post && !post.deletedAt ? post : null;
+    },
+
+    async getPostByRecordKey(accountId, recordKey) {
+      return byRecordKey.get(textKey(accountId, recordKey)) ?? null;
+    },
+
+    async listPosts(accountId, query) {
+      if (query.byRecordKey) return listByRecordKey(accountId, query);
+      const maxId = parsePostId(query.maxId);
+      const sinceId = parsePostId(query.sinceId);
+      const timeline = timelines.get(accountId) ?? [];
+      const found: SandboxPost[] = [];
+      for (let i = timeline.length - 1; i >= 0 && found.length < query.limit; i--) {
+        const p = timeline[i]!;
+        const id = BigInt(p.id);
+        if (sinceId !== null && id <= sinceId) break;
+        if (maxId !== null && id >= maxId) continue;
+        if ((p.deletedAt && !query.includeDeleted) || !query.kinds.includes(p.kind)) continue;
+        if ((query.createdUpTo && p.createdAt > query.createdUpTo) || (query.endTime && p.createdAt > query.endTime))
+          continue;
+        if (query.startTime && p.createdAt < query.startTime) break;
+        found.push(p);
+      }
+      return found;
+    },
+
+    async listAllPosts(accountId) {
+      return [...(timelines.get(accountId) ?? [])];
+    },
+
+    async deletePost(accountId, id) {
+      const post = posts.get(id);
+      if (!post || post.accountId !== accountId) return { status: 'not_found' };
+      if (post.deletedAt) return { status: 'already_deleted', post };
+      post.deletedAt = new Date();
+      if (post.recordKey) byRecordKey.delete(textKey(post.accountId, post.recordKey));
+      return { status: 'deleted', post };
+    },
+
+    async countPosts(accountIds) {
+      return new Map(accountIds.map((id) => [id, (timelines.get(id) ?? []).filter((p) => !p.deletedAt).length]));
+    },
+
+    async createMedia(input) {
+      const createdAt = new Date();
+      let id = newPostId(createdAt);
+      while (media.has(id)) id = newPostId(createdAt);
+      const row: SandboxMedia = { ...input, id, createdAt };
+      media.set(id, row);
+      return { ...row };
+    },
+
+    async getMedia(id) {
+      const row = media.get(id);
+      return row ? { ...row } : null;
+    },
+
+    async updateMedia(id, patch) {
+      const row = media.get(id);
+      if (!row) return null;
+      Object.assign(row, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)));
+      return { ...row };
+    },
+
+    async createContainer(input) {
+      const createdAt = new Date();
+      let id = newPostId(createdAt);
+      while (containers.has(id) || posts.has(id)) id = newPostId(createdAt);
+      const container: SandboxContainer = { ...input, id, createdAt, postId: null, publishedAt: null };
+      containers.set(id, container);
+      return { ...container };
+    },
+
+    async getContainer(id) {
+      const container = containers.get(id);
+      return container ? { ...container } : null;
+    },
+
+    async publishContainer({ account, containerId, ttlMs, republish, quota }) {
+      // No await in between: the checks, the quota count and both writes are one step on the event loop.
+      const container = containers.get(containerId);
+      if (!container || container.accountId !== account.id)
+        return { status: 'refused', reason: 'missing', container: null };
+      const now = new Date();
+      const refusal = containerRefusal(container, now, { ttlMs, republish });
+      if (refusal) return { status: 'refused', reason: refusal, container: { ...container } };
+      const since = now.getTime() - quota.windowMs;
+      const timeline = timelines.get(account.id) ?? [];
+      let used = 0;
+      for (let i = timeline.length - 1; i >= 0 && timeline[i]!.createdAt.getTime() >= since; i--)
+        if (timeline[i]!.kind === container.kind) used++;
+      if (used >= quota.max) return { status: 'refused', reason: 'quota', container: { ...container } };
+      const post = insert({
+        account,
+        kind: container.kind,
+        text: container.text,
+        inReplyToId: container.inReplyToId,
+        media: container.media,
+      });
+      container.postId = post.id;
+      container.publishedAt = post.createdAt;
+      return { status: 'published', post, container: { ...container } };
+    },
+
+    async getFaults(accountId) {
+      return (
+        faults.get(accountId) ?? {
+          ...NO_FAULTS,
+          profile: resolveProfile(accounts.get(accountId)?.platform ?? 'x', undefined),
+        }
+      );
+    },
+
+    async setFaults(accountIds, { profile, ...settings }) {
+      // Resolve every profile first: a mismatch throws before anything changes.
+      const resolved = accountIds
+        .filter((id) => accounts.has(id))
+        .map((id) => [id, resolveProfile(accounts.get(id)!.platform, profile)] as const);
+      for (const [id, p] of resolved) faults.set(id, { ...settings, profile: p });
+    },
+  };
+}
