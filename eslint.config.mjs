@@ -56,7 +56,7 @@ const SANDBOX_IMPORTERS = [
   ...TEST_SUPPORT,
   'scripts/**',
   'e2e/**',
-  'lib/simulation/**',
+  'testing/simulation/**',
 ];
 
 const FENCES = [
@@ -68,7 +68,7 @@ const FENCES = [
   },
   { files: ['lib/**/*.{ts,tsx}'], ignores: [...SANDBOX_IMPORTERS], patterns: [SANDBOX, APP, COMPONENTS] },
   {
-    files: ['lib/sandbox/**/*.{ts,tsx}', 'lib/simulation/**/*.ts'],
+    files: ['lib/sandbox/**/*.{ts,tsx}', 'testing/simulation/**/*.ts'],
     ignores: [...TESTS, ...TEST_SUPPORT],
     patterns: [APP, COMPONENTS],
   },

@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@': path.resolve(import.meta.dirname),
-      'server-only': path.resolve(import.meta.dirname, 'db/testing/server-only.ts'),
+      'server-only': path.resolve(import.meta.dirname, 'testing/server-only.ts'),
     },
   },
   test: {
@@ -18,10 +18,10 @@ export default defineConfig({
       'sandbox/**/*.test.ts',
     ],
     environment: 'node',
-    globalSetup: ['db/testing/global-setup.ts'],
+    globalSetup: ['testing/db/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file gets its own database (db/testing/test-database.ts), so files can run in parallel.
+    // Each file gets its own database (testing/db/test-database.ts), so files can run in parallel.
     pool: 'forks',
   },
 });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claims, deliveries, idempotencyKeys, posts, postParts, attempts } from './schema';
-import { makeAccount, makeDelivery, makePost, makeWorkspace } from './testing/factories';
-import { createTestDatabase } from './testing/test-database';
+import { makeAccount, makeDelivery, makePost, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 
 const PARALLEL = 50;
 const { db } = await createTestDatabase({ max: PARALLEL });

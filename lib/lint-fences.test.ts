@@ -38,7 +38,7 @@ describe('lint fences around the sandbox', () => {
     ['app/api/sandbox/[...path]/route.ts', '@/sandbox/http/router'],
     ['lib/publishing/thread.test.ts', '@/sandbox/store/types'],
     ['scripts/chaos.mts', '@/sandbox/http/node-server'],
-    ['lib/sandbox/testing/harness.ts', '@/sandbox/store/memory-store'],
+    ['testing/sandbox.ts', '@/sandbox/store/memory-store'],
     ['testing/sandbox/harness.ts', '@/sandbox/store/memory-store'],
     ['sandbox/dialects/x/api.ts', '@/sandbox/behaviour/faults'],
     ['sandbox/store/pg-store.ts', '@/db/client'],

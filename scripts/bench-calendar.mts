@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { makeAccount, makeWorkspace } from '@/db/testing/factories';
+import { makeAccount, makeWorkspace } from '@/testing/db/factories';
 import { fetchRange } from '@/lib/calendar/grid';
 import { CALENDAR_POST_CAP, readCalendar } from '@/lib/reads/calendar';
 import { resolveDatabase } from './lib/database';

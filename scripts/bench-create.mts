@@ -12,7 +12,7 @@ import { createDatabase, getDb } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { createApiKey } from '@/db/queries/api-keys';
 import { posts } from '@/db/schema';
-import { makeAccount, makeWorkspace } from '@/db/testing/factories';
+import { makeAccount, makeWorkspace } from '@/testing/db/factories';
 import { authenticateApiKey } from '@/lib/auth/api-key';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { createPostResponse } from '@/app/api/v1/posts/http';

@@ -15,7 +15,7 @@ import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { createApiKey } from '@/db/queries/api-keys';
 import { posts } from '@/db/schema';
-import { makeAccount, makeWorkspace } from '@/db/testing/factories';
+import { makeAccount, makeWorkspace } from '@/testing/db/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import type { ImportResult } from '@/lib/imports/types';
 import { resolveDatabase } from './lib/database';

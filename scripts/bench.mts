@@ -22,7 +22,7 @@ import { createDatabase, type Database } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { upsertAccount } from '@/db/queries/accounts';
 import * as schema from '@/db/schema';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { DEFAULT_PUBLISHER_TUNING, type PublisherOptions } from '@/lib/publishing/config';
 import { publishDueDeliveries, type PublishSummary } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';

@@ -22,7 +22,7 @@ import { createApiKey } from '@/db/queries/api-keys';
 import { deliveryTextSql } from '@/db/queries/post-variants';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
 import { startSandboxServer } from '@/sandbox/http/node-server';

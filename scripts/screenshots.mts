@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import postgres from 'postgres';
 import sharp from 'sharp';
-import { startWebhookReceiver } from '../lib/webhooks/testing/receiver';
+import { startWebhookReceiver } from '../testing/webhook-receiver';
 
 const OUT = path.resolve('docs/screenshots');
 const PORT = Number(process.env.SCREENSHOTS_PORT || 3290);

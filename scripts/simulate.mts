@@ -1,5 +1,5 @@
 // npm run simulate [-- --runs 2000]
-// The interleaving simulation (lib/simulation) with more runs than `npm test` gives it: the general property
+// The interleaving simulation (testing/simulation) with more runs than `npm test` gives it: the general property
 // runs N times, the slow-platform one 60 % of that, in two processes. Exits non-zero on any violation.
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
@@ -12,7 +12,7 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 
 const started = Date.now();
-const vitest = await startVitest('test', ['lib/simulation/'], {
+const vitest = await startVitest('test', ['testing/simulation/'], {
   run: true,
   watch: false,
   provide: { simulationRuns: runs },

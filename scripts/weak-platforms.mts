@@ -18,7 +18,7 @@ import { runMigrations } from '@/db/migrate';
 import { upsertAccount } from '@/db/queries/accounts';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { getNextWakeAt } from '@/db/queries/publishing';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { DEFAULT_PUBLISHER_TUNING } from '@/lib/publishing/config';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { sealCredentials } from '@/lib/providers/credentials';

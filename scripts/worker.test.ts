@@ -4,8 +4,9 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
-import { lastTestDatabaseUrl } from '@/db/testing/test-database';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { lastTestDatabaseUrl } from '@/testing/db/test-database';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 
 let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeAll(async () => {

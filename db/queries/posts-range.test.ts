@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, posts } from '../schema';
-import { makeAccount, makeWorkspace } from '../testing/factories';
-import { createTestDatabase } from '../testing/test-database';
+import { makeAccount, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { listPostsInRange } from './posts';
 
 const { db } = await createTestDatabase();

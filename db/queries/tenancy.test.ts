@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { apiKeys, socialAccounts } from '../schema';
-import { makeAccount, makeWorkspace } from '../testing/factories';
-import { createTestDatabase } from '../testing/test-database';
+import { makeAccount, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { listAccounts } from './accounts';
 import { createApiKey, getActiveApiKeyByHash, listApiKeys, revokeApiKey } from './api-keys';
 

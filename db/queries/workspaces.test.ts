@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMembership, changeMemberRole, listMembers } from './workspaces';
-import { makeUser, makeWorkspace } from '../testing/factories';
-import { createTestDatabase } from '../testing/test-database';
+import { makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 
 const { db } = await createTestDatabase();
 

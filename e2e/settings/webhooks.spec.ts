@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { startWebhookReceiver, verifyStandardWebhook } from '../../lib/webhooks/testing/receiver';
+import { startWebhookReceiver, verifyStandardWebhook } from '../../testing/webhook-receiver';
 import { signIn } from '../support/auth';
 import { expectDeliverySent, postNowAndOpen } from '../support/compose';
 import { e2eSql } from '../support/db';

@@ -15,14 +15,14 @@ import {
   webhookEvents,
   workspaces,
 } from '@/db/schema';
-import { makeUser } from '@/db/testing/factories';
-import { holdLock, settled, untilBlocked } from '@/db/testing/race';
+import { makeUser } from '@/testing/db/factories';
+import { holdLock, settled, untilBlocked } from '@/testing/race';
 import { createPost } from '@/lib/posts/create';
 import { editPost } from '@/lib/posts/edit';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { testPublisherOptions } from '@/lib/publishing/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { testPublisherOptions } from '@/testing/publisher';
+import { startTestSandbox } from '@/testing/sandbox';
 import { decideApproval, recordApprovalDecision, type Decider } from './decide';
 
 const sandbox = await startTestSandbox();

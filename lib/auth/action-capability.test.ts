@@ -3,8 +3,8 @@ import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMembership } from '@/db/queries/workspaces';
 import { posts, workspaces } from '@/db/schema';
-import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import type { Role } from './roles';
 import type { WorkspaceContext } from './session';
 

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { deleteTotp, enableTotp, savePendingTotp, setWorkspaceRequireTwoFactor } from '@/db/queries/two-factor';
 import { addMembership } from '@/db/queries/workspaces';
 import { posts, workspaces } from '@/db/schema';
-import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import type { WorkspaceContext } from './session';
 
 // Server actions are called here the way Next.js calls them, minus the cookie: the session lookup is the

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspaceBySlug } from '@/db/queries/workspaces';
 import { loginAttempts } from '@/db/schema';
 import { seedDemoData } from '@/scripts/seed/seed';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { authenticate, SIGN_IN_ERRORS } from './credentials';
 import { MAX_FAILED_LOGINS } from './throttle';
 

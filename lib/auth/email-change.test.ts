@@ -5,7 +5,7 @@ import { createSession } from '@/db/queries/sessions';
 import { upsertUser } from '@/db/queries/users';
 import { upsertWorkspace } from '@/db/queries/workspaces';
 import { emailChanges, outboxEmails, sessions, users } from '@/db/schema';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 import {
   confirmEmailChange,
   EMAIL_CHANGE_WINDOW_MS,

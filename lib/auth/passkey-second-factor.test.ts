@@ -6,7 +6,7 @@ import { setWorkspaceRequireTwoFactor } from '@/db/queries/two-factor';
 import { upsertUser } from '@/db/queries/users';
 import { addMembership, upsertWorkspace } from '@/db/queries/workspaces';
 import { loginAttempts, passkeys, webauthnChallenges } from '@/db/schema';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { authenticate, passkeySecondFactorOptions, SIGN_IN_ERRORS } from './credentials';
 import { hashPassword } from './password';
 import {
@@ -18,7 +18,7 @@ import {
 } from './passkeys';
 import { secondFactorsOf, twoFactorEnrolmentDue } from './second-factor';
 import { offeredSecondFactors, twoFactorRequiredError } from './sign-in-errors';
-import { SoftAuthenticator } from './testing/soft-authenticator';
+import { SoftAuthenticator } from '@/testing/soft-authenticator';
 import { MAX_FAILED_LOGINS } from './throttle';
 import { confirmTotp, pendingTotpSecret } from './two-factor';
 

@@ -5,9 +5,9 @@ import { listPasskeys } from '@/db/queries/passkeys';
 import { getUserCredentialsByEmail } from '@/db/queries/users';
 import { passkeys, sessions, webauthnChallenges } from '@/db/schema';
 import { seedDemoData } from '@/scripts/seed/seed';
-import { makeUser } from '@/db/testing/factories';
-import { holdLock } from '@/db/testing/race';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser } from '@/testing/db/factories';
+import { holdLock } from '@/testing/race';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { getAuthOptions } from './options';
 import { authenticatePasskey } from './passkey-sign-in';
 import {
@@ -17,7 +17,7 @@ import {
   verifyPasskeySignIn,
   type RelyingParty,
 } from './passkeys';
-import { SoftAuthenticator } from './testing/soft-authenticator';
+import { SoftAuthenticator } from '@/testing/soft-authenticator';
 
 const testDb = await createTestDatabase();
 const { db } = testDb;

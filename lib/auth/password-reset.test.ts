@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listOutboxEmails } from '@/db/queries/notification-sends';
 import { addMembership } from '@/db/queries/workspaces';
 import { outboxEmails, passwordTokens, users } from '@/db/schema';
-import { makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { hashPassword, verifyPassword } from './password';
 import {
   MAX_RESETS_PER_ADDRESS,

@@ -8,7 +8,7 @@ import { createSession, listLiveSessions } from '@/db/queries/sessions';
 import { bumpSessionVersion, getUserCredentialsByEmail } from '@/db/queries/users';
 import { sessions, users } from '@/db/schema';
 import { seedDemoData } from '@/scripts/seed/seed';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { authenticate } from './credentials';
 import { verifiedPrimaryGitHubEmail } from './github-email';
 import { pruneSessionsJob } from '@/lib/jobs/prune-sessions';

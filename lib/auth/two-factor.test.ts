@@ -6,7 +6,7 @@ import { setWorkspaceRequireTwoFactor } from '@/db/queries/two-factor';
 import { upsertUser } from '@/db/queries/users';
 import { addMembership, upsertWorkspace } from '@/db/queries/workspaces';
 import { loginAttempts, recoveryCodes, totpFactors } from '@/db/schema';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { authenticate, SIGN_IN_ERRORS } from './credentials';
 import { hashPassword } from './password';
 import { twoFactorEnrolmentDue } from './second-factor';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { posts } from '@/db/schema';
-import { makeAccount, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { importCsv, importCsvChunk } from './import-csv';
 import { IMPORT_CHUNK_POSTS, previewImport, type ImportContext } from './run';
 

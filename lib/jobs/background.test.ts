@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '@/db/schema';
-import { makeExpiredIdempotencyKey, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeExpiredIdempotencyKey, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { metrics } from '@/lib/metrics/registry';
-import { sampleOrZero } from '@/lib/metrics/testing';
+import { sampleOrZero } from '@/testing/metrics';
 import { startBackgroundJobs } from './background';
 import { defineJob } from './job';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { makeExpiredIdempotencyKey, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeExpiredIdempotencyKey, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { metrics } from '@/lib/metrics/registry';
-import { sampleOrZero } from '@/lib/metrics/testing';
+import { sampleOrZero } from '@/testing/metrics';
 import { defineJob } from './job';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { runJob } from './run';

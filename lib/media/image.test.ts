@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { checkImage, MAX_IMAGE_BYTES, sniffImageType } from './image';
-import { containsGpsLatitude, jpegWithGpsExif, makeImage } from './testing/images';
+import { containsGpsLatitude, jpegWithGpsExif, makeImage } from '@/testing/images';
 
 describe('images are checked by their content, not their name', () => {
   it('recognises JPEG, PNG, GIF and WebP by their magic bytes, and keeps width and height', async () => {

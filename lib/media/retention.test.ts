@@ -6,12 +6,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertPostMedia } from '@/db/queries/media';
 import { media } from '@/db/schema';
-import { makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makePost, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { pruneMediaJob } from '@/lib/jobs/prune-media';
 import { checkRequestLink, createRequestLink } from '@/lib/requests/links';
 import { getMediaStorage } from './storage';
-import { makeImage } from './testing/images';
+import { makeImage } from '@/testing/images';
 import { uploadMedia } from './upload';
 
 // Found in the second security review (docs/security.md#changed-in-the-second-security-review): request links never

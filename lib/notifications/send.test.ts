@@ -14,12 +14,12 @@ import {
 } from '@/db/queries/notification-sends';
 import { disconnectAccount } from '@/db/queries/deliveries/disconnect';
 import { memberships, notifications, notificationSends, outboxEmails, slackWebhooks } from '@/db/schema';
-import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { logger } from '@/lib/logging/logger';
 import { createOutboundLookup, parseAllowList } from '@/lib/net/outbound-guard';
 import { createAgents } from '@/lib/providers/http';
-import { startWebhookReceiver } from '@/lib/webhooks/testing/receiver';
+import { startWebhookReceiver } from '@/testing/webhook-receiver';
 import { deliverDueNotifications, type NotificationSenderOptions } from './send';
 import { saveSlackWebhook } from './slack-settings';
 

@@ -5,10 +5,10 @@ import { providerClientForAccount, providerDefinition } from '@/lib/providers';
 import { openCredentials } from '@/lib/providers/credentials';
 import type { HttpRequest } from '@/lib/providers/http';
 import { sendOnce } from '@/lib/providers/http';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { oauthEndpoints } from './endpoints';
 import { codeChallengeOf, newCodeVerifier } from './pkce';
-import { startOAuthSandbox } from './testing';
+import { startOAuthSandbox } from '@/testing/oauth';
 import { requestTokens } from './token-request';
 
 const sandbox = await startOAuthSandbox();

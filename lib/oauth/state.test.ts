@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { oauthStates } from '@/db/schema';
-import { makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { codeChallengeOf, hashState } from './pkce';
 import { createOAuthState, redeemOAuthState } from './state';
 

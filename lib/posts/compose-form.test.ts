@@ -3,8 +3,8 @@ import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertMedia } from '@/db/queries/media';
 import { postMedia, postParts, posts } from '@/db/schema';
-import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { composeFormSchema, submitComposeForm } from './compose-form';
 
 const { db } = await createTestDatabase({ max: 30 });

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiRequest, idParams } from '@/db/testing/api-fixture';
+import { apiRequest, idParams } from '@/testing/api-fixture';
 import { deliveries } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
+import { startTestSandbox } from '@/testing/sandbox';
 import { editScheduledPost } from './edit';
-import { holdLock, untilBlocked } from '@/db/testing/race';
+import { holdLock, untilBlocked } from '@/testing/race';
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;
@@ -188,7 +188,7 @@ describe('editing races the publisher', () => {
   });
 
   it('PATCH /api/v1/posts/:id is keyed: a retry replays the answer; replaying the original create still returns the original', async () => {
-    process.env.DATABASE_URL = (await import('@/db/testing/test-database')).lastTestDatabaseUrl();
+    process.env.DATABASE_URL = (await import('@/testing/db/test-database')).lastTestDatabaseUrl();
     const { POST: create } = await import('@/app/api/v1/posts/route');
     const { PATCH } = await import('@/app/api/v1/posts/[id]/route');
     const a = await sandbox.connectAccount('x');

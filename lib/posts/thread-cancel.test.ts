@@ -1,10 +1,10 @@
 import { inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claims } from '@/db/schema';
-import { holdLock, settled, untilBlocked } from '@/db/testing/race';
+import { holdLock, settled, untilBlocked } from '@/testing/race';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { deliveryStates, scheduleThread, testPublisherOptions } from '@/lib/publishing/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { deliveryStates, scheduleThread, testPublisherOptions } from '@/testing/publisher';
+import { startTestSandbox } from '@/testing/sandbox';
 import { cancelPost } from './cancel';
 
 // I1, I2 for a thread canceled while the publisher runs: it is canceled whole (nothing published) or published

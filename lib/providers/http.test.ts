@@ -2,7 +2,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NETWORK_RULES, classifyWith } from './classify';
 import { NO_SOCKET, createAgents, sendOnce, type HttpRequest, type Agents, type AgentOptions } from './http';
-import { TEST_TLS_CERT } from './testing/tls-fixture';
+import { TEST_TLS_CERT } from '@/testing/wire/tls-fixture';
 import {
   HTTP_OK,
   closedPort,
@@ -11,7 +11,7 @@ import {
   startServer,
   type OnData,
   type TestServer,
-} from './testing/wire-servers';
+} from '@/testing/wire/servers';
 import type { Classification, RawOutcome } from './types';
 
 // sendOnce on real loopback sockets: each network classifier row is reached by a socket that really did

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 
 // Inside Next a route handler cannot destroy its socket; the sandbox there answers a reset with a 200
 // whose body breaks off. The clients must read that as ambiguous too (published, id unknown).

@@ -9,12 +9,13 @@ import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { attempts } from '@/db/schema';
 import { checkImage } from '@/lib/media/image';
 import { createDiskMediaStorage } from '@/lib/media/storage';
-import { makeImage } from '@/lib/media/testing/images';
+import { makeImage } from '@/testing/images';
 import type { ProviderName } from '@/lib/providers/types';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
 import { publishDueDeliveries } from './publish-due';
-import { deliveryStates, testPublisherOptions } from './testing';
+import { deliveryStates, testPublisherOptions } from '@/testing/publisher';
 
 // The app serves images at signed URLs from MEDIA_DIR with APP_ENCRYPTION_KEY; the publisher signs with the same key.
 const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-publish-media-'));

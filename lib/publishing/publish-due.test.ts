@@ -3,9 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claimDueDeliveries, recordOutcomes, startAttempts } from '@/db/queries/deliveries';
 import { deliveries, deliveryEvents } from '@/db/schema';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 import { publishDueDeliveries } from './publish-due';
-import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from './testing';
+import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
 
 const sandbox = await startTestSandbox({ hangMs: 3_000 });
 const { db } = sandbox;

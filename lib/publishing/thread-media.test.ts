@@ -8,14 +8,15 @@ import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
 import { insertMedia } from '@/db/queries/media';
 import { checkImage } from '@/lib/media/image';
 import { createDiskMediaStorage } from '@/lib/media/storage';
-import { makeImage } from '@/lib/media/testing/images';
+import { makeImage } from '@/testing/images';
 import { createPost } from '@/lib/posts/create';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
 import type { ProviderName } from '@/lib/providers/types';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import type { SandboxPost } from '@/sandbox/store/types';
 import { publishDueDeliveries } from './publish-due';
-import { attemptCount, testPublisherOptions } from './testing';
+import { attemptCount, testPublisherOptions } from '@/testing/publisher';
 
 // A thread whose second part has an image (docs/architecture.md#media-before-the-post): created through the real create
 // path, published by the real clients against the sandbox. Each part uploads its own images just before it is created,

@@ -2,13 +2,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claimDueDeliveries, resolveReviewItem, startAttempts } from '@/db/queries/deliveries';
 import { deliveries, deliveryEvents } from '@/db/schema';
-import { makeUser } from '@/db/testing/factories';
+import { makeUser } from '@/testing/db/factories';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from '@/lib/reconcile/reconcile';
-import { testReconcileOptions } from '@/lib/reconcile/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { testReconcileOptions } from '@/testing/reconciler';
+import { startTestSandbox } from '@/testing/sandbox';
 import type { FaultSettings, Platform, SandboxPost } from '@/sandbox/store/types';
 import { publishDueDeliveries } from './publish-due';
-import { attemptCount, deliveryStates, scheduleThread, testPublisherOptions } from './testing';
+import { attemptCount, deliveryStates, scheduleThread, testPublisherOptions } from '@/testing/publisher';
 
 // Threads, end to end (DESIGN I1, I2): the publisher and the reconciler with the real clients against the sandbox
 // (Postgres store, real sockets). Each part is one delivery per account, claimed only once the part before it is

@@ -2,11 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { attempts, deliveries, deliveryEvents, reconciliations } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
-import { startTestSandbox, type ConnectOptions } from '@/lib/sandbox/testing/harness';
+import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
+import { startTestSandbox, type ConnectOptions } from '@/testing/sandbox';
 import type { FaultSettings } from '@/sandbox/store/types';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from './reconcile';
-import { testReconcileOptions } from './testing';
+import { testReconcileOptions } from '@/testing/reconciler';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 // LinkedIn end to end: the publisher, the sandbox's LinkedIn dialect and the reconciler's `evidence` strategy.

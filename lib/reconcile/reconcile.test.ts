@@ -8,12 +8,13 @@ import {
 } from '@/db/queries/deliveries';
 import { attempts, auditLog, deliveries, reconciliations, socialAccounts } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
+import { attemptCount, deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
 import { deleteExtraCopies } from '@/lib/review/delete-extra-copies';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import type { FaultSettings } from '@/sandbox/store/types';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from './reconcile';
-import { testReconcileOptions } from './testing';
+import { testReconcileOptions } from '@/testing/reconciler';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 const CALL_TIMEOUT_MS = 300;

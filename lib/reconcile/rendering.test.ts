@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { deliveries, reconciliations } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { testPublisherOptions } from '@/lib/publishing/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { testPublisherOptions } from '@/testing/publisher';
+import { startTestSandbox } from '@/testing/sandbox';
 import type { Profile } from '@/sandbox/store/types';
 import { reconcileAmbiguousDeliveries } from './reconcile';
-import { testReconcileOptions } from './testing';
+import { testReconcileOptions } from '@/testing/reconciler';
 
 // A read-back fooled by rendering (docs/architecture.md#proof-of-absence), end to end: a server that renders (Markdown
 // to HTML, t.co links, a cut text) fooled the read-back into "not found" and the release published a second copy, shown

@@ -16,15 +16,16 @@ import {
 } from '@/db/schema';
 import { parseAllowList } from '@/lib/net/outbound-guard';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
+import { deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
 import { readAccounts } from '@/lib/reads/accounts';
 import { readPublicationReport } from '@/lib/reports/publication';
 import { deleteExtraCopies } from '@/lib/review/delete-extra-copies';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { createEndpoint } from '@/lib/webhooks/endpoints';
 import { effectiveAllowanceMs } from './allowance';
 import { reconcileAmbiguousDeliveries } from './reconcile';
-import { testReconcileOptions, testWatchOptions } from './testing';
+import { testReconcileOptions, testWatchOptions } from '@/testing/reconciler';
 import { watchForLateCopies } from './watch';
 
 // A late copy (docs/architecture.md#late-copies) at a tenth of the real scale: a server busy for 6 s (100 s in the

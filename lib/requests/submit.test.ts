@@ -3,9 +3,9 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { revokeRequestLink } from '@/db/queries/requests';
 import { auditLog, deliveries, media, postMedia, postRequests, posts } from '@/db/schema';
-import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { holdLock, settled } from '@/db/testing/race';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { holdLock, settled } from '@/testing/race';
+import { createTestDatabase } from '@/testing/db/test-database';
 import {
   checkRequestLink,
   createRequestLink,

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '@/db/schema';
-import { makeScopedApiKey } from '@/db/testing/api-fixture';
+import { makeScopedApiKey } from '@/testing/api-fixture';
 import { hashApiKey } from '@/lib/auth/api-key-token';
-import { startTestSandbox } from './testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 
 // Found in the second security review (docs/security.md#changed-in-the-second-security-review): the sandbox control
 // endpoints took any active API key, with no scope check and no rate count.

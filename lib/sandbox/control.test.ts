@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { upsertAccount } from '@/db/queries/accounts';
 import { revokeApiKey, listApiKeys } from '@/db/queries/api-keys';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { createProviderClient } from '@/lib/providers';
 import { sealCredentials } from '@/lib/providers/credentials';
-import { TEST_ENCRYPTION_KEY, startTestSandbox } from './testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 
 // Control endpoints (PUT /api/sandbox/faults, GET /api/sandbox/timeline): API-key auth, tenancy, problem+json.
 

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { upsertAccount } from '@/db/queries/accounts';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
+import { deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
 import { sandboxCredentials } from './connect';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from './testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 
 const sandbox = await startTestSandbox();

@@ -2,9 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addMembership, listMembers } from '@/db/queries/workspaces';
 import { auditLog } from '@/db/schema';
-import { makeUser, makeWorkspace } from '@/db/testing/factories';
-import { holdLock, untilBlocked } from '@/db/testing/race';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser, makeWorkspace } from '@/testing/db/factories';
+import { holdLock, untilBlocked } from '@/testing/race';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { changeMemberRoleAudited, removeMemberAudited } from './members';
 
 const { db } = await createTestDatabase({ max: 10 });

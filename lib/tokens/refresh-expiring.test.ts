@@ -2,12 +2,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sandboxOAuthTokens } from '@/sandbox/db/schema';
 import { notifications, socialAccounts } from '@/db/schema';
-import { startOAuthSandbox } from '@/lib/oauth/testing';
+import { startOAuthSandbox } from '@/testing/oauth';
 import { providerClientForAccount, providerDefinition, resolvedAccountFor } from '@/lib/providers';
 import { openCredentials } from '@/lib/providers/credentials';
 import { sendOnce } from '@/lib/providers/http';
 import type { ProviderTransport } from '@/lib/providers/transport';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { refreshExpiringTokens, type RefreshOptions } from './refresh-expiring';
 
 // Access tokens live two minutes here: inside the job's ten-minute margin from the start.

@@ -5,9 +5,9 @@ import { getNextWakeAt } from '@/db/queries/publishing';
 import { markTokenProblem } from '@/db/queries/token-health';
 import { deliveries, notifications, socialAccounts, workspaces, type ApiKeyScope } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key-token';
-import { startOAuthSandbox } from '@/lib/oauth/testing';
+import { startOAuthSandbox } from '@/testing/oauth';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { deliveryStates, schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
+import { deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
 import { readAccounts } from '@/lib/reads/accounts';
 import { readQueue } from '@/lib/reads/queue';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ProviderReadError } from '@/lib/providers/types';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 
 // processingMs, readLagMs and listingUnavailable, through the real provider clients over HTTP, on both stores.
 

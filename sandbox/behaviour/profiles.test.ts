@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 import type { Platform, Profile } from '@/sandbox/store/types';
 
 // Each profile's weakness or strength, shown with real concurrent HTTP requests, on both stores.

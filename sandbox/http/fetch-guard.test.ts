@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fetchImageOverHttp, MAX_SANDBOX_IMAGE_BYTES } from './media';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 
 // Found in the second security review (docs/security.md#changed-in-the-second-security-review): the sandbox fetched any
 // URL it was given (blind SSRF), and anyone could get a sandbox token.

@@ -3,11 +3,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeMultipart } from '@/lib/providers/http';
 import { createProviderClient } from '@/lib/providers';
 import type { PublishMedia } from '@/lib/providers/types';
-import { makeImage } from '@/lib/media/testing/images';
+import { makeImage } from '@/testing/images';
 import { sha256Of } from './media';
 import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
 import { startSandboxServer } from './node-server';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 
 // Each upload dialect refuses what its real server refuses: the sandbox is never more forgiving.
 const sandbox = await startTestSandbox();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandboxServer } from './node-server';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 import type { Platform } from '@/sandbox/store/types';
 
 // Reads need the account's own token and show only its own posts (docs/sandbox.md#reads-and-deletes); ids are not

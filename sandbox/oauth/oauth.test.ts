@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeChallengeOf, newCodeVerifier } from '@/lib/oauth/pkce';
 import { requestTokens } from '@/lib/oauth/token-request';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 import type { SandboxStore } from '@/sandbox/store/types';
 
 // The sandbox's OAuth server on both stores (Postgres and memory): the same rules, never more forgiving than X.

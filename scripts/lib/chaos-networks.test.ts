@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startMemoryTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox } from '@/testing/sandbox';
 import { resolveProfile } from '@/sandbox/behaviour/profiles';
 import { CHAOS_PROFILES, copiesOnPlatform, type ChaosAccount } from './chaos-networks';
 

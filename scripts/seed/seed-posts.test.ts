@@ -8,11 +8,12 @@ import { sniffImageType } from '@/lib/media/sniff';
 import { createDiskMediaStorage } from '@/lib/media/storage';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
 import { readPublicationReport } from '@/lib/reports/publication';
-import { testReconcileOptions } from '@/lib/reconcile/testing';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { testReconcileOptions } from '@/testing/reconciler';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import type { Database } from '@/db/client';
 import { seedDemoData, type DemoPostsOptions } from './seed';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 // The demo week (scripts/seed/seed-posts.ts) on real Postgres: every state in each workspace, this week and the next, with

@@ -5,7 +5,7 @@ import { verifyPassword } from '@/lib/auth/password';
 import { openCredentials } from '@/lib/providers/credentials';
 import { memberships, socialAccounts, users, workspaces } from '@/db/schema';
 import { seedDemoData } from './seed';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { createTestDatabase } from '@/testing/db/test-database';
 
 const encryptionKey = randomBytes(32).toString('base64');
 const options = { password: 'seed-test-password', encryptionKey };

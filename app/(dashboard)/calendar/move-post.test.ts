@@ -3,14 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMembership } from '@/db/queries/workspaces';
 import { attempts, deliveries, posts } from '@/db/schema';
-import { makeUser } from '@/db/testing/factories';
-import { holdLock, settled, untilBlocked } from '@/db/testing/race';
-import { lastTestDatabaseUrl } from '@/db/testing/test-database';
+import { makeUser } from '@/testing/db/factories';
+import { holdLock, settled, untilBlocked } from '@/testing/race';
+import { lastTestDatabaseUrl } from '@/testing/db/test-database';
 import type { Role } from '@/lib/auth/roles';
 import type { WorkspaceContext } from '@/lib/auth/session';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { schedulePosts, testPublisherOptions } from '@/lib/publishing/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { schedulePosts, testPublisherOptions } from '@/testing/publisher';
+import { startTestSandbox } from '@/testing/sandbox';
 
 // The calendar's move action as the browser calls it; only the cookie's session lookup is replaced. The
 // database, the publisher and the sandbox platform (over real sockets) are real.

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMembership, getMembershipsForUser } from '@/db/queries/workspaces';
 import { outboxEmails, workspaceInvitations, workspaces } from '@/db/schema';
-import { makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import type { Role } from '@/lib/auth/roles';
 import type { WorkspaceContext } from '@/lib/auth/session';
 

@@ -3,8 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMembership } from '@/db/queries/workspaces';
 import { auditLog, requestLinks } from '@/db/schema';
-import { makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import type { Role } from '@/lib/auth/roles';
 import type { WorkspaceContext } from '@/lib/auth/session';
 

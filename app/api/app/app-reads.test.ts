@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { setWorkspaceRequireTwoFactor } from '@/db/queries/two-factor';
 import { addMembership } from '@/db/queries/workspaces';
-import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import type { WorkspaceContext } from '@/lib/auth/session';
 
 // The dashboard's GET reads, called the way Next calls a route handler; only the cookie's session lookup is

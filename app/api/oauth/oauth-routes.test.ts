@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { socialAccounts } from '@/db/schema';
 import { addMembership } from '@/db/queries/workspaces';
-import { lastTestDatabaseUrl } from '@/db/testing/test-database';
+import { lastTestDatabaseUrl } from '@/testing/db/test-database';
 import type { WorkspaceContext } from '@/lib/auth/session';
-import { startOAuthSandbox } from '@/lib/oauth/testing';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startOAuthSandbox } from '@/testing/oauth';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 
 // The OAuth routes called the way Next calls them; only the cookie's session lookup is replaced. The sandbox runs
 // on its own port, which is "this app's origin" here (PORT), so the token exchange reaches it as in production.

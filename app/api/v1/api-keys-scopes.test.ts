@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/db/queries/api-keys';
 import { apiKeys, posts, type ApiKeyScope } from '@/db/schema';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/testing/api-fixture';
 import { scopesSchema } from '@/lib/api/scopes';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { GET as listAccounts } from './accounts/route';

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeRequestLink } from '@/db/queries/requests';
 import { createApiKey } from '@/db/queries/api-keys';
 import { approvalDecisions, approvalLinks, auditLog, deliveries, users, type ApiKeyScope } from '@/db/schema';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
-import { makeUser } from '@/db/testing/factories';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/testing/api-fixture';
+import { makeUser } from '@/testing/db/factories';
 import {
   APPROVAL_ADDRESS_RATE_PER_MINUTE,
   APPROVAL_LINK_RATE_PER_MINUTE,

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
 import { createApiKey } from '@/db/queries/api-keys';
-import { makeAccount } from '@/db/testing/factories';
+import { makeAccount } from '@/testing/db/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { GET as getSchedule, PUT as putSchedule } from './accounts/[id]/schedule/route';
@@ -26,13 +26,13 @@ import { mediaContentContract } from './media/[id]/content/contract';
 import { GET as getMediaContent } from './media/[id]/content/route';
 import { mediaContract } from './media/contract';
 import { POST as uploadMedia } from './media/route';
-import { makeImage } from '@/lib/media/testing/images';
+import { makeImage } from '@/testing/images';
 import { GET as listPosts, POST as createPost } from './posts/route';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
 import { DELETE as deleteWebhookEndpoint } from './webhook-endpoints/[id]/route';
 import { webhookEndpointsContract } from './webhook-endpoints/contract';
 import { GET as listWebhookEndpoints, POST as createWebhookEndpoint } from './webhook-endpoints/route';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 
 process.env.APP_ENCRYPTION_KEY ??= TEST_ENCRYPTION_KEY;
 // POST /accounts calls a Mastodon-API server on loopback, allowed by name as on the e2e server.

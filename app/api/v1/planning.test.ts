@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/db/queries/api-keys';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/testing/api-fixture';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { GET as getSchedule, PUT as putSchedule } from './accounts/[id]/schedule/route';
 import { PATCH as editPost } from './posts/[id]/route';

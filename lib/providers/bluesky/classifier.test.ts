@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NETWORK_RULES } from '../classify';
-import { closedPort } from '../testing/wire-servers';
+import { closedPort } from '@/testing/wire/servers';
 import type { Outcome, PublishInput, PublishResult } from '../types';
 import { BLUESKY_RULES, classifyBluesky } from './classifier';
 import { createBlueskyClient } from './client';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 import { createProviderClient, ProviderReadError, type PublishInput } from '..';
 import type { BlueskyClient } from './client';
 import { recordKeyFor } from './tid';

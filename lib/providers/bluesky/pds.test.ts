@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { insertMedia } from '@/db/queries/media';
 import { reconciliations } from '@/db/schema';
 import { checkImage } from '@/lib/media/image';
-import { makeImage } from '@/lib/media/testing/images';
+import { makeImage } from '@/testing/images';
 import { createPost } from '@/lib/posts/create';
 import { createPostRequestSchema } from '@/lib/posts/post-input';
-import { attemptCount, schedulePosts } from '@/lib/publishing/testing';
-import type { Fault } from '../testing/fault-proxy';
-import { startPdsHarness } from '../testing/pds-harness';
+import { attemptCount, schedulePosts } from '@/testing/publisher';
+import type { Fault } from '@/testing/wire/fault-proxy';
+import { startPdsHarness } from '@/testing/pds/harness';
 
 // Semel's real Bluesky client, publisher and reconciler against the reference PDS (@atproto/pds with a PLC
 // directory, on loopback), through a fault proxy that breaks the one write. Copies are counted on the PDS itself

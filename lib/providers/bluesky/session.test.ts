@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
 import { verifyAccount } from '..';
 import { sendOnce } from '../http';
 import type { ProviderTransport } from '../transport';
-import { closedPort } from '../testing/wire-servers';
+import { closedPort } from '@/testing/wire/servers';
 import { createBlueskyClient } from './client';
 import { blueskyProvider } from './index';
 import { jwtExpiry } from './session';

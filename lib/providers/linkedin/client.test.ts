@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
-import { startServer } from '../testing/wire-servers';
+import { startTestSandbox } from '@/testing/sandbox';
+import { startServer } from '@/testing/wire/servers';
 import { createProviderClient, providerDefinition, type ReadBackInput } from '..';
 import { createLinkedinClient } from './client';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 import { createProviderClient } from '..';
 
 // The real Mastodon client against the sandbox for every fault type, and Idempotency-Key replay.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 import { createProviderClient } from '..';
 import { ProviderReadError, type ProviderState, type PublishInput } from '../types';
 

@@ -8,10 +8,10 @@ import { createProviderClient } from '@/lib/providers';
 import { sendOnce } from '@/lib/providers/http';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { attemptCount, deliveryStates, testPublisherOptions } from '@/lib/publishing/testing';
+import { attemptCount, deliveryStates, testPublisherOptions } from '@/testing/publisher';
 import { reconcileAmbiguousDeliveries, type ReconcileOptions } from '@/lib/reconcile/reconcile';
-import { testReconcileOptions } from '@/lib/reconcile/testing';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { testReconcileOptions } from '@/testing/reconciler';
+import { startTestSandbox } from '@/testing/sandbox';
 import type { FaultSettings } from '@/sandbox/store/types';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
 import { createProviderClient } from '..';
 
 // The real X client against the sandbox (standalone server, real sockets) for every fault type:

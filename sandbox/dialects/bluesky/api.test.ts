@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { upsertAccount } from '@/db/queries/accounts';
 import { getSandboxAccountByUserId } from '@/sandbox/db/queries/store';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { openCredentials, sealCredentials } from '@/lib/providers/credentials';
 import { recordKeyFor } from '@/lib/providers/bluesky/tid';
 import { issueSandboxSession } from './session';
 import { connectSandboxAccount, sandboxCredentials } from '@/lib/sandbox/connect';
 import { profileFits, resolveProfile } from '@/sandbox/behaviour/profiles';
-import { startMemoryTestSandbox, startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { hashSandboxToken, newSandboxIdentity } from '@/sandbox/oauth/tokens';
 
 // The sandbox's PDS dialect spoken raw (XRPC over HTTP), on both stores: what a PDS answers, and only that.

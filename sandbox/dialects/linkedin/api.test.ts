@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getAccountWithCredentials, upsertAccount } from '@/db/queries/accounts';
-import { makeWorkspace } from '@/db/testing/factories';
+import { makeWorkspace } from '@/testing/db/factories';
 import { providerClientForAccount } from '@/lib/providers';
 import { linkedinMeta } from '@/lib/providers/linkedin/meta';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { connectSandboxAccount } from '@/lib/sandbox/connect';
 import { LINKEDIN_DUPLICATE_WINDOW_MS } from '@/sandbox/behaviour/profiles';
 import { handleSandboxRequest } from '@/sandbox/http/router';
-import { startMemoryTestSandbox, startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import type { ScopedAccount } from '@/sandbox/store/types';
 import { registerProductSandboxAccounts } from '@/lib/sandbox/workspace-scope';

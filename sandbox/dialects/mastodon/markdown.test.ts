@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 import type { Profile } from '@/sandbox/store/types';
 
 // mastodon-markdown renders a status as Hollo does (docs/sandbox.md#profiles): what a read-back sees in `content` is

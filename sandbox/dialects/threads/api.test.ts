@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { threadsMeta } from '@/lib/providers/threads/meta';
 import { startSandboxServer } from '@/sandbox/http/node-server';
 import { handleSandboxRequest } from '@/sandbox/http/router';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 
 // The Threads dialect on the wire (raw HTTP, as any client would call it), on both stores: a container is
 // published at most once (a compare-and-set), the 24 h quotas hold under concurrency, and the reads only

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { xWeightedLength } from '@/lib/providers/x/text-length';
-import { startMemoryTestSandbox, startTestSandbox } from '@/lib/sandbox/testing/harness';
+import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 import type { Profile } from '@/sandbox/store/types';
 
 // X reads a post back as X shows it (docs/sandbox.md#profiles): every link as a t.co link, with `entities.urls` when

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSession } from '@/db/queries/sessions';
 import { sessions } from '@/db/schema';
-import { makeUser } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 
 // The Security actions as Next calls them; only the cookie's session lookup (and the page cache) is replaced.
 let signedIn: { user: { id: string; email: string; name: string }; sessionId: string } | null = null;

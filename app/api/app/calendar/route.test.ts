@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMembership } from '@/db/queries/workspaces';
-import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
 import type { WorkspaceContext } from '@/lib/auth/session';
 import type { CalendarData } from '@/lib/reads/calendar';
 

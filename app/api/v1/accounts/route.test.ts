@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryEvents, idempotencyKeys, socialAccounts } from '@/db/schema';
-import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
-import { makeDelivery, makePost } from '@/db/testing/factories';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
+import { makeDelivery, makePost } from '@/testing/db/factories';
 import { openCredentials } from '@/lib/providers/credentials';
-import { startTestSandbox, TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { startTestSandbox } from '@/testing/sandbox';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { registerSandboxIdentity } from '@/lib/sandbox/register-identity';
 
 // As the e2e server: `localhost` allowed by name; a literal internal address (127.0.0.1) is refused by the guard.

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, importRows, postParts, posts } from '@/db/schema';
-import { createApiFixture, noParams } from '@/db/testing/api-fixture';
-import { makeAccount } from '@/db/testing/factories';
-import { holdLock, settled, untilBlocked } from '@/db/testing/race';
+import { createApiFixture, noParams } from '@/testing/api-fixture';
+import { makeAccount } from '@/testing/db/factories';
+import { holdLock, settled, untilBlocked } from '@/testing/race';
 import type { ImportResult } from '@/lib/imports/types';
 import { POST as importRoute } from './route';
 

@@ -6,10 +6,10 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRequireAltText } from '@/db/queries/media';
 import { media, postMedia } from '@/db/schema';
-import { apiRequest, createApiFixture, noParams } from '@/db/testing/api-fixture';
-import { makeAccount } from '@/db/testing/factories';
+import { apiRequest, createApiFixture, noParams } from '@/testing/api-fixture';
+import { makeAccount } from '@/testing/db/factories';
 import { sha256Hex } from '@/lib/media/storage';
-import { jpegWithGpsExif, makeImage } from '@/lib/media/testing/images';
+import { jpegWithGpsExif, makeImage } from '@/testing/images';
 import { POST as createPost } from '../posts/route';
 import { POST as upload } from './route';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createApiFixture, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, noParams } from '@/testing/api-fixture';
 import { GET as listPosts, POST as createPost } from './route';
 
 const fixture = await createApiFixture();

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries, deliveryEvents } from '@/db/schema';
-import { createApiFixture, noParams } from '@/db/testing/api-fixture';
-import { makeUser } from '@/db/testing/factories';
+import { createApiFixture, noParams } from '@/testing/api-fixture';
+import { makeUser } from '@/testing/db/factories';
 import { composeFormSchema, submitComposeForm } from '@/lib/posts/compose-form';
 import { POST as createPost } from './route';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/testing/api-fixture';
 import { deliveries, idempotencyKeys, posts } from '@/db/schema';
 import { GET as getPost } from './[id]/route';
 import { POST as cancelPost } from './[id]/cancel/route';

@@ -3,8 +3,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertMedia, setRequireAltText } from '@/db/queries/media';
 import { postMedia } from '@/db/schema';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
-import { makeAccount } from '@/db/testing/factories';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/testing/api-fixture';
+import { makeAccount } from '@/testing/db/factories';
 import { GET as getPost, PATCH as patchPost } from './[id]/route';
 import { POST as createPost } from './route';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { webhookEndpoints } from '@/db/schema';
-import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/db/testing/api-fixture';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
+import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { openWebhookSecret } from '@/lib/webhooks/secret';
 
 // As the e2e server: `localhost` allowed by name (a self-hoster's LAN receiver); literal internal addresses are not.

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { media } from '@/db/schema';
-import { makeAccount, makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
-import { makeImage } from '@/lib/media/testing/images';
+import { makeAccount, makeUser, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
+import { makeImage } from '@/testing/images';
 import { createRequestLink, revokeRequestLinkAudited } from '@/lib/requests/links';
 import { POST as upload } from './route';
 

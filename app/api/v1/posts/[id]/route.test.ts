@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createApiFixture, idParams, noParams } from '@/db/testing/api-fixture';
+import { apiRequest, createApiFixture, idParams, noParams } from '@/testing/api-fixture';
 import { deliveries, idempotencyKeys } from '@/db/schema';
 import { POST as createPost } from '../route';
 import { PATCH as editPost } from './route';

@@ -2,21 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { createApiKey } from '@/db/queries/api-keys';
 import { upsertAccount } from '@/db/queries/accounts';
-import { makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeWorkspace } from './db/factories';
+import { createTestDatabase } from './db/test-database';
+import { TEST_ENCRYPTION_KEY } from './keys';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { createProviderClient } from '@/lib/providers';
 import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
 import { startSandboxServer } from '@/sandbox/http/node-server';
 import { createPgSandboxStore } from '@/sandbox/store/pg-store';
-import { registerSandboxIdentity as registerIdentity, type ConnectOptions } from '../register-identity';
+import { registerSandboxIdentity as registerIdentity, type ConnectOptions } from '@/lib/sandbox/register-identity';
 import { NO_FAULTS, type FaultsUpdate, type Platform, type SandboxDeps } from '@/sandbox/store/types';
-import { registerProductSandboxAccounts, workspaceScopeResolver } from '../workspace-scope';
+import { registerProductSandboxAccounts, workspaceScopeResolver } from '@/lib/sandbox/workspace-scope';
 
 export type { ConnectOptions };
-
-export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
 
 /**
  * The standalone sandbox server in-process on a random port, on this test file's own database

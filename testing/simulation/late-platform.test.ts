@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { simulationProperty, simulationRuns } from './property';
 
 // docs/architecture.md#late-copies: a write finished past the allowance defeats a proof of absence. The property
-// (lib/simulation/invariants.ts) allows its second copy only in review with every copy listed, never "sent".
+// (testing/simulation/invariants.ts) allows its second copy only in review with every copy listed, never "sent".
 let caught = 0;
 let found = 0;
 const property = await simulationProperty('late', (result) => {

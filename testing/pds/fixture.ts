@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { closedPort } from './wire-servers';
+import { closedPort } from '../wire/servers';
 
 // The reference Bluesky PDS (@atproto/pds, SQLite in a temp dir) and a PLC directory (@did-plc/server on its
 // in-memory database), both on loopback only, as @atproto/dev-env's TestPds/TestPlc start them.

@@ -3,8 +3,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { attempts, deliveries } from '@/db/schema';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import type { PublisherOptions } from './config';
+import { TEST_ENCRYPTION_KEY } from './keys';
+import type { PublisherOptions } from '@/lib/publishing/config';
 import { allowanceFor } from '@/lib/reconcile/allowance-map';
 
 /** Tests read the platform as soon as a call has timed out (the sandbox creates posts within the call unless told otherwise). */

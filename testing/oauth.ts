@@ -1,17 +1,17 @@
 import { afterAll } from 'vitest';
-import { makeUser, makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeUser, makeWorkspace } from './db/factories';
+import { createTestDatabase } from './db/test-database';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import { startSandboxServer } from '@/sandbox/http/node-server';
 import { createPgSandboxStore } from '@/sandbox/store/pg-store';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
+import { TEST_ENCRYPTION_KEY } from './keys';
 import type { Platform, SandboxStore } from '@/sandbox/store/types';
 import {
   registerProductSandboxAccounts,
   workspaceSandboxScope,
   workspaceScopeResolver,
 } from '@/lib/sandbox/workspace-scope';
-import { completeOAuthConnect, startOAuthConnect } from './connect';
+import { completeOAuthConnect, startOAuthConnect } from '@/lib/oauth/connect';
 
 /**
  * The sandbox network in its own node:http server on this test file's database, with its OAuth server, and the

@@ -1,5 +1,5 @@
 import type { Database } from '@/db/client';
-import { lastCheckCopyIds, listSimDeliveries, listSimEvents } from '@/db/testing/simulation';
+import { lastCheckCopyIds, listSimDeliveries, listSimEvents } from './database';
 import { canTransition } from '@/lib/deliveries/transitions';
 import type { DeliveryStatus } from '@/db/schema';
 import type { SimulationResult } from './simulate';

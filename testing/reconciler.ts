@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { NO_ALLOWANCE } from '@/lib/publishing/testing';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import { RECONCILE_DEFAULTS } from './options';
-import type { ReconcileOptions } from './reconcile';
-import type { WatchOptions } from './watch';
+import { NO_ALLOWANCE } from './publisher';
+import { TEST_ENCRYPTION_KEY } from './keys';
+import { RECONCILE_DEFAULTS } from '@/lib/reconcile/options';
+import type { ReconcileOptions } from '@/lib/reconcile/reconcile';
+import type { WatchOptions } from '@/lib/reconcile/watch';
 
 /** Reconciler options for tests: reads as soon as the (short) call timeout has passed, rechecks at once. */
 export function testReconcileOptions(origin: string, overrides: Partial<ReconcileOptions> = {}): ReconcileOptions {

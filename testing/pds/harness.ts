@@ -5,18 +5,18 @@ import { eq } from 'drizzle-orm';
 import { afterAll, expect } from 'vitest';
 import { connectAccount } from '@/db/queries/accounts';
 import { attempts, deliveries } from '@/db/schema';
-import { makeWorkspace } from '@/db/testing/factories';
-import { createTestDatabase } from '@/db/testing/test-database';
+import { makeWorkspace } from '../db/factories';
+import { createTestDatabase } from '../db/test-database';
 import { createDiskMediaStorage } from '@/lib/media/storage';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { providerDefinition, verifyAccount } from '@/lib/providers';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { deliveryStates, testPublisherOptions } from '@/lib/publishing/testing';
+import { deliveryStates, testPublisherOptions } from '../publisher';
 import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
-import { testReconcileOptions } from '@/lib/reconcile/testing';
-import { TEST_ENCRYPTION_KEY } from '@/lib/sandbox/testing/harness';
-import { startFaultProxy } from './fault-proxy';
-import { startPdsFixture } from './pds-fixture';
+import { testReconcileOptions } from '../reconciler';
+import { TEST_ENCRYPTION_KEY } from '../keys';
+import { startFaultProxy } from '../wire/fault-proxy';
+import { startPdsFixture } from './fixture';
 
 /**
  * For one test file: its database, the reference PDS with a fault proxy in front, and Semel's real publisher and

@@ -2,8 +2,8 @@ import { createApiKey } from '@/db/queries/api-keys';
 import type { Executor } from '@/db/client';
 import type { ApiKeyScope } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key-token';
-import { makeAccount, makeWorkspace } from './factories';
-import { createTestDatabase } from './test-database';
+import { makeAccount, makeWorkspace } from './db/factories';
+import { createTestDatabase } from './db/test-database';
 
 /**
  * A test database that the app's own `getDb()` uses (route handlers are called in-process with real

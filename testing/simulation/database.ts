@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '@/db/client';
 
-// Database support for the interleaving simulation (lib/simulation), on the test file's own database.
+// Database support for the interleaving simulation (testing/simulation), on the test file's own database.
 
 /**
  * I4 audit: for every history row, the claim's generation at the moment the row was written (an AFTER

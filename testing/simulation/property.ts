@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, inject } from 'vitest';
-import { createTestDatabase } from '@/db/testing/test-database';
-import { installFenceAudit } from '@/db/testing/simulation';
+import { createTestDatabase } from '../db/test-database';
+import { installFenceAudit } from './database';
 import { checkInvariants } from './invariants';
 import { latePlatformPlan, simulationPlan, slowPlatformPlan } from './plan';
 import { simulate } from './simulate';
