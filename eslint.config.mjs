@@ -93,6 +93,31 @@ const config = [
     rules: { 'no-restricted-imports': ['error', { patterns }] },
   })),
   {
+    // Test support stays out of what ships: testing/ may import anything, production code may not import testing/
+    // (its keys are public and its fixtures write to the database). Tests beside the code may (testing/fences.test.ts).
+    // A rule of its own (the typescript-eslint twin of no-restricted-imports), so it adds to the FENCES above
+    // instead of replacing them for the same files.
+    files: [
+      ...['app/**', 'components/**', 'lib/**', 'db/**', 'sandbox/**', 'proxy.ts', 'instrumentation.ts'],
+      // The scripts production runs (scripts/build-scripts.mjs compiles them and checks the same).
+      ...['scripts/{with-db,worker,db-migrate,db-seed,apikey,setup}.mts', 'scripts/lib/database.ts', 'scripts/seed/**'],
+    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/|(\\.\\./)+)testing(/|$)',
+              message: 'Production code must not import test support (testing/); only tests and scripts may.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     ignores: [
       '.next*/**',
       '.build/**',

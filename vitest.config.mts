@@ -16,6 +16,7 @@ export default defineConfig({
       'lib/**/*.test.ts',
       'scripts/**/*.test.ts',
       'sandbox/**/*.test.ts',
+      'testing/**/*.test.ts',
     ],
     environment: 'node',
     globalSetup: ['testing/db/global-setup.ts'],

@@ -11,7 +11,7 @@ import { SANDBOX_DIALECTS } from '@/sandbox/dialects/registry';
 const root = path.resolve(import.meta.dirname, '..');
 const DOC = 'docs/architecture.md';
 const doc = readFileSync(path.join(root, DOC), 'utf8');
-const SOURCE_DIRS = ['app', 'components', 'db', 'lib', 'sandbox', 'scripts', 'e2e'];
+const SOURCE_DIRS = ['app', 'components', 'db', 'lib', 'sandbox', 'scripts', 'e2e', 'testing'];
 const SOURCE_FILE = /\.(ts|tsx|mts)$/;
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens. */
@@ -54,7 +54,7 @@ describe('docs/architecture.md, the page code comments cite', () => {
   });
 
   it('names only files and folders that exist (placeholders and globs aside)', () => {
-    const named = [...doc.matchAll(/`((?:app|components|db|lib|sandbox|scripts|e2e|public|docs)\/[^`\s]*)`/g)].map(
+    const named = [...doc.matchAll(/`((?:app|components|db|lib|sandbox|scripts|e2e|testing|public|docs)\/[^`\s]*)`/g)].map(
       (m) => m[1]!,
     );
     expect(named.length).toBeGreaterThan(50);

@@ -124,7 +124,7 @@ function npmScriptsIn(text: string): string[] {
 /** Source and config files whose comments may cite a page. */
 function citingFiles(): string[] {
   const self = path.relative(root, import.meta.filename);
-  const sources = ['app', 'components', 'db', 'lib', 'scripts', 'e2e'].flatMap((dir) =>
+  const sources = ['app', 'components', 'db', 'lib', 'scripts', 'e2e', 'testing'].flatMap((dir) =>
     readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
       .map((f) => path.join(dir, f))
       .filter((f) => /\.(ts|tsx|mts|mjs|sh)$/.test(f) && !f.includes('node_modules')),

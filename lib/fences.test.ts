@@ -65,6 +65,27 @@ describe('lint fences: who may import whom', () => {
   });
 });
 
+describe('the fences add up: one file can break several at once', () => {
+  it('a lib/ file importing a component, the sandbox and test support gets one error for each', async () => {
+    const code = [
+      "import { Button } from '@/components/ui/button';",
+      "import { createMemoryStore } from '@/sandbox/store/memory-store';",
+      "import { makeWorkspace } from '@/testing/db/factories';",
+      'export const x = [Button, createMemoryStore, makeWorkspace];',
+      '',
+    ].join('\n');
+    const [result] = await eslint.lintText(code, { filePath: 'lib/posts/example.ts' });
+    const rules = result!.messages.map((m) => `${m.line}:${m.ruleId}`);
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        '1:no-restricted-imports',
+        '2:no-restricted-imports',
+        '3:@typescript-eslint/no-restricted-imports',
+      ]),
+    );
+  });
+});
+
 describe('lint: no file cycle (npm run lint:cycles)', () => {
   const lintCycles = (cwd: string, folders: string[]) =>
     spawnSync(process.execPath, [madgeBin, '--circular', '--no-spinner', '--extensions', 'ts,tsx,mts', ...folders], {

@@ -22,6 +22,13 @@ const result = await build({
   logLevel: 'warning',
 });
 
+// Test support never ships: a production script that reached testing/ would carry its public keys and fixtures.
+const testSupport = Object.keys(result.metafile.inputs).filter((input) => input.startsWith('testing/'));
+if (testSupport.length > 0) {
+  console.error(`scripts import test support (testing/): ${testSupport.join(', ')}`);
+  process.exit(1);
+}
+
 // A dev dependency imported here would work until the first pruned start: fail the build instead.
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 const packageOf = (specifier) =>
