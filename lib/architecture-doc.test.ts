@@ -54,9 +54,9 @@ describe('docs/architecture.md, the page code comments cite', () => {
   });
 
   it('names only files and folders that exist (placeholders and globs aside)', () => {
-    const named = [...doc.matchAll(/`((?:app|components|db|lib|sandbox|scripts|e2e|testing|public|docs)\/[^`\s]*)`/g)].map(
-      (m) => m[1]!,
-    );
+    const named = [
+      ...doc.matchAll(/`((?:app|components|db|lib|sandbox|scripts|e2e|testing|public|docs)\/[^`\s]*)`/g),
+    ].map((m) => m[1]!);
     expect(named.length).toBeGreaterThan(50);
     const concrete = named.filter((p) => !/[<*]/.test(p));
     expect(concrete.filter((p) => !existsSync(path.join(root, p)))).toEqual([]);
