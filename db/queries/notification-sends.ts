@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { rows } from './deliveries/rows';
-import { interval, uuidList } from './sql-params';
+import { claimDueSql, outboxLeaseHeld } from './leased-outbox';
 
 // Email and Slack sends of notifications (docs/team.md#notifications). Rows are written by the
-// notifications_fan_out trigger (migration 0016); claims follow the webhook sender: SKIP LOCKED picks one
-// sender, a lease and a generation fence every write after it.
+// notifications_fan_out trigger (migration 0016); claims are the leased outbox's (./leased-outbox.ts): SKIP
+// LOCKED picks one sender, a lease and a generation fence every write after it.
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
@@ -34,44 +34,37 @@ export type ClaimedNotificationSend = {
   invitedByName: string | null;
 };
 
-/** Claims due sends for one sender: pending, due at `now`, not under a live lease; the generation grows each claim. */
+/** Claims due sends for one sender (the shared claim, ./leased-outbox.ts); the generation grows each claim. */
 export async function claimDueNotificationSends(
   db: Executor,
   params: { now: Date; limit: number; leaseMs: number; sendIds?: string[] },
 ): Promise<ClaimedNotificationSend[]> {
-  const only = params.sendIds ? sql`and s.id in ${uuidList(params.sendIds)}` : sql``;
   return rows<ClaimedNotificationSend>(
-    await db.execute(sql`
-      with due as (
-        select s.id from notification_sends s
-        where s.status = 'pending' and s.next_attempt_at <= ${at(params.now)}
-          and (s.lease_expires_at is null or s.lease_expires_at <= ${at(params.now)}) ${only}
-        order by s.next_attempt_at
-        limit ${params.limit}
-        for update skip locked
-      ), claimed as (
-        update notification_sends s
-        set generation = s.generation + 1, lease_expires_at = ${at(params.now)} + ${interval(params.leaseMs)}
-        from due where s.id = due.id
-        returning s.*
-      )
-      select c.id, c.generation, c.attempts, c.channel, c.workspace_id as "workspaceId", w.name as "workspaceName",
-             c.user_id as "userId", coalesce(u.email, i.email) as "toAddress", n.kind, n.message,
-             to_json(n.created_at)#>>'{}' as "notificationCreatedAt", p.text as "postText", c.digest_day as "digestDay",
-             to_json(c.created_at)#>>'{}' as "createdAt", sw.url_sealed as "slackUrlSealed",
-             c.invitation_id as "invitationId", i.token_version as "invitationVersion", i.role::text as "invitationRole",
-             (i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) as "invitationOpen",
-             inviter.name as "invitedByName"
-      from claimed c
-      join workspaces w on w.id = c.workspace_id
-      left join users u on u.id = c.user_id
-      left join notifications n on n.id = c.notification_id
-      left join deliveries d on d.id = n.delivery_id
-      left join posts p on p.id = coalesce(d.post_id, n.post_id)
-      left join slack_webhooks sw on sw.workspace_id = c.workspace_id and c.channel = 'slack'
-      left join workspace_invitations i on i.id = c.invitation_id and i.workspace_id = c.workspace_id
-      left join users inviter on inviter.id = i.invited_by_user_id
-    `),
+    await db.execute(
+      claimDueSql(
+        'notification_sends',
+        { now: params.now, limit: params.limit, leaseMs: params.leaseMs, ids: params.sendIds },
+        {
+          select: sql`
+            select c.id, c.generation, c.attempts, c.channel, c.workspace_id as "workspaceId", w.name as "workspaceName",
+                   c.user_id as "userId", coalesce(u.email, i.email) as "toAddress", n.kind, n.message,
+                   to_json(n.created_at)#>>'{}' as "notificationCreatedAt", p.text as "postText", c.digest_day as "digestDay",
+                   to_json(c.created_at)#>>'{}' as "createdAt", sw.url_sealed as "slackUrlSealed",
+                   c.invitation_id as "invitationId", i.token_version as "invitationVersion", i.role::text as "invitationRole",
+                   (i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) as "invitationOpen",
+                   inviter.name as "invitedByName"
+            from claimed c
+            join workspaces w on w.id = c.workspace_id
+            left join users u on u.id = c.user_id
+            left join notifications n on n.id = c.notification_id
+            left join deliveries d on d.id = n.delivery_id
+            left join posts p on p.id = coalesce(d.post_id, n.post_id)
+            left join slack_webhooks sw on sw.workspace_id = c.workspace_id and c.channel = 'slack'
+            left join workspace_invitations i on i.id = c.invitation_id and i.workspace_id = c.workspace_id
+            left join users inviter on inviter.id = i.invited_by_user_id`,
+        },
+      ),
+    ),
   );
 }
 
@@ -229,12 +222,6 @@ export async function getNotificationSendResult(db: Executor, params: { workspac
 }
 
 /** Whether this claim still holds its send: checked right before an external call, so a lapsed lease sends nothing. */
-export async function notificationLeaseHeld(db: Executor, params: { id: string; generation: number; now: Date }) {
-  const held = rows<{ id: string }>(
-    await db.execute(sql`
-      select id from notification_sends
-      where id = ${params.id} and generation = ${params.generation} and status = 'pending'
-        and lease_expires_at > ${at(params.now)}`),
-  );
-  return held.length > 0;
+export function notificationLeaseHeld(db: Executor, params: { id: string; generation: number; now: Date }) {
+  return outboxLeaseHeld(db, { table: 'notification_sends', ...params });
 }

@@ -2,10 +2,11 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { webhookAttempts, webhookEndpoints, webhookEvents, webhookMessages, type WebhookEventType } from '../schema';
 import { rows } from './deliveries/rows';
-import { interval, uuidList } from './sql-params';
+import { claimDueSql, outboxLeaseHeld } from './leased-outbox';
 
 // The outbound side of webhooks (docs/architecture.md#webhooks): endpoints, the outbox and its per-endpoint
-// messages. Claims follow the publishing pattern: SKIP LOCKED picks one sender, a lease and a generation fence it.
+// messages. Claims are the leased outbox's (./leased-outbox.ts): SKIP LOCKED picks one sender, a lease and a
+// generation fence it.
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
@@ -127,39 +128,43 @@ export type ClaimedWebhookMessage = {
 };
 
 /**
- * Claims due messages for one sender: pending, due at `now`, not under a live lease. The generation grows
- * with every claim, so a sender whose lease ran out can no longer record its outcome.
+ * Claims due messages for one sender (the shared claim, db/queries/leased-outbox.ts): pending, due at `now`, not
+ * under a live lease, for an enabled endpoint. The generation grows with every claim, so a sender whose lease ran
+ * out can no longer record its outcome.
  */
 export async function claimDueWebhookMessages(
   db: Executor,
   params: { now: Date; limit: number; leaseMs: number; messageIds?: string[] },
 ): Promise<ClaimedWebhookMessage[]> {
-  const only = params.messageIds ? sql`and m.id in ${uuidList(params.messageIds)}` : sql``;
   return rows<ClaimedWebhookMessage>(
-    await db.execute(sql`
-      with due as (
-        select m.id from webhook_messages m
-        where m.status = 'pending' and m.next_attempt_at <= ${at(params.now)}
-          and (m.lease_expires_at is null or m.lease_expires_at <= ${at(params.now)}) ${only}
-          and exists (select 1 from webhook_endpoints e where e.id = m.endpoint_id and e.enabled)
-        order by m.next_attempt_at
-        limit ${params.limit}
-        for update skip locked
-      ), claimed as (
-        update webhook_messages m
-        set generation = m.generation + 1, lease_expires_at = ${at(params.now)} + ${interval(params.leaseMs)},
-            updated_at = now()
-        from due where m.id = due.id
-        returning m.id, m.generation, m.attempts, m.workspace_id, m.endpoint_id, m.event_id
-      )
-      select c.id as "messageId", c.generation, c.attempts, c.workspace_id as "workspaceId",
-             c.endpoint_id as "endpointId", e.url, e.secret_sealed as "secretSealed", c.event_id as "eventId",
-             ev.type, ev.subject, ev.sequence, ev.data, to_json(ev.created_at)#>>'{}' as "eventCreatedAt"
-      from claimed c
-      join webhook_endpoints e on e.id = c.endpoint_id
-      join webhook_events ev on ev.id = c.event_id
-    `),
+    await db.execute(
+      claimDueSql(
+        'webhook_messages',
+        { now: params.now, limit: params.limit, leaseMs: params.leaseMs, ids: params.messageIds },
+        {
+          where: sql`and exists (select 1 from webhook_endpoints e where e.id = o.endpoint_id and e.enabled)`,
+          set: sql`, updated_at = now()`,
+          select: sql`
+            select c.id as "messageId", c.generation, c.attempts, c.workspace_id as "workspaceId",
+                   c.endpoint_id as "endpointId", e.url, e.secret_sealed as "secretSealed", c.event_id as "eventId",
+                   ev.type, ev.subject, ev.sequence, ev.data, to_json(ev.created_at)#>>'{}' as "eventCreatedAt"
+            from claimed c
+            join webhook_endpoints e on e.id = c.endpoint_id
+            join webhook_events ev on ev.id = c.event_id`,
+        },
+      ),
+    ),
   );
+}
+
+/** Whether this claim still holds its message, right before the POST (a lapsed or taken-over lease sends nothing). */
+export function webhookLeaseHeld(db: Executor, params: { messageId: string; generation: number; now: Date }) {
+  return outboxLeaseHeld(db, {
+    table: 'webhook_messages',
+    id: params.messageId,
+    generation: params.generation,
+    now: params.now,
+  });
 }
 
 export type WebhookAttemptOutcome = {

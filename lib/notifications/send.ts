@@ -9,10 +9,10 @@ import {
   type ClaimedNotificationSend,
 } from '@/db/queries/notification-sends';
 import { getEnv } from '@/lib/env';
+import { runLeasedOutbox, type LeasedOutbox } from '@/lib/jobs/leased-outbox';
 import { logger } from '@/lib/logging/logger';
 import { maskPersonalText } from '@/lib/logging/mask';
 import { sendOnce, type Agents } from '@/lib/providers/http';
-import { nextRetryAt } from '@/lib/webhooks/backoff';
 import { INVITATION_TTL_MS, invitationToken } from '@/lib/teams/invitation-token';
 import { digestEmail, invitationEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
 import { sendSmtpEmail } from './mailer';
@@ -50,69 +50,61 @@ const DEFAULTS = { batchSize: 50, leaseMs: 60_000, timeoutMs: 10_000, budgetMs: 
 type Outcome = { ok: true; stored?: boolean } | { ok: false; error: string; final?: boolean };
 
 /**
- * One sender pass, safe with any number of concurrent senders: bundle yesterday's digests, claim due sends
- * (SKIP LOCKED, a lease, a new generation), send each once, record the outcome fenced by that generation.
- * Two senders never hold one send's lease at once; a failed send is retried with the webhook backoff.
+ * One sender pass: bundle yesterday's digests, then the leased outbox (lib/jobs/leased-outbox.ts), safe with any
+ * number of concurrent senders: claim due sends, re-check the lease, send each once, record the outcome fenced by
+ * the claim's generation. Two senders never hold one send's lease at once; a failure is retried with the backoff.
  */
 export async function deliverDueNotifications(
   db: Database,
   options: NotificationSenderOptions = {},
 ): Promise<NotificationPassSummary> {
   const now = options.now ?? (() => new Date());
-  const summary: NotificationPassSummary = { bundled: 0, claimed: 0, sent: 0, retrying: 0, givenUp: 0, fenced: 0 };
+  let bundled = 0;
   if (!options.sendIds) {
     const today = now().toISOString().slice(0, 10);
-    summary.bundled = await db.transaction((tx) => bundleDailyDigests(tx, { today, now: now() }));
+    bundled = await db.transaction((tx) => bundleDailyDigests(tx, { today, now: now() }));
   }
-  const started = Date.now();
-  while (Date.now() - started < (options.budgetMs ?? DEFAULTS.budgetMs)) {
-    const batch = await claimDueNotificationSends(db, {
-      now: now(),
-      limit: options.batchSize ?? DEFAULTS.batchSize,
-      leaseMs: options.leaseMs ?? DEFAULTS.leaseMs,
-      sendIds: options.sendIds,
-    });
-    if (batch.length === 0) break;
-    summary.claimed += batch.length;
-    await Promise.all(
-      batch.map(async (send) => {
-        const outcome = await sendOne(db, send, { ...options, now });
-        if (outcome.ok && outcome.stored !== undefined) {
-          if (outcome.stored) summary.sent += 1;
-          else summary.fenced += 1;
-          return;
-        }
-        const retryAt =
-          outcome.ok || outcome.final ? null : nextRetryAt(send.attempts + 1, now(), new Date(send.createdAt));
-        const recorded = await recordNotificationSend(db, {
-          id: send.id,
-          generation: send.generation,
-          ok: outcome.ok,
-          error: outcome.ok ? null : outcome.error,
-          nextAttemptAt: retryAt,
-        });
-        if (!recorded) summary.fenced += 1;
-        else if (outcome.ok) summary.sent += 1;
-        else if (retryAt) summary.retrying += 1;
-        else summary.givenUp += 1;
-        if (!outcome.ok)
-          logger.warn({ sendId: send.id, channel: send.channel, error: outcome.error }, 'notification send failed');
-      }),
-    );
-    if (options.sendIds) break;
-  }
-  return summary;
+  const pass = await runLeasedOutbox(notificationOutbox(db, options), {
+    now,
+    batchSize: options.batchSize ?? DEFAULTS.batchSize,
+    leaseMs: options.leaseMs ?? DEFAULTS.leaseMs,
+    budgetMs: options.budgetMs ?? DEFAULTS.budgetMs,
+    ids: options.sendIds,
+  });
+  const { claimed, succeeded: sent, retrying, givenUp, fenced } = pass;
+  return { bundled, claimed, sent, retrying, givenUp, fenced };
 }
 
+/** The notification sends as a leased outbox: their queries (db/queries/notification-sends.ts) and the sends. */
+function notificationOutbox(
+  db: Database,
+  options: NotificationSenderOptions,
+): LeasedOutbox<ClaimedNotificationSend, { error: string | null }> {
+  return {
+    claim: ({ ids, ...claim }) => claimDueNotificationSends(db, { ...claim, sendIds: ids }),
+    idOf: (send) => send.id,
+    retryWindowFrom: (send) => new Date(send.createdAt),
+    leaseHeld: (lease) => notificationLeaseHeld(db, lease),
+    send: async (send) => {
+      const outcome = await sendOne(db, send, options);
+      if (outcome.ok)
+        return outcome.stored === undefined ? { ok: true, outcome: { error: null } } : { recorded: outcome.stored };
+      return { ok: false, outcome: { error: outcome.error }, final: outcome.final };
+    },
+    record: ({ row, ok, outcome, nextAttemptAt }) =>
+      recordNotificationSend(db, { id: row.id, generation: row.generation, ok, error: outcome.error, nextAttemptAt }),
+    logFailure: (send, outcome) =>
+      logger.warn({ sendId: send.id, channel: send.channel, error: outcome.error }, 'notification send failed'),
+  };
+}
+
+/** One send, once; never throws (a failure is an outcome) and never retries by itself. */
 async function sendOne(
   db: Database,
   send: ClaimedNotificationSend,
-  options: NotificationSenderOptions & { now: () => Date },
+  options: NotificationSenderOptions,
 ): Promise<Outcome> {
   try {
-    // Re-checked right before the external call: a sender whose lease lapsed (another took the send) sends nothing.
-    if (!(await notificationLeaseHeld(db, { id: send.id, generation: send.generation, now: options.now() })))
-      return { ok: true, stored: false };
     if (send.channel === 'slack') return await postToSlack(send, options);
     const origin = options.origin ?? getEnv().NEXTAUTH_URL?.replace(/\/$/, '');
     if (send.invitationId) return await sendInvitation(db, send, origin, options);

@@ -5,13 +5,14 @@ import { webhookAttempts, webhookEndpoints, webhookMessages, type WebhookEventTy
 import { claimDueWebhookMessages, recordWebhookAttempt, setWebhookEndpointEnabled } from '@/db/queries/webhooks';
 import { makeAccount, makeDelivery, makePost, makeWorkspace } from '@/testing/db/factories';
 import { createTestDatabase } from '@/testing/db/test-database';
+import { attemptClaimed } from '@/lib/jobs/leased-outbox';
 import { createOutboundLookup, parseAllowList, type AllowList } from '@/lib/net/outbound-guard';
 import { createAgents } from '@/lib/providers/http';
-import { LATE_RETRY_MS, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from './backoff';
+import { LATE_RETRY_MS, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from '@/lib/jobs/backoff';
 import { createEndpoint } from './endpoints';
 import { emitWebhookEvent } from './emit';
 import { generateWebhookSecret, sealWebhookSecret } from './secret';
-import { deliverDueWebhooks, sendWebhookMessage } from './send';
+import { deliverDueWebhooks, sendWebhookMessage, webhookOutbox } from './send';
 import { startWebhookReceiver, verifyStandardWebhook } from '@/testing/webhook-receiver';
 import type { WebhookPayload } from './payload';
 
@@ -183,6 +184,48 @@ describe('outbound webhooks', () => {
     ).toBe(false);
     const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.messageId, claimed!.messageId));
     expect(attempts.map((a) => a.generation)).toEqual([claimed!.generation + 1]);
+  });
+
+  it('a sender whose lease was taken over between its claim and its call sends nothing (two claimers)', async () => {
+    receiver.received.length = 0;
+    receiver.state.status = 200;
+    const ws = await makeWorkspace(db);
+    await endpointFor(ws.id, ['delivery.sent']);
+    await deliveryMovedTo(ws.id, 'publishing', 'sent');
+    const [message] = await db.select().from(webhookMessages).where(eq(webhookMessages.workspaceId, ws.id));
+    const only = { limit: 10, messageIds: [message!.id] };
+    const outbox = webhookOutbox(db, { encryptionKey, agents });
+    const t0 = new Date();
+
+    const [stale] = await claimDueWebhookMessages(db, { ...only, now: t0, leaseMs: 1_000 }); // sender A, then it stalls
+    const [fresh] = await claimDueWebhookMessages(db, {
+      ...only,
+      now: new Date(t0.getTime() + 2_000),
+      leaseMs: 60_000,
+    });
+    expect(fresh!.generation).toBe(stale!.generation + 1); // sender B took the lapsed lease over
+    // A wakes up; by its own clock its lease is still live, but the lease is B's now: A sends and records nothing.
+    expect(await attemptClaimed(outbox, stale!, () => new Date(t0.getTime() + 500))).toBe('fenced');
+    expect(receiver.received).toHaveLength(0);
+    expect(await attemptClaimed(outbox, fresh!, () => new Date(t0.getTime() + 2_000))).toBe('succeeded');
+    expect(receiver.received.map((r) => r.id)).toEqual([stale!.eventId]);
+    const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.messageId, message!.id));
+    expect(attempts.map((a) => a.generation)).toEqual([fresh!.generation]);
+  });
+
+  it('a sender whose lease lapsed before the call sends nothing; the next claim sends it once', async () => {
+    receiver.received.length = 0;
+    receiver.state.status = 200;
+    const ws = await makeWorkspace(db);
+    await endpointFor(ws.id, ['delivery.failed']);
+    await deliveryMovedTo(ws.id, 'publishing', 'failed');
+    const [message] = await db.select().from(webhookMessages).where(eq(webhookMessages.workspaceId, ws.id));
+    const now = new Date();
+    // Its lease is over by the time it would call (one batch: a zero lease would be claimed again at once).
+    expect(await sender(now, { leaseMs: 0, messageIds: [message!.id] })).toMatchObject({ claimed: 1, fenced: 1 });
+    expect(receiver.received).toHaveLength(0);
+    expect(await sender(now)).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('a receiver answering 500 is retried after 5 s, 30 s, 2 min, 10 min, 1 h, then every 3 h, for 24 h', async () => {

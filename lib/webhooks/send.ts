@@ -2,13 +2,14 @@ import type { Database } from '@/db/client';
 import {
   claimDueWebhookMessages,
   recordWebhookAttempt,
+  webhookLeaseHeld,
   type ClaimedWebhookMessage,
   type WebhookAttemptOutcome,
 } from '@/db/queries/webhooks';
 import { getEnv } from '@/lib/env';
+import { runLeasedOutbox, type LeasedOutbox, type OutboxPassSummary } from '@/lib/jobs/leased-outbox';
 import { logger } from '@/lib/logging/logger';
 import { sendOnce, type Agents } from '@/lib/providers/http';
-import { nextRetryAt } from './backoff';
 import { RESPONSE_EXCERPT_CHARS, WEBHOOK_DEFAULTS } from './config';
 import { webhookPayload } from './payload';
 import { openWebhookSecret } from './secret';
@@ -28,62 +29,48 @@ export type WebhookSenderOptions = {
   agents?: Agents;
 };
 
-export type WebhookPassSummary = {
-  claimed: number;
-  succeeded: number;
-  retrying: number;
-  givenUp: number;
-  fenced: number;
-};
+export type WebhookPassSummary = OutboxPassSummary;
 
 /**
- * One sender pass, safe with any number of concurrent senders: claim due messages (SKIP LOCKED, a lease, a new
- * generation), POST each once, record the outcome fenced by that generation. A sender that dies mid-call leaves
- * its lease to run out; the message is then claimed again and sent with the same webhook-id (at least once).
+ * One sender pass of the leased outbox (lib/jobs/leased-outbox.ts), safe with any number of concurrent senders:
+ * claim due messages, re-check the lease, POST each once, record the outcome fenced by the claim's generation. A
+ * sender that dies mid-call leaves its lease to run out; the message is then sent again with the same webhook-id.
  */
 export async function deliverDueWebhooks(
   db: Database,
   options: WebhookSenderOptions = {},
 ): Promise<WebhookPassSummary> {
-  const now = options.now ?? (() => new Date());
-  const batchSize = options.batchSize ?? WEBHOOK_DEFAULTS.batchSize;
-  const budgetMs = options.budgetMs ?? WEBHOOK_DEFAULTS.budgetMs;
-  const summary: WebhookPassSummary = { claimed: 0, succeeded: 0, retrying: 0, givenUp: 0, fenced: 0 };
-  const started = Date.now();
-  while (Date.now() - started < budgetMs) {
-    const batch = await claimDueWebhookMessages(db, {
-      now: now(),
-      limit: batchSize,
-      leaseMs: options.leaseMs ?? WEBHOOK_DEFAULTS.leaseMs,
-      messageIds: options.messageIds,
-    });
-    if (batch.length === 0) break;
-    summary.claimed += batch.length;
-    await Promise.all(
-      batch.map(async (message) => {
-        const outcome = await sendWebhookMessage(message, options);
-        const failures = message.attempts + 1;
-        const retryAt = outcome.ok ? null : nextRetryAt(failures, now(), new Date(message.eventCreatedAt));
-        const recorded = await recordWebhookAttempt(db, {
-          messageId: message.messageId,
-          generation: message.generation,
-          outcome,
-          nextAttemptAt: retryAt,
-        });
-        if (!recorded) summary.fenced += 1;
-        else if (outcome.ok) summary.succeeded += 1;
-        else if (retryAt) summary.retrying += 1;
-        else summary.givenUp += 1;
-        if (!outcome.ok)
-          logger.warn(
-            { messageId: message.messageId, endpointId: message.endpointId, statusCode: outcome.statusCode },
-            'webhook attempt failed',
-          );
-      }),
-    );
-    if (options.messageIds) break;
-  }
-  return summary;
+  return runLeasedOutbox(webhookOutbox(db, options), {
+    now: options.now ?? (() => new Date()),
+    batchSize: options.batchSize ?? WEBHOOK_DEFAULTS.batchSize,
+    leaseMs: options.leaseMs ?? WEBHOOK_DEFAULTS.leaseMs,
+    budgetMs: options.budgetMs ?? WEBHOOK_DEFAULTS.budgetMs,
+    ids: options.messageIds,
+  });
+}
+
+/** The webhook messages as a leased outbox: their queries (db/queries/webhooks.ts) and the signed POST. */
+export function webhookOutbox(
+  db: Database,
+  options: WebhookSenderOptions = {},
+): LeasedOutbox<ClaimedWebhookMessage, WebhookAttemptOutcome> {
+  return {
+    claim: ({ ids, ...claim }) => claimDueWebhookMessages(db, { ...claim, messageIds: ids }),
+    idOf: (message) => message.messageId,
+    retryWindowFrom: (message) => new Date(message.eventCreatedAt),
+    leaseHeld: ({ id, ...lease }) => webhookLeaseHeld(db, { messageId: id, ...lease }),
+    send: async (message) => {
+      const outcome = await sendWebhookMessage(message, options);
+      return { ok: outcome.ok, outcome };
+    },
+    record: ({ row, outcome, nextAttemptAt }) =>
+      recordWebhookAttempt(db, { messageId: row.messageId, generation: row.generation, outcome, nextAttemptAt }),
+    logFailure: (message, outcome) =>
+      logger.warn(
+        { messageId: message.messageId, endpointId: message.endpointId, statusCode: outcome.statusCode },
+        'webhook attempt failed',
+      ),
+  };
 }
 
 /**
