@@ -4,6 +4,7 @@ import { connectAccount } from '@/db/queries/accounts';
 import { notifyDue } from '@/db/queries/publishing';
 import { canonicalJson } from '@/lib/idempotency/fingerprint';
 import { runIdempotentPrepared } from '@/lib/idempotency/run-idempotent';
+import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import { verifyAccount, type ProviderTransport } from '@/lib/providers';
 import { sealCredentials } from '@/lib/providers/credentials';
@@ -30,8 +31,7 @@ export type ConnectAccountContext = {
 export type ConnectAccountResult =
   | { kind: 'ok'; accountId: string; replayed: boolean; stored: { status: number; body: string } }
   | { kind: 'check_failed'; message: string }
-  | { kind: 'key_reused' }
-  | { kind: 'in_flight'; retryAfterSeconds: number };
+  | KeyRefusal;
 
 /**
  * The request's fingerprint, keyed: it covers the token or app password (a new secret is a new request), and a
@@ -89,22 +89,15 @@ export async function connectAccountFromApi(
     },
     { leaseMs: CONNECT_LEASE_MS },
   );
-  switch (outcome.kind) {
-    case 'executed':
-    case 'replayed': {
-      const { status, body, resourceId } = outcome.response;
-      if (outcome.kind === 'executed')
+  return settleIdempotent(outcome, {
+    answered: ({ status, body, resourceId }, replayed): ConnectAccountResult => {
+      if (!replayed)
         logger.info(
           { requestId: context.requestId, workspaceId: context.workspaceId, accountId: resourceId, provider },
           'account connected through the API',
         );
-      return { kind: 'ok', accountId: resourceId!, replayed: outcome.kind === 'replayed', stored: { status, body } };
-    }
-    case 'rejected':
-      return { kind: 'check_failed', message: outcome.rejection.message };
-    case 'mismatch':
-      return { kind: 'key_reused' };
-    case 'in_flight':
-      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
-  }
+      return { kind: 'ok', accountId: resourceId!, replayed, stored: { status, body } };
+    },
+    rejected: (rejection): ConnectAccountResult => ({ kind: 'check_failed', message: rejection.message }),
+  });
 }

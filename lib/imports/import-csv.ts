@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import { ensureImport } from '@/db/queries/imports';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import type { BadFile } from './parse';
 import {
@@ -22,10 +23,7 @@ const RETENTION_AFTER_SCHEDULE_MS = 7 * 24 * 60 * 60 * 1000;
 const IMPORT_LEASE_MS = 5 * 60 * 1000;
 
 export type ImportCsvResult =
-  | { kind: 'ok'; replayed: boolean; stored: { status: number; body: string } }
-  | BadFile
-  | { kind: 'key_reused' }
-  | { kind: 'in_flight'; retryAfterSeconds: number };
+  { kind: 'ok'; replayed: boolean; stored: { status: number; body: string } } | BadFile | KeyRefusal;
 
 /**
  * POST /api/v1/imports: the whole file, exactly once per Idempotency-Key (a replay answers the stored result),
@@ -81,26 +79,19 @@ export async function importCsv(
     },
     { leaseMs: IMPORT_LEASE_MS },
   );
-  switch (outcome.kind) {
-    case 'executed':
-    case 'replayed':
-      if (outcome.kind === 'executed')
+  return settleIdempotent(outcome, {
+    answered: ({ status, body, resourceId }, replayed): ImportCsvResult => {
+      if (!replayed)
         logger.info(
-          { requestId: context.requestId, importId: outcome.response.resourceId, workspaceId: context.workspaceId },
+          { requestId: context.requestId, importId: resourceId, workspaceId: context.workspaceId },
           'csv imported',
         );
-      return {
-        kind: 'ok',
-        replayed: outcome.kind === 'replayed',
-        stored: { status: outcome.response.status, body: outcome.response.body },
-      };
-    case 'mismatch':
-      return { kind: 'key_reused' };
-    case 'in_flight':
-      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
-    case 'rejected':
+      return { kind: 'ok', replayed, stored: { status, body } };
+    },
+    rejected: () => {
       throw new Error('unreachable: an import stores every result');
-  }
+    },
+  });
 }
 
 export type ImportChunkResult =

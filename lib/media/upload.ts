@@ -3,6 +3,7 @@ import { getRequireAltText, getWorkspaceMediaUsage, insertMedia, type MediaRow }
 import { getEnv } from '@/lib/env';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import type { FieldErrors } from '@/lib/posts/targets';
 import { mediaContentUrl } from './content-url';
@@ -37,8 +38,7 @@ export type UploadMediaContext = {
 export type UploadMediaResult =
   | { kind: 'ok'; mediaId: string; replayed: boolean; stored: { status: number; body: string } }
   | { kind: 'invalid'; errors: FieldErrors }
-  | { kind: 'key_reused' }
-  | { kind: 'in_flight'; retryAfterSeconds: number };
+  | KeyRefusal;
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -122,22 +122,15 @@ export async function uploadMedia(
       };
     },
   );
-  switch (outcome.kind) {
-    case 'executed':
-    case 'replayed': {
-      const { status, body, resourceId } = outcome.response;
-      if (outcome.kind === 'executed')
+  return settleIdempotent(outcome, {
+    answered: ({ status, body, resourceId }, replayed): UploadMediaResult => {
+      if (!replayed)
         logger.info(
           { requestId: context.requestId, mediaId: resourceId, workspaceId: context.workspaceId },
           'media stored',
         );
-      return { kind: 'ok', mediaId: resourceId!, replayed: outcome.kind === 'replayed', stored: { status, body } };
-    }
-    case 'rejected':
-      return outcome.rejection;
-    case 'mismatch':
-      return { kind: 'key_reused' };
-    case 'in_flight':
-      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
-  }
+      return { kind: 'ok', mediaId: resourceId!, replayed, stored: { status, body } };
+    },
+    rejected: (rejection) => rejection,
+  });
 }

@@ -7,6 +7,7 @@ import { getPartMedia, insertPostMedia } from '@/db/queries/media';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateMedia, validatePartMedia } from './media';
@@ -45,8 +46,7 @@ export type CreatePostResult =
   /** `stored` is the answer kept under the key: a replay gets exactly these bytes. */
   | { kind: 'ok'; postId: string; replayed: boolean; stored: { status: number; body: string } }
   | CreatePostRejection
-  | { kind: 'key_reused' }
-  | { kind: 'in_flight'; retryAfterSeconds: number };
+  | KeyRefusal;
 
 /** Creates a post exactly once per (workspace, key) — for the API and the compose form alike. */
 export async function createPost(
@@ -64,11 +64,9 @@ export async function createPost(
     },
     (tx) => createPostInTransaction(tx, request, context),
   );
-  switch (outcome.kind) {
-    case 'executed':
-    case 'replayed': {
-      const { status, body, resourceId } = outcome.response;
-      if (outcome.kind === 'executed')
+  return settleIdempotent(outcome, {
+    answered: ({ status, body, resourceId }, replayed): CreatePostResult => {
+      if (!replayed)
         logger.info(
           {
             requestId: context.requestId,
@@ -78,15 +76,10 @@ export async function createPost(
           },
           'post created',
         );
-      return { kind: 'ok', postId: resourceId!, replayed: outcome.kind === 'replayed', stored: { status, body } };
-    }
-    case 'rejected':
-      return outcome.rejection;
-    case 'mismatch':
-      return { kind: 'key_reused' };
-    case 'in_flight':
-      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
-  }
+      return { kind: 'ok', postId: resourceId!, replayed, stored: { status, body } };
+    },
+    rejected: (rejection) => rejection,
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import { notifyDue } from '@/db/queries/publishing';
 import { releaseSlotReservations } from '@/db/queries/slots';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validatePartMedia } from './media';
 import { postTextSchema, threadPartsSchema, variantsSchema, withinTwoYears } from './post-input';
@@ -82,7 +83,7 @@ type EditOutcome =
   | { kind: 'conflict'; reason: EditConflictReason; deliveries: DeliveryState[]; replayed: boolean };
 
 /** The edit use case's answer, for the API and the post page alike. */
-export type EditPostResult = EditOutcome | { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number };
+export type EditPostResult = EditOutcome | KeyRefusal;
 
 const EDIT_POST_OPERATION = 'posts.update';
 /** Not yet claimed nor settled: an edit may still land (awaiting approval included: it is a new revision). */
@@ -127,26 +128,20 @@ export async function editPost(
       };
     },
   );
-  switch (outcome.kind) {
-    case 'executed':
-      return executed!;
-    case 'replayed': {
-      const stored = JSON.parse(outcome.response.body);
-      return outcome.response.status === 200
+  return settleIdempotent(outcome, {
+    answered: (response, replayed): EditPostResult => {
+      if (!replayed) return executed!;
+      const stored = JSON.parse(response.body);
+      return response.status === 200
         ? { kind: 'ok', post: stored as SerializedPost, replayed: true }
         : {
             kind: 'conflict',
             ...(stored as { reason: EditConflictReason; deliveries: DeliveryState[] }),
             replayed: true,
           };
-    }
-    case 'rejected':
-      return outcome.rejection;
-    case 'mismatch':
-      return { kind: 'key_reused' };
-    case 'in_flight':
-      return { kind: 'in_flight', retryAfterSeconds: outcome.retryAfterSeconds };
-  }
+    },
+    rejected: (rejection) => rejection,
+  });
 }
 
 function fromEditResult(result: EditResult): EditOutcome {

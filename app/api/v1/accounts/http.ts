@@ -1,6 +1,6 @@
 import type { ConnectAccountResult } from '@/lib/accounts/connect-account';
+import { keyProblem, storedResponse } from '@/lib/http/idempotent-response';
 import { problem } from '@/lib/http/problem';
-import { keyProblem } from '../posts/http';
 
 export const accountNotFound = () =>
   problem({ status: 404, title: 'Not Found', detail: 'No connected account with this id in this workspace.' });
@@ -9,14 +9,7 @@ export const accountNotFound = () =>
 export function connectAccountResponse(result: ConnectAccountResult): Response {
   switch (result.kind) {
     case 'ok':
-      return new Response(result.stored.body, {
-        status: result.stored.status,
-        headers: {
-          'content-type': 'application/json',
-          location: `/api/v1/accounts/${result.accountId}`,
-          ...(result.replayed ? { 'idempotent-replayed': 'true' } : {}),
-        },
-      });
+      return storedResponse(result, `/api/v1/accounts/${result.accountId}`);
     case 'check_failed':
       // The class of failure only (lib/providers/connection-check.ts): never the platform's own text.
       return problem({

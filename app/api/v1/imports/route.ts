@@ -1,11 +1,11 @@
 import { getDb } from '@/db/client';
 import { apiHandler } from '@/lib/api/handler';
+import { keyProblem, storedResponse } from '@/lib/http/idempotent-response';
 import { problem } from '@/lib/http/problem';
 import { requestIdOf } from '@/lib/http/request-id';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { importCsv } from '@/lib/imports/import-csv';
 import { readImportRequest, UPLOAD_PROBLEM_TITLES as TITLES } from '@/lib/imports/read-request';
-import { keyProblem } from '../posts/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,9 +28,5 @@ export const POST = apiHandler('posts:write', async (request, principal) => {
     idempotencyKey: key.key,
   });
   if ('ok' in result) return problem({ status: result.status, title: result.title, detail: result.detail });
-  if (result.kind !== 'ok') return keyProblem(result);
-  return new Response(result.stored.body, {
-    status: result.stored.status,
-    headers: { 'content-type': 'application/json', ...(result.replayed ? { 'idempotent-replayed': 'true' } : {}) },
-  });
+  return result.kind === 'ok' ? storedResponse(result) : keyProblem(result);
 });

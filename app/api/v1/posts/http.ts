@@ -1,4 +1,5 @@
 import { json } from '@/lib/api/handler';
+import { keyProblem, replayedHeader, storedResponse } from '@/lib/http/idempotent-response';
 import { problem } from '@/lib/http/problem';
 import type { CancelPostResult } from '@/lib/posts/cancel';
 import type { CreatePostResult } from '@/lib/posts/create';
@@ -8,33 +9,7 @@ import type { ListPostsResult } from '@/lib/posts/list';
 
 // The posts use cases' results as HTTP (problem+json for every refusal). The use cases know nothing of HTTP.
 
-const REPLAYED = { 'idempotent-replayed': 'true' };
-const replayedHeader = (replayed: boolean): Record<string, string> => (replayed ? REPLAYED : {});
-
 export const notFound = () => problem({ status: 404, title: 'Not Found', detail: 'No such post in this workspace.' });
-
-/** The keyed-write answers every idempotent operation shares (docs/architecture.md#inbound-idempotency). */
-export function keyProblem(
-  result: { kind: 'key_reused' } | { kind: 'in_flight'; retryAfterSeconds: number },
-): Response {
-  if (result.kind === 'key_reused') {
-    return problem({
-      status: 422,
-      title: 'Idempotency-Key reused',
-      detail:
-        'This Idempotency-Key was already used with a different request. Nothing was written; use a new key for a new intent.',
-    });
-  }
-  return problem(
-    {
-      status: 409,
-      title: 'Request in progress',
-      detail:
-        'A request with this Idempotency-Key is still being processed. Retry after the indicated delay to get its result.',
-    },
-    { 'retry-after': String(result.retryAfterSeconds) },
-  );
-}
 
 const invalid = (errors: Record<string, string[]>, detail: string) =>
   problem({ status: 422, title: 'Unprocessable Content', detail, errors });
@@ -42,15 +17,7 @@ const invalid = (errors: Record<string, string[]>, detail: string) =>
 export function createPostResponse(result: CreatePostResult): Response {
   switch (result.kind) {
     case 'ok':
-      // The stored answer, byte for byte: a replay is indistinguishable from the original but for the marker.
-      return new Response(result.stored.body, {
-        status: result.stored.status,
-        headers: {
-          'content-type': 'application/json',
-          location: `/api/v1/posts/${result.postId}`,
-          ...replayedHeader(result.replayed),
-        },
-      });
+      return storedResponse(result, `/api/v1/posts/${result.postId}`);
     case 'invalid':
       return invalid(result.errors, 'The request has invalid fields; nothing was stored.');
     case 'possible_duplicate':
