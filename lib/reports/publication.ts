@@ -1,7 +1,12 @@
-import { sql } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
-import { deliveryTextSql } from '@/db/queries/post-variants';
-import { rows } from '@/db/queries/deliveries/rows';
+import {
+  getReportWorkspace,
+  listReportDeliveries,
+  listReportDuplicates,
+  listReportEvents,
+  type ReportDeliveryRow as DeliveryRow,
+  type Stamp,
+} from '@/db/queries/reports';
 import { PROVIDER_LABEL } from '@/lib/providers/catalog';
 import type { TimeRange } from '@/lib/posts/range';
 
@@ -71,46 +76,7 @@ export type PublicationReport = {
   incidents: Incident[];
 };
 
-/** A timestamp as a raw query returns it (a Date or an ISO-like string, depending on the driver's parsers). */
-type Stamp = Date | string;
 const toDate = (v: Stamp) => new Date(v);
-
-type DeliveryRow = {
-  id: string;
-  status: string;
-  part: number;
-  parts: number;
-  kind: string;
-  text: string;
-  provider: keyof typeof PROVIDER_LABEL;
-  handle: string;
-  scheduled_at: Stamp;
-  external_url: string | null;
-  failure_reason: string | null;
-  settled_at: Stamp | null;
-  last_actor: string | null;
-  last_reason: string | null;
-  last_person: string | null;
-  was_ambiguous: boolean;
-  found_strategy: string | null;
-  found_reads: number | null;
-  found_at: Stamp | null;
-  sent_call_at: Stamp | null;
-  ambiguous_call_at: Stamp | null;
-};
-
-type EventRow = {
-  at: Stamp;
-  to_status: string;
-  from_status: string | null;
-  reason: string | null;
-  person: string | null;
-  handle: string;
-  text: string;
-  next_status: string | null;
-};
-
-type DuplicateRow = { at: Stamp; handle: string; text: string; copies: number; late: boolean };
 
 const STRATEGY_WORDS: Record<string, string> = {
   timeline: 'reading the account’s recent posts',
@@ -124,66 +90,12 @@ export async function readPublicationReport(
   params: { workspaceId: string; range: TimeRange; origin: string },
 ): Promise<PublicationReport | null> {
   const { workspaceId, range } = params;
-  const [workspace] = rows<{ name: string; time_zone: string }>(
-    await db.execute(sql`select name, time_zone from workspaces where id = ${workspaceId}`),
-  );
+  const workspace = await getReportWorkspace(db, { workspaceId });
   if (!workspace) return null;
-  const scoped = sql`d.workspace_id = ${workspaceId} and p.workspace_id = ${workspaceId}
-    and p.scheduled_at >= ${range.from.toISOString()}::timestamptz and p.scheduled_at < ${range.to.toISOString()}::timestamptz
-    and d.status <> 'draft'`;
-
-  const deliveries = rows<DeliveryRow>(
-    await db.execute(sql`
-      select d.id, d.status, d.part, p.kind, p.scheduled_at, d.external_url, d.failure_reason, d.settled_at,
-        ${deliveryTextSql} as text, a.provider, a.handle,
-        (select count(*)::int from post_parts pp where pp.post_id = p.id) as parts,
-        last.actor as last_actor, last.reason as last_reason, u.name as last_person,
-        exists (select 1 from delivery_events e where e.delivery_id = d.id and e.to_status = 'ambiguous') as was_ambiguous,
-        found.strategy as found_strategy, found.read_count as found_reads, found.checked_at as found_at,
-        (select max(t.finished_at) from attempts t where t.delivery_id = d.id and t.outcome = 'sent') as sent_call_at,
-        (select max(t.started_at) from attempts t where t.delivery_id = d.id and t.outcome = 'ambiguous') as ambiguous_call_at
-      from deliveries d
-      join posts p on p.id = d.post_id
-      join social_accounts a on a.id = d.account_id
-      left join lateral (
-        select e.actor, e.reason from delivery_events e
-        where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1
-      ) last on true
-      left join users u on last.actor = 'user:' || u.id::text
-      left join lateral (
-        select r.strategy, r.read_count, r.checked_at from reconciliations r
-        where r.delivery_id = d.id and r.decision = 'found' order by r.checked_at desc limit 1
-      ) found on true
-      where ${scoped}
-      order by p.scheduled_at, a.handle, d.part`),
-  );
-
-  const events = rows<EventRow>(
-    await db.execute(sql`
-      select e.created_at as at, e.to_status, e.from_status, e.reason, u.name as person, a.handle,
-        ${deliveryTextSql} as text,
-        (select n.to_status from delivery_events n where n.delivery_id = e.delivery_id and n.id > e.id order by n.id limit 1) as next_status
-      from delivery_events e
-      join deliveries d on d.id = e.delivery_id
-      join posts p on p.id = d.post_id
-      join social_accounts a on a.id = d.account_id
-      left join users u on e.actor = 'user:' || u.id::text
-      where ${scoped} and (e.to_status = 'ambiguous' or e.actor like 'user:%')
-        and e.from_status is not null
-      order by e.created_at, e.id`),
-  );
-
-  const duplicates = rows<DuplicateRow>(
-    await db.execute(sql`
-      select r.checked_at as at, a.handle, ${deliveryTextSql} as text,
-        jsonb_array_length(r.evidence -> 'copies')::int as copies, r.decision = 'late_copy' as late
-      from reconciliations r
-      join deliveries d on d.id = r.delivery_id
-      join posts p on p.id = d.post_id
-      join social_accounts a on a.id = d.account_id
-      where ${scoped} and jsonb_typeof(r.evidence -> 'copies') = 'array' and jsonb_array_length(r.evidence -> 'copies') > 1
-      order by r.checked_at`),
-  );
+  const period = { workspaceId, from: range.from, to: range.to };
+  const deliveries = await listReportDeliveries(db, period);
+  const events = await listReportEvents(db, period);
+  const duplicates = await listReportDuplicates(db, period);
 
   const reportRows = deliveries.map((d) => toRow(d, params.origin));
   const totals = { deliveries: reportRows.length, sent: 0 } as PublicationReport['totals'];
