@@ -7,7 +7,7 @@ export type GuardedGetResult =
   | { ok: false; reason: 'refused' | 'too_large' | 'status' | 'network' };
 
 // Sockets to addresses the guard vetted at connect time (DNS rebinding cannot swap one in); the app's own
-// trusted origin has a pool of its own, as lib/providers/http.ts keeps them.
+// trusted origin has a pool of its own, as lib/net/send.ts keeps them.
 const guarded = {
   'http:': new http.Agent({ lookup: outboundLookup }),
   'https:': new https.Agent({ lookup: outboundLookup }),

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { createProviderClient } from '@/lib/providers';
 import { verifyAccount } from '@/lib/providers';
-import { sendOnce } from '@/lib/providers/http';
+import { sendOnce } from './send';
 import { classifyX } from '@/lib/providers/x/classifier';
 import {
   addressRefusal,

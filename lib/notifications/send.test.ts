@@ -18,7 +18,7 @@ import { makeAccount, makeDelivery, makePost, makeUser, makeWorkspace } from '@/
 import { createTestDatabase } from '@/testing/db/test-database';
 import { logger } from '@/lib/logging/logger';
 import { createOutboundLookup, parseAllowList } from '@/lib/net/outbound-guard';
-import { createAgents } from '@/lib/providers/http';
+import { createAgents } from '@/lib/net/send';
 import { startWebhookReceiver } from '@/testing/webhook-receiver';
 import { deliverDueNotifications, type NotificationSenderOptions } from './send';
 import { saveSlackWebhook } from './slack-settings';

@@ -12,7 +12,7 @@ import { getEnv } from '@/lib/env';
 import { runLeasedOutbox, type LeasedOutbox } from '@/lib/jobs/leased-outbox';
 import { logger } from '@/lib/logging/logger';
 import { maskPersonalText } from '@/lib/logging/mask';
-import { sendOnce, type Agents } from '@/lib/providers/http';
+import { sendOnce, type Agents } from '@/lib/net/send';
 import { INVITATION_TTL_MS, invitationToken } from '@/lib/teams/invitation-token';
 import { digestEmail, invitationEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
 import { sendSmtpEmail } from './mailer';
@@ -31,7 +31,7 @@ export type NotificationSenderOptions = {
   origin?: string;
   /** Only these sends (the "send test" button). */
   sendIds?: string[];
-  /** Pools with their own outbound guard (tests); default: the guarded pools of lib/providers/http.ts. */
+  /** Pools with their own outbound guard (tests); default: the guarded pools of lib/net/send.ts. */
   agents?: Agents;
 };
 

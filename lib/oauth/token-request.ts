@@ -1,5 +1,5 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
-import { sendOnce } from '@/lib/providers/http';
+import { sendOnce } from '@/lib/net/send';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import type { AccountCredentials } from '@/lib/providers/types';
 import type { OAuthClient } from './endpoints';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appOrigin, resolveBaseUrl } from './base-url';
-import { errorCode } from './http';
+import { errorCode } from '@/lib/net/send';
 
 describe('base URL resolution', () => {
   it('a relative (sandbox) base URL resolves against the app’s origin', () => {

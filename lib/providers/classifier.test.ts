@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
-import { NO_SOCKET } from './http';
+import { NO_SOCKET } from '@/lib/net/send';
 import { THREADS_RULES, classifyThreads } from './threads/classifier';
 import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
@@ -10,7 +10,7 @@ import { X_RULES, classifyX } from './x/classifier';
 // One case per classifier row (per provider), and a check that no row is left without a case.
 
 const now = new Date('2026-03-01T12:00:00Z');
-// What the socket did (lib/providers/http.ts observes it; http.test.ts drives these on real sockets).
+// What the socket did (lib/net/send.ts observes it; send.test.ts drives these on real sockets).
 const wire = (facts: Partial<ConnectionFacts>): ConnectionFacts => ({ ...NO_SOCKET, socketAssigned: true, ...facts });
 const CONNECTING = wire({}); // fresh socket, TCP connect never completed
 const SENT = wire({ connected: true, bytesWritten: 180 });

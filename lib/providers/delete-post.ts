@@ -1,5 +1,5 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
-import { sendOnce } from './http';
+import { sendOnce } from '@/lib/net/send';
 import type { ProviderTransport } from './transport';
 import type { DeleteResult } from './types';
 

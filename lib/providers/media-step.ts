@@ -1,4 +1,4 @@
-import { NO_SOCKET } from './http';
+import { NO_SOCKET } from '@/lib/net/send';
 import type { Classification, PublishMedia, RawOutcome } from './types';
 
 /**

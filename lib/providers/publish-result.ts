@@ -1,4 +1,4 @@
-import { NO_SOCKET } from './http';
+import { NO_SOCKET } from '@/lib/net/send';
 import type { Classification, PublishResult, RawOutcome } from './types';
 
 /** The result for an input the client refuses before any request (a caller bug, never a platform answer). */

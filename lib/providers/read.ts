@@ -1,6 +1,6 @@
 import type { Rule } from './classify';
 import { classifyWith } from './classify';
-import { sendOnce, type HttpRequest } from './http';
+import { sendOnce, type HttpRequest } from '@/lib/net/send';
 import type { ProviderTransport } from './transport';
 import { ProviderReadError, type WhoAmIResult } from './types';
 

@@ -5,7 +5,7 @@ import { notifications, socialAccounts } from '@/db/schema';
 import { startOAuthSandbox } from '@/testing/oauth';
 import { providerClientForAccount, providerDefinition, resolvedAccountFor } from '@/lib/providers';
 import { openCredentials } from '@/lib/providers/credentials';
-import { sendOnce } from '@/lib/providers/http';
+import { sendOnce } from '@/lib/net/send';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { refreshExpiringTokens, type RefreshOptions } from './refresh-expiring';

@@ -7,7 +7,7 @@ import { makeAccount, makeDelivery, makePost, makeWorkspace } from '@/testing/db
 import { createTestDatabase } from '@/testing/db/test-database';
 import { attemptClaimed } from '@/lib/jobs/leased-outbox';
 import { createOutboundLookup, parseAllowList, type AllowList } from '@/lib/net/outbound-guard';
-import { createAgents } from '@/lib/providers/http';
+import { createAgents } from '@/lib/net/send';
 import { LATE_RETRY_MS, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from '@/lib/jobs/backoff';
 import { createEndpoint } from './endpoints';
 import { emitWebhookEvent } from './emit';

@@ -9,7 +9,7 @@ import {
 import { getEnv } from '@/lib/env';
 import { runLeasedOutbox, type LeasedOutbox, type OutboxPassSummary } from '@/lib/jobs/leased-outbox';
 import { logger } from '@/lib/logging/logger';
-import { sendOnce, type Agents } from '@/lib/providers/http';
+import { sendOnce, type Agents } from '@/lib/net/send';
 import { RESPONSE_EXCERPT_CHARS, WEBHOOK_DEFAULTS } from './config';
 import { webhookPayload } from './payload';
 import { openWebhookSecret } from './secret';
@@ -25,7 +25,7 @@ export type WebhookSenderOptions = {
   encryptionKey?: string;
   /** Only these messages (the "send test event" and "redeliver" buttons send theirs at once). */
   messageIds?: string[];
-  /** Connection pools with their own outbound guard (tests); default: the guarded pools of lib/providers/http.ts. */
+  /** Connection pools with their own outbound guard (tests); default: the guarded pools of lib/net/send.ts. */
   agents?: Agents;
 };
 

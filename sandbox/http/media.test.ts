@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeMultipart } from '@/lib/providers/http';
+import { encodeMultipart } from '@/lib/net/send';
 import { createProviderClient } from '@/lib/providers';
 import type { PublishMedia } from '@/lib/providers/types';
 import { makeImage } from '@/testing/images';

@@ -1,4 +1,4 @@
-import { NO_SOCKET, type HttpRequest } from '@/lib/providers/http';
+import { NO_SOCKET, type HttpRequest } from '@/lib/net/send';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import type { RawOutcome } from '@/lib/providers/types';
 import { isConnectionReset } from '@/sandbox/behaviour/faults';

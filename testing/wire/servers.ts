@@ -3,7 +3,7 @@ import tls from 'node:tls';
 import { Worker } from 'node:worker_threads';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from './tls-fixture';
 
-// Loopback servers that misbehave on purpose, for sendOnce's wire facts (lib/providers/http.test.ts).
+// Loopback servers that misbehave on purpose, for sendOnce's wire facts (lib/net/send.test.ts).
 // Each one logs what it received, so a test can show what did (or did not) reach the "platform".
 
 export type Connection = {

@@ -10,7 +10,7 @@ import { createBlueskyClient } from './client';
 
 // Every row of the Bluesky table, reached through the real client over a real loopback socket: a PDS
 // stand-in answers each XRPC call as the case says. The shared network rows (the same objects as in every
-// provider's table) are covered on real sockets by lib/providers/http.test.ts and classifier.test.ts.
+// provider's table) are covered on real sockets by lib/net/send.test.ts and lib/providers/classifier.test.ts.
 
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 let answer: Answer = (_req, res) => res.end();

@@ -1,6 +1,6 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { graphemeCount } from '@/lib/posts/text';
-import { NO_SOCKET, sendOnce } from '../http';
+import { NO_SOCKET, sendOnce } from '@/lib/net/send';
 import { mediaNotPosted, notCalled, readMedia } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString } from '../read';

@@ -10,7 +10,7 @@ import { testReconcileOptions } from '@/testing/reconciler';
 import { startTestSandbox } from '@/testing/sandbox';
 import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import type { FaultSettings, NewSandboxPost } from '@/sandbox/store/types';
-import { sendOnce, type HttpRequest } from '../http';
+import { sendOnce, type HttpRequest } from '@/lib/net/send';
 import type { ProviderTransport } from '../transport';
 import { recordKeyFor } from './tid';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createProviderClient } from '@/lib/providers';
-import { sendOnce } from '@/lib/providers/http';
+import { sendOnce } from '@/lib/net/send';
 import { startPdsHarness } from '@/testing/pds/harness';
 import { classifyBluesky } from './classifier';
 import type { BlueskyClient } from './client';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendOnce } from '../http';
+import { sendOnce } from '@/lib/net/send';
 import { onPublicNetwork, openRepo, toRecentPost } from './repo';
 
 // Part 5's rule: a post links to bsky.app (the public network's AppView) only when its PDS is of the public network;

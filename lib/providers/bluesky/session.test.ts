@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestSandbox } from '@/testing/sandbox';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
 import { verifyAccount } from '..';
-import { sendOnce } from '../http';
+import { sendOnce } from '@/lib/net/send';
 import type { ProviderTransport } from '../transport';
 import { closedPort } from '@/testing/wire/servers';
 import { createBlueskyClient } from './client';

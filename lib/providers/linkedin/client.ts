@@ -1,7 +1,7 @@
 import { deleteOnce } from '../delete-post';
 import { callBudget } from '../threads/graph';
 import { uploadImages } from './images';
-import { sendOnce } from '../http';
+import { sendOnce } from '@/lib/net/send';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import type { ProviderTransport } from '../transport';

@@ -5,7 +5,7 @@ import { claimDueDeliveries, saveProviderState, startAttempts, sweepExpiredClaim
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { deliveries, reconciliations } from '@/db/schema';
 import { createProviderClient } from '@/lib/providers';
-import { sendOnce } from '@/lib/providers/http';
+import { sendOnce } from '@/lib/net/send';
 import type { ProviderTransport } from '@/lib/providers/transport';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { attemptCount, deliveryStates, testPublisherOptions } from '@/testing/publisher';

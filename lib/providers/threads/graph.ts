@@ -1,5 +1,5 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
-import { DEFAULT_TIMEOUT_MS, sendOnce } from '../http';
+import { DEFAULT_TIMEOUT_MS, sendOnce } from '@/lib/net/send';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
 import { ProviderReadError, type RawOutcome, type RecentPost } from '../types';

@@ -1,4 +1,4 @@
-import { NO_SOCKET } from '../http';
+import { NO_SOCKET } from '@/lib/net/send';
 import { rejectedInput, withTiming } from '../publish-result';
 import type { Classification, PostKind, PublishInput, PublishMedia, PublishResult, RawOutcome } from '../types';
 import { CONTAINER_RETRY_MS, classifyThreads } from './classifier';

@@ -1,6 +1,6 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
 import { deleteOnce } from '../delete-post';
-import { sendOnce } from '../http';
+import { sendOnce } from '@/lib/net/send';
 import { mediaNotPosted, readMedia } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
 import { callBudget } from '../threads/graph';

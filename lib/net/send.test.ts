@@ -1,7 +1,7 @@
 import type { LookupFunction, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NETWORK_RULES, classifyWith } from './classify';
-import { NO_SOCKET, createAgents, sendOnce, type HttpRequest, type Agents, type AgentOptions } from './http';
+import { NETWORK_RULES, classifyWith } from '@/lib/providers/classify';
+import { NO_SOCKET, createAgents, sendOnce, type HttpRequest, type Agents, type AgentOptions } from './send';
 import { TEST_TLS_CERT } from '@/testing/wire/tls-fixture';
 import {
   HTTP_OK,
@@ -12,7 +12,7 @@ import {
   type OnData,
   type TestServer,
 } from '@/testing/wire/servers';
-import type { Classification, RawOutcome } from './types';
+import type { Classification, RawOutcome } from '@/lib/providers/types';
 
 // sendOnce on real loopback sockets: each network classifier row is reached by a socket that really did
 // (or did not) carry the request, and the server's own log shows whether the request arrived.

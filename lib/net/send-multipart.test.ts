@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeMultipart, sendOnce } from './http';
+import { encodeMultipart, sendOnce } from './send';
 
 /** A real loopback server that hands back what it received: method, content type and the raw body. */
 const received: { method: string; type: string; body: Buffer }[] = [];

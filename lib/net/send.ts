@@ -9,7 +9,7 @@ import {
   outboundLookup,
   type OutboundPolicy,
 } from '@/lib/net/outbound-guard';
-import type { ConnectionFacts, RawOutcome } from './types';
+import type { ConnectionFacts, RawOutcome } from '@/lib/providers/types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
