@@ -17,7 +17,7 @@ import { authenticateApiKey } from '@/lib/auth/api-key';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { createPostResponse } from '@/app/api/v1/posts/http';
 import { createPost } from '@/lib/posts/create';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { resolveDatabase } from './lib/database';
 
 const { values } = parseArgs({

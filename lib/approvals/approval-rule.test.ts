@@ -12,7 +12,7 @@ import { importCsv, importCsvChunk } from '@/lib/imports/import-csv';
 import type { ImportResult } from '@/lib/imports/types';
 import { createPost } from '@/lib/posts/create';
 import { editPost } from '@/lib/posts/edit';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { createRequestLink } from '@/lib/requests/links';
 import { submitPostRequest } from '@/lib/requests/submit';
 

@@ -19,7 +19,7 @@ import { makeUser } from '@/testing/db/factories';
 import { holdLock, settled, untilBlocked } from '@/testing/race';
 import { createPost } from '@/lib/posts/create';
 import { editPost } from '@/lib/posts/edit';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { testPublisherOptions } from '@/testing/publisher';
 import { startTestSandbox } from '@/testing/sandbox';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@/lib/idempotency/fingerprint';
-import { postTextSchema, withinTwoYears } from '@/lib/posts/post-input';
+import { postTextSchema, withinTwoYears } from '@/lib/posts/schemas';
 import { normaliseText } from '@/lib/posts/text';
 import { checkTargets, type FieldErrors, type TargetAccount } from '@/lib/posts/targets';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';

@@ -4,7 +4,7 @@ import { getIdempotencyKey } from '@/db/queries/idempotency';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 import { createPost, CREATE_POST_OPERATION, type CreatePostResult } from './create';
-import { createPostRequestSchema, POST_KINDS } from './post-input';
+import { createPostRequestSchema, POST_KINDS } from './schemas';
 
 const optionalText = z
   .string()

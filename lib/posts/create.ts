@@ -11,7 +11,7 @@ import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateMedia, validatePartMedia } from './media';
-import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './post-input';
+import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors } from './targets';
 

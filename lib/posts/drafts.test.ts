@@ -9,7 +9,7 @@ import { startTestSandbox } from '@/testing/sandbox';
 import { cancelPost } from './cancel';
 import { createPost } from './create';
 import { editPost } from './edit';
-import { createPostRequestSchema } from './post-input';
+import { createPostRequestSchema } from './schemas';
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;

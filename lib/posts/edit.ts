@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Database, Transaction } from '@/db/client';
 import {
   addDeliveries,
@@ -19,50 +18,9 @@ import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idemp
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validatePartMedia } from './media';
-import { postTextSchema, threadPartsSchema, variantsSchema, withinTwoYears } from './post-input';
+import type { EditPostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
-
-export const editPostRequestSchema = z
-  .object({
-    text: postTextSchema.optional(),
-    /** A thread's parts: all of them, replacing the old ones (the number of parts may change). */
-    parts: threadPartsSchema
-      .optional()
-      .describe(
-        "A thread's parts, all of them, replacing the old ones. A part's `mediaIds` replace its images (`[]` removes them); omitted, the part keeps the images the part at its position had.",
-      ),
-    scheduledAt: z.iso
-      .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' })
-      .refine(withinTwoYears, 'Must be within two years from now')
-      .optional(),
-    accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
-    variants: variantsSchema
-      .optional()
-      .describe('Replaces every variant (`{}` removes them); omitted, they stay (but for accounts removed).'),
-    status: z
-      .literal('scheduled')
-      .optional()
-      .describe('Schedules a draft (at `scheduledAt`, the next slot, or its planned time); no change otherwise.'),
-    slot: z.literal('next').optional().describe('Moves the post to the next free slot of its accounts.'),
-  })
-  .strict()
-  .refine(
-    (v) =>
-      v.text !== undefined ||
-      v.parts !== undefined ||
-      v.scheduledAt !== undefined ||
-      v.accountIds !== undefined ||
-      v.variants !== undefined ||
-      v.status !== undefined ||
-      v.slot !== undefined,
-    'Nothing to change',
-  )
-  .superRefine((v, ctx) => {
-    if (v.slot && v.scheduledAt)
-      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'Give either scheduledAt or slot, not both' });
-  });
-export type EditPostRequest = z.output<typeof editPostRequestSchema>;
 
 export type EditConflictReason = 'already_publishing' | 'already_sent' | 'not_editable';
 export type DeliveryState = { id: string; accountId: string; status: string };

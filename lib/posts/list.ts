@@ -1,24 +1,9 @@
 import { z } from 'zod';
 import type { Executor } from '@/db/client';
 import { listPosts, listPostsInRange, RANGE_CURSOR_TIME, type PostCursor, type RangeCursor } from '@/db/queries/posts';
-import { deliveryStatusEnum } from '@/db/schema';
-import { checkRange, rangeQueryShape, type TimeRange } from './range';
+import { checkRange, type TimeRange } from './range';
+import { listPostsQuerySchema } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
-
-const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
-
-export const listPostsQuerySchema = z.object({
-  status: z.enum(deliveryStatusEnum.enumValues).optional(),
-  account: z.uuid().optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce
-    .number({ error: LIMIT_MESSAGE })
-    .int(LIMIT_MESSAGE)
-    .min(1, LIMIT_MESSAGE)
-    .max(100, LIMIT_MESSAGE)
-    .default(25),
-  ...rangeQueryShape,
-});
 
 function encodeCursor(c: PostCursor): string {
   return Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString('base64url');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
-import { createPostRequestSchema, fingerprintInput } from './post-input';
+import { createPostRequestSchema, fingerprintInput } from './schemas';
 
 // Threads and images (docs/architecture.md#media-before-the-post): a thread's images go on its parts
 // (`parts[].mediaIds`, up to 4 per part); a top-level mediaIds on a thread is a field error naming where they go. Part

@@ -10,7 +10,7 @@ import { WEEKDAYS } from '@/lib/slots/schedule';
 import { cancelPost } from './cancel';
 import { createPost } from './create';
 import { editPost } from './edit';
-import { createPostRequestSchema } from './post-input';
+import { createPostRequestSchema } from './schemas';
 
 // Threads (docs/architecture.md#threads) with the planning features (drafts, posting slots, per-account texts): a draft
 // thread is never claimed until scheduled, then goes out part by part; a queued thread takes one slot per account at

@@ -9,7 +9,7 @@ import { testReconcileOptions } from '@/testing/reconciler';
 import { startTestSandbox } from '@/testing/sandbox';
 import { createPost } from './create';
 import { editPost } from './edit';
-import { createPostRequestSchema } from './post-input';
+import { createPostRequestSchema } from './schemas';
 
 const sandbox = await startTestSandbox({ hangMs: 2_000 });
 const { db } = sandbox;

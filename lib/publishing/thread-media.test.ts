@@ -10,7 +10,7 @@ import { checkImage } from '@/lib/media/image';
 import { createDiskMediaStorage } from '@/lib/media/storage';
 import { makeImage } from '@/testing/images';
 import { createPost } from '@/lib/posts/create';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import type { ProviderName } from '@/lib/providers/types';
 import { startTestSandbox } from '@/testing/sandbox';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';

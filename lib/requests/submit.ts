@@ -12,7 +12,7 @@ import {
 } from '@/db/queries/requests';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
 import { logger } from '@/lib/logging/logger';
-import { NO_NUL_MESSAGE, postTextSchema, withinTwoYears, withoutNul } from '@/lib/posts/post-input';
+import { NO_NUL_MESSAGE, postTextSchema, withinTwoYears, withoutNul } from '@/lib/posts/schemas';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 import { checkRequestLink } from './links';
 

@@ -9,7 +9,7 @@ import { createTestDatabase } from '@/testing/db/test-database';
 import { cancelPost } from '@/lib/posts/cancel';
 import { createPost } from '@/lib/posts/create';
 import { editPost } from '@/lib/posts/edit';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { SLOT_HORIZON_DAYS, SLOT_LEAD_MS } from './next-slot';
 import { upcomingSlots, WEEKDAYS } from './schedule';
 

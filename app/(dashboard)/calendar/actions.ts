@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction, type ActionState } from '@/lib/auth/action';
 import { checkIdempotencyKey } from '@/lib/idempotency/key';
-import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
+import { editPost } from '@/lib/posts/edit';
+import { editPostRequestSchema } from '@/lib/posts/schemas';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 
 export type MoveResult = { postId: string; scheduledAt: string; replayed: boolean };

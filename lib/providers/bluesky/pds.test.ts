@@ -6,7 +6,7 @@ import { reconciliations } from '@/db/schema';
 import { checkImage } from '@/lib/media/image';
 import { makeImage } from '@/testing/images';
 import { createPost } from '@/lib/posts/create';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { attemptCount, schedulePosts } from '@/testing/publisher';
 import type { Fault } from '@/testing/wire/fault-proxy';
 import { startPdsHarness } from '@/testing/pds/harness';

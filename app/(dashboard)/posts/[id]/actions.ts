@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { workspaceAction } from '@/lib/auth/action';
 import { partMediaIdsField } from '@/lib/posts/compose-form';
-import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
+import { editPost } from '@/lib/posts/edit';
+import { editPostRequestSchema } from '@/lib/posts/schemas';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
 
 const REFUSED = {

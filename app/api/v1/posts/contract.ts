@@ -8,8 +8,8 @@ import {
 } from '@/lib/api/contract/define';
 import { postPageSchema, postSchema, possibleDuplicateProblemSchema, problemSchema } from '@/lib/api/contract/schemas';
 import { named, z } from '@/lib/api/contract/zod';
-import { listPostsQuerySchema } from '@/lib/posts/list';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { listPostsQuerySchema } from '@/lib/posts/schemas';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 
 /** /api/v1/posts — the contract of ./route.ts, built from the schemas its handlers validate with. */
 export const postsContract = defineRoute('/posts', {

@@ -233,8 +233,8 @@ describe('POST /api/v1/posts — I3: one intent, one row', () => {
       .update(idempotencyKeys)
       .set({
         fingerprint: (await import('@/lib/idempotency/fingerprint')).fingerprint(
-          (await import('@/lib/posts/post-input')).fingerprintInput(
-            (await import('@/lib/posts/post-input')).createPostRequestSchema.parse(body()),
+          (await import('@/lib/posts/schemas')).fingerprintInput(
+            (await import('@/lib/posts/schemas')).createPostRequestSchema.parse(body()),
           ),
         ),
       })

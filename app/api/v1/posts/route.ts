@@ -3,7 +3,7 @@ import { apiHandler, readKeyedRequest } from '@/lib/api/handler';
 import { requestIdOf } from '@/lib/http/request-id';
 import { createPost } from '@/lib/posts/create';
 import { listPostPage } from '@/lib/posts/list';
-import { createPostRequestSchema } from '@/lib/posts/post-input';
+import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { createPostResponse, listPostsResponse } from './http';
 
 export const dynamic = 'force-dynamic';

@@ -8,7 +8,7 @@ import {
 } from '@/lib/api/contract/define';
 import { notEditableProblemSchema, postSchema, problemSchema } from '@/lib/api/contract/schemas';
 import { named, z } from '@/lib/api/contract/zod';
-import { editPostRequestSchema } from '@/lib/posts/edit';
+import { editPostRequestSchema } from '@/lib/posts/schemas';
 
 /** A post id in the path; anything else reads as 404, like another workspace's post (I6). */
 export const postId = z.uuid().openapi({ description: 'The post id', example: '0b7e6a4c-2f0d-4b8e-9a51-3c2d1e0f9a7b' });

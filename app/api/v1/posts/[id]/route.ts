@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { apiHandler, readKeyedRequest } from '@/lib/api/handler';
-import { editPost, editPostRequestSchema } from '@/lib/posts/edit';
+import { editPost } from '@/lib/posts/edit';
+import { editPostRequestSchema } from '@/lib/posts/schemas';
 import { getPost, isPostId } from '@/lib/posts/get';
 import { editPostResponse, getPostResponse, notFound } from '../http';
 

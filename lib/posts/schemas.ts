@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { deliveryStatusEnum } from '@/db/schema';
+import { rangeQueryShape } from './range';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from './thread-limits';
 
 export const POST_KINDS = ['post', 'reply', 'dm', 'thread'] as const;
@@ -180,3 +182,61 @@ export function partMediaIds(parts: { mediaIds?: string[] }[]): string[][] {
 export function normaliseVariants(variants: PostVariants): Record<string, string> {
   return Object.fromEntries(Object.entries(variants).map(([id, v]) => [id.toLowerCase(), v.text.normalize('NFC')]));
 }
+
+/** PATCH /api/v1/posts/{id} and the dashboard's edits (lib/posts/edit.ts). */
+export const editPostRequestSchema = z
+  .object({
+    text: postTextSchema.optional(),
+    /** A thread's parts: all of them, replacing the old ones (the number of parts may change). */
+    parts: threadPartsSchema
+      .optional()
+      .describe(
+        "A thread's parts, all of them, replacing the old ones. A part's `mediaIds` replace its images (`[]` removes them); omitted, the part keeps the images the part at its position had.",
+      ),
+    scheduledAt: z.iso
+      .datetime({ offset: true, message: 'Must be an ISO-8601 date-time with a time zone' })
+      .refine(withinTwoYears, 'Must be within two years from now')
+      .optional(),
+    accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
+    variants: variantsSchema
+      .optional()
+      .describe('Replaces every variant (`{}` removes them); omitted, they stay (but for accounts removed).'),
+    status: z
+      .literal('scheduled')
+      .optional()
+      .describe('Schedules a draft (at `scheduledAt`, the next slot, or its planned time); no change otherwise.'),
+    slot: z.literal('next').optional().describe('Moves the post to the next free slot of its accounts.'),
+  })
+  .strict()
+  .refine(
+    (v) =>
+      v.text !== undefined ||
+      v.parts !== undefined ||
+      v.scheduledAt !== undefined ||
+      v.accountIds !== undefined ||
+      v.variants !== undefined ||
+      v.status !== undefined ||
+      v.slot !== undefined,
+    'Nothing to change',
+  )
+  .superRefine((v, ctx) => {
+    if (v.slot && v.scheduledAt)
+      ctx.addIssue({ code: 'custom', path: ['slot'], message: 'Give either scheduledAt or slot, not both' });
+  });
+export type EditPostRequest = z.output<typeof editPostRequestSchema>;
+
+/** GET /api/v1/posts's query (lib/posts/list.ts). */
+const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
+
+export const listPostsQuerySchema = z.object({
+  status: z.enum(deliveryStatusEnum.enumValues).optional(),
+  account: z.uuid().optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(100, LIMIT_MESSAGE)
+    .default(25),
+  ...rangeQueryShape,
+});
