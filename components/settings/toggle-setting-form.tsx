@@ -43,7 +43,8 @@ export function ToggleSettingForm({ name, checked, canEdit, action, label, descr
       <SubmitButton pending={pending} pendingLabel="Saving…" disabled={!canEdit}>
         {submitLabel}
       </SubmitButton>
-      <FormStatus state={state} />
+      {/* Only once it has answered: a section may hold several forms, each with its own status. */}
+      {state ? <FormStatus state={state} /> : null}
     </form>
   );
 }
