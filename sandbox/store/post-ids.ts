@@ -7,9 +7,21 @@ import { randomInt } from 'node:crypto';
 const EPOCH_MS = 1_288_834_974_657n; // X's snowflake epoch
 const RANDOM_BITS = 22n;
 
+let lastId = 0n;
+let lastMs = 0n;
+
+/**
+ * Within one millisecond a real snowflake counts up (a sequence), so a later post always has a larger id; random low
+ * bits alone would order two posts of the same millisecond by chance. Here a later id of the same millisecond is
+ * the last one plus a small random step: still unguessable, never smaller than an id of the same or an earlier
+ * time.
+ */
 export function newPostId(createdAt: Date): string {
   const ms = BigInt(createdAt.getTime()) - EPOCH_MS;
-  return String((ms << RANDOM_BITS) | BigInt(randomInt(0, 2 ** Number(RANDOM_BITS))));
+  let id = (ms << RANDOM_BITS) | BigInt(randomInt(0, 2 ** Number(RANDOM_BITS)));
+  if (ms >= lastMs && id <= lastId) id = lastId + 1n + BigInt(randomInt(0, 64));
+  if (id > lastId) [lastId, lastMs] = [id, ms > lastMs ? ms : lastMs];
+  return String(id);
 }
 
 const MAX_BIGINT = 9_223_372_036_854_775_807n;
