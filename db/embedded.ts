@@ -108,6 +108,7 @@ function freePort(): Promise<number> {
  */
 async function keepExitCodes() {
   const { default: exitHook } = await import('async-exit-hook');
-  exitHook.unhookEvent('beforeExit');
-  exitHook.unhookEvent('exit');
+  // A second start in the same process (the chaos run restarts Postgres) finds them unhooked already.
+  const hooked = exitHook.hookedEvents();
+  for (const event of ['beforeExit', 'exit']) if (hooked.includes(event)) exitHook.unhookEvent(event);
 }
