@@ -1,10 +1,7 @@
 import type { Executor } from '@/db/client';
 import { recordApiKeyUse } from '@/db/queries/api-keys';
-import {
-  listUnregisteredProductSandboxAccounts,
-  listWorkspaceSandboxAccounts,
-  registerSandboxAccount,
-} from '@/sandbox/db/queries/store';
+import { registerSandboxAccount } from '@/sandbox/db/queries/store';
+import { listUnregisteredProductSandboxAccounts, listWorkspaceSandboxAccounts } from '@/lib/sandbox/account-queries';
 import { rateLimitHeaders, rateStateOf } from '@/lib/auth/api-key';
 import { hashApiKey } from '@/lib/auth/api-key-token';
 import { can } from '@/lib/auth/can';

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
+import type { ProviderName } from '@/db/schema';
 import {
   sandboxAccounts,
   sandboxFaults,
@@ -7,16 +8,14 @@ import {
   sandboxLocks,
   sandboxPosts,
 } from '@/sandbox/db/schema';
-import { socialAccounts } from '@/db/schema';
 
-// The sandbox network's own tables (schema `sandbox`). Only the two "workspace" queries at the end read
-// product tables, to find which sandbox accounts a workspace may see.
+// The sandbox network's own tables (schema `sandbox`) and nothing else: the queries that join them to the product's
+// accounts are the product's glue (lib/sandbox/account-queries.ts).
 
 type Platform = ProviderName;
-import type { ProviderName } from '@/db/schema';
 type PostKind = 'post' | 'reply' | 'dm';
 
-const accountColumns = {
+export const sandboxAccountColumns = {
   id: sandboxAccounts.id,
   platform: sandboxAccounts.platform,
   platformUserId: sandboxAccounts.platformUserId,
@@ -26,7 +25,7 @@ const accountColumns = {
 
 export async function getSandboxAccountByTokenHash(db: Executor, params: { platform: Platform; tokenHash: string }) {
   const [row] = await db
-    .select(accountColumns)
+    .select(sandboxAccountColumns)
     .from(sandboxAccounts)
     .where(and(eq(sandboxAccounts.platform, params.platform), eq(sandboxAccounts.tokenHash, params.tokenHash)));
   return row ?? null;
@@ -34,14 +33,14 @@ export async function getSandboxAccountByTokenHash(db: Executor, params: { platf
 
 export async function getSandboxAccountById(db: Executor, params: { id: string }) {
   if (!/^[0-9a-f-]{36}$/i.test(params.id)) return null;
-  const [row] = await db.select(accountColumns).from(sandboxAccounts).where(eq(sandboxAccounts.id, params.id));
+  const [row] = await db.select(sandboxAccountColumns).from(sandboxAccounts).where(eq(sandboxAccounts.id, params.id));
   return row ?? null;
 }
 
 /** Bluesky's resolveHandle: stored handles carry a leading "@"; handles compare case-insensitively. */
 export async function getSandboxAccountByHandle(db: Executor, params: { platform: Platform; handle: string }) {
   const [row] = await db
-    .select(accountColumns)
+    .select(sandboxAccountColumns)
     .from(sandboxAccounts)
     .where(
       and(
@@ -64,7 +63,7 @@ export async function getSandboxAccountTokenHash(db: Executor, params: { id: str
 
 export async function getSandboxAccountByUserId(db: Executor, params: { platform: Platform; platformUserId: string }) {
   const [row] = await db
-    .select(accountColumns)
+    .select(sandboxAccountColumns)
     .from(sandboxAccounts)
     .where(
       and(eq(sandboxAccounts.platform, params.platform), eq(sandboxAccounts.platformUserId, params.platformUserId)),
@@ -355,50 +354,4 @@ export async function tryTakeSandboxLock(db: Executor, params: { name: string; t
 /** Releases the lock only if this holder still has it (an expired and re-taken lock is not ours). */
 export async function releaseSandboxLock(db: Executor, params: { name: string; token: string }) {
   await db.delete(sandboxLocks).where(and(eq(sandboxLocks.name, params.name), eq(sandboxLocks.token, params.token)));
-}
-
-/** A workspace's sandbox accounts (product id, handle) joined to the sandbox's own account rows. */
-export async function listWorkspaceSandboxAccounts(db: Executor, params: { workspaceId: string }) {
-  return db
-    .select({
-      accountId: socialAccounts.id,
-      handle: socialAccounts.handle,
-      disconnectedAt: socialAccounts.disconnectedAt,
-      sandboxAccount: accountColumns,
-    })
-    .from(socialAccounts)
-    .innerJoin(
-      sandboxAccounts,
-      and(
-        sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
-        eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
-      ),
-    )
-    .where(and(eq(socialAccounts.workspaceId, params.workspaceId), eq(socialAccounts.sandbox, true)))
-    .orderBy(asc(socialAccounts.handle));
-}
-
-/**
- * Product sandbox accounts the sandbox has not registered yet (e.g. seeded before the sandbox existed).
- * Their sealed tokens are read only to register the token's hash on the sandbox side.
- */
-export async function listUnregisteredProductSandboxAccounts(db: Executor) {
-  return db
-    .select({
-      id: socialAccounts.id,
-      provider: socialAccounts.provider,
-      platformUserId: socialAccounts.platformUserId,
-      handle: socialAccounts.handle,
-      displayName: socialAccounts.displayName,
-      credentialsEncrypted: socialAccounts.credentialsEncrypted,
-    })
-    .from(socialAccounts)
-    .leftJoin(
-      sandboxAccounts,
-      and(
-        sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
-        eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
-      ),
-    )
-    .where(and(eq(socialAccounts.sandbox, true), isNull(sandboxAccounts.id)));
 }
