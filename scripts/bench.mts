@@ -23,6 +23,7 @@ import { runMigrations } from '@/db/migrate';
 import { upsertAccount } from '@/db/queries/accounts';
 import * as schema from '@/db/schema';
 import { makeWorkspace } from '@/testing/db/factories';
+import { scheduleDueInBulk } from '@/testing/publisher';
 import { DEFAULT_PUBLISHER_TUNING, type PublisherOptions } from '@/lib/publishing/config';
 import { publishDueDeliveries, type PublishSummary } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';
@@ -364,23 +365,15 @@ async function postmasterPid(): Promise<number | null> {
   }
 }
 
-/** Posts with one delivery each, round-robin over the accounts, in three statements whatever the count. */
+/** Posts with one delivery each, round-robin over the accounts (texts `bench <run> <phase> #i`). */
 async function insertDue(params: { phase: string; count: number; firstDueAt: Date; stepMs: number }) {
-  await setup.db.transaction(async (tx) => {
-    await tx.execute(sql`
-      with p as (
-        insert into posts (workspace_id, text, scheduled_at, source, idempotency_key)
-        select ${workspace.id}::uuid, ${`bench ${runTag} ${params.phase} #`} || i,
-          ${params.firstDueAt.toISOString()}::timestamptz + make_interval(secs => i * ${params.stepMs / 1000}::float8), 'api', gen_random_uuid()::text
-        from generate_series(0, ${params.count - 1}) i
-        returning id, workspace_id, scheduled_at, split_part(text, '#', 2)::int as i
-      ), d as (
-        insert into deliveries (workspace_id, post_id, account_id, due_at)
-        select p.workspace_id, p.id, (${JSON.stringify(accountIds)}::jsonb ->> (p.i % ${accountIds.length}))::uuid, p.scheduled_at from p
-        returning id, workspace_id
-      )
-      insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason)
-      select workspace_id, id, null, 'scheduled', 'bench', 'created' from d`);
+  await scheduleDueInBulk(setup.db, {
+    workspaceId: workspace.id,
+    accountIds,
+    count: params.count,
+    label: `bench ${runTag} ${params.phase} `,
+    firstDueAt: params.firstDueAt,
+    stepMs: params.stepMs,
   });
 }
 

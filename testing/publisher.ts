@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { attempts, deliveries } from '@/db/schema';
@@ -47,6 +47,32 @@ export async function schedulePosts(
     ids.push(created!.deliveries[0]!.id);
   }
   return ids;
+}
+
+/**
+ * Many posts with one delivery each, round-robin over the accounts, in one statement whatever the count (the
+ * benchmark and the cost budget): texts `${label}#0`, `${label}#1` …, due from `firstDueAt` every `stepMs`.
+ */
+export async function scheduleDueInBulk(
+  db: Database,
+  params: { workspaceId: string; accountIds: string[]; count: number; label: string; firstDueAt: Date; stepMs: number },
+) {
+  await db.execute(sql`
+    with p as (
+      insert into posts (workspace_id, text, scheduled_at, source, idempotency_key)
+      select ${params.workspaceId}::uuid, ${params.label + '#'} || i,
+        ${params.firstDueAt.toISOString()}::timestamptz + make_interval(secs => i * ${params.stepMs / 1000}::float8),
+        'api', gen_random_uuid()::text
+      from generate_series(0, ${params.count - 1}) i
+      returning id, workspace_id, scheduled_at, split_part(text, '#', 2)::int as i
+    ), d as (
+      insert into deliveries (workspace_id, post_id, account_id, due_at)
+      select p.workspace_id, p.id, (${JSON.stringify(params.accountIds)}::jsonb ->> (p.i % ${params.accountIds.length}))::uuid,
+        p.scheduled_at from p
+      returning id, workspace_id
+    )
+    insert into delivery_events (workspace_id, delivery_id, from_status, to_status, actor, reason)
+    select workspace_id, id, null, 'scheduled', 'bulk', 'created' from d`);
 }
 
 export async function deliveryStates(db: Database, ids: string[]) {

@@ -18,10 +18,12 @@ function mediaOrigin(baseUrl: string, origin: string | undefined): string {
 /** The images of each attempt's post part (0: a single post), in order, as the clients upload them. */
 export async function loadPublishMedia(
   db: Database,
-  attempts: { deliveryId: string; postId: string; part?: number; baseUrl: string }[],
+  attempts: { deliveryId: string; postId: string; part?: number; baseUrl: string; hasMedia: boolean }[],
   options: { storage: MediaStorage; encryptionKey: string; origin?: string },
 ): Promise<Map<string, PublishMedia[]>> {
-  const rows = await getPostsMedia(db, { postIds: [...new Set(attempts.map((a) => a.postId))] });
+  const withMedia = attempts.filter((a) => a.hasMedia);
+  if (withMedia.length === 0) return new Map(); // the common case: no statement at all
+  const rows = await getPostsMedia(db, { postIds: [...new Set(withMedia.map((a) => a.postId))] });
   const byPost = new Map<string, typeof rows>();
   const keyOf = (postId: string, part: number) => `${postId}\u0000${part}`;
   for (const row of rows) {

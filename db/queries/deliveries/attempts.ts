@@ -17,6 +17,8 @@ export type StartedAttempt = {
   part: number;
   /** Another part of the same thread follows on this account: sending this one makes it claimable. */
   hasNextPart: boolean;
+  /** This part has images attached (post_media): only then are they read before the call. */
+  hasMedia: boolean;
   /** The part's own text; a thread part after the first is a reply to the part before it. */
   text: string;
   kind: 'post' | 'reply' | 'dm';
@@ -59,6 +61,8 @@ export async function startAttempts(
     )
     select s.id as "attemptId", s.delivery_id as "deliveryId", s.generation, d.workspace_id as "workspaceId", p.id as "postId",
       d.part, ${hasNextPart} as "hasNextPart",
+      -- One probe of post_media's primary key here saves a statement per chunk when nothing has images.
+      exists (select 1 from post_media pm where pm.post_id = p.id and pm.part = d.part) as "hasMedia",
       -- A thread part's parent is read here, when its attempt starts: the previous part is sent (the claim required it).
       ${deliveryTextSql} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient,
       a.id as "accountId", a.provider, a.base_url as "baseUrl",
