@@ -8,30 +8,38 @@
 //      (LISTEN/NOTIFY + timer); due-to-sent lateness p50/p99 (posts.scheduled_at → deliveries.settled_at).
 // Exits non-zero on any duplicate, any unsent delivery, any delivery with more than one attempt or any platform call
 // not answered 2xx (each counted by status and reported).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
-import { createDatabase, type Database } from '@/db/client';
+import { createDatabase } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
-import { upsertAccount } from '@/db/queries/accounts';
-import * as schema from '@/db/schema';
 import { makeWorkspace } from '@/testing/db/factories';
 import { scheduleDueInBulk } from '@/testing/publisher';
-import { DEFAULT_PUBLISHER_TUNING, type PublisherOptions } from '@/lib/publishing/config';
-import { publishDueDeliveries, type PublishSummary } from '@/lib/publishing/publish-due';
+import { DEFAULT_PUBLISHER_TUNING } from '@/lib/publishing/config';
+import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';
-import { sealCredentials } from '@/lib/providers/credentials';
-import type { TimelineAccount } from '@/sandbox/http/control';
-import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import { resolveDatabase } from './lib/database';
-import { allowanceFor } from '@/lib/reconcile/allowance-map';
+import {
+  benchPublisherOptions,
+  countingPostgres,
+  cpuSnapshot,
+  cpuUsed,
+  fmt,
+  postmasterPid,
+  publishUntilDone,
+  rowsOf,
+  sleep,
+  xactCommits,
+} from './lib/bench-support';
+import {
+  collectTimeline,
+  fetchTimeline,
+  registerSandboxAccounts,
+  sandboxIdentities,
+  startSandboxProcess,
+  tallyCopies,
+  type SandboxCopy,
+} from './lib/bench-sandbox';
 
 const { values } = parseArgs({
   options: {
@@ -60,7 +68,6 @@ const LATENESS_N = Math.round(RATE * Number(values.seconds));
 const encryptionKey = randomBytes(32).toString('base64');
 const runTag = randomUUID().slice(0, 8);
 
-const CLOCK_TICKS = 100; // USER_HZ on Linux (/proc CPU times)
 const TARGETS = { throughput: 2_000, latenessP99: 1_000, latenessAim: 100 };
 
 process.env.SEMEL_DATA_DIR ??= '.data/bench-publish';
@@ -68,67 +75,34 @@ const database = await resolveDatabase({ fresh: true });
 await runMigrations(database.url);
 // One connection for setup and measurements, so its own commits are few and known.
 const setup = createDatabase(database.url, { max: 1 });
-const q = async <T,>(query: ReturnType<typeof sql>) => [...(await setup.db.execute(query))] as T[];
+const q = rowsOf(setup.db);
 
 // ── The platform: the standalone sandbox server, in memory, in its own process ────────────────────
 const PLATFORMS = values.platforms!.split(',').map((p) => p.trim());
 if (PLATFORMS.length === 0 || PLATFORMS.some((p) => p !== 'x' && p !== 'mastodon'))
   throw new Error('--platforms: a comma-separated list of x and mastodon');
-const identities = Array.from({ length: ACCOUNTS }, (_, i) => ({
-  platform: PLATFORMS[i % PLATFORMS.length] as 'x' | 'mastodon',
-  ...newSandboxIdentity(),
-}));
-const sandboxProcess = spawn(
-  process.execPath,
-  [
-    ...(values['sandbox-cpu-prof-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['sandbox-cpu-prof-dir']] : []),
-    '--import',
-    'tsx',
-    'scripts/sandbox-server.mts',
-    '--memory',
-    '--port',
-    '0',
-    ...identities.flatMap((a) => ['--account', `${a.platform}:${a.platformUserId}:${a.token}:@bench_${a.suffix}`]),
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
-);
-// Whatever happens here (even a crash), the sandbox process group goes with this one.
-process.on('exit', () => {
-  try {
-    process.kill(-sandboxProcess.pid!, 'SIGTERM');
-  } catch {
-    /* already gone */
-  }
+const identities = sandboxIdentities(ACCOUNTS, PLATFORMS as ('x' | 'mastodon')[]);
+const { process: sandboxProcess, url: sandboxUrl } = await startSandboxProcess(identities, {
+  handlePrefix: 'bench',
+  cpuProfDir: values['sandbox-cpu-prof-dir'],
 });
-const sandboxUrl = await waitForSandbox(sandboxProcess);
 
 const workspace = await makeWorkspace(setup.db, `bench-${runTag}`);
-const accountIds: string[] = [];
-for (const a of identities) {
-  const row = await upsertAccount(setup.db, {
-    workspaceId: workspace.id,
-    provider: a.platform,
-    sandbox: true,
-    handle: `@bench_${a.suffix}`,
-    platformUserId: a.platformUserId,
-    baseUrl: `/api/sandbox/${a.platform}`,
-    ...sealCredentials({ accessToken: a.token }, encryptionKey),
-  });
-  accountIds.push(row!.id);
-}
-
-const publisherOptions = (): PublisherOptions => ({
-  ...DEFAULT_PUBLISHER_TUNING,
-  workerId: `bench:${process.pid}:${randomUUID().slice(0, 8)}`,
-  batchSize: Number(values.batch),
-  concurrency: Number(values.concurrency),
-  chunkSize: Number(values.chunk),
-  budgetMs: 20_000,
+const accountIds = await registerSandboxAccounts(setup.db, {
+  workspaceId: workspace.id,
+  identities,
   encryptionKey,
-  rateLimits: {}, // sandbox accounts are unlimited
-  allowanceMs: allowanceFor(60_000),
-  origin: sandboxUrl, // sandbox accounts' relative base URLs resolve against this trusted origin
+  handlePrefix: 'bench',
 });
+
+const publisherOptions = () =>
+  benchPublisherOptions({
+    encryptionKey,
+    origin: sandboxUrl,
+    batchSize: Number(values.batch),
+    concurrency: Number(values.concurrency),
+    chunkSize: Number(values.chunk),
+  });
 
 console.log(
   `bench: publishing on a fresh database, to the standalone sandbox network in its own process (pid ${sandboxProcess.pid}):`,
@@ -146,28 +120,16 @@ console.log(
 );
 await q(sql`analyze`);
 
-let statements = 0;
-const publisherSql = postgres(database.url, { max: 10, onnotice: () => {}, debug: () => void statements++ });
-const publisherDb = drizzle(publisherSql, { schema, casing: 'snake_case' }) as unknown as Database;
-const commitsBefore = await xactCommits();
-const postgresPid = await postmasterPid();
+const publisher = countingPostgres(database.url, 10);
+const commitsBefore = await xactCommits(q);
+const postgresPid = await postmasterPid(q);
 const cpuBefore = cpuSnapshot(sandboxProcess.pid!, postgresPid);
-const totals = emptyTotals();
 const started = performance.now();
-await Promise.all(
-  Array.from({ length: PUBLISHERS }, async () => {
-    const options = publisherOptions();
-    for (;;) {
-      const summary = await publishDueDeliveries(publisherDb, options);
-      addTotals(totals, summary);
-      if (summary.claimed === 0) break;
-    }
-  }),
-);
+const totals = await publishUntilDone(publisher.db, PUBLISHERS, publisherOptions);
 const seconds = (performance.now() - started) / 1000;
 const cpu = cpuSnapshot(sandboxProcess.pid!, postgresPid);
-await publisherSql.end({ timeout: 5 }); // a backend that exits flushes its statistics
-const commits = (await xactCommits()) - commitsBefore;
+await publisher.sql.end({ timeout: 5 }); // a backend that exits flushes its statistics
+const commits = (await xactCommits(q)) - commitsBefore;
 
 const throughputStates = await statusCounts('throughput');
 const throughputSent = throughputStates.get('sent') ?? 0;
@@ -179,23 +141,23 @@ console.log(
   `   commits per delivery     ${(commits / N).toFixed(3)}   (${commits} commits on the database while publishing, pg_stat_database.xact_commit)`,
 );
 console.log(
-  `   statements per delivery  ${(statements / N).toFixed(3)}   (${statements} statements sent by the publishers, each its own transaction)`,
+  `   statements per delivery  ${(publisher.statements() / N).toFixed(3)}   (${publisher.statements()} statements sent by the publishers, each its own transaction)`,
 );
 console.log(`   outcomes                 ${JSON.stringify(totals)}`);
 if (cpuBefore && cpu) {
-  const used = (key: keyof CpuSnapshot) => (cpu[key] - cpuBefore[key]) / CLOCK_TICKS;
-  const ours = used('publisher') + used('sandbox') + used('postgres');
+  const used = cpuUsed(cpuBefore, cpu);
+  const ours = used.publisher + used.sandbox + used.postgres;
   const perDelivery = (s: number) => `${((1000 * s) / N).toFixed(3)} ms`;
   console.log(
-    `   CPU per delivery         publisher ${perDelivery(used('publisher'))}, sandbox ${perDelivery(used('sandbox'))}, postgres ${perDelivery(used('postgres'))}` +
-      ` (machine busy ${used('machine').toFixed(1)} of ${cpu.cores} cores × ${seconds.toFixed(1)} s = ${(cpu.cores * seconds).toFixed(1)} CPU s; these three ${ours.toFixed(1)} s)`,
+    `   CPU per delivery         publisher ${perDelivery(used.publisher)}, sandbox ${perDelivery(used.sandbox)}, postgres ${perDelivery(used.postgres)}` +
+      ` (machine busy ${used.machine.toFixed(1)} of ${cpu.cores} cores × ${seconds.toFixed(1)} s = ${(cpu.cores * seconds).toFixed(1)} CPU s; these three ${ours.toFixed(1)} s)`,
   );
 }
 console.log(
   `   sent / deliveries        ${throughputSent} / ${N}${throughputSent === N ? '' : `   NOT ALL SENT: ${JSON.stringify(Object.fromEntries(throughputStates))}`}`,
 );
-const seen = new Map<string, { accountId: string; text: string }>();
-await collectTimeline(seen);
+const seen = new Map<string, SandboxCopy>();
+await collectTimeline(sandboxUrl, seen);
 
 // ── 2. Lateness ───────────────────────────────────────────────────────────────────────────────────
 let lateness: { p50: number; p99: number; max: number; sent: number } | null = null;
@@ -228,17 +190,14 @@ if (!values['skip-lateness']) {
     `   due → sent lateness      p50 ${fmt(lateness.p50)} ms, p99 ${fmt(lateness.p99)} ms, max ${fmt(lateness.max)} ms   (target p99 < ${TARGETS.latenessP99} ms, aim < ${TARGETS.latenessAim} ms)`,
   );
   console.log(`   sent / deliveries        ${lateness.sent} / ${LATENESS_N}`);
-  await collectTimeline(seen);
+  await collectTimeline(sandboxUrl, seen);
 }
 
 // ── Exactly once: what the platform holds, what the database says ────────────────────────────────
 const totalDeliveries = N + (lateness ? LATENESS_N : 0);
-const timeline = await fetchTimeline();
+const timeline = await fetchTimeline(sandboxUrl);
 const copiesOnSandbox = timeline.reduce((sum, a) => sum + a.total, 0);
-const copiesPerText = new Map<string, number>();
-for (const { accountId, text } of seen.values())
-  copiesPerText.set(`${accountId}\u0000${text}`, (copiesPerText.get(`${accountId}\u0000${text}`) ?? 0) + 1);
-const duplicates = [...copiesPerText.values()].reduce((sum, n) => sum + n - 1, 0);
+const { duplicates } = tallyCopies(seen.values());
 const [dbFacts] = await q<{ sent: number; unsent: number; multi: number; refused: number }>(sql`
   select count(*) filter (where d.status = 'sent')::int as sent,
     count(*) filter (where d.status <> 'sent')::int as unsent,
@@ -311,60 +270,6 @@ process.exit(ok ? 0 : 1);
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
 
-type CpuSnapshot = { publisher: number; sandbox: number; postgres: number; machine: number; cores: number };
-
-/** CPU time in clock ticks from /proc (Linux; null elsewhere): this process, the sandbox, Postgres with its backends, the whole machine. */
-function cpuSnapshot(sandboxPid: number, postgresPid: number | null): CpuSnapshot | null {
-  try {
-    const stat = (pid: number) => {
-      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return text.slice(text.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
-    };
-    const own = (pid: number) => {
-      const f = stat(pid);
-      return Number(f[11]) + Number(f[12]);
-    };
-    const withReaped = (pid: number) => {
-      const f = stat(pid);
-      return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    };
-    let postgresTicks = 0;
-    if (postgresPid) {
-      postgresTicks = withReaped(postgresPid);
-      for (const entry of readdirSync('/proc')) {
-        if (!/^\d+$/.test(entry)) continue;
-        try {
-          if (Number(stat(Number(entry))[1]) === postgresPid) postgresTicks += own(Number(entry));
-        } catch {
-          /* exited meanwhile */
-        }
-      }
-    }
-    const cpuLine = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const machine = cpuLine.reduce((a, b) => a + b, 0) - cpuLine[3]! - (cpuLine[4] ?? 0); // all but idle and iowait
-    return {
-      publisher: own(process.pid),
-      sandbox: own(sandboxPid),
-      postgres: postgresTicks,
-      machine,
-      cores: cpus().length,
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** The postmaster: the parent of this connection's backend (when Postgres runs on this machine). */
-async function postmasterPid(): Promise<number | null> {
-  try {
-    const [row] = await q<{ pid: number }>(sql`select pg_backend_pid() as pid`);
-    const f = readFileSync(`/proc/${row!.pid}/stat`, 'utf8');
-    return Number(f.slice(f.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
-
 /** Posts with one delivery each, round-robin over the accounts (texts `bench <run> <phase> #i`). */
 async function insertDue(params: { phase: string; count: number; firstDueAt: Date; stepMs: number }) {
   await scheduleDueInBulk(setup.db, {
@@ -384,71 +289,4 @@ async function statusCounts(phase: string) {
   }>(sql`select d.status, count(*)::int as n from deliveries d join posts p on p.id = d.post_id
     where p.text like ${`bench ${runTag} ${phase} %`} group by d.status`);
   return new Map(rows.map((r) => [r.status, r.n]));
-}
-
-async function xactCommits(): Promise<number> {
-  await q(sql`select pg_stat_force_next_flush()`);
-  await sleep(300);
-  await q(sql`select pg_stat_clear_snapshot()`);
-  const [row] = await q<{ n: string }>(
-    sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`,
-  );
-  return Number(row!.n);
-}
-
-async function fetchTimeline(): Promise<TimelineAccount[]> {
-  const response = await fetch(`${sandboxUrl}/api/sandbox/timeline?limit=1000`);
-  if (!response.ok) throw new Error(`sandbox timeline: HTTP ${response.status}`);
-  return ((await response.json()) as { accounts: TimelineAccount[] }).accounts;
-}
-
-/** Every copy the sandbox lists, by its own id (a copy listed twice is still one copy). */
-async function collectTimeline(into: Map<string, { accountId: string; text: string }>) {
-  for (const account of await fetchTimeline())
-    for (const post of account.posts) into.set(post.id, { accountId: account.accountId, text: post.text });
-}
-
-async function waitForSandbox(child: ChildProcess): Promise<string> {
-  const lines = createInterface({ input: child.stdout! });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`sandbox server exited (${code}) before listening`);
-  });
-  const listening = (async () => {
-    for await (const line of lines) {
-      const match = /listening on (http:\/\/\S+)\/api\/sandbox/.exec(line);
-      if (match) return match[1]!;
-    }
-    throw new Error('sandbox server closed its output before listening');
-  })();
-  const url = await Promise.race([listening, exited]);
-  exited.catch(() => {}); // it exits when the bench stops it
-  child.stdout!.resume();
-  return url;
-}
-
-function emptyTotals(): PublishSummary {
-  return {
-    claimed: 0,
-    sent: 0,
-    failed: 0,
-    not_sent: 0,
-    ambiguous: 0,
-    deferred: 0,
-    missed: 0,
-    released: 0,
-    fenced: 0,
-    stranded: 0,
-  };
-}
-
-function addTotals(into: PublishSummary, summary: PublishSummary) {
-  for (const key of Object.keys(into) as (keyof PublishSummary)[]) into[key] += summary[key];
-}
-
-function fmt(n: number): string {
-  return Number.isFinite(n) ? n.toFixed(n >= 100 ? 0 : 1) : String(n);
-}
-
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
 }

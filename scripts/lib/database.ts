@@ -13,7 +13,7 @@ export async function resolveDatabase(options: { fresh?: boolean } = {}): Promis
 }
 
 /** `--fresh` on a given server: a new database `<name>_<suffix>` beside DATABASE_URL's, never DATABASE_URL's own. */
-async function recreateSiblingDatabase(url: string, suffix: string): Promise<string> {
+export async function recreateSiblingDatabase(url: string, suffix: string): Promise<string> {
   const target = new URL(url);
   const name = `${target.pathname.slice(1) || 'postgres'}_${suffix}`.replace(/[^a-zA-Z0-9_]/g, '_');
   const sql = postgres(url, { max: 1, onnotice: () => {} });
