@@ -6,6 +6,10 @@ import { sandboxAccounts } from '@/sandbox/db/schema';
 
 // The product's sandbox accounts joined to the sandbox's own rows (same platform and user id): the only queries that
 // read both sides, so they live in the glue and the sandbox/ wing reads nothing of the product's.
+const sameIdentity = and(
+  sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
+  eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
+);
 
 /** A workspace's sandbox accounts (product id, handle) joined to the sandbox's own account rows. */
 export async function listWorkspaceSandboxAccounts(db: Executor, params: { workspaceId: string }) {
@@ -17,13 +21,7 @@ export async function listWorkspaceSandboxAccounts(db: Executor, params: { works
       sandboxAccount: sandboxAccountColumns,
     })
     .from(socialAccounts)
-    .innerJoin(
-      sandboxAccounts,
-      and(
-        sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
-        eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
-      ),
-    )
+    .innerJoin(sandboxAccounts, sameIdentity)
     .where(and(eq(socialAccounts.workspaceId, params.workspaceId), eq(socialAccounts.sandbox, true)))
     .orderBy(asc(socialAccounts.handle));
 }
@@ -43,12 +41,6 @@ export async function listUnregisteredProductSandboxAccounts(db: Executor) {
       credentialsEncrypted: socialAccounts.credentialsEncrypted,
     })
     .from(socialAccounts)
-    .leftJoin(
-      sandboxAccounts,
-      and(
-        sql`${sandboxAccounts.platform}::text = ${socialAccounts.provider}::text`,
-        eq(sandboxAccounts.platformUserId, socialAccounts.platformUserId),
-      ),
-    )
+    .leftJoin(sandboxAccounts, sameIdentity)
     .where(and(eq(socialAccounts.sandbox, true), isNull(sandboxAccounts.id)));
 }
