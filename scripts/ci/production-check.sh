@@ -2,7 +2,8 @@
 # The production path as a self-hoster takes it, in a scratch copy of the tracked files (this checkout's
 # node_modules stay as they are):
 #   npm ci && npm run build && npm prune --omit=dev && npm start     → /api/health answers, the sign-in page renders
-#   (npm ci: the checkout's installed tree linked in; PRODUCTION_CHECK_NPM_CI=1 runs npm ci here instead)
+#   (npm ci: the checkout's installed tree linked in; PRODUCTION_CHECK_NPM_CI=1 runs npm ci here instead;
+#   the build starts from the checkout's build cache; PRODUCTION_CHECK_COLD_BUILD=1 starts it cold)
 #   npm run worker (pruned, web scheduler off)                        → a due sandbox post is published
 #   node .next/standalone/server.js (what the Dockerfile runs)        → /api/health answers, the sign-in page renders
 # and compose.yaml parses. Database: the embedded Postgres npm start brings up when DATABASE_URL is unset.
@@ -101,6 +102,13 @@ else
 fi
 
 step "npm run build (with the standalone server the Dockerfile uses)"
+# The checkout's build cache, when it has one (.ci/run: npm test has just built the same files from scratch): the
+# build of the same sources then took 30 s here instead of 104 s. PRODUCTION_CHECK_COLD_BUILD=1 builds without it.
+if [ -z "${PRODUCTION_CHECK_COLD_BUILD:-}" ] && [ -d "$ROOT/.next/cache" ]; then
+  mkdir -p .next
+  cp -r "$ROOT/.next/cache" .next/cache
+  echo "build cache: ${ROOT}/.next/cache"
+fi
 NEXT_OUTPUT=standalone timeout 420 npm run build >build.log 2>&1
 
 step "npm prune --omit=dev"
