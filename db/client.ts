@@ -2,8 +2,16 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema';
 
+/**
+ * Session settings of every connection the app opens. JIT off: Postgres compiles a statement to machine code once its
+ * estimated cost passes jit_above_cost, which a stale estimate reaches after a bulk insert; the publisher's
+ * short statements then paid ~40 ms of compilation each (a 45 ms mark-missed pass that runs in 3 ms without it), the
+ * whole of the due → sent lateness at 500/s (docs/publishing.md#lateness). No query here runs long enough to gain.
+ */
+export const CONNECTION_SETTINGS = { application_name: 'semel', jit: 'off' } as const;
+
 export function createDatabase(url: string, options: { max?: number } = {}) {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'semel' } });
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: CONNECTION_SETTINGS });
   const db = drizzle(sql, { schema, casing: 'snake_case' });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }

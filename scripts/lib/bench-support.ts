@@ -6,7 +6,7 @@ import { cpus } from 'node:os';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { Database } from '@/db/client';
+import { CONNECTION_SETTINGS, type Database } from '@/db/client';
 import * as schema from '@/db/schema';
 import { DEFAULT_PUBLISHER_TUNING, type PublisherOptions } from '@/lib/publishing/config';
 import { publishDueDeliveries, type PublishSummary } from '@/lib/publishing/publish-due';
@@ -107,7 +107,12 @@ export async function xactCommits(q: Rows): Promise<number> {
 /** The publisher's own pool, counting every statement it sends (postgres.js `debug` sees each one). */
 export function countingPostgres(url: string, max: number) {
   let statements = 0;
-  const client = postgres(url, { max, onnotice: () => {}, debug: () => void statements++ });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connection: CONNECTION_SETTINGS,
+    debug: () => void statements++,
+  });
   const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Database;
   return { sql: client, db, statements: () => statements };
 }
