@@ -17,20 +17,36 @@ export type ClaimedDelivery = {
   sandbox: boolean;
 };
 
-/** Claims up to `limit` due deliveries for `workerId`: scheduled → publishing, claim generation + 1, history row. */
+/**
+ * How many of the earliest due deliveries a claim ranks for fairness. Beyond them (a backlog this deep only
+ * after an outage) the order is by due time alone, so a claim never sorts an unbounded backlog.
+ */
+export const FAIR_CLAIM_WINDOW = 50_000;
+
+/**
+ * Claims up to `limit` due deliveries for `workerId`: scheduled → publishing, claim generation + 1, history row.
+ * Fair across workspaces (docs/publishing.md#fairness): each workspace's due deliveries take turns, earliest first,
+ * and a claim takes every workspace's first turn before anyone's second, so at the top of the hour a workspace with
+ * ten thousand posts due does not hold back one with ten.
+ */
 export async function claimDueDeliveries(db: Executor, params: { workerId: string; limit: number; leaseMs: number }) {
   const result = await db.execute(sql`
     with due as (
       select d.id from deliveries d
+      join (
+        select r.id, r.due_at, row_number() over (partition by r.workspace_id order by r.due_at, r.id) as turn
+        from (select id, workspace_id, due_at from deliveries where status = 'scheduled' and due_at <= now()
+          order by due_at limit ${FAIR_CLAIM_WINDOW}) r
+      ) ranked on ranked.id = d.id
       where d.status = 'scheduled' and d.due_at <= now()
         -- A disconnected account's token is wiped (its deliveries go to review); one whose token needs a reconnect
         -- or has expired holds them here: not claimed, not failed, published once the account is healthy again.
         and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
         -- A thread part only after the part before it is sent (it replies to that part's platform id).
         and ${partReady}
-      order by d.due_at
+      order by ranked.turn, ranked.due_at
       limit ${params.limit}
-      for update skip locked
+      for update of d skip locked
     ), claimed as (
       insert into claims as c (delivery_id, generation, worker_id, lease_expires_at, claimed_at, released_at)
       select id, 1, ${params.workerId}, now() + ${interval(params.leaseMs)}, now(), null from due
