@@ -22,7 +22,7 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
   const schedule = (at: Date | null) => {
     if (stopped) return;
     clearTimeout(timer);
-    const delay = at ? Math.min(Math.max(0, at.getTime() - Date.now()) + 5, MAX_SLEEP_MS) : MAX_SLEEP_MS;
+    const delay = at ? Math.min(Math.max(0, at.getTime() - Date.now()) + 1, MAX_SLEEP_MS) : MAX_SLEEP_MS;
     timer = setTimeout(() => void tick(), delay);
     timer.unref();
   };
