@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { makeAccount, makeDelivery, makePost, makeWorkspace } from '@/testing/db/factories';
+import { createTestDatabase } from '@/testing/db/test-database';
+import { SCHEDULER_LANES, startScheduler } from './scheduler';
+
+const { db, sql } = await createTestDatabase({ max: 4 });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the in-process scheduler', () => {
+  it(`while deliveries keep falling due, a second pass starts during the first (at most ${SCHEDULER_LANES} at once)`, async () => {
+    const workspace = await makeWorkspace(db);
+    const account = await makeAccount(db, workspace.id, 'mastodon');
+    const post = await makePost(db, workspace.id);
+    // Due now and never claimed by the task below: every pass ends with the next delivery already due.
+    await makeDelivery(db, { workspaceId: workspace.id, postId: post.id, accountId: account.id });
+
+    let inFlight = 0;
+    let most = 0;
+    const starts: number[] = [];
+    const pass = async () => {
+      starts.push(performance.now());
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await sleep(100); // a pass: maintenance, claim, calls, outcomes
+      inFlight--;
+    };
+    const scheduler = startScheduler(db, sql, [pass]);
+    await sleep(1_000);
+    await scheduler.stop();
+    while (inFlight > 0) await sleep(10);
+
+    expect(most, 'passes overlapped, and never more than the lanes').toBe(SCHEDULER_LANES);
+    const overlapping = starts.filter((t, i) => i > 0 && t - starts[i - 1]! < 100).length;
+    expect(overlapping, 'passes that started while the one before still ran').toBeGreaterThan(0);
+  });
+
+  it('with nothing due soon, one pass runs and the scheduler sleeps: no second lane', async () => {
+    const { db: quiet, sql: quietSql } = await createTestDatabase({ max: 2 });
+    let passes = 0;
+    let inFlight = 0;
+    let most = 0;
+    const scheduler = startScheduler(quiet, quietSql, [
+      async () => {
+        passes++;
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await sleep(60);
+        inFlight--;
+      },
+    ]);
+    await sleep(500);
+    await scheduler.stop();
+    expect(passes).toBe(1);
+    expect(most).toBe(1);
+  });
+});
