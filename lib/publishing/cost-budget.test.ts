@@ -45,8 +45,8 @@ const STATEMENTS =
   BATCHES * STATEMENT_BUDGET.perBatch.count +
   CHUNKS * STATEMENT_BUDGET.perChunk.count +
   CONNECTIONS * STATEMENT_BUDGET.perConnection.count;
-/** One commit per statement, and one more as each connection starts. */
-const COMMITS = STATEMENTS + CONNECTIONS;
+/** Transactions the publisher commits: one per statement (none in an explicit transaction). */
+const COMMITS = STATEMENTS;
 
 /** PL/pgSQL function calls (pg_stat_user_functions) per delivery; a function not listed here must not run at all. */
 const TRIGGER_BUDGET: Record<string, { perDelivery: number; why: string }> = {
@@ -94,32 +94,36 @@ describe('the publisher stays within its cost budget (counts, not times)', () =>
       firstDueAt: new Date(Date.now() - 1_000),
       stepMs: 0,
     });
-    // Function calls are counted for the sessions opened from here on (the publisher's). Autovacuum's own
-    // transactions count as commits of this database, so it is off for every table here, not only the ones the pass
-    // writes: under a loaded machine an autoanalyze of another table once landed inside the window (85 > 83).
+    // Function calls are counted for the sessions opened from here on (the publisher's).
     const [{ name }] = [...(await setup.execute<{ name: string }>(sql`select current_database() as name`))];
     await setup.execute(sql.raw(`alter database "${name}" set track_functions = 'pl'`));
-    await setup.execute(sql`
-      do $$
-      declare t record;
-      begin
-        for t in select schemaname, tablename from pg_tables where schemaname not in ('pg_catalog', 'information_schema')
-        loop
-          execute format('alter table %I.%I set (autovacuum_enabled = false, toast.autovacuum_enabled = false)', t.schemaname, t.tablename);
-        end loop;
-      end $$`);
 
     const before = await databaseCounters(setup);
-    const calibration = await databaseCounters(setup); // what reading the counters itself commits
-    const readCost = calibration.commits - before.commits;
+
+    // Commits are counted from what the publisher sends, by the same rule as the server: a statement outside an
+    // explicit transaction commits on its own; a BEGIN … COMMIT block commits once. The server's own counter
+    // (pg_stat_database.xact_commit) also counts autovacuum's transactions, which land in the window at random
+    // under load (a run counted 85 against 83), so it is reported, not asserted.
+    let commits = 0;
+    const inBlock = new Set<number>();
+    const countCommit = (connection: number, query: string) => {
+      const word = /^\s*(\w+)/.exec(query)?.[1]?.toLowerCase();
+      if (word === 'begin' || word === 'start') inBlock.add(connection);
+      else if (word === 'commit' || word === 'end') {
+        inBlock.delete(connection);
+        commits++;
+      } else if (word === 'rollback' || word === 'abort') inBlock.delete(connection);
+      else if (!inBlock.has(connection)) commits++;
+    };
 
     let statements = 0;
     const kinds = new Map<string, number>(); // by the statement's first words, for the report
     const publisherSql = postgres(database.url, {
       max: CONNECTIONS,
       onnotice: () => {},
-      debug: (_connection: number, query: string) => {
+      debug: (connection: number, query: string) => {
         statements++;
+        countCommit(connection, query);
         const kind = query.replace(/\s+/g, ' ').trim().slice(0, 60);
         kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       },
@@ -129,7 +133,9 @@ describe('the publisher stays within its cost budget (counts, not times)', () =>
       ...testPublisherOptions(sandbox.url, { ...DEFAULT_PUBLISHER_TUNING, budgetMs: 120_000 }),
     });
     await publisherSql.end({ timeout: 5 }); // a backend that ends flushes its statistics
-    const after = await databaseCounters(setup);
+    // An exiting backend flushes its statistics as it goes, which a loaded machine can delay: read until they are in.
+    let after = await databaseCounters(setup);
+    for (let i = 0; i < 20 && after.commits - before.commits < commits; i++) after = await databaseCounters(setup);
 
     expect(summary.claimed).toBe(DELIVERIES);
     expect(summary.sent).toBe(DELIVERIES);
@@ -139,13 +145,12 @@ describe('the publisher stays within its cost budget (counts, not times)', () =>
       'one copy of each on the platform',
     ).toBe(DELIVERIES);
 
-    const commits = after.commits - calibration.commits - readCost;
-    const vacuumed = after.vacuums - calibration.vacuums;
+    const serverCommits = after.commits - before.commits;
     const calls = new Map<string, number>();
-    for (const [fn, n] of after.functionCalls) calls.set(fn, n - (calibration.functionCalls.get(fn) ?? 0));
+    for (const [fn, n] of after.functionCalls) calls.set(fn, n - (before.functionCalls.get(fn) ?? 0));
     const report = {
       statements: { counted: statements, budget: STATEMENTS, perDelivery: statements / DELIVERIES },
-      commits: { counted: commits, budget: COMMITS, perDelivery: commits / DELIVERIES },
+      commits: { counted: commits, budget: COMMITS, perDelivery: commits / DELIVERIES, server: serverCommits },
       byStatement: Object.fromEntries(kinds),
       functions: Object.fromEntries([...calls].map(([fn, n]) => [fn, n / DELIVERIES])),
     };
@@ -153,8 +158,9 @@ describe('the publisher stays within its cost budget (counts, not times)', () =>
 
     expect(statements, 'statements sent by the publisher').toBeLessThanOrEqual(STATEMENTS);
     // Each statement is its own transaction: one commit each, none hidden in a helper.
-    expect(vacuumed, 'no autovacuum or autoanalyze inside the window (its commits would count)').toBe(0);
-    expect(commits, 'commits on the database while publishing').toBeLessThanOrEqual(COMMITS);
+    expect(commits, 'transactions the publisher committed').toBeLessThanOrEqual(COMMITS);
+    // The server saw at least those (the count is real, not the client's guess).
+    expect(serverCommits, 'pg_stat_database.xact_commit over the window').toBeGreaterThanOrEqual(commits);
     for (const [fn, n] of calls) {
       if (n === 0) continue;
       const budget = TRIGGER_BUDGET[fn];
@@ -185,14 +191,8 @@ async function databaseCounters(db: Database) {
       sql`select funcname as fn, calls::text as calls from pg_stat_user_functions`,
     )),
   ];
-  const [vacuums] = [
-    ...(await db.execute<{ n: string }>(
-      sql`select coalesce(sum(autovacuum_count + autoanalyze_count), 0)::text as n from pg_stat_all_tables`,
-    )),
-  ];
   return {
     commits: Number(row!.n),
-    vacuums: Number(vacuums!.n),
     functionCalls: new Map(functions.map((f) => [f.fn, Number(f.calls)])),
   };
 }
