@@ -6,7 +6,7 @@ import * as schema from './schema';
  * Session settings of every connection the app opens. JIT off: Postgres compiles a statement to machine code once its
  * estimated cost passes jit_above_cost, which a stale estimate reaches after a bulk insert; the publisher's
  * short statements then paid ~40 ms of compilation each (a 45 ms mark-missed pass that runs in 3 ms without it), the
- * whole of the due → sent lateness at 500/s (docs/publishing.md#lateness). No query here runs long enough to gain.
+ * largest part of the due → sent lateness at 500/s (docs/publishing.md#lateness). No query here runs long enough to gain.
  */
 export const CONNECTION_SETTINGS = { application_name: 'semel', jit: 'off' } as const;
 

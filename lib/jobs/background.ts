@@ -22,21 +22,22 @@ export function startBackgroundJobs(db: Database, sql: Sql, jobs: readonly JobDe
   const inFlight = new Set<Promise<unknown>>();
   const task = (job: JobDefinition): SchedulerTask => {
     const options = job.defaults(); // once per process: one worker id names this process's claims
-    return (database) => {
+    const run = (database: Database) => {
       // A pass in flight when a stop arrives finishes its current job; no new run starts after it.
       if (stopping) return Promise.resolve();
-      const run = runJob(database, job, options);
-      inFlight.add(run);
-      void run.catch(() => {}).finally(() => inFlight.delete(run));
-      return run;
+      const pass = runJob(database, job, options);
+      inFlight.add(pass);
+      void pass.catch(() => {}).finally(() => inFlight.delete(pass));
+      return pass;
     };
+    return { run, overlaps: job.overlaps === true };
   };
 
   const due = jobs.filter((job) => job.cadence === 'due').map(task);
   const scheduler = due.length > 0 ? startScheduler(db, sql, due) : null;
   const timers = jobs.flatMap((job) => {
     if (job.cadence === 'due') return [];
-    const run = task(job);
+    const { run } = task(job);
     let running = false; // a run longer than the interval is not joined by a second one from this process
     const timer = setInterval(() => {
       if (running) return;

@@ -18,6 +18,8 @@ export type JobDefinition<Name extends string = string, Options = unknown, Summa
   /** Options from the validated environment, read when a process starts running the job. */
   defaults(): Options;
   cadence: JobCadence;
+  /** A `'due'` job the scheduler's second lane runs too while work keeps falling due (lib/publishing/scheduler.ts): publishing only. */
+  overlaps?: boolean;
 };
 
 /** Declares a job; a missing or mistyped field is a compile error here, not a surprise in production. */

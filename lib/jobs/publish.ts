@@ -8,4 +8,5 @@ export const publishJob = defineJob({
   run: publishDueDeliveries,
   defaults: () => publisherOptionsFromEnv(),
   cadence: 'due',
+  overlaps: true,
 });

@@ -24,14 +24,31 @@ describe('the in-process scheduler', () => {
       await sleep(100); // a pass: maintenance, claim, calls, outcomes
       inFlight--;
     };
-    const scheduler = startScheduler(db, sql, [pass]);
+    // A one-lane task after it (reconciliation): never two of its runs at once, however busy.
+    let singleInFlight = 0;
+    let singleMost = 0;
+    let singleRuns = 0;
+    const single = async () => {
+      singleRuns++;
+      singleInFlight++;
+      singleMost = Math.max(singleMost, singleInFlight);
+      await sleep(20);
+      singleInFlight--;
+    };
+    const scheduler = startScheduler(db, sql, [
+      { run: pass, overlaps: true },
+      { run: single, overlaps: false },
+    ]);
     await sleep(1_000);
     await scheduler.stop();
-    while (inFlight > 0) await sleep(10);
+    while (inFlight > 0 || singleInFlight > 0) await sleep(10);
 
     expect(most, 'passes overlapped, and never more than the lanes').toBe(SCHEDULER_LANES);
     const overlapping = starts.filter((t, i) => i > 0 && t - starts[i - 1]! < 100).length;
     expect(overlapping, 'passes that started while the one before still ran').toBeGreaterThan(0);
+    expect(singleRuns, 'the one-lane task ran').toBeGreaterThan(1);
+    expect(singleMost, 'the one-lane task never ran twice at once').toBe(1);
+    expect(starts.length, 'the overlapping task ran more often than the one-lane task').toBeGreaterThan(singleRuns);
   });
 
   it('with nothing due soon, one pass runs and the scheduler sleeps: no second lane', async () => {
@@ -40,12 +57,15 @@ describe('the in-process scheduler', () => {
     let inFlight = 0;
     let most = 0;
     const scheduler = startScheduler(quiet, quietSql, [
-      async () => {
-        passes++;
-        inFlight++;
-        most = Math.max(most, inFlight);
-        await sleep(60);
-        inFlight--;
+      {
+        run: async () => {
+          passes++;
+          inFlight++;
+          most = Math.max(most, inFlight);
+          await sleep(60);
+          inFlight--;
+        },
+        overlaps: true,
       },
     ]);
     await sleep(500);

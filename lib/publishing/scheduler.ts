@@ -3,7 +3,8 @@ import type { Database } from '@/db/client';
 import { getNextWakeAt } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 
-export type SchedulerTask = (db: Database) => Promise<unknown>;
+/** One task of a pass. `overlaps`: the second lane runs it too (publishing: what falls due mid-pass); the others run in one lane. */
+export type SchedulerTask = { run: (db: Database) => Promise<unknown>; overlaps?: boolean };
 
 const MAX_SLEEP_MS = 30_000;
 /** Passes at once while deliveries keep falling due, and how far apart they start (docs/publishing.md#lateness). */
@@ -18,7 +19,8 @@ const STAGGER_MS = 10;
  *
  * While deliveries keep falling due (the next is due by the time a pass ends), a second pass starts
  * STAGGER_MS after the first instead of after it ends: what falls due during a pass is claimed by the
- * other lane, not after the whole pass (its maintenance, claim, calls and outcomes).
+ * other lane, not after the whole pass (its maintenance, claim, calls and outcomes). The second lane runs
+ * only the tasks that overlap (publishing); reconciliation and the rest keep one pass at a time.
  */
 export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
   let timer: NodeJS.Timeout | undefined;
@@ -37,9 +39,12 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
     timer.unref();
   };
 
+  const overlapping = tasks.filter((task) => task.overlaps);
+
   async function tick() {
     if (stopped) return;
-    if (active >= SCHEDULER_LANES) {
+    const lane = active === 0 ? tasks : overlapping;
+    if (active >= SCHEDULER_LANES || lane.length === 0) {
       again = true;
       return;
     }
@@ -52,7 +57,7 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
     try {
       do {
         again = false;
-        for (const task of tasks) await task(db);
+        for (const task of lane) await task.run(db);
       } while (again && !stopped);
       const next = await getNextWakeAt(db);
       busy = next !== null && next.getTime() <= Date.now();
