@@ -298,7 +298,9 @@ async function measureLateness(rate: number, phase: string): Promise<Lateness> {
   );
   const scheduling = createDatabase(database.url, { max: 10 });
   const options = publisherOptions();
-  const scheduler = startScheduler(scheduling.db, scheduling.sql, [{ run: (db) => publishDueDeliveries(db, options), overlaps: true }]);
+  const scheduler = startScheduler(scheduling.db, scheduling.sql, [
+    { run: (db) => publishDueDeliveries(db, options), overlaps: true },
+  ]);
   const lastDueAt = firstDueAt.getTime() + (count * 1000) / rate;
   const deadline = lastDueAt + 30_000;
   const like = `bench ${runTag} ${phase} %`;
@@ -396,7 +398,12 @@ async function measureSpike(throughput: number) {
   const schedulers = Array.from({ length: PUBLISHERS }, () => {
     const pool = createDatabase(database.url, { max: 10 });
     const options = publisherOptions();
-    return { pool, scheduler: startScheduler(pool.db, pool.sql, [{ run: (db) => publishDueDeliveries(db, options), overlaps: true }]) };
+    return {
+      pool,
+      scheduler: startScheduler(pool.db, pool.sql, [
+        { run: (db) => publishDueDeliveries(db, options), overlaps: true },
+      ]),
+    };
   });
   const like = `bench ${runTag} ${phase} %`;
   const deadline = dueAt.getTime() + 60_000 + (SPIKE / Math.max(throughput, 1)) * 3_000;
