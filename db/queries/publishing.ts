@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
+import { executePrepared } from './prepared';
 import { uuidList } from './sql-params';
 import { partReady } from './deliveries/thread';
 import { accountCanPublish } from './token-health';
@@ -11,7 +12,9 @@ const rows = <T>(result: Iterable<unknown>) => [...result] as T[];
 /** When the scheduler should wake next: the earliest publishable due delivery or reconciliation check, or expiring lease. */
 export async function getNextWakeAt(db: Executor): Promise<Date | null> {
   // One subquery per status, so the scheduled one walks the partial due index (past held deliveries).
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     select least(
       -- Deliveries held for an account's token wait for a reconnect (which notifies), not for a time.
       -- Thread parts waiting for the part before them wake nobody: sending that part is what makes them due.
@@ -20,7 +23,24 @@ export async function getNextWakeAt(db: Executor): Promise<Date | null> {
         order by d.due_at limit 1),
       (select min(due_at) from deliveries where status = 'ambiguous'),
       (select min(lease_expires_at) from claims where released_at is null)
-    ) as at`);
+    ) as at`,
+  );
+  const at = rows<{ at: string | Date | null }>(result)[0]?.at;
+  return at ? new Date(at) : null;
+}
+
+/**
+ * The due time of the first publishable delivery not yet due: while a pass claims what is due now, the scheduler's
+ * second lane wakes for this one (lib/publishing/scheduler.ts).
+ */
+export async function getNextDueAfterNow(db: Executor): Promise<Date | null> {
+  const result = await executePrepared(
+    db,
+    sql`
+    select d.due_at as at from deliveries d where d.status = 'scheduled' and d.due_at > now()
+      and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish}) and ${partReady}
+    order by d.due_at limit 1`,
+  );
   const at = rows<{ at: string | Date | null }>(result)[0]?.at;
   return at ? new Date(at) : null;
 }
@@ -28,10 +48,13 @@ export async function getNextWakeAt(db: Executor): Promise<Date | null> {
 /** Attempts started per account since `since` (the per-account rate limit). */
 export async function countRecentAttemptsByAccount(db: Executor, params: { accountIds: string[]; since: Date }) {
   if (params.accountIds.length === 0) return new Map<string, number>();
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     select d.account_id as "accountId", count(*)::int as n from attempts a join deliveries d on d.id = a.delivery_id
     where d.account_id in ${uuidList(params.accountIds)} and a.started_at > ${params.since.toISOString()}::timestamptz
-    group by d.account_id`);
+    group by d.account_id`,
+  );
   return new Map(rows<{ accountId: string; n: number }>(result).map((r) => [r.accountId, r.n]));
 }
 

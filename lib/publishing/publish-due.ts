@@ -48,21 +48,17 @@ const emptySummary = (): PublishSummary => ({
 });
 
 /**
- * One publisher pass, safe with any number of concurrent callers (docs/architecture.md#write-order): sweep lapsed leases,
- * mark missed, then per batch: claim (commit) → attempt rows `started` (commit) → platform calls with a
- * timeout shorter than the lease → outcomes (commit, fenced by generation).
+ * One publisher pass, safe with any number of concurrent callers (docs/architecture.md#write-order): mark missed, then
+ * per batch: claim (commit) → attempt rows `started` (commit) → platform calls with a timeout shorter than the
+ * lease → outcomes (commit, fenced by generation); then sweep lapsed leases and settle stranded thread parts. The
+ * sweep comes after the claims, not before, so a delivery that falls due waits only for mark-missed and its claim
+ * (docs/publishing.md#lateness); what the sweep releases is marked missed or claimed before the pass ends.
  */
 export async function publishDueDeliveries(db: Database, options: PublisherOptions): Promise<PublishSummary> {
   const started = Date.now();
   const summary = emptySummary();
   const actor = `worker:${options.workerId}`;
   const clients = new Map<string, ProviderClient>(); // one credentials decryption per account and pass
-  const swept = await sweepExpiredClaims(db);
-  countSweptClaims(swept);
-  summary.released += swept.released;
-  summary.ambiguous += swept.ambiguous;
-  summary.missed += await markMissedDeliveries(db);
-  summary.stranded += await settleStrandedParts(db);
 
   // Calls go in chunks: one statement commits a chunk's attempt rows (re-checking the lease), one its
   // outcomes. Several chunks are in flight at once, so one chunk's round trips to the database overlap
@@ -116,35 +112,46 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
   };
 
-  while (Date.now() - started < options.budgetMs) {
-    const claimed = await claimDueDeliveries(db, {
-      workerId: options.workerId,
-      limit: claimLimit,
-      leaseMs: options.leaseMs,
-    });
-    if (claimed.length === 0) break;
-    summary.claimed += claimed.length;
-    unlocked = false;
+  const claimDue = async () => {
+    // Before every claim: a delivery held past its lateness limit is marked missed, never published late.
+    summary.missed += await markMissedDeliveries(db);
+    while (Date.now() - started < options.budgetMs) {
+      const claimed = await claimDueDeliveries(db, {
+        workerId: options.workerId,
+        limit: claimLimit,
+        leaseMs: options.leaseMs,
+      });
+      if (claimed.length === 0) break;
+      summary.claimed += claimed.length;
+      unlocked = false;
 
-    const { allowed, deferred } = await applyRateLimits(db, claimed, options.rateLimits);
-    summary.deferred += (await recordOutcomes(db, { outcomes: deferred, actor })).length;
+      const { allowed, deferred } = await applyRateLimits(db, claimed, options.rateLimits);
+      summary.deferred += (await recordOutcomes(db, { outcomes: deferred, actor })).length;
 
-    const chunks: ClaimedDelivery[][] = [];
-    for (let i = 0; i < allowed.length; i += chunkSize) chunks.push(allowed.slice(i, i + chunkSize));
-    let next = 0;
-    const lanes = await Promise.allSettled(
-      Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
-        while (next < chunks.length) await publishChunk(chunks[next++]!);
-      }),
-    );
-    // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
-    const failure = lanes.find((lane) => lane.status === 'rejected');
-    if (failure) throw failure.reason;
-    // A thread goes on in this pass: its next parts are due now (and a cron-triggered host may not call again soon).
-    if (claimed.length < claimLimit && !unlocked) break;
-  }
-  // The parts after one that failed in this pass are settled now rather than on the next pass.
-  if (summary.failed > 0) summary.stranded += await settleStrandedParts(db);
+      const chunks: ClaimedDelivery[][] = [];
+      for (let i = 0; i < allowed.length; i += chunkSize) chunks.push(allowed.slice(i, i + chunkSize));
+      let next = 0;
+      const lanes = await Promise.allSettled(
+        Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
+          while (next < chunks.length) await publishChunk(chunks[next++]!);
+        }),
+      );
+      // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
+      const failure = lanes.find((lane) => lane.status === 'rejected');
+      if (failure) throw failure.reason;
+      // A thread goes on in this pass: its next parts are due now (and a cron-triggered host may not call again soon).
+      if (claimed.length < claimLimit && !unlocked) break;
+    }
+  };
+  await claimDue();
+  const swept = await sweepExpiredClaims(db);
+  countSweptClaims(swept);
+  summary.released += swept.released;
+  summary.ambiguous += swept.ambiguous;
+  // The parts after one that failed, was canceled or missed (in this pass or before) are settled now.
+  summary.stranded += await settleStrandedParts(db);
+  // Claims of dead workers released to `scheduled`: published in this pass (after mark-missed), not the next.
+  if (swept.released > 0 && Date.now() - started < options.budgetMs) await claimDue();
   return summary;
 }
 

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import type { Database } from '@/db/client';
-import { getNextWakeAt } from '@/db/queries/publishing';
+import { getNextDueAfterNow, getNextWakeAt } from '@/db/queries/publishing';
 import { logger } from '@/lib/logging/logger';
 
 /** One task of a pass. `overlaps`: the second lane runs it too (publishing: what falls due mid-pass); the others run in one lane. */
@@ -19,12 +19,15 @@ const STAGGER_MS = 10;
  *
  * While deliveries keep falling due (the next is due by the time a pass ends), a second pass starts
  * STAGGER_MS after the first instead of after it ends: what falls due during a pass is claimed by the
- * other lane, not after the whole pass (its maintenance, claim, calls and outcomes). The second lane runs
- * only the tasks that overlap (publishing); reconciliation and the rest keep one pass at a time.
+ * other lane, not after the whole pass (its maintenance, claim, calls and outcomes). And when a pass starts
+ * with one lane free, a lane timer is set for the first delivery not yet due, so one that falls due during
+ * the pass starts the other lane at its due time instead of waiting for the pass to end. The second lane
+ * runs only the tasks that overlap (publishing); reconciliation and the rest keep one pass at a time.
  */
 export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
   let timer: NodeJS.Timeout | undefined;
   let staggerTimer: NodeJS.Timeout | undefined;
+  let laneTimer: NodeJS.Timeout | undefined;
   let active = 0;
   let again = false;
   let busy = false; // the last pass ended with the next delivery already due
@@ -53,6 +56,15 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
       clearTimeout(staggerTimer);
       staggerTimer = setTimeout(() => void tick(), STAGGER_MS);
       staggerTimer.unref();
+    } else if (active < SCHEDULER_LANES && overlapping.length > 0) {
+      void getNextDueAfterNow(db)
+        .then((next) => {
+          if (!next || stopped || active === 0) return;
+          clearTimeout(laneTimer);
+          laneTimer = setTimeout(() => void tick(), Math.max(0, next.getTime() - Date.now()) + 1);
+          laneTimer.unref();
+        })
+        .catch((error) => logger.warn({ err: error }, 'next due time unavailable; the pass end sets the timer'));
     }
     try {
       do {
@@ -60,6 +72,7 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
         for (const task of lane) await task.run(db);
       } while (again && !stopped);
       const next = await getNextWakeAt(db);
+      clearTimeout(laneTimer); // the timer below covers what the lane timer was waiting for
       busy = next !== null && next.getTime() <= Date.now();
       schedule(next);
     } catch (error) {
@@ -81,6 +94,7 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
       stopped = true;
       clearTimeout(timer);
       clearTimeout(staggerTimer);
+      clearTimeout(laneTimer);
       const subscription = await listening;
       if (subscription) await subscription.unlisten();
     },

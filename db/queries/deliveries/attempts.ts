@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { rows } from './rows';
 import { interval, jsonb } from '../sql-params';
 import { deliveryTextSql } from '../post-variants';
@@ -46,7 +47,9 @@ export async function startAttempts(
   params: { claims: Pick<ClaimedDelivery, 'deliveryId' | 'generation'>[]; minLeaseMs: number },
 ) {
   if (params.claims.length === 0) return [];
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with input as (
       select * from jsonb_to_recordset(${jsonb(params.claims.map((c) => ({ delivery_id: c.deliveryId, generation: c.generation })))}) as t(delivery_id uuid, generation int)
     ), held as (
@@ -73,7 +76,8 @@ export async function startAttempts(
     from started s
     join deliveries d on d.id = s.delivery_id
     join posts p on p.id = d.post_id
-    join social_accounts a on a.id = d.account_id`);
+    join social_accounts a on a.id = d.account_id`,
+  );
   return rows<Omit<StartedAttempt, 'firstAttemptAt'> & { firstAttemptAt: string }>(result).map((r) => ({
     ...r,
     firstAttemptAt: new Date(r.firstAttemptAt),
@@ -88,11 +92,14 @@ export async function saveProviderState(
   db: Executor,
   params: { deliveryId: string; generation: number; state: ProviderState },
 ): Promise<boolean> {
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     update deliveries d set provider_state = ${jsonb(params.state)}
     from claims c
     where d.id = ${params.deliveryId} and c.delivery_id = d.id and c.generation = ${params.generation}
       and c.released_at is null and c.lease_expires_at > now() and d.status = 'publishing'
-    returning d.id`);
+    returning d.id`,
+  );
   return [...result].length === 1;
 }

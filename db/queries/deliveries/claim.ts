@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { rows } from './rows';
 import { interval } from '../sql-params';
 import { accountCanPublish } from '../token-health';
@@ -30,7 +31,9 @@ export const FAIR_CLAIM_WINDOW = 50_000;
  * ten thousand posts due does not hold back one with ten.
  */
 export async function claimDueDeliveries(db: Executor, params: { workerId: string; limit: number; leaseMs: number }) {
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with due as (
       select d.id from deliveries d
       join (
@@ -66,6 +69,7 @@ export async function claimDueDeliveries(db: Executor, params: { workerId: strin
     )
     select cl.delivery_id as "deliveryId", cl.generation, d.account_id as "accountId", a.provider, a.sandbox
     from claimed cl join moved m on m.id = cl.delivery_id
-    join deliveries d on d.id = cl.delivery_id join social_accounts a on a.id = d.account_id`);
+    join deliveries d on d.id = cl.delivery_id join social_accounts a on a.id = d.account_id`,
+  );
   return rows<ClaimedDelivery>(result);
 }

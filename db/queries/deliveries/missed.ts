@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { rows } from './rows';
 import { latenessDeadline } from './lateness';
 import { partReady } from './thread';
@@ -11,7 +12,9 @@ import { partReady } from './thread';
  * when it falls due, before any claim of that pass; it is never published late.
  */
 export async function markMissedDeliveries(db: Executor) {
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with late as (
       select d.id, d.workspace_id, d.part, p.kind = 'thread' as thread from deliveries d
       join posts p on p.id = d.post_id
@@ -29,6 +32,7 @@ export async function markMissedDeliveries(db: Executor) {
       select workspace_id, id, 'scheduled', 'missed', 'system:publisher',
         case when thread then 'part ' || (part + 1) || ' of the thread: ' else '' end || 'past the workspace lateness limit' from late
     )
-    select count(*)::int as missed from updated`);
+    select count(*)::int as missed from updated`,
+  );
   return rows<{ missed: number }>(result)[0]?.missed ?? 0;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { rows } from './rows';
 import type { DeliveryStatus } from '../../schema';
 import { jsonb } from '../sql-params';
@@ -29,7 +30,9 @@ export type DeliveryOutcome = {
 export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryOutcome[]; actor: string }) {
   if (params.outcomes.length === 0) return [];
   const o = params.outcomes;
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with input as (
       select * from jsonb_to_recordset(${jsonb(
         o.map((x) => ({
@@ -84,6 +87,7 @@ export async function recordOutcomes(db: Executor, params: { outcomes: DeliveryO
       select f.workspace_id, f.delivery_id, 'failed', 'A delivery failed: ' || f.reason from fenced f where f.status = 'failed'
       on conflict (delivery_id, kind) do nothing
     )
-    select id as "deliveryId" from updated`);
+    select id as "deliveryId" from updated`,
+  );
   return rows<{ deliveryId: string }>(result).map((r) => r.deliveryId);
 }

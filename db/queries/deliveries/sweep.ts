@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { rows } from './rows';
 
 /**
@@ -7,7 +8,9 @@ import { rows } from './rows';
  * attempt never started; `ambiguous` if it did, since the platform may have the post (docs/architecture.md#delivery-states).
  */
 export async function sweepExpiredClaims(db: Executor) {
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with expired as (
       select c.delivery_id, c.generation, d.workspace_id,
         exists (select 1 from attempts a where a.delivery_id = c.delivery_id and a.generation = c.generation) as started
@@ -32,6 +35,7 @@ export async function sweepExpiredClaims(db: Executor) {
         jsonb_build_object('generation', e.generation)
       from expired e
     )
-    select count(*) filter (where started)::int as ambiguous, count(*) filter (where not started)::int as released from expired`);
+    select count(*) filter (where started)::int as ambiguous, count(*) filter (where not started)::int as released from expired`,
+  );
   return rows<{ ambiguous: number; released: number }>(result)[0] ?? { ambiguous: 0, released: 0 };
 }

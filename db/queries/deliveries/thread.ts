@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { rows } from './rows';
 
 // A thread (docs/architecture.md#threads) is one delivery per part and account (deliveries.part), chained through
@@ -32,7 +33,9 @@ export const partCount = sql`(select count(*)::int from deliveries cnt where cnt
  * A part waiting behind one that is publishing, ambiguous or in review stays scheduled: that part may yet be sent.
  */
 export async function settleStrandedParts(db: Executor) {
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with stranded as (
       select d.id, d.workspace_id, blocker.part as blocker_part, blocker.status as blocker_status
       from deliveries d
@@ -62,6 +65,7 @@ export async function settleStrandedParts(db: Executor) {
       select workspace_id, id, 'scheduled', to_status, 'system:publisher', reason, jsonb_build_object('blockedByPart', blocker_part)
       from settled
     )
-    select count(*)::int as settled from updated`);
+    select count(*)::int as settled from updated`,
+  );
   return rows<{ settled: number }>(result)[0]?.settled ?? 0;
 }
