@@ -104,7 +104,7 @@ describe('named guards reject duplicates under parallel inserts', () => {
   it('attempts_delivery_generation_uq — one platform call per claim generation', async () => {
     const post = await makePost(db, workspaceId);
     const delivery = await makeDelivery(db, { workspaceId, postId: post.id, accountId });
-    const outcome = await race(() => db.insert(attempts).values({ deliveryId: delivery.id, generation: 1 }));
+    const outcome = await race(() => db.insert(attempts).values({ deliveryId: delivery.id, generation: 1, accountId }));
     expect(outcome.succeeded).toBe(1);
     expect([...outcome.constraints]).toEqual(['attempts_delivery_generation_uq']);
   });

@@ -434,6 +434,11 @@ export const deliveries = pgTable(
     index('deliveries_ambiguous_due_idx')
       .on(t.dueAt)
       .where(sql`${t.status} = 'ambiguous'`),
+    // The lease sweep's deliveries in flight: a handful at any time, however many the table holds (without it the
+    // sweep read all of deliveries_workspace_status_idx on every pass, npm run bench:growth).
+    index('deliveries_publishing_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'publishing'`),
     index('deliveries_workspace_status_idx').on(t.workspaceId, t.status),
     index('deliveries_account_idx').on(t.accountId),
   ],
@@ -593,6 +598,10 @@ export const attempts = pgTable(
       .notNull()
       .references(() => deliveries.id, { onDelete: 'cascade' }),
     generation: integer().notNull(),
+    // The delivery's account, copied when the attempt starts, so the per-account rate limit counts one index range
+    // (attempts_account_started_idx) instead of joining every delivery of the account. No foreign key of its own: the
+    // delivery's holds it (an attempt goes with its delivery, and a delivery's account never changes).
+    accountId: uuid().notNull(),
     startedAt: createdAt(),
     finishedAt: timestamp({ withTimezone: true }),
     outcome: attemptOutcomeEnum(),
@@ -603,6 +612,7 @@ export const attempts = pgTable(
   (t) => [
     // One platform call per claim generation: a replayed job cannot start a second call.
     unique('attempts_delivery_generation_uq').on(t.deliveryId, t.generation),
+    index('attempts_account_started_idx').on(t.accountId, t.startedAt),
   ],
 );
 export type Attempt = typeof attempts.$inferSelect;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { executePrepared } from './prepared';
-import { uuidList } from './sql-params';
+import { uuidAny } from './sql-params';
 import { partReady } from './deliveries/thread';
 import { accountCanPublish } from './token-health';
 
@@ -51,9 +51,9 @@ export async function countRecentAttemptsByAccount(db: Executor, params: { accou
   const result = await executePrepared(
     db,
     sql`
-    select d.account_id as "accountId", count(*)::int as n from attempts a join deliveries d on d.id = a.delivery_id
-    where d.account_id in ${uuidList(params.accountIds)} and a.started_at > ${params.since.toISOString()}::timestamptz
-    group by d.account_id`,
+    select a.account_id as "accountId", count(*)::int as n from attempts a
+    where a.account_id = ${uuidAny(params.accountIds)} and a.started_at > ${params.since.toISOString()}::timestamptz
+    group by a.account_id`,
   );
   return new Map(rows<{ accountId: string; n: number }>(result).map((r) => [r.accountId, r.n]));
 }

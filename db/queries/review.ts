@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { partCount } from './deliveries/thread';
-import { uuidList } from './sql-params';
+import { uuidAny } from './sql-params';
 import type { ProviderName } from '@/db/schema';
 import { deliveryTextSql } from './post-variants';
 
@@ -47,7 +47,7 @@ export async function listReviewItems(
     join posts p on p.id = d.post_id
     join social_accounts a on a.id = d.account_id
     join workspaces w on w.id = d.workspace_id
-    where d.workspace_id in ${uuidList(params.workspaceIds)}
+    where d.workspace_id = ${uuidAny(params.workspaceIds)}
       and d.status in ('ambiguous', 'needs_review')
       ${params.status ? sql`and d.status = ${params.status}` : sql``}
       ${params.accountId ? sql`and d.account_id = ${params.accountId}` : sql``}
@@ -68,7 +68,7 @@ export async function countReviewItems(db: Executor, params: { workspaceIds: str
   if (params.workspaceIds.length === 0) return 0;
   const result = await db.execute(sql`
     select count(*)::int as n from deliveries
-    where workspace_id in ${uuidList(params.workspaceIds)} and status in ('ambiguous', 'needs_review')`);
+    where workspace_id = ${uuidAny(params.workspaceIds)} and status in ('ambiguous', 'needs_review')`);
   return Number(([...result][0] as { n: number }).n);
 }
 

@@ -100,8 +100,8 @@ export async function publishOnce(db: Executor, d: SeededDelivery, at: Date, wor
     values (${d.id}, 1, ${workerId}, ${finishedAt.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz,
       ${result.outcome === 'sent' ? finishedAt.toISOString() : null}::timestamptz)`);
   await db.execute(sql`
-    insert into attempts (delivery_id, generation, started_at, finished_at, outcome, http_status, detail, duration_ms)
-    values (${d.id}, 1, ${at.toISOString()}::timestamptz, ${finishedAt.toISOString()}::timestamptz,
+    insert into attempts (delivery_id, generation, account_id, started_at, finished_at, outcome, http_status, detail, duration_ms)
+    values (${d.id}, 1, (select account_id from deliveries where id = ${d.id}), ${at.toISOString()}::timestamptz, ${finishedAt.toISOString()}::timestamptz,
       ${result.outcome}::attempt_outcome, ${result.httpStatus}, ${result.reason}, ${result.durationMs})`);
   await moveDelivery(db, d, {
     from: 'publishing',

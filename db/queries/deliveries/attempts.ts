@@ -53,12 +53,12 @@ export async function startAttempts(
     with input as (
       select * from jsonb_to_recordset(${jsonb(params.claims.map((c) => ({ delivery_id: c.deliveryId, generation: c.generation })))}) as t(delivery_id uuid, generation int)
     ), held as (
-      select i.delivery_id, i.generation from input i
+      select i.delivery_id, i.generation, d.account_id from input i
       join claims c on c.delivery_id = i.delivery_id and c.generation = i.generation
       join deliveries d on d.id = i.delivery_id
       where c.released_at is null and c.lease_expires_at > now() + ${interval(params.minLeaseMs)} and d.status = 'publishing'
     ), started as (
-      insert into attempts (delivery_id, generation) select delivery_id, generation from held
+      insert into attempts (delivery_id, generation, account_id) select delivery_id, generation, account_id from held
       on conflict (delivery_id, generation) do nothing
       returning id, delivery_id, generation
     )

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
+import { executePrepared } from '../prepared';
 import { interval, jsonb } from '../sql-params';
 import { deliveryTextSql } from '../post-variants';
 import { latenessDeadline } from './lateness';
@@ -46,7 +47,9 @@ export async function claimAmbiguousDeliveries(
   db: Executor,
   params: { workerId: string; limit: number; leaseMs: number },
 ) {
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with picked as (
       select d.id from deliveries d join claims c on c.delivery_id = d.id
       where d.status = 'ambiguous' and d.due_at <= now() and c.released_at is null and c.lease_expires_at < now()
@@ -81,7 +84,8 @@ export async function claimAmbiguousDeliveries(
       from reconciliations r
       where r.delivery_id = d.id
         and r.checked_at >= coalesce((select max(e.created_at) from delivery_events e where e.delivery_id = d.id and e.to_status = 'ambiguous'), '-infinity')
-    ) s`);
+    ) s`,
+  );
   return [...result].map((r) => {
     const row = r as Record<string, unknown>;
     return {
