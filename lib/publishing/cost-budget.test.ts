@@ -29,7 +29,7 @@ const CHUNKS = BATCHES * Math.ceil(batchSize / chunkSize);
 const STATEMENT_BUDGET = {
   perPass: {
     count: 3 + 1,
-    why: 'sweep lapsed leases, mark missed, settle stranded thread parts; and the last claim, which finds nothing',
+    why: 'mark missed, and the last claim, which finds nothing; after the calls, sweep lapsed leases and settle stranded thread parts',
   },
   perBatch: { count: 1, why: 'the claim (one statement: claims, deliveries → publishing, history rows)' },
   perChunk: {
