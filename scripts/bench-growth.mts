@@ -1,6 +1,6 @@
 // npm run bench:growth [-- --future 1000000 --settled 200000 --runs 30]
-// Cost that stays flat as the tables grow (docs/operations.md#benchmarks). Two fresh databases get the same measured
-// work: 1,000 deliveries due now, a month of 10,000 posts in one workspace, 10,000 ambiguous deliveries due for a
+// Cost that stays flat as the tables grow (docs/operations.md#chaos-run-and-benchmarks). Two fresh databases get the
+// same measured work: 1,000 deliveries due now, a month of 10,000 posts in one workspace, 10,000 ambiguous deliveries due for a
 // check, 5,000 in the review queue. The large one also holds --future scheduled deliveries (spread over the next 90
 // days) and --settled ones (sent, failed, canceled, with their claims, attempts and history), loaded server-side
 // before anything is timed. Measured on both: the claim statement, one publisher pass of the 1,000 due deliveries (to

@@ -14,12 +14,30 @@ export function gatedDatabase(db: Database, sim: Simulation, actor: Actor): Data
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (prop === 'query') return lazy(value, sim, actor, 'query');
+      // The pool's own client: executePrepared (db/queries/prepared.ts) sends the publishing path's statements
+      // through its `unsafe`, so each of them waits on the gate like any `execute`.
+      if (prop === '$client') return gatedClient(value as Database['$client'], sim, actor);
       if (typeof value !== 'function') return value;
       if (EAGER.has(prop))
         return (...args: unknown[]) =>
           sim.io(actor, String(prop), () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
       return (...args: unknown[]) =>
         lazy((value as (...a: unknown[]) => unknown).apply(target, args), sim, actor, String(prop));
+    },
+  });
+}
+
+function gatedClient(client: Database['$client'], sim: Simulation, actor: Actor): Database['$client'] {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (prop !== 'unsafe' || typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        sim.io(
+          actor,
+          'execute',
+          async () => await (value as (...a: unknown[]) => PromiseLike<unknown>).apply(target, args),
+        );
     },
   });
 }
