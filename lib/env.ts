@@ -108,6 +108,17 @@ const envSchema = z.object({
   SEMEL_DATA_DIR: z.string().default('.data'),
   // Uploaded images, stored by their SHA-256 (lib/media/storage.ts).
   MEDIA_DIR: z.string().default('.data/media'),
+  // An S3-compatible bucket for the media instead of MEDIA_DIR (lib/media/s3-storage.ts): set MEDIA_S3_BUCKET to use it.
+  MEDIA_S3_BUCKET: z.string().min(3).max(63).optional(),
+  MEDIA_S3_ENDPOINT: z.url().optional(),
+  MEDIA_S3_REGION: z.string().default('us-east-1'),
+  MEDIA_S3_ACCESS_KEY_ID: z.string().optional(),
+  MEDIA_S3_SECRET_ACCESS_KEY: z.string().optional(),
+  MEDIA_S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "letters, digits and ! _ . * ' ( ) / - only")
+    .default(''),
+  MEDIA_S3_FORCE_PATH_STYLE: booleanFlag.optional(),
   /** Bytes of uploaded images one workspace may keep (default 1 GiB); past it an upload is refused with 422. */
   MEDIA_QUOTA_BYTES_PER_WORKSPACE: z.coerce
     .number()
@@ -199,6 +210,18 @@ export type Env = z.infer<typeof envSchema> & {
   sandboxEnabled: boolean;
   /** Single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are all set. */
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
+  /** The media bucket, when MEDIA_S3_BUCKET is set; otherwise media live under MEDIA_DIR. */
+  mediaS3: MediaS3Config | null;
+};
+
+export type MediaS3Config = {
+  bucket: string;
+  endpoint: string | null;
+  region: string;
+  /** Both or neither; neither: the SDK's own chain (instance role, AWS_* variables, shared config). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  prefix: string;
+  forcePathStyle: boolean;
 };
 
 const GENERATED = ['NEXTAUTH_SECRET', 'APP_ENCRYPTION_KEY', 'CRON_SECRET'] as const;
@@ -255,7 +278,31 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
           name: env.OIDC_NAME,
         }
       : null;
-  return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production', oidc };
+  const s3Keys = [env.MEDIA_S3_ACCESS_KEY_ID, env.MEDIA_S3_SECRET_ACCESS_KEY].filter(Boolean).length;
+  if (s3Keys === 1) {
+    const line = '  MEDIA_S3_ACCESS_KEY_ID, MEDIA_S3_SECRET_ACCESS_KEY: set both or neither';
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });
+  }
+  const s3Settings = ['MEDIA_S3_ENDPOINT', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_PREFIX', 'MEDIA_S3_FORCE_PATH_STYLE'];
+  if (!env.MEDIA_S3_BUCKET && s3Settings.some((name) => raw[name] !== undefined)) {
+    const line = '  MEDIA_S3_BUCKET: required when any other MEDIA_S3_* variable is set';
+    throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });
+  }
+  const mediaS3: MediaS3Config | null = env.MEDIA_S3_BUCKET
+    ? {
+        bucket: env.MEDIA_S3_BUCKET,
+        endpoint: env.MEDIA_S3_ENDPOINT ?? null,
+        region: env.MEDIA_S3_REGION,
+        credentials:
+          env.MEDIA_S3_ACCESS_KEY_ID && env.MEDIA_S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: env.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: env.MEDIA_S3_SECRET_ACCESS_KEY }
+            : null,
+        prefix: env.MEDIA_S3_PREFIX,
+        // MinIO, Garage, s3rver and most self-hosted servers address buckets by path, not by subdomain.
+        forcePathStyle: env.MEDIA_S3_FORCE_PATH_STYLE ?? Boolean(env.MEDIA_S3_ENDPOINT),
+      }
+    : null;
+  return { ...env, sandboxEnabled: env.SANDBOX_ENABLED ?? env.NODE_ENV !== 'production', oidc, mediaS3 };
 }
 
 let cached: Env | undefined;

@@ -1,30 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getEnv } from '@/lib/env';
+import { SHA256, sha256Hex, type MediaStorage } from './media-storage';
 
-/**
- * Where image bytes live, addressed by their SHA-256: the same bytes are stored once, and writing them again
- * is harmless (so a retried upload or two racing ones never conflict). Local disk today; an object store
- * would implement the same two calls.
- */
-export interface MediaStorage {
-  /** Stores the bytes (idempotent) and returns their address. */
-  put(bytes: Uint8Array): Promise<{ sha256: string }>;
-  /** The bytes at this address, or null when there are none. */
-  get(sha256: string): Promise<Uint8Array | null>;
-  /**
-   * Removes the bytes unless they were written since `before` (an upload of the same bytes rewrites the file, so
-   * bytes a new row is about to name are kept). Returns whether they were removed.
-   */
-  removeUnlessWrittenSince(sha256: string, before: Date): Promise<boolean>;
-}
-
-const SHA256 = /^[0-9a-f]{64}$/;
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+export { sha256Hex, type MediaStorage } from './media-storage';
 
 /** Files under `root/ab/cd/<sha256>`; written to a temporary name and renamed, so a reader never sees half a file. */
 export function createDiskMediaStorage(root: string): MediaStorage {
@@ -66,11 +46,26 @@ export function createDiskMediaStorage(root: string): MediaStorage {
   };
 }
 
-let cached: { root: string; storage: MediaStorage } | undefined;
+let cached: { where: string; storage: MediaStorage } | undefined;
 
-/** The app's storage, under MEDIA_DIR (default `.data/media`). */
+/**
+ * The app's storage: the MEDIA_S3_* bucket when MEDIA_S3_BUCKET is set (the S3 client is loaded on first use, so
+ * a disk install never loads it), otherwise MEDIA_DIR (default `.data/media`).
+ */
 export function getMediaStorage(): MediaStorage {
-  const root = path.resolve(getEnv().MEDIA_DIR);
-  if (cached?.root !== root) cached = { root, storage: createDiskMediaStorage(root) };
+  const env = getEnv();
+  const s3 = env.mediaS3;
+  const where = s3 ? `s3:${s3.endpoint ?? ''}/${s3.bucket}/${s3.prefix}` : path.resolve(env.MEDIA_DIR);
+  if (cached?.where !== where) cached = { where, storage: s3 ? lazyS3(s3) : createDiskMediaStorage(where) };
   return cached.storage;
+}
+
+function lazyS3(config: NonNullable<ReturnType<typeof getEnv>['mediaS3']>): MediaStorage {
+  let loaded: Promise<MediaStorage> | undefined;
+  const storage = () => (loaded ??= import('./s3-storage').then((m) => m.createS3MediaStorage(config)));
+  return {
+    put: async (bytes) => (await storage()).put(bytes),
+    get: async (sha256) => (await storage()).get(sha256),
+    removeUnlessWrittenSince: async (sha256, before) => (await storage()).removeUnlessWrittenSince(sha256, before),
+  };
 }

@@ -1,0 +1,145 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEnv, type MediaS3Config } from '@/lib/env';
+import type { MediaStorage } from './media-storage';
+import { createS3MediaStorage } from './s3-storage';
+import { createDiskMediaStorage, sha256Hex } from './storage';
+
+// One contract, both stores: local disk, and an S3-compatible server started here (s3rver, in-process, on its own
+// directory) through the same AWS SDK calls a real bucket gets.
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'semel-media-stores-'));
+const BUCKET = 'semel-media';
+const server = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  silent: true,
+  directory: path.join(scratch, 's3rver'),
+  configureBuckets: [{ name: BUCKET, configs: [] }],
+});
+let config: MediaS3Config;
+let client: S3Client;
+
+beforeAll(async () => {
+  const address = (await server.run()) as AddressInfo;
+  config = {
+    bucket: BUCKET,
+    endpoint: `http://127.0.0.1:${address.port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, // s3rver's own pair: it checks signatures
+    prefix: 'media/',
+    forcePathStyle: true,
+  };
+  client = new S3Client({
+    region: config.region,
+    endpoint: config.endpoint!,
+    forcePathStyle: true,
+    credentials: config.credentials!,
+  });
+});
+afterAll(async () => {
+  client?.destroy();
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const diskRoot = path.join(scratch, 'disk');
+const stores: { name: string; storage: () => MediaStorage; stored: () => Promise<string[]> }[] = [
+  {
+    name: 'local disk',
+    storage: () => createDiskMediaStorage(diskRoot),
+    stored: async () =>
+      readdirSync(diskRoot, { recursive: true, encoding: 'utf8' }).filter((f) => /[0-9a-f]{64}$/.test(f)),
+  },
+  {
+    name: 'S3-compatible bucket',
+    storage: () => createS3MediaStorage(config),
+    stored: async () =>
+      ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key!),
+  },
+];
+
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+
+describe.each(stores)('media storage: $name', ({ storage, stored, name }) => {
+  it('stores bytes under their SHA-256 and reads them back', async () => {
+    const bytes = bytesOf(`an image's bytes (${name})`);
+    const { sha256 } = await storage().put(bytes);
+    expect(sha256).toBe(sha256Hex(bytes));
+    expect(await storage().get(sha256)).toEqual(bytes);
+    if (name !== 'local disk')
+      expect(await stored()).toContain(`media/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`);
+  });
+
+  it('the same bytes put again, and twice at once, are one stored copy', async () => {
+    const bytes = bytesOf(`stored once (${name})`);
+    const before = (await stored()).length;
+    await storage().put(bytes);
+    await Promise.all([storage().put(bytes), storage().put(bytes)]);
+    expect((await stored()).length).toBe(before + 1);
+    expect(await storage().get(sha256Hex(bytes))).toEqual(bytes);
+  });
+
+  it('an unknown address reads as nothing; a malformed one is never looked up', async () => {
+    expect(await storage().get(sha256Hex(bytesOf(`never stored (${name})`)))).toBeNull();
+    expect(await storage().get('../../etc/passwd')).toBeNull();
+    expect(await storage().removeUnlessWrittenSince('not-an-address', new Date(Date.now() + 60_000))).toBe(false);
+  });
+
+  it('removes bytes written before the cut-off, keeps bytes written since', async () => {
+    const bytes = bytesOf(`pruned (${name})`);
+    const { sha256 } = await storage().put(bytes);
+    // Written just now: not before a cut-off a second ago (S3 keeps Last-Modified to the second, so within a second
+    // of the cut-off counts as written since).
+    expect(await storage().removeUnlessWrittenSince(sha256, new Date(Date.now() - 1_000))).toBe(false);
+    expect(await storage().get(sha256)).toEqual(bytes);
+    expect(await storage().removeUnlessWrittenSince(sha256, new Date(Date.now() + 5_000))).toBe(true);
+    expect(await storage().get(sha256)).toBeNull();
+    expect(await storage().removeUnlessWrittenSince(sha256, new Date(Date.now() + 5_000))).toBe(false);
+  });
+});
+
+describe('MEDIA_S3_* configuration', () => {
+  const base = { NODE_ENV: 'test', SEMEL_DATA_DIR: scratch } as const;
+  const parse = (vars: Record<string, string>) => parseEnv({ ...base, ...vars } as unknown as NodeJS.ProcessEnv);
+
+  it('unset: media stay on disk under MEDIA_DIR', () => {
+    expect(parse({}).mediaS3).toBeNull();
+  });
+
+  it('a bucket with an endpoint: path-style addressing by default, keys as given', () => {
+    expect(
+      parse({
+        MEDIA_S3_BUCKET: 'semel-media',
+        MEDIA_S3_ENDPOINT: 'http://minio.internal:9000',
+        MEDIA_S3_ACCESS_KEY_ID: 'id',
+        MEDIA_S3_SECRET_ACCESS_KEY: 'secret',
+        MEDIA_S3_PREFIX: 'semel/',
+      }).mediaS3,
+    ).toEqual({
+      bucket: 'semel-media',
+      endpoint: 'http://minio.internal:9000',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      prefix: 'semel/',
+      forcePathStyle: true,
+    });
+    expect(parse({ MEDIA_S3_BUCKET: 'semel-media' }).mediaS3).toMatchObject({
+      endpoint: null,
+      credentials: null,
+      forcePathStyle: false,
+    });
+  });
+
+  it('refuses half a configuration, naming what is missing', () => {
+    expect(() => parse({ MEDIA_S3_BUCKET: 'semel-media', MEDIA_S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /set both or neither/,
+    );
+    expect(() => parse({ MEDIA_S3_ENDPOINT: 'http://minio.internal:9000' })).toThrow(/MEDIA_S3_BUCKET: required/);
+    expect(() => parse({ MEDIA_S3_BUCKET: 'semel-media', MEDIA_S3_PREFIX: 'a b' })).toThrow(/MEDIA_S3_PREFIX/);
+  });
+});
