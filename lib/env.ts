@@ -119,6 +119,9 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "letters, digits and ! _ . * ' ( ) / - only")
     .default(''),
   MEDIA_S3_FORCE_PATH_STYLE: booleanFlag.optional(),
+  // The video probe's binaries (lib/media/video.ts); unset: the ones shipped in @ffprobe-installer / @ffmpeg-installer.
+  FFPROBE_PATH: z.string().optional(),
+  FFMPEG_PATH: z.string().optional(),
   /** Bytes of uploaded images one workspace may keep (default 1 GiB); past it an upload is refused with 422. */
   MEDIA_QUOTA_BYTES_PER_WORKSPACE: z.coerce
     .number()

@@ -1,11 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEnv, type MediaS3Config } from '@/lib/env';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/env';
+import { startTestS3 } from '@/testing/s3';
 import type { MediaStorage } from './media-storage';
 import { createS3MediaStorage } from './s3-storage';
 import { createDiskMediaStorage, sha256Hex } from './storage';
@@ -13,37 +11,9 @@ import { createDiskMediaStorage, sha256Hex } from './storage';
 // One contract, both stores: local disk, and an S3-compatible server started here (s3rver, in-process, on its own
 // directory) through the same AWS SDK calls a real bucket gets.
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'semel-media-stores-'));
-const BUCKET = 'semel-media';
-const server = new S3rver({
-  address: '127.0.0.1',
-  port: 0,
-  silent: true,
-  directory: path.join(scratch, 's3rver'),
-  configureBuckets: [{ name: BUCKET, configs: [] }],
-});
-let config: MediaS3Config;
-let client: S3Client;
-
-beforeAll(async () => {
-  const address = (await server.run()) as AddressInfo;
-  config = {
-    bucket: BUCKET,
-    endpoint: `http://127.0.0.1:${address.port}`,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, // s3rver's own pair: it checks signatures
-    prefix: 'media/',
-    forcePathStyle: true,
-  };
-  client = new S3Client({
-    region: config.region,
-    endpoint: config.endpoint!,
-    forcePathStyle: true,
-    credentials: config.credentials!,
-  });
-});
+const s3 = await startTestS3(scratch);
 afterAll(async () => {
-  client?.destroy();
-  await server.close();
+  await s3.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -57,9 +27,8 @@ const stores: { name: string; storage: () => MediaStorage; stored: () => Promise
   },
   {
     name: 'S3-compatible bucket',
-    storage: () => createS3MediaStorage(config),
-    stored: async () =>
-      ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key!),
+    storage: () => createS3MediaStorage(s3.config),
+    stored: s3.keys,
   },
 ];
 

@@ -1,11 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
-import S3rver from 's3rver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertPostMedia } from '@/db/queries/media';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
@@ -16,6 +13,7 @@ import type { ProviderName } from '@/lib/providers/types';
 import { makeImage } from '@/testing/images';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { startTestSandbox } from '@/testing/sandbox';
+import { startTestS3 } from '@/testing/s3';
 import { deliveryStates, testPublisherOptions } from '@/testing/publisher';
 import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
 import { publishDueDeliveries } from './publish-due';
@@ -24,33 +22,17 @@ import { publishDueDeliveries } from './publish-due';
 // API's own path lands in the bucket and nowhere on disk, and the publisher reads it from there, both ways networks
 // take images: uploaded by us (Mastodon) and fetched by the platform from our signed URL (Threads).
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'semel-media-s3-'));
-const BUCKET = 'semel-media';
-const s3 = new S3rver({
-  address: '127.0.0.1',
-  port: 0,
-  silent: true,
-  directory: path.join(scratch, 's3rver'),
-  configureBuckets: [{ name: BUCKET, configs: [] }],
-});
-const { port } = (await s3.run()) as AddressInfo;
-const endpoint = `http://127.0.0.1:${port}`;
+const s3 = await startTestS3(scratch, 'semel/');
 Object.assign(process.env, {
   APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
   MEDIA_DIR: path.join(scratch, 'media-dir'), // must stay empty
-  MEDIA_S3_BUCKET: BUCKET,
-  MEDIA_S3_ENDPOINT: endpoint,
-  MEDIA_S3_ACCESS_KEY_ID: 'S3RVER',
-  MEDIA_S3_SECRET_ACCESS_KEY: 'S3RVER',
-  MEDIA_S3_PREFIX: 'semel/',
-});
-const bucket = new S3Client({
-  region: 'us-east-1',
-  endpoint,
-  forcePathStyle: true,
-  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  MEDIA_S3_BUCKET: s3.config.bucket,
+  MEDIA_S3_ENDPOINT: s3.config.endpoint!,
+  MEDIA_S3_ACCESS_KEY_ID: s3.config.credentials!.accessKeyId,
+  MEDIA_S3_SECRET_ACCESS_KEY: s3.config.credentials!.secretAccessKey,
+  MEDIA_S3_PREFIX: s3.config.prefix,
 });
 afterAll(async () => {
-  bucket.destroy();
   await s3.close();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -82,8 +64,7 @@ describe('media in an S3-compatible bucket (MEDIA_S3_*)', () => {
       );
       if (uploaded.kind !== 'ok') throw new Error(`upload refused: ${uploaded.kind}`);
       const [row] = await db.select().from(mediaTable).where(eq(mediaTable.id, uploaded.mediaId));
-      const keys = ((await bucket.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key);
-      expect(keys).toContain(`semel/${row!.sha256.slice(0, 2)}/${row!.sha256.slice(2, 4)}/${row!.sha256}`);
+      expect(await s3.keys()).toContain(`semel/${row!.sha256.slice(0, 2)}/${row!.sha256.slice(2, 4)}/${row!.sha256}`);
 
       const text = sandbox.uniqueText(`${network} image from the bucket`);
       const created = await insertPostWithDeliveries(db, {
