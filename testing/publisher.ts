@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { insertPostMedia } from '@/db/queries/media';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { attempts, deliveries } from '@/db/schema';
 import { TEST_ENCRYPTION_KEY } from './keys';
@@ -117,4 +118,24 @@ export async function scheduleThread(
   for (const d of [...created!.deliveries].sort((a, b) => a.part - b.part))
     byAccount.set(d.accountId, [...(byAccount.get(d.accountId) ?? []), d.id]);
   return { postId: created!.post.id, byAccount };
+}
+
+/** A post due now on one account showing these images (already stored and in `media`); its one delivery's id. */
+export async function schedulePostWithMedia(
+  db: Database,
+  params: { workspaceId: string; accountId: string; text: string; mediaIds: string[] },
+) {
+  const created = await insertPostWithDeliveries(db, {
+    post: {
+      workspaceId: params.workspaceId,
+      text: params.text,
+      scheduledAt: new Date(),
+      source: 'api',
+      idempotencyKey: randomUUID(),
+    },
+    accountIds: [params.accountId],
+    actor: 'test',
+  });
+  await insertPostMedia(db, { postId: created!.post.id, mediaIds: params.mediaIds });
+  return created!.deliveries[0]!.id;
 }

@@ -4,8 +4,6 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertPostMedia } from '@/db/queries/media';
-import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { media as mediaTable } from '@/db/schema';
 import { getMediaStorage } from '@/lib/media/storage';
 import { uploadMedia } from '@/lib/media/upload';
@@ -14,7 +12,7 @@ import { makeImage } from '@/testing/images';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { startTestSandbox } from '@/testing/sandbox';
 import { startTestS3 } from '@/testing/s3';
-import { deliveryStates, testPublisherOptions } from '@/testing/publisher';
+import { deliveryStates, schedulePostWithMedia, testPublisherOptions } from '@/testing/publisher';
 import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
 import { publishDueDeliveries } from './publish-due';
 
@@ -67,19 +65,12 @@ describe('media in an S3-compatible bucket (MEDIA_S3_*)', () => {
       expect(await s3.keys()).toContain(`semel/${row!.sha256.slice(0, 2)}/${row!.sha256.slice(2, 4)}/${row!.sha256}`);
 
       const text = sandbox.uniqueText(`${network} image from the bucket`);
-      const created = await insertPostWithDeliveries(db, {
-        post: {
-          workspaceId: account.workspaceId,
-          text,
-          scheduledAt: new Date(),
-          source: 'api',
-          idempotencyKey: randomUUID(),
-        },
-        accountIds: [account.productAccountId],
-        actor: 'test',
+      const deliveryId = await schedulePostWithMedia(db, {
+        workspaceId: account.workspaceId,
+        accountId: account.productAccountId,
+        text,
+        mediaIds: [uploaded.mediaId],
       });
-      await insertPostMedia(db, { postId: created!.post.id, mediaIds: [uploaded.mediaId] });
-      const deliveryId = created!.deliveries[0]!.id;
       // No mediaStorage given: the publisher uses the app's configured store, as the scheduler does.
       expect((await publishDueDeliveries(db, testPublisherOptions(sandbox.url))).sent).toBe(1);
       expect((await deliveryStates(db, [deliveryId])).get(deliveryId)!.status).toBe('sent');

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertMedia, insertPostMedia } from '@/db/queries/media';
-import { insertPostWithDeliveries } from '@/db/queries/posts';
+import { insertMedia } from '@/db/queries/media';
 import { attempts } from '@/db/schema';
 import { checkImage } from '@/lib/media/image';
 import { createDiskMediaStorage } from '@/lib/media/storage';
@@ -15,7 +14,7 @@ import { startTestSandbox } from '@/testing/sandbox';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
 import { publishDueDeliveries } from './publish-due';
-import { deliveryStates, testPublisherOptions } from '@/testing/publisher';
+import { deliveryStates, schedulePostWithMedia, testPublisherOptions } from '@/testing/publisher';
 
 // The app serves images at signed URLs from MEDIA_DIR with APP_ENCRYPTION_KEY; the publisher signs with the same key.
 const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-publish-media-'));
@@ -60,19 +59,13 @@ async function postWithImages(account: { workspaceId: string; productAccountId: 
     );
   }
   const text = sandbox.uniqueText(label);
-  const created = await insertPostWithDeliveries(db, {
-    post: {
-      workspaceId: account.workspaceId,
-      text,
-      scheduledAt: new Date(),
-      source: 'api',
-      idempotencyKey: randomUUID(),
-    },
-    accountIds: [account.productAccountId],
-    actor: 'test',
+  const deliveryId = await schedulePostWithMedia(db, {
+    workspaceId: account.workspaceId,
+    accountId: account.productAccountId,
+    text,
+    mediaIds: media.map((m) => m.id),
   });
-  await insertPostMedia(db, { postId: created!.post.id, mediaIds: media.map((m) => m.id) });
-  return { deliveryId: created!.deliveries[0]!.id, text, media };
+  return { deliveryId, text, media };
 }
 
 const expected = (media: { type: string; altText: string; sha256: string }[]) =>
