@@ -10,8 +10,19 @@ import * as schema from './schema';
  */
 export const CONNECTION_SETTINGS = { application_name: 'semel', jit: 'off' } as const;
 
+/**
+ * DATABASE_PREPARED_STATEMENTS=false: no named prepared statements (db/queries/prepared.ts), for a pooler in
+ * transaction mode that cannot keep them (PgBouncer before 1.21 or without max_prepared_statements).
+ */
+const preparedStatements = () => !['false', '0'].includes(process.env.DATABASE_PREPARED_STATEMENTS ?? '');
+
 export function createDatabase(url: string, options: { max?: number } = {}) {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: CONNECTION_SETTINGS });
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connection: CONNECTION_SETTINGS,
+    prepare: preparedStatements(),
+  });
   const db = drizzle(sql, { schema, casing: 'snake_case' });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }

@@ -105,6 +105,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
     .optional(),
+  // false: no named prepared statements, for a pooler in transaction mode (read by db/client.ts when it opens a pool).
+  DATABASE_PREPARED_STATEMENTS: booleanFlag.optional(),
   SEMEL_DATA_DIR: z.string().default('.data'),
   // Uploaded images, stored by their SHA-256 (lib/media/storage.ts).
   MEDIA_DIR: z.string().default('.data/media'),
@@ -286,7 +288,14 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     const line = '  MEDIA_S3_ACCESS_KEY_ID, MEDIA_S3_SECRET_ACCESS_KEY: set both or neither';
     throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });
   }
-  const s3Settings = ['MEDIA_S3_ENDPOINT', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_PREFIX', 'MEDIA_S3_FORCE_PATH_STYLE'];
+  const s3Settings = [
+    'MEDIA_S3_ENDPOINT',
+    'MEDIA_S3_REGION',
+    'MEDIA_S3_ACCESS_KEY_ID',
+    'MEDIA_S3_SECRET_ACCESS_KEY',
+    'MEDIA_S3_PREFIX',
+    'MEDIA_S3_FORCE_PATH_STYLE',
+  ];
   if (!env.MEDIA_S3_BUCKET && s3Settings.some((name) => raw[name] !== undefined)) {
     const line = '  MEDIA_S3_BUCKET: required when any other MEDIA_S3_* variable is set';
     throw Object.assign(new Error(`Invalid environment (see .env.example):\n${line}`), { name: INVALID_ENVIRONMENT });

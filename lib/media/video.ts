@@ -75,7 +75,18 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   try {
     const { stdout } = await run(
       ffprobePath(),
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      // Only the local file: a name is never read as a URL or through another protocol.
+      [
+        '-v',
+        'error',
+        '-protocol_whitelist',
+        'file',
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        `file:${file}`,
+      ],
       { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
     );
     parsed = JSON.parse(stdout) as ProbeJson;
@@ -94,12 +105,14 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
       ok: false,
       message: `The video is encoded as ${video.codec_name ?? 'an unknown codec'}; networks take H.264 or HEVC.`,
     };
-  const audio = streams.find((s) => s.codec_type === 'audio') ?? null;
-  if (audio && !(AUDIO_CODECS as readonly string[]).includes(audio.codec_name ?? ''))
+  const audios = streams.filter((s) => s.codec_type === 'audio');
+  const badAudio = audios.find((s) => !(AUDIO_CODECS as readonly string[]).includes(s.codec_name ?? ''));
+  if (badAudio)
     return {
       ok: false,
-      message: `The sound is encoded as ${audio.codec_name ?? 'an unknown codec'}; networks take AAC.`,
+      message: `The sound is encoded as ${badAudio.codec_name ?? 'an unknown codec'}; networks take AAC.`,
     };
+  const audio = audios[0] ?? null;
   const durationMs = Math.round(Number(parsed.format?.duration ?? 0) * 1000);
   if (!(durationMs > 0) || !video.width || !video.height)
     return { ok: false, message: 'The video has no duration or no picture size we can read.' };
@@ -150,7 +163,24 @@ export async function extractCoverFrame(file: string, atMs = 0): Promise<Uint8Ar
   const frame = (seconds: number) =>
     run(
       ffmpegPath(),
-      ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-f', 'image2', '-c:v', 'mjpeg', 'pipe:1'],
+      // Only the local file (as above); the frame goes to stdout.
+      [
+        '-v',
+        'error',
+        '-protocol_whitelist',
+        'file,pipe',
+        '-ss',
+        String(seconds),
+        '-i',
+        `file:${file}`,
+        '-frames:v',
+        '1',
+        '-f',
+        'image2',
+        '-c:v',
+        'mjpeg',
+        'pipe:1',
+      ],
       { timeout: PROBE_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024, encoding: 'buffer' },
     );
   let { stdout } = await frame(atMs / 1000);

@@ -113,7 +113,8 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
   };
 
   const claimDue = async () => {
-    // Before every claim: a delivery held past its lateness limit is marked missed, never published late.
+    // Before the claims: a delivery held past its lateness limit is marked missed (the claim never takes one that was
+    // claimed before and is now late, whoever ran mark-missed last: claimDueDeliveries).
     summary.missed += await markMissedDeliveries(db);
     while (Date.now() - started < options.budgetMs) {
       const claimed = await claimDueDeliveries(db, {
@@ -143,15 +144,27 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
       if (claimed.length < claimLimit && !unlocked) break;
     }
   };
-  await claimDue();
-  const swept = await sweepExpiredClaims(db);
-  countSweptClaims(swept);
-  summary.released += swept.released;
-  summary.ambiguous += swept.ambiguous;
-  // The parts after one that failed, was canceled or missed (in this pass or before) are settled now.
-  summary.stranded += await settleStrandedParts(db);
-  // Claims of dead workers released to `scheduled`: published in this pass (after mark-missed), not the next.
-  if (swept.released > 0 && Date.now() - started < options.budgetMs) await claimDue();
+  const maintain = async () => {
+    const swept = await sweepExpiredClaims(db);
+    countSweptClaims(swept);
+    summary.released += swept.released;
+    summary.ambiguous += swept.ambiguous;
+    // The parts after one that failed, was canceled or missed (in this pass or before) are settled now.
+    summary.stranded += await settleStrandedParts(db);
+    return swept.released;
+  };
+  try {
+    await claimDue();
+  } catch (error) {
+    // A pass that failed still sweeps (lapsed leases must not wait for a pass that succeeds), then reports its failure.
+    await maintain().catch(() => {});
+    throw error;
+  }
+  // Claims of dead workers released to `scheduled`: published in this pass (after mark-missed) while it has budget.
+  if ((await maintain()) > 0 && Date.now() - started < options.budgetMs) {
+    await claimDue();
+    summary.stranded += await settleStrandedParts(db);
+  }
   return summary;
 }
 

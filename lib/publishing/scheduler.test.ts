@@ -46,7 +46,9 @@ describe('the in-process scheduler', () => {
     expect(most, 'passes overlapped, and never more than the lanes').toBe(SCHEDULER_LANES);
     const overlapping = starts.filter((t, i) => i > 0 && t - starts[i - 1]! < 100).length;
     expect(overlapping, 'passes that started while the one before still ran').toBeGreaterThan(0);
-    expect(singleRuns, 'the one-lane task ran').toBeGreaterThan(1);
+    // Not starved: passes overlap all the time, and still about every other pass runs every task (a full pass is
+    // 100 + 20 ms, so ~8 in the second).
+    expect(singleRuns, 'the one-lane task kept running while the overlapping one was busy').toBeGreaterThanOrEqual(5);
     expect(singleMost, 'the one-lane task never ran twice at once').toBe(1);
     expect(starts.length, 'the overlapping task ran more often than the one-lane task').toBeGreaterThan(singleRuns);
   });

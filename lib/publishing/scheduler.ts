@@ -29,6 +29,7 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
   let staggerTimer: NodeJS.Timeout | undefined;
   let laneTimer: NodeJS.Timeout | undefined;
   let active = 0;
+  let fullRunning = false; // a pass of every task is running (the other lane may run only the overlapping ones)
   let again = false;
   let busy = false; // the last pass ended with the next delivery already due
   let stopped = false;
@@ -46,12 +47,16 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
 
   async function tick() {
     if (stopped) return;
-    const lane = active === 0 ? tasks : overlapping;
+    // The lane by what is running, not by how many: under load one pass always overlaps the next, and a count would
+    // leave the tasks that do not overlap (reconciliation) starved behind publish-only passes.
+    const full = !fullRunning;
+    const lane = full ? tasks : overlapping;
     if (active >= SCHEDULER_LANES || lane.length === 0) {
       again = true;
       return;
     }
     active++;
+    if (full) fullRunning = true;
     if (busy && active < SCHEDULER_LANES) {
       clearTimeout(staggerTimer);
       staggerTimer = setTimeout(() => void tick(), STAGGER_MS);
@@ -61,7 +66,10 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
         .then((next) => {
           if (!next || stopped || active === 0) return;
           clearTimeout(laneTimer);
-          laneTimer = setTimeout(() => void tick(), Math.max(0, next.getTime() - Date.now()) + 1);
+          laneTimer = setTimeout(
+            () => void tick(),
+            Math.min(Math.max(0, next.getTime() - Date.now()) + 1, MAX_SLEEP_MS),
+          );
           laneTimer.unref();
         })
         .catch((error) => logger.warn({ err: error }, 'next due time unavailable; the pass end sets the timer'));
@@ -72,7 +80,6 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
         for (const task of lane) await task.run(db);
       } while (again && !stopped);
       const next = await getNextWakeAt(db);
-      clearTimeout(laneTimer); // the timer below covers what the lane timer was waiting for
       busy = next !== null && next.getTime() <= Date.now();
       schedule(next);
     } catch (error) {
@@ -80,7 +87,9 @@ export function startScheduler(db: Database, sql: Sql, tasks: SchedulerTask[]) {
       logger.error({ err: error }, 'scheduler pass failed; retrying shortly');
       schedule(new Date(Date.now() + 2_000));
     } finally {
+      clearTimeout(laneTimer); // the timer set at the end of the pass covers what it was waiting for
       active--;
+      if (full) fullRunning = false;
     }
   }
 

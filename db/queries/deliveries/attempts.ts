@@ -56,7 +56,9 @@ export async function startAttempts(
       select i.delivery_id, i.generation, d.account_id from input i
       join claims c on c.delivery_id = i.delivery_id and c.generation = i.generation
       join deliveries d on d.id = i.delivery_id
-      where c.released_at is null and c.lease_expires_at > now() + ${interval(params.minLeaseMs)} and d.status = 'publishing'
+      -- clock_timestamp(), not now(): the time when the row is checked, after any wait for a lock, not when the
+      -- statement began (a statement that waited a minute behind a migration must not trust a lease by its start).
+      where c.released_at is null and c.lease_expires_at > clock_timestamp() + ${interval(params.minLeaseMs)} and d.status = 'publishing'
     ), started as (
       insert into attempts (delivery_id, generation, account_id) select delivery_id, generation, account_id from held
       on conflict (delivery_id, generation) do nothing

@@ -4,6 +4,7 @@ import { executePrepared } from '../prepared';
 import { rows } from './rows';
 import { interval } from '../sql-params';
 import { accountCanPublish } from '../token-health';
+import { latenessDeadline } from './lateness';
 import { partReady } from './thread';
 import type { ProviderName } from '@/db/schema';
 
@@ -47,6 +48,12 @@ export async function claimDueDeliveries(db: Executor, params: { workerId: strin
         and exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
         -- A thread part only after the part before it is sent (it replies to that part's platform id).
         and ${partReady}
+        -- Never one past its lateness limit, even if mark-missed has not seen it yet: a delivery claimed before
+        -- (attempt_count > 0) can be back in 'scheduled' and due between another pass's mark-missed and this claim
+        -- (released by a lease sweep, deferred, backed off). Fresh ones are left to mark-missed, so the check costs
+        -- nothing at the top of the hour; offset 0 keeps it a probe per row.
+        and (d.attempt_count = 0 or exists (select 1 from posts p join workspaces w on w.id = p.workspace_id
+          where p.id = d.post_id and ${latenessDeadline} >= now() offset 0))
       order by ranked.turn, ranked.due_at
       limit ${params.limit}
       for update of d skip locked
