@@ -16,7 +16,7 @@ export type ProviderMeta = {
   /** The platform's text limit, counted by `countText`. */
   textLimit: number;
   countText: (text: string) => number;
-  media: { maxPerPost: number; maxBytes: number; types: readonly string[] };
+  media: { maxPerPost: number; maxBytes: number; types: readonly string[]; video?: VideoLimits };
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
   connect: ConnectMeta;
@@ -24,6 +24,38 @@ export type ProviderMeta = {
   sandboxPath: `/api/sandbox/${string}`;
   /** Where the sandbox dialect shows one post (the timeline's "View post" link). */
   sandboxPostPath: (postId: string, platformUserId: string) => string;
+};
+
+/**
+ * What one network takes as video, as data (docs/publishing.md#video): the composer checks each attached video's
+ * probe (lib/media/video.ts `VideoFacts`) against every target's formats before scheduling and shows what fails
+ * where. A network without `video` takes none.
+ */
+export type VideoLimits = {
+  /** Each way the network publishes a video (a feed video, a Reel, a Story, a Short…), checked separately. */
+  formats: readonly VideoFormat[];
+};
+
+export type VideoFormat = {
+  /** `feed`, `reel`, `story`, `short`… (the post's video format; the first is the default). */
+  id: string;
+  label: string;
+  /** MIME types of the container: video/mp4, video/quicktime. */
+  types: readonly string[];
+  /** ffprobe codec names (`h264`, `hevc`; audio `aac`). */
+  videoCodecs: readonly string[];
+  audioCodecs: readonly string[];
+  maxBytes: number;
+  minDurationMs: number;
+  maxDurationMs: number;
+  /** Width ÷ height as displayed (rotation applied), inclusive; e.g. 9:16 is 0.5625. */
+  minAspectRatio: number;
+  maxAspectRatio: number;
+  maxFrameRate?: number;
+  minFrameRate?: number;
+  /** The longer side, in pixels, at most / at least. */
+  maxLongSide?: number;
+  minShortSide?: number;
 };
 
 export type ConnectField = {
