@@ -7,6 +7,7 @@ const nextConfig = {
     'postgres',
     'pino',
     '@aws-sdk/client-s3',
+    '@aws-sdk/lib-storage',
     '@ffprobe-installer/ffprobe',
     '@ffmpeg-installer/ffmpeg',
   ],

@@ -94,5 +94,7 @@ async function gate(request: NextRequest, headers: Headers) {
 }
 
 // Only Next's own build output skips the proxy (next.config.js gives it nosniff): every other answer, an image
-// path or a 404 for one included, carries the CSP, X-Frame-Options and nosniff.
-export const config = { matcher: ['/((?!_next/static/|_next/image).*)'] };
+// path or a 404 for one included, carries the CSP, X-Frame-Options and nosniff. The tus uploads skip it too: Next
+// buffers a request body for the proxy in memory (up to proxyClientMaxBodySize), and a video's PATCH must stream to
+// disk; their answers are bodiless tus replies and problem+json.
+export const config = { matcher: ['/((?!_next/static/|_next/image|api/v1/uploads(?:/|$)).*)'] };

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -16,13 +17,22 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { MAX_MEDIA_PER_POST } from './media-limits';
 import { MAX_THREAD_PARTS } from './thread-limits';
 
 // Columns are camelCase here and snake_case in Postgres (casing: 'snake_case' in the client and drizzle-kit).
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 export const roleEnum = pgEnum('role', ['admin', 'manager', 'viewer']);
-export const providerEnum = pgEnum('provider', ['x', 'mastodon', 'bluesky', 'linkedin', 'threads']);
+export const providerEnum = pgEnum('provider', [
+  'x',
+  'mastodon',
+  'bluesky',
+  'linkedin',
+  'threads',
+  'instagram',
+  'tiktok',
+]);
 /** Derived from the enum: a new network there makes the compiler list every place to handle it. */
 export type ProviderName = (typeof providerEnum.enumValues)[number];
 /** What a provider keeps between attempts of one delivery (deliveries.provider_state; Threads: its container id). */
@@ -419,6 +429,11 @@ export const deliveries = pgTable(
     failureReason: text(),
     /** What the provider keeps across attempts (Threads: the container id); written fenced by the claim. */
     providerState: jsonb().$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    /**
+     * How this account publishes the post where its network has several ways (Instagram `story`; PROVIDER_META
+     * `formats`); null: the network's default for what is attached (a post, a carousel, a Reel for one video).
+     */
+    format: text(),
     settledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -426,6 +441,7 @@ export const deliveries = pgTable(
   (t) => [
     // One delivery per post, account and thread part: a part is published at most once per account (I1).
     unique('deliveries_post_account_part_uq').on(t.postId, t.accountId, t.part),
+    check('deliveries_format_ck', sql`${t.format} ~ '^[a-z][a-z_]{0,19}$'`),
     check('deliveries_part_ck', sql`${t.part} >= 0 and ${t.part} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
     index('deliveries_due_idx')
       .on(t.dueAt)
@@ -446,8 +462,9 @@ export const deliveries = pgTable(
 export type Delivery = typeof deliveries.$inferSelect;
 
 /**
- * An uploaded image (lib/media): checked by content, metadata stripped, its bytes stored content-addressed
- * under MEDIA_DIR by `sha256`. Immutable: new alt text is a new upload (an unused row is harmless).
+ * An uploaded image or video (lib/media): checked by content (images stripped of metadata, videos probed), its bytes
+ * stored content-addressed (lib/media/storage.ts), so the same bytes uploaded twice are stored once. The video
+ * columns are null for images.
  */
 export const media = pgTable(
   'media',
@@ -456,25 +473,83 @@ export const media = pgTable(
     workspaceId: uuid()
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    /** SHA-256 (hex) of the stored, stripped bytes: their address in the media storage. */
+    /** SHA-256 (hex) of the stored bytes (an image's stripped ones): their address in the media storage. */
     sha256: text().notNull(),
-    /** MIME type decided from the content (image/jpeg, image/png, image/gif, image/webp). */
+    /** MIME type decided from the content (image/jpeg, image/png, image/gif, image/webp, video/mp4, video/quicktime). */
     type: text().notNull(),
     width: integer().notNull(),
     height: integer().notNull(),
-    size: integer().notNull(),
+    /** Bytes; a video may be larger than 2 GiB's integer range allows. */
+    size: bigint({ mode: 'number' }).notNull(),
     altText: text().notNull().default(''),
     /** Who uploaded it: `user:<id>` or `api_key:<id>`. */
     createdBy: text().notNull(),
     createdAt: createdAt(),
+    durationMs: integer(),
+    videoCodec: text(),
+    audioCodec: text(),
+    frameRate: doublePrecision(),
+    rotation: integer(),
+    container: text(),
+    /** The cover frame (a JPEG) in the same storage, by its SHA-256. */
+    coverSha256: text(),
   },
   (t) => [
     index('media_workspace_idx').on(t.workspaceId, t.createdAt),
-    check('media_type_ck', sql`${t.type} in ('image/jpeg', 'image/png', 'image/gif', 'image/webp')`),
+    // lib/media/sniff.ts's IMAGE_TYPES and VIDEO_TYPES.
+    check(
+      'media_type_ck',
+      sql`${t.type} in ('image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime')`,
+    ),
     check('media_sha256_ck', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
+    // A video row always carries its probe and its cover; an image none of them.
+    check(
+      'media_video_facts_ck',
+      sql`(${t.type} like 'video/%') = (${t.durationMs} is not null and ${t.videoCodec} is not null and ${t.frameRate} is not null and ${t.rotation} is not null and ${t.container} is not null and ${t.coverSha256} is not null)`,
+    ),
+    check('media_cover_sha256_ck', sql`${t.coverSha256} is null or ${t.coverSha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );
 export type Media = typeof media.$inferSelect;
+
+export const MEDIA_UPLOAD_STATUSES = ['uploading', 'finished', 'failed'] as const;
+
+/**
+ * A resumable (tus) video upload (lib/media/video-upload.ts): its bytes grow in the tus store until `length`, then one
+ * finish stores them and makes the media row. `media_uploads_media_uq` and the row lock taken at the finish make a
+ * finish retried or run twice at once name one media row.
+ */
+export const mediaUploads = pgTable(
+  'media_uploads',
+  {
+    /** The tus upload id (its URL's last segment). */
+    id: text().primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `user:<id>` or `api_key:<id>`. */
+    createdBy: text().notNull(),
+    length: bigint({ mode: 'number' }).notNull(),
+    offset: bigint({ mode: 'number' }).notNull().default(0),
+    /** What the client declared (tus Upload-Metadata): filename, type, altText. */
+    metadata: jsonb().$type<{ filename?: string; type: string; altText?: string }>().notNull(),
+    status: text({ enum: MEDIA_UPLOAD_STATUSES }).notNull().default('uploading'),
+    /** Why the finish refused the file (status `failed`). */
+    error: text(),
+    mediaId: uuid().references(() => media.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('media_uploads_workspace_idx').on(t.workspaceId, t.createdAt),
+    index('media_uploads_expires_idx').on(t.expiresAt),
+    unique('media_uploads_media_uq').on(t.mediaId),
+    check('media_uploads_status_ck', sql`${t.status} in ('uploading', 'finished', 'failed')`),
+    check('media_uploads_offset_ck', sql`${t.offset} >= 0 and ${t.offset} <= ${t.length}`),
+    check('media_uploads_finished_ck', sql`(${t.status} = 'finished') = (${t.mediaId} is not null)`),
+  ],
+);
+export type MediaUpload = typeof mediaUploads.$inferSelect;
 
 /**
  * The images of a post in order; `part` is the thread part they belong to (0 for a single post): up to 4 per post
@@ -495,7 +570,7 @@ export const postMedia = pgTable(
   (t) => [
     primaryKey({ name: 'post_media_pk', columns: [t.postId, t.part, t.position] }),
     index('post_media_media_idx').on(t.mediaId),
-    check('post_media_position_ck', sql`${t.position} between 0 and 3`),
+    check('post_media_position_ck', sql`${t.position} between 0 and ${sql.raw(String(MAX_MEDIA_PER_POST - 1))}`),
     check('post_media_part_ck', sql`${t.part} >= 0 and ${t.part} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
   ],
 );
@@ -1371,3 +1446,43 @@ export const webauthnChallenges = pgTable(
     check('webauthn_challenges_second_factor_user_ck', sql`${t.purpose} <> 'second_factor' or ${t.userId} is not null`),
   ],
 );
+
+/**
+ * What platforms tell us by webhook (`/api/webhooks/<network>`: lib/platform-webhooks/), each event stored once by
+ * the platform's own id for it — or, where it has none (Meta), what identifies it: its field and object id — so a
+ * redelivery changes nothing (`platform_events_key_uq`, per account it concerns). Signed by the network's app secret, or by the sandbox's
+ * (`sandbox`: matched only to sandbox accounts). A webhook reports, it never creates: an event for an id no
+ * delivery knows is kept (`unmatched`) and shown, never turned into a post; one that matches is applied only
+ * through the delivery state machine.
+ */
+export const platformEvents = pgTable(
+  'platform_events',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    provider: providerEnum().notNull(),
+    sandbox: boolean().notNull(),
+    eventKey: text().notNull(),
+    /** The event's kind as the platform names it (Meta's field, `comments`; TikTok's `post.publish.complete`). */
+    kind: text().notNull(),
+    /** The platform's id of the account it concerns, and of the post (or publish) it names. */
+    platformUserId: text(),
+    objectId: text(),
+    workspaceId: uuid().references(() => workspaces.id, { onDelete: 'cascade' }),
+    accountId: uuid().references(() => socialAccounts.id, { onDelete: 'set null' }),
+    deliveryId: uuid().references(() => deliveries.id, { onDelete: 'set null' }),
+    /** `kept` (stored for later readers: the inbox), `applied` (it moved a delivery forward), `ignored` (it would
+     * have moved one back: a late `processing` after `sent`), `unmatched` (no account or delivery knows the id). */
+    outcome: text({ enum: ['kept', 'applied', 'ignored', 'unmatched'] }).notNull(),
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [
+    // One row per connected account it concerns (one platform account may be connected in several workspaces);
+    // an unmatched event is one row too (nulls not distinct).
+    unique('platform_events_key_uq').on(t.provider, t.sandbox, t.eventKey, t.accountId).nullsNotDistinct(),
+    index('platform_events_workspace_idx').on(t.workspaceId, t.receivedAt),
+    index('platform_events_delivery_idx').on(t.deliveryId),
+    check('platform_events_outcome_ck', sql`${t.outcome} in ('kept', 'applied', 'ignored', 'unmatched')`),
+  ],
+);
+export type PlatformEvent = typeof platformEvents.$inferSelect;

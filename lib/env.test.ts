@@ -185,6 +185,8 @@ describe('publishing and reconciling tuning', () => {
       bluesky: 5_000,
       linkedin: 5_000,
       threads: 5_000,
+      instagram: 5_000,
+      tiktok: 5_000,
     });
     expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({
       x: 60_000,
@@ -192,6 +194,8 @@ describe('publishing and reconciling tuning', () => {
       bluesky: 60_000,
       linkedin: 60_000,
       threads: 60_000,
+      instagram: 60_000,
+      tiktok: 60_000,
     });
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(
       /RECONCILE_ALLOWANCE_MS: milliseconds/,

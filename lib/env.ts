@@ -124,8 +124,14 @@ const envSchema = z.object({
   // The video probe's binaries (lib/media/video.ts); unset: the ones shipped in @ffprobe-installer / @ffmpeg-installer.
   FFPROBE_PATH: z.string().optional(),
   FFMPEG_PATH: z.string().optional(),
-  /** Bytes of uploaded images one workspace may keep (default 1 GiB); past it an upload is refused with 422. */
+  /** Bytes of uploaded images and videos one workspace may keep (default 1 GiB); past it an upload is refused with 422. */
   MEDIA_QUOTA_BYTES_PER_WORKSPACE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 * 1024 * 1024),
+  /** The largest video a resumable upload may declare (default 1 GiB); a larger Upload-Length is refused with 413. */
+  MEDIA_VIDEO_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1)
@@ -154,6 +160,12 @@ const envSchema = z.object({
   LINKEDIN_CLIENT_SECRET: z.string().optional(),
   THREADS_APP_ID: z.string().optional(),
   THREADS_APP_SECRET: z.string().optional(),
+  INSTAGRAM_APP_ID: z.string().optional(),
+  INSTAGRAM_APP_SECRET: z.string().optional(),
+  // The token Meta's webhook subscription check sends back (GET /api/webhooks/instagram); blank: the check fails.
+  INSTAGRAM_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
+  TIKTOK_CLIENT_KEY: z.string().optional(),
+  TIKTOK_CLIENT_SECRET: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   // Optional single sign-on (lib/auth/oidc.ts): on only when all three are set; existing members only.

@@ -1,5 +1,5 @@
 // npm run bench [-- --deliveries 20000 --accounts 20 --platforms mastodon --publishers 2 --concurrency 64 --chunk 32
-//                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000]
+//                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000 --upload 200]
 // The publishing benchmark (docs/operations.md#chaos-run-and-benchmarks): on a fresh database and a zero-latency
 // sandbox network in its own process (in-memory store, so the platform's storage is not what is measured),
 //   1. throughput: N deliveries all due now, published by the real publisher pass until none is left;
@@ -9,9 +9,14 @@
 //      and where it goes (due → claimed → attempt started → call → outcome written);
 //   3. with --spike N, the top of the hour: N deliveries due at one instant across 200 workspaces (half of them in
 //      one), published by the in-process schedulers; when the last went out, and lateness per workspace.
+//   4. upload (--upload MB, 0 to skip): one video of that size through the tus routes in their own process; MB/s and
+//      the server's peak RSS growth, which must stay well under the video's size.
 // Exits non-zero on any duplicate, any unsent delivery, any delivery with more than one attempt or any platform call
 // not answered 2xx (each counted by status and reported).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createDatabase } from '@/db/client';
@@ -21,6 +26,7 @@ import { scheduleDueInBulk } from '@/testing/publisher';
 import { DEFAULT_PUBLISHER_TUNING } from '@/lib/publishing/config';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';
+import { benchUpload, makeLargeVideo } from './lib/bench-upload';
 import { resolveDatabase } from './lib/database';
 import {
   benchPublisherOptions,
@@ -60,6 +66,8 @@ const { values } = parseArgs({
     'skip-lateness': { type: 'boolean', default: false },
     /** The top of the hour: this many deliveries due at one instant across 200 workspaces, half of them in one. */
     spike: { type: 'string', default: '0' },
+    /** The upload section: a video of this many MB through the tus routes in their own process (0: skip it). */
+    upload: { type: 'string', default: '200' },
     /** Also profile the sandbox process (profile this one with `node --cpu-prof --import tsx scripts/bench.mts`). */
     'sandbox-cpu-prof-dir': { type: 'string' },
   },
@@ -257,11 +265,50 @@ if (unexpectedCalls > 0) {
   );
 }
 
+const upload = Number(values.upload) > 0 ? await measureUpload(Number(values.upload)) : null;
+
 await setup.close();
 await database.stop();
-process.exit(ok ? 0 : 1);
+process.exit(ok && (upload?.ok ?? true) ? 0 : 1);
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * 4. A video through the tus upload routes (their own process), chunked as the composer sends it: MB/s, and the
+ * server's peak RSS against its RSS before, which must grow by well under the video's size (the bytes stream to disk).
+ */
+async function measureUpload(megabytes: number) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'semel-bench-upload-'));
+  try {
+    const { clip, video } = await makeLargeVideo(dir, megabytes);
+    const result = await benchUpload({
+      db: setup.db,
+      databaseUrl: database.url,
+      workspaceId: workspace.id,
+      file: video,
+      warmUp: clip,
+      dataDir: dir,
+    });
+    const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
+    const growth = result.peakRss - result.rssBefore;
+    // A quarter of the file is generous: the server holds a chunk or two, the probe and the hash stream.
+    const bounded = growth < result.size / 4;
+    console.log(
+      `\n4. upload: one ${mb(result.size)} video through tus (5 MiB PATCHes) to the upload routes in their own process`,
+    );
+    console.log(
+      `   time to the finish       ${result.seconds.toFixed(2)} s (bytes, probe, SHA-256, cover, stored once)`,
+    );
+    console.log(`   rate                     ${fmt(result.size / 1024 / 1024 / result.seconds)} MB/s`);
+    console.log(
+      `   server RSS               ${mb(result.rssBefore)} before, ${mb(result.peakRss)} at its peak (+${mb(growth)})`,
+    );
+    row(`upload: peak RSS growth < ¼ of the video`, `+${mb(growth)}`, met(bounded));
+    return { ok: bounded };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Posts with one delivery each, round-robin over the accounts (texts `bench <run> <phase> #i`). */
 async function insertDue(params: { phase: string; count: number; firstDueAt: Date; stepMs: number }) {

@@ -430,13 +430,16 @@ const rows = [
 const copiesByText = await copiesOnPlatform(store, accounts);
 const verdict = judge(rows, copiesByText, { acceptDetectedLateCopies: LATE_SHARE > 0 });
 // A sent thread part's copy replies to the part before it, by the id we hold for that part (any network's form).
+// That part was sent first (the claim requires it) but may be in needs_review since: the late-copy watch moves a
+// sent delivery there when a similar post appears, and the next part's own copy can be that post.
 const parts = rows as unknown as (DeliveryRow & { postId: string; part: number })[];
 const wrongParent = parts
   .filter((r) => r.part > 0 && r.status === 'sent')
   .filter((r) => {
     const previous = parts.find((p) => p.postId === r.postId && p.part === r.part - 1);
     const copy = copiesByText.get(r.text)?.[0];
-    return previous?.status !== 'sent' || !copy || copy.parent !== previous.externalId;
+    const wasSent = previous?.status === 'sent' || (previous?.status === 'needs_review' && previous.externalId);
+    return !wasSent || !copy || copy.parent !== previous!.externalId;
   })
   .map((r) => r.id);
 const logFile = path.join(dataDir, `deliveries-${runTag}.log`);

@@ -157,6 +157,8 @@ const allowanceMs = {
   bluesky: ALLOWANCE_MS,
   linkedin: ALLOWANCE_MS,
   threads: ALLOWANCE_MS,
+  instagram: ALLOWANCE_MS,
+  tiktok: ALLOWANCE_MS,
 };
 const publisher = {
   ...DEFAULT_PUBLISHER_TUNING,

@@ -22,15 +22,15 @@ export async function holdLock(db: Database, statement: SQL) {
   };
 }
 
-/** Waits until another session is blocked on a lock while running a statement that starts with `prefix`. */
-export async function untilBlocked(db: Database, prefix: string) {
+/** Waits until `sessions` other sessions are blocked on a lock while running a statement that starts with `prefix`. */
+export async function untilBlocked(db: Database, prefix: string, sessions = 1) {
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
     const [row] = [
       ...(await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`${prefix}%`}`)),
     ];
-    if (row!.n > 0) return;
+    if (row!.n >= sessions) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`no session blocked on "${prefix}…" within 5 s`);

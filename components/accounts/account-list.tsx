@@ -155,6 +155,9 @@ function AccountRow({
         </div>
       </div>
       <ProcessingAllowanceLine allowance={a.processingAllowance} />
+      {PROVIDER_META[a.provider].accountNote && (
+        <p className="text-xs text-slate-600">{PROVIDER_META[a.provider].accountNote}</p>
+      )}
       {a.needsReconnect && <TokenProblem account={a} canManage={canManage} reconnect={reconnect} />}
       <FormStatus state={check ?? disconnect} />
     </li>

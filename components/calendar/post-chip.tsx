@@ -26,6 +26,7 @@ const AVATAR_TONE: Record<string, string> = {
   bluesky: 'bg-sky-500 text-white',
   linkedin: 'bg-blue-700 text-white',
   threads: 'bg-neutral-700 text-white',
+  instagram: 'bg-pink-700 text-white',
 };
 
 function AccountAvatars({ deliveries }: { deliveries: CalendarDelivery[] }) {

@@ -9,6 +9,7 @@ import type { ComposeResult } from '@/lib/posts/compose-form';
 import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
+import { FormatPicker } from './format-picker';
 import { MediaPicker } from './media-picker';
 import { SchedulePicker } from './schedule-picker';
 import { NetworkTabs } from './network-tabs';
@@ -62,6 +63,11 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
     draft.kind === 'thread'
       ? {}
       : Object.fromEntries(Object.entries(draft.variants).filter(([id]) => draft.accountIds.includes(id)));
+  // The same for formats: only a post takes one, and only for the accounts still ticked.
+  const chosenFormats =
+    draft.kind === 'post'
+      ? Object.fromEntries(Object.entries(draft.formats ?? {}).filter(([id]) => draft.accountIds.includes(id)))
+      : {};
 
   async function submit(form: HTMLFormElement, options: { confirmDuplicate?: boolean; intent?: 'draft' } = {}) {
     if (inFlight.current) return;
@@ -101,6 +107,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
       <input type="hidden" name="idempotencyKey" value={draft.key} />
       <input type="hidden" name="timeZone" value={timeZone} />
       <input type="hidden" name="variants" value={JSON.stringify(ownTexts)} />
+      <input type="hidden" name="formats" value={JSON.stringify(chosenFormats)} />
       <ComposeOutcome
         state={state}
         networkError={networkError}
@@ -165,7 +172,21 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
             requireAltText={requireAltText}
             selected={selected}
             error={fieldError('mediaIds')}
+            videos
           />
+          {draft.kind === 'post' && (
+            <FormatPicker
+              selected={selected}
+              formats={chosenFormats}
+              errorFor={fieldError}
+              onChange={(accountId, format) => {
+                const formats = { ...draft.formats };
+                if (format === undefined) delete formats[accountId];
+                else formats[accountId] = format;
+                update({ formats });
+              }}
+            />
+          )}
         </>
       )}
       <SchedulePicker

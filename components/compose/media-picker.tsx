@@ -2,12 +2,15 @@
 
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { FieldError, inputClass } from '@/components/ui/field';
+import { MAX_MEDIA_PER_PART, MAX_MEDIA_PER_POST } from '@/db/media-limits';
+import { clockDuration, networkVideoCheck, videoFactsOf } from '@/lib/media/video-limits';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ComposeAccount } from './accounts-picker';
 import type { DraftMedia } from './draft-parts';
 import { uploadImage } from './upload-image';
+import { VideoUpload } from './video-upload';
 
-const MAX_IMAGES = 4;
+const MAX_IMAGES = { post: MAX_MEDIA_PER_POST, part: MAX_MEDIA_PER_PART } as const;
 const MAX_BYTES = 5 * 1024 * 1024;
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
 
@@ -41,6 +44,8 @@ type Props = {
   uploadUrl?: string;
   /** An uploaded image's thumbnail; null where the viewer cannot read the workspace's media (a client's form). */
   thumbnailOf?: (mediaId: string) => string | null;
+  /** Whether a video may be attached (the composer's resumable uploads; not a client's request form). */
+  videos?: boolean;
 };
 
 const appThumbnail = (mediaId: string) => `/api/app/media/${mediaId}`;
@@ -65,8 +70,10 @@ export function MediaPicker({
   unit = 'post',
   uploadUrl = '/api/app/media',
   thumbnailOf = appThumbnail,
+  videos = false,
 }: Props) {
   const [pending, setPending] = useState<Pending[]>([]);
+  const [videoPending, setVideoPending] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
   // The latest uploaded list, for an upload that finishes after others changed it.
@@ -83,16 +90,16 @@ export function MediaPicker({
     report.current = onPendingChange;
     changeRef.current = onChange;
   }, [onPendingChange, onChange]);
-  useEffect(() => report.current(pending.length > 0), [pending.length]);
+  useEffect(() => report.current(pending.length > 0 || videoPending), [pending.length, videoPending]);
   useEffect(() => () => report.current(false), []); // a removed picker holds nothing up
   const patch = (localId: string, change: Partial<Pending>) =>
     setPending((list) => list.map((p) => (p.localId === localId ? { ...p, ...change } : p)));
 
   function add(files: FileList | File[]) {
     setNotice(undefined);
-    const room = MAX_IMAGES - media.length - pending.length;
+    const room = MAX_IMAGES[unit] - media.length - pending.length;
     const chosen = [...files];
-    if (chosen.length > room) setNotice(`At most ${MAX_IMAGES} images per ${unit}.`);
+    if (chosen.length > room) setNotice(`At most ${MAX_IMAGES[unit]} images per ${unit}.`);
     const added: Pending[] = [];
     for (const file of chosen.slice(0, Math.max(0, room))) {
       if (file.size > MAX_BYTES) {
@@ -146,7 +153,7 @@ export function MediaPicker({
   };
 
   const hints = networkHints(media, selected, unit);
-  const full = media.length + pending.length >= MAX_IMAGES;
+  const full = media.length + pending.length >= MAX_IMAGES[unit];
 
   return (
     <fieldset aria-describedby={`${errorId}-error`}>
@@ -176,37 +183,57 @@ export function MediaPicker({
           />
         </label>{' '}
         <span className="text-slate-600">
-          or drop them here — JPEG, PNG, GIF or WebP, up to 5 MB, at most {MAX_IMAGES}. Location data (EXIF) is removed.
+          or drop them here — JPEG, PNG, GIF or WebP, up to 5 MB, at most {MAX_IMAGES[unit]}. Location data (EXIF) is
+          removed.
         </span>
       </div>
+      {videos ? (
+        <VideoUpload
+          disabled={full}
+          onPendingChange={setVideoPending}
+          onUploaded={(video) => {
+            if (mediaRef.current.some((m) => m.id === video.id)) return;
+            mediaRef.current = [...mediaRef.current, video];
+            changeRef.current(mediaRef.current);
+          }}
+        />
+      ) : null}
       {notice ? (
         <p role="status" className="mt-1 text-sm text-amber-800">
           {notice}
         </p>
       ) : null}
       <ol className="mt-3 grid gap-3 sm:grid-cols-2" aria-label={`Images of this ${unit}`}>
-        {media.map((m, i) => (
-          <li key={m.id} className="flex gap-3 rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
-            {thumbnailOf(m.id) !== null && (
-              // eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser
-              <img src={thumbnailOf(m.id)!} alt={m.altText} className="h-16 w-16 rounded object-cover" />
-            )}
-            <div className="min-w-0 flex-1 text-xs text-slate-700">
-              <p className="font-medium text-emerald-800">Image {i + 1} uploaded</p>
-              <p className="truncate">{m.altText ? `Alt: ${m.altText}` : 'No alt text'}</p>
-              <p className="text-slate-500">
-                {m.type.replace('image/', '').toUpperCase()} · {m.width}×{m.height} · {megabytes(m.size)}
-              </p>
-              <button
-                type="button"
-                className="mt-1 text-rose-700 underline"
-                onClick={() => onChange(media.filter((x) => x.id !== m.id))}
-              >
-                Remove image {i + 1}
-              </button>
-            </div>
-          </li>
-        ))}
+        {media.map((m, i) => {
+          const noun = m.video ? 'Video' : 'Image';
+          const thumbnail = thumbnailOf(m.id);
+          return (
+            <li key={m.id} className="flex gap-3 rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
+              {thumbnail !== null && (
+                // eslint-disable-next-line @next/next/no-img-element -- a private, per-workspace image: no optimiser
+                <img
+                  src={m.video ? `${thumbnail}?cover` : thumbnail}
+                  alt={m.video ? `Cover of video ${i + 1}` : m.altText}
+                  className="h-16 w-16 rounded object-cover"
+                />
+              )}
+              <div className="min-w-0 flex-1 text-xs text-slate-700">
+                <p className="font-medium text-emerald-800">
+                  {noun} {i + 1} uploaded
+                </p>
+                {m.video ? null : <p className="truncate">{m.altText ? `Alt: ${m.altText}` : 'No alt text'}</p>}
+                <p className="text-slate-500">{describeMedia(m)}</p>
+                <button
+                  type="button"
+                  className="mt-1 text-rose-700 underline"
+                  onClick={() => onChange(media.filter((x) => x.id !== m.id))}
+                >
+                  Remove {noun.toLowerCase()} {i + 1}
+                </button>
+              </div>
+            </li>
+          );
+        })}
         {pending.map((p, j) => {
           const n = media.length + j + 1;
           return (
@@ -272,19 +299,48 @@ export function MediaPicker({
   );
 }
 
-/** What a chosen network will refuse (PROVIDER_META[...].media), said before scheduling; the server checks again. */
+/** `JPEG · 64×48 · 3 KB`; a video's `MP4 · 0:30 · 1080×1920 · 12.3 MB`. */
+const describeMedia = (m: DraftMedia) =>
+  [
+    m.video ? m.video.container.toUpperCase() : m.type.replace('image/', '').toUpperCase(),
+    ...(m.video ? [clockDuration(m.video.durationMs)] : []),
+    `${m.width}×${m.height}`,
+    megabytes(m.size),
+  ].join(' · ');
+
+/**
+ * What a chosen network will refuse (PROVIDER_META[...].media; a video against its `media.video` formats), said
+ * before scheduling; the server checks again.
+ */
 function networkHints(
   media: DraftMedia[],
   selected: Pick<ComposeAccount, 'handle' | 'provider'>[],
   unit: 'post' | 'part',
 ): string[] {
   const hints: string[] = [];
+  const mixed = media.some((m) => m.video) && media.length > 1;
   for (const account of selected) {
     const { label, media: limits } = PROVIDER_META[account.provider];
+    // A video among other media is a carousel's item, where the network has carousels of videos (Instagram).
+    const carousel = limits.video?.formats.some((f) => f.id === 'carousel') ?? false;
+    if (mixed && !carousel && limits.video)
+      hints.push(`${account.handle} (${label}) takes a video only on its own: attach nothing else to this ${unit}.`);
+    if (limits.required && media.length === 0)
+      hints.push(`${account.handle} (${label}) publishes only posts with an image or a video.`);
     if (media.length > limits.maxPerPost)
       hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per ${unit}.`);
     media.forEach((m, i) => {
-      if (!limits.types.includes(m.type))
+      const video = videoFactsOf(m);
+      if (video) {
+        // What fails where, per target, before scheduling (the server checks again).
+        const check = networkVideoCheck(
+          PROVIDER_META[account.provider],
+          video,
+          mixed && carousel ? 'carousel' : undefined,
+        );
+        if (!check.supported) hints.push(`Video ${i + 1}: ${check.message} (${account.handle}).`);
+        else for (const problem of check.problems) hints.push(`Video ${i + 1}: ${problem} (${account.handle}).`);
+      } else if (!limits.types.includes(m.type))
         hints.push(
           `Image ${i + 1}: ${label} does not take ${m.type.replace('image/', '').toUpperCase()} (${account.handle}).`,
         );

@@ -11,6 +11,8 @@ const LINK_DISPLAY: Record<ProviderName, number | null> = {
   bluesky: 30,
   linkedin: null, // shown as written
   threads: null,
+  instagram: null, // not linked in captions
+  tiktok: null, // captions show links as plain text
 };
 /** LinkedIn folds a long post after about three lines ("…see more"). */
 const LINKEDIN_FOLD = 210;

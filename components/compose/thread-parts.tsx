@@ -191,6 +191,7 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
                     label={`Images of part ${i + 1}`}
                     errorId={`${id}-media`}
                     unit="part"
+                    videos
                   />
                 </div>
               )}

@@ -16,6 +16,8 @@ export type ComposeDraft = {
   accountIds: string[];
   /** Own texts by account id (the composer's account tabs); an account without one gets `text`. */
   variants: Record<string, string>;
+  /** The chosen format by account id (Instagram's Story); absent in drafts saved before formats existed. */
+  formats?: Record<string, string>;
   when: 'now' | 'later' | 'queue';
   localDateTime: string;
   /** Images already uploaded (POST /api/app/media), in order; a reload keeps them with the draft. */

@@ -62,13 +62,16 @@ export async function recordApiKeyUse(db: Executor, params: { hash: string }): P
     window_reset_at: string;
   }>(sql`
     update api_keys k set
-      rate_window_count = case when k.rate_window_start = date_trunc('minute', now()) then k.rate_window_count + 1 else 1 end,
-      rate_window_start = date_trunc('minute', now()),
+      -- The window never moves back: a request whose transaction began before a minute boundary but got the row
+      -- after one that began after it (now() is the transaction's start) counts in the newer window. Moving back
+      -- restarted the count twice at a boundary, letting up to three windows' worth through (CI-6: 18 of 24).
+      rate_window_count = case when k.rate_window_start >= date_trunc('minute', now()) then k.rate_window_count + 1 else 1 end,
+      rate_window_start = greatest(k.rate_window_start, date_trunc('minute', now())),
       last_used_at = case when k.last_used_at is null or k.last_used_at < now() - interval '1 minute' then now() else k.last_used_at end
     from workspaces w
     where w.id = k.workspace_id and k.hash = ${params.hash} and k.revoked_at is null
     returning k.id, k.workspace_id, w.slug, k.scopes, k.rate_window_count,
-      (date_trunc('minute', now()) + interval '1 minute') as window_reset_at`);
+      (k.rate_window_start + interval '1 minute') as window_reset_at`);
   const row = rows[0];
   if (!row) return null;
   return {

@@ -10,7 +10,15 @@ export const mediaColumns = {
   height: media.height,
   size: media.size,
   altText: media.altText,
+  durationMs: media.durationMs,
+  videoCodec: media.videoCodec,
+  audioCodec: media.audioCodec,
+  frameRate: media.frameRate,
+  rotation: media.rotation,
+  container: media.container,
+  coverSha256: media.coverSha256,
 };
+/** An image's row, or a video's with its probe (the video columns are null for an image). */
 export type MediaRow = {
   id: string;
   sha256: string;
@@ -19,12 +27,26 @@ export type MediaRow = {
   height: number;
   size: number;
   altText: string;
+  durationMs: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  frameRate: number | null;
+  rotation: number | null;
+  container: string | null;
+  coverSha256: string | null;
 };
+export type NewMedia = Omit<MediaRow, 'id' | keyof VideoColumns> &
+  Partial<VideoColumns> & { workspaceId: string; createdBy: string };
+type VideoColumns = Pick<
+  MediaRow,
+  'durationMs' | 'videoCodec' | 'audioCodec' | 'frameRate' | 'rotation' | 'container' | 'coverSha256'
+>;
 
-export async function insertMedia(
-  db: Executor,
-  params: Omit<MediaRow, 'id'> & { workspaceId: string; createdBy: string },
-): Promise<MediaRow> {
+/** The media columns of a joined row (a post's media with its part and position). */
+const mediaRowOf = (row: MediaRow): MediaRow =>
+  Object.fromEntries(Object.keys(mediaColumns).map((k) => [k, row[k as keyof MediaRow]])) as MediaRow;
+
+export async function insertMedia(db: Executor, params: NewMedia): Promise<MediaRow> {
   const [row] = await db.insert(media).values(params).returning(mediaColumns);
   return row!;
 }
@@ -72,8 +94,7 @@ export async function getPartMediaOf(
   const byPost = new Map<string, MediaRow[][]>();
   for (const row of await getPostsMedia(db, { postIds: page.map((p) => p.id) })) {
     const parts = byPost.get(row.postId) ?? [];
-    const { id, sha256, type, width, height, size, altText } = row;
-    (parts[row.part] ??= []).push({ id, sha256, type, width, height, size, altText });
+    (parts[row.part] ??= []).push(mediaRowOf(row));
     byPost.set(row.postId, parts);
   }
   return byPost;
@@ -120,7 +141,7 @@ export async function setRequireAltText(db: Executor, params: { workspaceId: str
 /**
  * Uploads that no post references and that are older than `before` (an upload is attached within minutes): deleted
  * in one statement, skipping rows another transaction holds (a post attaching one right now keeps it). Returns the
- * hashes that no media row names any more, whose bytes may go too.
+ * hashes (a video's and its cover's) that no media row names any more, whose bytes may go too.
  */
 export async function deleteUnreferencedMedia(db: Executor, params: { before: Date; limit: number }) {
   const [row] = await db.execute<{ deleted: number; orphaned: string[] }>(sql`
@@ -131,11 +152,14 @@ export async function deleteUnreferencedMedia(db: Executor, params: { before: Da
       order by m.created_at limit ${params.limit}
       for update skip locked
     ), gone as (
-      delete from media m using doomed d where m.id = d.id returning m.sha256
+      delete from media m using doomed d where m.id = d.id returning m.sha256, m.cover_sha256
+    ), hashes as (
+      select sha256 from gone union select cover_sha256 from gone where cover_sha256 is not null
     )
     select (select count(*)::int from gone) as deleted,
-      coalesce((select array_agg(distinct g.sha256) from gone g
-        where not exists (select 1 from media o where o.sha256 = g.sha256 and o.id not in (select id from doomed))),
+      coalesce((select array_agg(h.sha256) from hashes h
+        where not exists (select 1 from media o where (o.sha256 = h.sha256 or o.cover_sha256 = h.sha256)
+          and o.id not in (select id from doomed))),
         '{}') as orphaned`);
   return { deleted: Number(row?.deleted ?? 0), orphanedHashes: row?.orphaned ?? [] };
 }
@@ -144,11 +168,11 @@ export async function deleteUnreferencedMedia(db: Executor, params: { before: Da
  * Bytes this workspace's uploads take (the per-workspace quota counts them), and whether one of them already holds
  * these bytes (a retried upload, or the same image again: nothing new is stored).
  */
-export async function getWorkspaceMediaUsage(db: Executor, params: { workspaceId: string; sha256: string }) {
+export async function getWorkspaceMediaUsage(db: Executor, params: { workspaceId: string; sha256?: string }) {
   const [row] = await db
     .select({
       bytes: sql<string>`coalesce(sum(${media.size}), 0)`,
-      holds: sql<boolean>`coalesce(bool_or(${media.sha256} = ${params.sha256}), false)`,
+      holds: sql<boolean>`coalesce(bool_or(${media.sha256} = ${params.sha256 ?? ''}), false)`,
     })
     .from(media)
     .where(eq(media.workspaceId, params.workspaceId));

@@ -32,6 +32,8 @@ export async function insertPostWithDeliveries(
     requestId?: string;
     parts?: string[];
     status?: 'scheduled' | 'draft' | 'awaiting_approval';
+    /** Each account's chosen format, keyed by the account id in lower case. */
+    formats?: ReadonlyMap<string, string>;
   },
 ) {
   const [post] = await db
@@ -51,6 +53,7 @@ export async function insertPostWithDeliveries(
     parts: parts.length > 0 ? parts.map((_, position) => position) : undefined,
     dueAt: post.scheduledAt,
     status: params.status,
+    formats: params.formats,
     actor: params.actor,
     reason: 'created',
     detail: {
@@ -99,6 +102,7 @@ const deliveryColumns = {
   dueAt: deliveries.dueAt,
   /** The account's own text (post_variants), or null when it publishes the post's text. */
   variantText: variantTextColumn,
+  format: deliveries.format,
   accountHandle: socialAccounts.handle,
   accountProvider: socialAccounts.provider,
   /** The account's token needs a reconnect: its scheduled deliveries are held (not claimed) until then. */

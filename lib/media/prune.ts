@@ -1,6 +1,8 @@
 import type { Database } from '@/db/client';
 import { deleteUnreferencedMedia } from '@/db/queries/media';
+import { deleteExpiredMediaUploads } from '@/db/queries/media-uploads';
 import type { MediaStorage } from './storage';
+import { removeUploadFiles } from './tus';
 
 /** An upload no post references is kept this long (the compose form and the request form attach within minutes). */
 export const UNREFERENCED_MEDIA_TTL_MS = 24 * 60 * 60 * 1000;
@@ -26,4 +28,22 @@ export async function pruneUnreferencedMedia(
     if (pass.deleted < options.batchSize) break;
   }
   return { deleted, removedFiles };
+}
+
+/**
+ * Removes resumable uploads that were never finished within 24 h (a tab closed mid-video), and refused ones: their
+ * rows, then their files in the upload directory. A finish that holds a row right now keeps it.
+ */
+export async function pruneExpiredUploads(
+  db: Database,
+  options: { batchSize: number; maxBatches: number; now?: Date },
+) {
+  let removed = 0;
+  for (let batch = 0; batch < options.maxBatches; batch++) {
+    const ids = await deleteExpiredMediaUploads(db, { now: options.now ?? new Date(), limit: options.batchSize });
+    await removeUploadFiles(ids);
+    removed += ids.length;
+    if (ids.length < options.batchSize) break;
+  }
+  return { expiredUploads: removed };
 }

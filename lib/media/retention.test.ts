@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, utimesSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertPostMedia } from '@/db/queries/media';
-import { media } from '@/db/schema';
+import { media, mediaUploads } from '@/db/schema';
 import { makePost, makeUser, makeWorkspace } from '@/testing/db/factories';
 import { createTestDatabase } from '@/testing/db/test-database';
 import { pruneMediaJob } from '@/lib/jobs/prune-media';
@@ -13,12 +13,15 @@ import { checkRequestLink, createRequestLink } from '@/lib/requests/links';
 import { getMediaStorage } from './storage';
 import { makeImage } from '@/testing/images';
 import { uploadMedia } from './upload';
+import { newUploadId, uploadDirectory } from './tus';
+import { createVideoUpload } from './video-upload';
 
 // Found in the second security review (docs/security.md#changed-in-the-second-security-review): request links never
 // expired, unreferenced uploads stayed forever, and nothing bounded a workspace's storage.
 const mediaDir = mkdtempSync(path.join(os.tmpdir(), 'semel-retention-'));
 process.env.MEDIA_DIR = mediaDir;
 process.env.MEDIA_QUOTA_BYTES_PER_WORKSPACE = '1000';
+process.env.SEMEL_DATA_DIR = path.join(mediaDir, 'data');
 afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 const { db } = await createTestDatabase({ max: 10 });
 
@@ -75,6 +78,36 @@ describe('21.6 request links expire, unreferenced media is removed after 24 h, a
     expect(await rowOf(kept.mediaId)).toBeDefined();
     expect(existsSync(fileOf((await rowOf(kept.mediaId))!.sha256))).toBe(true);
     expect(await rowOf(fresh.mediaId)).toBeDefined(); // under 24 h: a form may still attach it
+  });
+
+  it('a video upload never finished within 24 h goes with its partial file; a fresh one stays', async () => {
+    const workspace = await makeWorkspace(db);
+    const partial = async (now: Date) => {
+      const id = newUploadId();
+      const created = await createVideoUpload(db, {
+        id,
+        workspaceId: workspace.id,
+        actor: 'user:test',
+        length: 100,
+        metadata: { filetype: 'video/mp4' },
+        now,
+      });
+      expect(created.ok).toBe(true);
+      mkdirSync(uploadDirectory(), { recursive: true });
+      writeFileSync(path.join(uploadDirectory(), id), 'half a video');
+      writeFileSync(path.join(uploadDirectory(), `${id}.json`), '{}');
+      return id;
+    };
+    const stale = await partial(new Date(Date.now() - 25 * 60 * 60 * 1000));
+    const fresh = await partial(new Date());
+    const summary = await pruneMediaJob.run(db, pruneMediaJob.defaults());
+    expect(summary.expiredUploads).toBeGreaterThanOrEqual(1);
+    const left = (await db.select({ id: mediaUploads.id }).from(mediaUploads)).map((r) => r.id);
+    expect(left).toContain(fresh);
+    expect(left).not.toContain(stale);
+    expect(existsSync(path.join(uploadDirectory(), stale))).toBe(false);
+    expect(existsSync(path.join(uploadDirectory(), `${stale}.json`))).toBe(false);
+    expect(existsSync(path.join(uploadDirectory(), fresh))).toBe(true);
   });
 
   it('21.6 an upload past the workspace quota is refused with a clear error and stores nothing; a retry still replays', async () => {

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { startTestS3 } from '@/testing/s3';
-import type { MediaStorage } from './media-storage';
+import { sha256OfFile, type MediaStorage } from './media-storage';
 import { createS3MediaStorage } from './s3-storage';
 import { createDiskMediaStorage, sha256Hex } from './storage';
 
@@ -36,6 +37,11 @@ const stores: { name: string; storage: () => MediaStorage; stored: () => Promise
 ];
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
+const readAll = async (body: NodeJS.ReadableStream) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
 
 describe.each(stores)('media storage: $name', ({ storage, stored, name }) => {
   it('stores bytes under their SHA-256 and reads them back', async () => {
@@ -54,6 +60,34 @@ describe.each(stores)('media storage: $name', ({ storage, stored, name }) => {
     await Promise.all([storage().put(bytes), storage().put(bytes)]);
     expect((await stored()).length).toBe(before + 1);
     expect(await storage().get(sha256Hex(bytes))).toEqual(bytes);
+  });
+
+  it('stores a file by streaming it (larger than one S3 part), and reads it back whole or by range', async () => {
+    const file = path.join(scratch, `video-${name.replace(/\W/g, '')}.bin`);
+    const bytes = randomBytes(9 * 1024 * 1024);
+    writeFileSync(file, bytes);
+    const sha256 = await sha256OfFile(file);
+    expect(sha256).toBe(sha256Hex(bytes));
+    const before = (await stored()).length;
+    await Promise.all([storage().putFile(file, sha256), storage().putFile(file, sha256)]);
+    expect(await storage().putFile(file, sha256)).toEqual({ sha256, size: bytes.length });
+    expect((await stored()).length).toBe(before + 1);
+    expect(await storage().size(sha256)).toBe(bytes.length);
+    const whole = await storage().open(sha256);
+    expect(whole!.size).toBe(bytes.length);
+    expect((await readAll(whole!.body)).equals(bytes)).toBe(true);
+    const range = await storage().open(sha256, { start: 1000, end: 1999 });
+    expect(range!.size).toBe(bytes.length);
+    expect((await readAll(range!.body)).equals(bytes.subarray(1000, 2000))).toBe(true);
+    expect(await storage().open(sha256Hex(bytesOf('absent')))).toBeNull();
+  });
+
+  it('refuses a file whose bytes are not the address it is given', async () => {
+    const file = path.join(scratch, `mismatch-${name.replace(/\W/g, '')}.bin`);
+    writeFileSync(file, 'these bytes');
+    if (name === 'local disk')
+      await expect(storage().putFile(file, sha256Hex(bytesOf('other bytes')))).rejects.toThrow(/changed/);
+    await expect(storage().putFile(file, '../x')).rejects.toThrow(/SHA-256/);
   });
 
   it('an unknown address reads as nothing; a malformed one is never looked up', async () => {

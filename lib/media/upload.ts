@@ -1,13 +1,13 @@
 import type { Database } from '@/db/client';
-import { getRequireAltText, getWorkspaceMediaUsage, insertMedia, type MediaRow } from '@/db/queries/media';
+import { getRequireAltText, getWorkspaceMediaUsage, insertMedia } from '@/db/queries/media';
 import { getEnv } from '@/lib/env';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import type { FieldErrors } from '@/lib/posts/targets';
-import { mediaContentUrl } from './content-url';
 import { checkImage } from './image';
+import { serializeMedia } from './serialize';
 import { sha256Hex, type MediaStorage } from './storage';
 
 export const CREATE_MEDIA_OPERATION = 'media.create';
@@ -15,16 +15,6 @@ export const CREATE_MEDIA_OPERATION = 'media.create';
 export const MAX_ALT_TEXT = 1000;
 /** Kept for a day at least (the key's minimum): an upload is used by a post within minutes. */
 const RETENTION_MS = 24 * 60 * 60 * 1000;
-
-export type SerializedMedia = {
-  id: string;
-  type: string;
-  width: number;
-  height: number;
-  size: number;
-  altText: string;
-  url: string;
-};
 
 export type UploadMediaContext = {
   workspaceId: string;
@@ -41,16 +31,6 @@ export type UploadMediaResult =
   | KeyRefusal;
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-export const serializeMedia = (row: MediaRow): SerializedMedia => ({
-  id: row.id,
-  type: row.type,
-  width: row.width,
-  height: row.height,
-  size: row.size,
-  altText: row.altText,
-  url: mediaContentUrl(row.id),
-});
 
 /**
  * An image upload, exactly once per (workspace, Idempotency-Key), like a post (docs/architecture.md#inbound-idempotency).

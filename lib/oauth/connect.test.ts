@@ -240,6 +240,48 @@ describe('Threads: the code gives a one-hour token, swapped for a 60-day one bef
   });
 });
 
+describe('TikTok: the client is named client_key, its secret in the form body', () => {
+  it('the sandbox connect sends client_key, stores the token, and the account reads its creator and refreshes', async () => {
+    const admin = await sandbox.admin();
+    const { authorizeUrl, callback } = await sandbox.consent({ provider: 'tiktok', ...admin });
+    expect(authorizeUrl.searchParams.get('client_key')).toBe('semel-sandbox');
+    expect(authorizeUrl.searchParams.has('client_id')).toBe(false);
+    expect(authorizeUrl.searchParams.get('scope')).toBe('user.info.basic video.publish video.upload video.list');
+    const result = await sandbox.complete({ provider: 'tiktok', ...admin }, callback);
+    if (!result.ok) throw new Error(result.problem);
+    const row = await storedAccount(result.accounts[0]!.id);
+    expect(row).toMatchObject({ provider: 'tiktok', sandbox: true, baseUrl: '/api/sandbox/tiktok', tokenStatus: 'ok' });
+    const client = providerClientForAccount(row, { encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url });
+    expect(await client.whoAmI()).toMatchObject({ ok: true, id: row.platformUserId });
+    const { resolvedAccountFor } = await import('@/lib/providers');
+    const renewed = await providerDefinition('tiktok').refresh!(
+      resolvedAccountFor(row, { encryptionKey: TEST_ENCRYPTION_KEY, origin: sandbox.url }),
+    );
+    expect(renewed).toMatchObject({ ok: true });
+  });
+
+  it('a real TikTok token request: client_key and client_secret in the form, no HTTP Basic', async () => {
+    const seen: HttpRequest[] = [];
+    await requestTokens({
+      tokenUrl: 'https://open.tiktokapis.com/v2/oauth/token/',
+      client: { clientId: 'key-1', clientSecret: 's3cret' },
+      clientParams: providerDefinition('tiktok').oauth!.clientParams,
+      form: { grant_type: 'refresh_token', refresh_token: 'rt-1' },
+      send: async (request) => {
+        seen.push(request);
+        return { type: 'response', status: 400, headers: {}, body: { error: 'invalid_grant' }, bodyText: '' };
+      },
+    });
+    expect(seen[0]!.headers!.authorization).toBeUndefined();
+    expect(seen[0]!.form).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt-1',
+      client_key: 'key-1',
+      client_secret: 's3cret',
+    });
+  });
+});
+
 describe('the token request itself', () => {
   it('a confidential client sends its secret in HTTP Basic, the form fields, and never echoes a secret', async () => {
     const seen: HttpRequest[] = [];

@@ -50,7 +50,7 @@ export async function startOAuthConnect(
   const url = new URL(endpoints.authorizeUrl);
   url.search = new URLSearchParams({
     response_type: 'code',
-    client_id: endpoints.client.clientId,
+    [providerDefinition(params.provider).oauth?.clientParams?.id ?? 'client_id']: endpoints.client.clientId,
     redirect_uri: redirectUri,
     scope: endpoints.scopes.join(' '),
     state,
@@ -92,6 +92,7 @@ export async function completeOAuthConnect(
   const tokens = await requestTokens({
     tokenUrl: endpoints.tokenUrl,
     client: endpoints.client,
+    clientParams: definition.oauth?.clientParams,
     outbound: endpoints.tokenOutbound,
     send: params.transport,
     form: {

@@ -18,6 +18,7 @@ export function oauthRefresh(config: OAuthConfig): NonNullable<ProviderDefinitio
     const result = await requestTokens({
       tokenUrl: endpoint.tokenUrl,
       client: endpoint.client,
+      clientParams: config.clientParams,
       outbound: endpoint.outbound,
       form: { grant_type: 'refresh_token', refresh_token: refreshToken },
       previousRefreshToken: refreshToken,

@@ -21,6 +21,8 @@ export async function requestTokens(input: {
   tokenUrl: string;
   client: OAuthClient;
   form: Record<string, string>;
+  /** The network's names for the client (OAuthConfig.clientParams). */
+  clientParams?: { id: string; secretInBody: boolean };
   outbound?: OutboundPolicy;
   send?: ProviderTransport;
   /** Kept when the answer carries no new refresh token (a server that does not rotate). */
@@ -30,7 +32,10 @@ export async function requestTokens(input: {
 }): Promise<TokenResult> {
   const { client } = input;
   const headers: Record<string, string> = {};
-  if (client.clientSecret) {
+  const names = input.clientParams ?? { id: 'client_id', secretInBody: false };
+  const secretField: Record<string, string> =
+    names.secretInBody && client.clientSecret ? { client_secret: client.clientSecret } : {};
+  if (client.clientSecret && !names.secretInBody) {
     const basic = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
     headers.authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
   }
@@ -38,7 +43,7 @@ export async function requestTokens(input: {
     method: 'POST',
     url: input.tokenUrl,
     headers,
-    form: { ...input.form, client_id: client.clientId },
+    form: { ...input.form, [names.id]: client.clientId, ...secretField },
     outbound: input.outbound,
     timeoutMs: input.timeoutMs ?? TOKEN_TIMEOUT_MS,
   });

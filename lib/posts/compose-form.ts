@@ -29,6 +29,22 @@ export const partMediaIdsField = z
     }
   });
 
+/** A hidden field holding JSON `{ [accountId]: string }`: absent is `{}`, unusable JSON is refused with `message`. */
+function jsonRecordField(message: string) {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx): Record<string, string> => {
+      if (!v) return {};
+      try {
+        return z.record(z.string(), z.string()).parse(JSON.parse(v));
+      } catch {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+    });
+}
+
 /** The compose form's fields as FormData sends them (strings; checkboxes may repeat). */
 export const composeFormSchema = z.object({
   idempotencyKey: z.string().superRefine((v, ctx) => {
@@ -59,19 +75,11 @@ export const composeFormSchema = z.object({
   timeZone: z.string().default('UTC'),
   confirmDuplicate: z.literal('1').optional(),
   /** Per-network texts as JSON `{ [accountId]: text }` (the composer's account tabs); unusable JSON is none. */
-  variants: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (!v) return {};
-      try {
-        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(v));
-        return Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== ''));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'The per-network texts could not be read; reload the page.' });
-        return z.NEVER;
-      }
-    }),
+  variants: jsonRecordField('The per-network texts could not be read; reload the page.').transform((parsed) =>
+    Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== '')),
+  ),
+  /** Each account's format as JSON `{ [accountId]: format }` (Instagram's "Post as"); the default is left out. */
+  formats: jsonRecordField('The formats could not be read; reload the page.'),
   /** Which button: schedule (or queue) it, or save it as a draft. */
   intent: z.enum(['schedule', 'draft']).default('schedule'),
 });
@@ -113,6 +121,8 @@ export async function submitComposeForm(
   const thread = form.kind === 'thread';
   // Only the accounts still ticked keep their own text; a thread has none (its parts are published as written).
   const variants = thread ? [] : Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
+  const formats =
+    form.kind === 'post' ? Object.entries(form.formats).filter(([id]) => form.accountIds.includes(id)) : [];
   const parsed = createPostRequestSchema.safeParse({
     text: thread ? undefined : form.text,
     parts: thread
@@ -130,13 +140,14 @@ export async function submitComposeForm(
     ...(draft ? { status: 'draft' } : form.when === 'queue' ? { slot: 'next' } : {}),
     ...(variants.length ? { variants: Object.fromEntries(variants.map(([id, text]) => [id, { text }])) } : {}),
     ...(form.mediaIds.length > 0 ? { mediaIds: form.mediaIds } : {}),
+    ...(formats.length ? { formats: Object.fromEntries(formats) } : {}),
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
       // A part's or a variant's text: `parts.<i>.text`, `variants.<accountId>.text`.
       const field =
-        issue.path[0] === 'parts' || issue.path[0] === 'variants'
+        issue.path[0] === 'parts' || issue.path[0] === 'variants' || issue.path[0] === 'formats'
           ? issue.path.join('.')
           : String(issue.path[0] ?? 'text');
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);

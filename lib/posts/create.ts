@@ -10,7 +10,7 @@ import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idemp
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
-import { validateMedia, validatePartMedia } from './media';
+import { validateFormats, validateMedia, validatePartMedia } from './media';
 import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors } from './targets';
@@ -104,7 +104,12 @@ async function createPostInTransaction(
     errors,
   );
   const mediaIds = request.mediaIds ?? [];
-  await validateMedia(tx, { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts }, errors);
+  const formats = validateFormats({ formats: request.formats, accounts, mediaCount: mediaIds.length }, errors);
+  await validateMedia(
+    tx,
+    { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts, formats },
+    errors,
+  );
   const partMedia = request.parts ? partMediaIds(request.parts) : [];
   await validatePartMedia(tx, { workspaceId: context.workspaceId, partMediaIds: partMedia, accounts }, errors);
   // A draft without a time keeps the moment it was saved as its planned time (where the calendar shows it).
@@ -165,6 +170,7 @@ async function createPostInTransaction(
       actor: context.actor,
       requestId: context.requestId,
       status,
+      formats,
     })) ??
     (await insertPostWithDeliveries(tx, {
       post: { ...newPost, idempotencyKey: null },
@@ -173,6 +179,7 @@ async function createPostInTransaction(
       actor: context.actor,
       requestId: context.requestId,
       status,
+      formats,
     }))!;
   const { post, parts } = created;
   await insertPostMedia(tx, { postId: post.id, mediaIds });

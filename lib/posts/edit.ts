@@ -17,7 +17,7 @@ import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
-import { validatePartMedia } from './media';
+import { validateMedia, validatePartMedia } from './media';
 import type { EditPostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
@@ -181,6 +181,19 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       : [];
     if (thread && (params.changes.parts || params.changes.accountIds))
       await validatePartMedia(tx, { workspaceId: params.workspaceId, partMediaIds, accounts }, errors);
+    // A post's own media against the accounts it now goes to: an added Instagram or TikTok account needs an image or
+    // a video, and every network its own limits, in the format each kept account chose.
+    if (!thread && params.changes.accountIds) {
+      const formats = new Map(
+        current.deliveries.filter((d) => d.format).map((d) => [d.accountId.toLowerCase(), d.format!]),
+      );
+      const mediaIds = (current.partMedia[0] ?? []).map((m) => m.id);
+      await validateMedia(
+        tx,
+        { workspaceId: params.workspaceId, mediaIds, kind: current.post.kind, accounts, formats },
+        errors,
+      );
+    }
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];

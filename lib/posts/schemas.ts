@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deliveryStatusEnum } from '@/db/schema';
+import { MAX_MEDIA_PER_PART, MAX_MEDIA_PER_POST } from '@/db/media-limits';
 import { rangeQueryShape } from './range';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from './thread-limits';
 
@@ -27,7 +28,12 @@ export const postTextSchema = z
 
 /** Images uploaded with POST /api/v1/media, in order: a post's, or one thread part's (the first image leads). */
 export const mediaIdsSchema = (unit: 'post' | 'part') =>
-  z.array(z.uuid('Must be an image id (POST /api/v1/media)')).max(4, `At most 4 images per ${unit}`);
+  z
+    .array(z.uuid('Must be an image id (POST /api/v1/media)'))
+    .max(
+      unit === 'post' ? MAX_MEDIA_PER_POST : MAX_MEDIA_PER_PART,
+      `At most ${unit === 'post' ? MAX_MEDIA_PER_POST : MAX_MEDIA_PER_PART} images per ${unit}`,
+    );
 
 /** One part of a thread: its text and its own images (an unknown field is refused). */
 export const threadPartSchema = z
@@ -58,6 +64,17 @@ export const variantsSchema = z
   .describe('Text per target account (`{ [accountId]: { text } }`), used instead of `text` for that account.');
 export type PostVariants = z.output<typeof variantsSchema>;
 
+/**
+ * How each target account publishes the post where its network has several ways: `{ [accountId]: format }`
+ * (Instagram: `story`). Each key must be one of the post's accounts and each format one its network offers.
+ */
+export const formatsSchema = z
+  .record(z.uuid('Must be an account id'), z.string().regex(/^[a-z][a-z_]{0,19}$/, 'Must be a format id, e.g. story'))
+  .refine((v) => Object.keys(v).length <= 50, 'At most 50 formats')
+  .describe(
+    "Per target account, how its network publishes the post where it has several ways (`{ [accountId]: format }`): Instagram's `story`. Without one, the network's default for what is attached.",
+  );
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
@@ -76,6 +93,7 @@ export const createPostRequestSchema = z
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     variants: variantsSchema.optional(),
+    formats: formatsSchema.optional(),
     status: z
       .enum(CREATE_STATUSES)
       .optional()
@@ -91,7 +109,9 @@ export const createPostRequestSchema = z
     /** Images uploaded with POST /api/v1/media, in order (within every target network's limits). */
     mediaIds: mediaIdsSchema('post')
       .optional()
-      .describe('Images (POST /api/v1/media), in order: up to 4. Not for `thread`: its images go on its parts.'),
+      .describe(
+        "Images and videos (POST /api/v1/media), in order: up to 10, within each target network's own limit (X, Mastodon, Bluesky, Threads: 4). Not for `thread`: its images go on its parts.",
+      ),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -111,6 +131,11 @@ export const createPostRequestSchema = z
         path: ['slot'],
         message: 'A draft takes no slot: add it to the queue when scheduling it',
       });
+    for (const accountId of Object.keys(v.formats ?? {}))
+      if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: ['formats', accountId], message: 'Not one of accountIds' });
+    if (v.kind !== 'post' && v.formats && Object.keys(v.formats).length > 0)
+      ctx.addIssue({ code: 'custom', path: ['formats'], message: 'Only posts take a format' });
     for (const accountId of Object.keys(v.variants ?? {}))
       if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
         ctx.addIssue({ code: 'custom', path: ['variants', accountId], message: 'Not one of accountIds' });
@@ -160,6 +185,9 @@ export function fingerprintInput(request: CreatePostRequest) {
     // Only when used, so a request without them hashes as it did before they existed (stored keys still replay).
     ...(request.variants && Object.keys(request.variants).length > 0
       ? { variants: normaliseVariants(request.variants) }
+      : {}),
+    ...(request.formats && Object.keys(request.formats).length > 0
+      ? { formats: Object.fromEntries(Object.entries(request.formats).map(([id, f]) => [id.toLowerCase(), f])) }
       : {}),
     ...(request.status === 'draft' ? { status: 'draft' } : {}),
     ...(request.slot ? { slot: request.slot } : {}),

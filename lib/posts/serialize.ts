@@ -1,6 +1,6 @@
 import type { MediaRow } from '@/db/queries/media';
 import type { DeliveryStatus, Post } from '@/db/schema';
-import { mediaContentUrl } from '@/lib/media/content-url';
+import { serializeMedia } from '@/lib/media/serialize';
 
 type DeliveryLike = {
   id: string;
@@ -12,6 +12,8 @@ type DeliveryLike = {
   externalUrl?: string | null;
   /** The account's own text (per-network variant), or null/absent when it publishes the post's text. */
   variantText?: string | null;
+  /** The format chosen for the account (deliveries.format), or null/absent for the network's default. */
+  format?: string | null;
 };
 
 /** A post's overall status: its deliveries' status when they agree, else `partial`. */
@@ -27,16 +29,6 @@ const serializeDelivery = (d: DeliveryLike) => ({
   status: d.status,
   externalId: d.externalId,
   url: d.url ?? d.externalUrl ?? null,
-});
-
-const serializeMedia = (m: MediaRow) => ({
-  id: m.id,
-  type: m.type as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp',
-  width: m.width,
-  height: m.height,
-  size: m.size,
-  altText: m.altText,
-  url: mediaContentUrl(m.id),
 });
 
 /**
@@ -61,6 +53,9 @@ export function serializePost(
     variants: Object.fromEntries(
       deliveries.filter((d) => d.variantText != null).map((d) => [d.accountId, { text: d.variantText! }]),
     ) as Record<string, { text: string }>,
+    formats: Object.fromEntries(
+      deliveries.filter((d) => d.format != null).map((d) => [d.accountId, d.format!]),
+    ) as Record<string, string>,
     scheduledAt: post.scheduledAt.toISOString(),
     createdAt: post.createdAt.toISOString(),
     media: (partMedia[0] ?? []).map(serializeMedia),

@@ -1,8 +1,10 @@
 import { blueskyMeta } from './bluesky/meta';
 import type { ProviderMeta } from './definition';
+import { instagramMeta } from './instagram/meta';
 import { linkedinMeta } from './linkedin/meta';
 import { mastodonMeta } from './mastodon/meta';
 import { threadsMeta } from './threads/meta';
+import { tiktokMeta } from './tiktok/meta';
 import type { ProviderName } from './types';
 import { xMeta } from './x/meta';
 
@@ -16,6 +18,8 @@ export const PROVIDER_META: { [P in ProviderName]: ProviderMeta & { name: P } } 
   bluesky: blueskyMeta,
   linkedin: linkedinMeta,
   threads: threadsMeta,
+  instagram: instagramMeta,
+  tiktok: tiktokMeta,
 };
 
 /** Who this app is to each sandbox dialect's OAuth server (sandbox/oauth/): its one client, public (PKCE, no secret). */

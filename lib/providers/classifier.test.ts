@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
 import { NO_SOCKET } from '@/lib/net/send';
+import { INSTAGRAM_RULES, classifyInstagram } from './instagram/classifier';
 import { THREADS_RULES, classifyThreads } from './threads/classifier';
+import { TIKTOK_RULES, UNAUDITED_REASON, classifyTiktok } from './tiktok/classifier';
 import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
@@ -599,6 +601,98 @@ const THREADS_CASES: Case[] = [
   ...SHARED,
 ];
 
+/** TikTok's envelope: `{ data, error: { code, message, log_id } }`. */
+const tiktok = (code: string, data: unknown = {}, message = '') => ({
+  data,
+  error: { code, message, log_id: '2026X' },
+});
+
+const TIKTOK_CASES: Case[] = [
+  {
+    name: '200 ok with a publish_id (the publish, not yet a post)',
+    raw: response(200, tiktok('ok', { publish_id: 'v_pub_url~v2-1.123', upload_url: 'https://upload.example/' })),
+    rule: 'tiktok-publish-id-returned',
+    outcome: 'sent',
+    check: (c) => expect(c.externalId).toBe('v_pub_url~v2-1.123'),
+  },
+  {
+    name: '200 ok without a publish_id',
+    raw: response(200, tiktok('ok')),
+    rule: 'success-without-id',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '401 access_token_invalid',
+    raw: response(401, tiktok('access_token_invalid', {}, 'The access token is invalid or not found in the request.')),
+    rule: 'tiktok-token-rejected',
+    outcome: 'failed',
+    check: (c) => expect(c.tokenRejected).toBe(true),
+  },
+  {
+    name: '401 scope_not_authorized',
+    raw: response(401, tiktok('scope_not_authorized')),
+    rule: 'tiktok-scope-missing',
+    outcome: 'failed',
+  },
+  {
+    name: '429 rate_limit_exceeded (no reset header) → a minute',
+    raw: response(429, tiktok('rate_limit_exceeded')),
+    rule: 'tiktok-rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 60_000)),
+  },
+  {
+    name: '403 spam_risk_too_many_posts (the daily cap) → an hour, nothing made',
+    raw: response(403, tiktok('spam_risk_too_many_posts')),
+    rule: 'tiktok-daily-cap',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 3_600_000)),
+  },
+  {
+    name: '403 unaudited_client_can_only_post_to_private_accounts',
+    raw: response(403, tiktok('unaudited_client_can_only_post_to_private_accounts')),
+    rule: 'tiktok-unaudited-client',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toContain(UNAUDITED_REASON),
+  },
+  {
+    name: '400 privacy_level_option_mismatch',
+    raw: response(400, tiktok('privacy_level_option_mismatch')),
+    rule: 'tiktok-privacy-level-refused',
+    outcome: 'failed',
+  },
+  {
+    name: '403 url_ownership_unverified',
+    raw: response(403, tiktok('url_ownership_unverified')),
+    rule: 'tiktok-url-not-verified',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toMatch(/verif/),
+  },
+  {
+    name: '403 spam_risk_user_banned_from_posting',
+    raw: response(403, tiktok('spam_risk_user_banned_from_posting')),
+    rule: 'tiktok-posting-blocked',
+    outcome: 'failed',
+  },
+  {
+    name: '400 invalid_params names what TikTok said',
+    raw: response(400, tiktok('invalid_params', {}, 'The title must be at most 2200 characters.')),
+    rule: 'tiktok-invalid-request',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('at most 2200'),
+  },
+  {
+    name: '500 internal_error: it may have been done',
+    raw: response(500, tiktok('internal_error')),
+    rule: 'server-error',
+    outcome: 'ambiguous',
+  },
+  { name: '429 without the envelope', raw: response(429), rule: 'rate-limited', outcome: 'not_sent' },
+  { name: '403 without the envelope', raw: response(403), rule: 'forbidden', outcome: 'failed' },
+  { name: '400 without the envelope', raw: response(400), rule: 'invalid-request', outcome: 'failed' },
+  ...SHARED,
+];
+
 function suite(
   name: string,
   rules: readonly Rule[],
@@ -626,4 +720,31 @@ function suite(
 suite('X', X_RULES, classifyX, X_CASES);
 suite('Mastodon', MASTODON_RULES, classifyMastodon, MASTODON_CASES);
 suite('Threads', THREADS_RULES, classifyThreads, THREADS_CASES);
+
+// Instagram shares Graph's rows (named instagram-…) and adds its own two.
+const INSTAGRAM_CASES: Case[] = [
+  ...THREADS_CASES.map((c) => ({ ...c, rule: c.rule.replace(/^threads-/, 'instagram-') })),
+  {
+    name: '400 code 9007 / 2207027 (the media is not ready for publishing)',
+    raw: response(400, graph(9007, { error_subcode: 2207027 })),
+    rule: 'instagram-media-not-ready',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 30_000)),
+  },
+  {
+    name: '400 code 9 / 2207042 (publishing limit reached) → wait half an hour, never fail',
+    raw: response(400, graph(9, { error_subcode: 2207042 })),
+    rule: 'instagram-publishing-limit',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 30 * 60_000)),
+  },
+  {
+    name: '400 code 352 (video format not supported)',
+    raw: response(400, graph(352)),
+    rule: 'instagram-media-refused',
+    outcome: 'failed',
+  },
+];
+suite('Instagram', INSTAGRAM_RULES, classifyInstagram, INSTAGRAM_CASES);
+suite('TikTok', TIKTOK_RULES, classifyTiktok, TIKTOK_CASES);
 suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);

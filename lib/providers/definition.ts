@@ -13,10 +13,18 @@ export type ProviderMeta = {
   label: string;
   /** One sentence for people: what "exactly once" rests on for this network (docs/networks.md, accounts page). */
   exactlyOnce: string;
+  /** What every account of this network should know, shown beside it on the Accounts page (TikTok's audit rule). */
+  accountNote?: string;
   /** The platform's text limit, counted by `countText`. */
   textLimit: number;
   countText: (text: string) => number;
-  media: { maxPerPost: number; maxBytes: number; types: readonly string[]; video?: VideoLimits };
+  /** `required`: the network publishes nothing without an image or a video (Instagram). */
+  media: { maxPerPost: number; maxBytes: number; types: readonly string[]; video?: VideoLimits; required?: boolean };
+  /**
+   * Ways to publish a post beyond the default, chosen per account (`formats` in the API, deliveries.format):
+   * Instagram's `story`. None: the network publishes what is attached one way.
+   */
+  formats?: readonly { id: string; label: string; help: string }[];
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
   connect: ConnectMeta;
@@ -119,6 +127,11 @@ export type OAuthConfig = {
   clientSecretEnv: string;
   /** Where the real platform's API lives (the sandbox replaces it with its own path). */
   apiBaseUrl: string;
+  /**
+   * How the client is named in the authorize URL and the token requests (TikTok: `client_key`, its secret in the form
+   * body instead of HTTP Basic). Default `client_id`, the secret in Basic (RFC 6749 §2.3.1).
+   */
+  clientParams?: { id: string; secretInBody: boolean };
   /**
    * For networks whose code exchange gives a short-lived token (Threads: one hour), the swap for the long-lived
    * one, right after the exchange and before anything is stored.

@@ -1,8 +1,10 @@
 import { blueskyProvider } from './bluesky';
 import type { ProviderDefinition } from './definition';
+import { instagramProvider } from './instagram';
 import { linkedinProvider } from './linkedin';
 import { mastodonProvider } from './mastodon';
 import { threadsProvider } from './threads';
+import { tiktokProvider } from './tiktok';
 import type { ProviderName } from './types';
 import { xProvider } from './x';
 
@@ -16,6 +18,8 @@ export const PROVIDERS = {
   bluesky: blueskyProvider,
   linkedin: linkedinProvider,
   threads: threadsProvider,
+  instagram: instagramProvider,
+  tiktok: tiktokProvider,
 } as const satisfies { [P in ProviderName]: ProviderDefinition & { name: P } };
 
 export function providerDefinition(name: ProviderName): ProviderDefinition {

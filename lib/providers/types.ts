@@ -1,4 +1,7 @@
+import type { Readable } from 'node:stream';
 import type { ProviderName, ProviderState } from '@/db/schema';
+import type { ByteRange } from '@/lib/media/media-storage';
+import type { VideoFacts } from '@/lib/media/video';
 
 export type { ProviderName, ProviderState };
 
@@ -30,6 +33,11 @@ export type PublishInput = {
   timeoutMs?: number;
   /** Caller's cancellation (e.g. shutdown); an abort after the call started is ambiguous. */
   signal?: AbortSignal;
+  /**
+   * The format chosen for this target where a network has several (a VideoFormat id: `reel`, `story`…); none:
+   * the network's default for the media attached.
+   */
+  format?: string;
   /** What earlier attempts of this delivery kept (Threads: its container id); empty on the first attempt. */
   state?: ProviderState;
   /**
@@ -42,6 +50,22 @@ export type PublishInput = {
    * was lost: the client must then stop before anything that could publish.
    */
   saveState?: (state: ProviderState) => Promise<boolean>;
+  /** Choices a network asks the user to make for each post (TikTok: who may see it, or the creator's inbox). */
+  postOptions?: PostOptions;
+};
+
+/**
+ * Per-post choices a network requires from the user, never defaulted by us (TikTok's UX rules: the privacy level is
+ * picked by the user from the creator's own options).
+ */
+export type PostOptions = {
+  /** TikTok: one of the creator's `privacy_level_options` (PUBLIC_TO_EVERYONE, SELF_ONLY…). */
+  privacyLevel?: string;
+  /** TikTok: upload to the creator's inbox, where they finish the post in the app, instead of posting directly. */
+  sendToInbox?: boolean;
+  disableComment?: boolean;
+  disableDuet?: boolean;
+  disableStitch?: boolean;
 };
 
 /** One image of a post, as a client uploads it. */
@@ -51,10 +75,25 @@ export type PublishMedia = {
   sha256: string;
   mimeType: string;
   altText: string;
-  /** The stored bytes (EXIF already stripped). */
+  /** Bytes of the stored file (a chunked upload declares it first). */
+  sizeBytes: number;
+  /**
+   * The stored bytes (an image's with EXIF stripped), whole in memory: for images. A video is read with `stream`.
+   */
   read(): Promise<Uint8Array>;
-  /** A signed URL that expires, serving the bytes from this app (Threads fetches images by URL). */
+  /**
+   * The stored bytes as a stream, whole or one inclusive range, from the media storage: a provider uploads a video in
+   * chunks from it without holding the file (up to MEDIA_VIDEO_MAX_BYTES) in memory. Rejects when the file is gone.
+   */
+  stream(range?: ByteRange): Promise<Readable>;
+  /** A video's length, where it was probed (TikTok refuses one longer than the creator's maximum). */
+  durationMs?: number;
+  /** A signed URL that expires, serving the bytes from this app (Threads fetches images; Instagram and TikTok videos). */
   publicUrl?: () => string;
+  /** A video's probe (absent for an image): what its upload declares (duration, size as displayed, codecs). */
+  video?: Omit<VideoFacts, 'bitRate'>;
+  /** A signed URL of a video's cover frame (a JPEG), for networks that take a cover by URL. */
+  coverUrl?: () => string;
 };
 
 /** Small JSON a provider keeps per delivery across attempts (deliveries.provider_state). */
@@ -199,7 +238,10 @@ export type ReadBack =
   | { verdict: 'found'; post: RecentPost; evidence?: Record<string, unknown> }
   | { verdict: 'absent'; evidence?: Record<string, unknown> }
   | { verdict: 'review'; reason: string; evidence?: Record<string, unknown> }
-  | { verdict: 'list'; evidence?: Record<string, unknown> };
+  /** `dropOnRelease`: provider_state keys to drop if the listing releases the delivery (an expired container). */
+  | { verdict: 'list'; evidence?: Record<string, unknown>; dropOnRelease?: string[] }
+  /** The platform is still working on it (a TikTok publish processing): read again then, nothing is sent meanwhile. */
+  | { verdict: 'pending'; reason: string; retryAt: Date; evidence?: Record<string, unknown> };
 
 export type DeleteResult = { ok: true; alreadyGone: boolean } | { ok: false; reason: string; httpStatus?: number };
 

@@ -1,18 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertMedia } from '@/db/queries/media';
 import { attempts } from '@/db/schema';
-import { checkImage } from '@/lib/media/image';
 import { createDiskMediaStorage } from '@/lib/media/storage';
-import { makeImage } from '@/testing/images';
 import type { ProviderName } from '@/lib/providers/types';
+import { fetchThroughApp, storedImage } from '@/testing/media';
 import { startTestSandbox } from '@/testing/sandbox';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
-import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
 import { publishDueDeliveries } from './publish-due';
 import { deliveryStates, schedulePostWithMedia, testPublisherOptions } from '@/testing/publisher';
 
@@ -23,14 +19,6 @@ process.env.APP_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
 afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 const storage = createDiskMediaStorage(mediaDir);
 
-/** Threads fetches `image_url` itself: here the app's own route answers it, in process. */
-async function fetchThroughApp(url: string): Promise<Uint8Array | null> {
-  const sha256 = /\/api\/media\/([0-9a-f]{64})/.exec(url)?.[1];
-  if (!sha256) return null;
-  const response = await serveSignedMedia(new Request(url), { params: Promise.resolve({ sha256 }) });
-  return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
-}
-
 const sandbox = await startTestSandbox({ hangMs: 3_000, fetchImage: fetchThroughApp });
 const { db } = sandbox;
 const options = (overrides = {}) =>
@@ -39,25 +27,7 @@ const options = (overrides = {}) =>
 /** A stored image (checked and stripped as an upload is) and a post due now that shows it. */
 async function postWithImages(account: { workspaceId: string; productAccountId: string }, count = 1, label = 'image') {
   const media = [];
-  for (let i = 0; i < count; i++) {
-    const checked = await checkImage(
-      await makeImage(i % 2 ? 'png' : 'jpeg', { seed: Math.floor(Math.random() * 1000) }),
-    );
-    if ('ok' in checked) throw new Error(checked.message);
-    const { sha256 } = await storage.put(checked.bytes);
-    media.push(
-      await insertMedia(db, {
-        workspaceId: account.workspaceId,
-        sha256,
-        type: checked.type,
-        width: checked.width,
-        height: checked.height,
-        size: checked.bytes.length,
-        altText: `Alt ${i + 1} ${randomUUID().slice(0, 4)}`,
-        createdBy: 'test',
-      }),
-    );
-  }
+  for (let i = 0; i < count; i++) media.push(await storedImage(db, storage, account.workspaceId, { index: i }));
   const text = sandbox.uniqueText(label);
   const deliveryId = await schedulePostWithMedia(db, {
     workspaceId: account.workspaceId,

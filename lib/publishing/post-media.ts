@@ -1,5 +1,7 @@
 import type { Database } from '@/db/client';
-import { getPostsMedia } from '@/db/queries/media';
+import { getPostsMedia, type MediaRow } from '@/db/queries/media';
+import { serializeMedia } from '@/lib/media/serialize';
+import { videoFactsOf } from '@/lib/media/video-limits';
 import { signedMediaUrl } from '@/lib/media/signed-url';
 import type { MediaStorage } from '@/lib/media/storage';
 import { appOrigin } from '@/lib/providers/base-url';
@@ -13,6 +15,13 @@ function mediaOrigin(baseUrl: string, origin: string | undefined): string {
   const sandbox = /^\/(?![/\\])/.test(baseUrl);
   if (!sandbox && process.env.NEXTAUTH_URL) return new URL(process.env.NEXTAUTH_URL).origin;
   return origin ?? appOrigin();
+}
+
+/** A video row's facts and cover as the providers take them; nothing for an image. */
+function videoOf(m: MediaRow, signed: (sha256: string) => () => string): Pick<PublishMedia, 'video' | 'coverUrl'> {
+  const facts = videoFactsOf(serializeMedia(m));
+  if (!facts || !m.coverSha256) return {};
+  return { video: { ...facts, rotation: m.rotation as 0 | 90 | 180 | 270 }, coverUrl: signed(m.coverSha256) };
 }
 
 /** The images of each attempt's post part (0: a single post), in order, as the clients upload them. */
@@ -36,23 +45,33 @@ export async function loadPublishMedia(
     if (!media) continue;
     out.set(
       attempt.deliveryId,
-      media.map((m) => ({
-        id: m.id,
-        sha256: m.sha256,
-        mimeType: m.type,
-        altText: m.altText,
-        read: async () => {
-          const bytes = await options.storage.get(m.sha256);
-          if (!bytes) throw new Error(`image ${m.id} is missing from the media storage`);
-          return bytes;
-        },
-        publicUrl: () =>
+      media.map((m) => {
+        const signed = (sha256: string) => () =>
           signedMediaUrl({
             origin: mediaOrigin(attempt.baseUrl, options.origin),
-            sha256: m.sha256,
+            sha256,
             encryptionKey: options.encryptionKey,
-          }),
-      })),
+          });
+        return {
+          id: m.id,
+          sha256: m.sha256,
+          mimeType: m.type,
+          altText: m.altText,
+          sizeBytes: m.size,
+          read: async () => {
+            const bytes = await options.storage.get(m.sha256);
+            if (!bytes) throw new Error(`media ${m.id} is missing from the media storage`);
+            return bytes;
+          },
+          stream: async (range) => {
+            const opened = await options.storage.open(m.sha256, range);
+            if (!opened) throw new Error(`media ${m.id} is missing from the media storage`);
+            return opened.body;
+          },
+          publicUrl: signed(m.sha256),
+          ...videoOf(m, signed),
+        } satisfies PublishMedia;
+      }),
     );
   }
   return out;

@@ -205,6 +205,7 @@ async function publishOne(
     createdAt: attempt.firstAttemptAt,
     timeoutMs: options.callTimeoutMs,
     state: attempt.providerState,
+    ...(attempt.format ? { format: attempt.format } : {}),
     ...(media ? { media } : {}),
     saveState: (state) =>
       saveProviderState(db, { deliveryId: attempt.deliveryId, generation: attempt.generation, state }),

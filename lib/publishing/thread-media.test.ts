@@ -4,14 +4,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GET as serveSignedMedia } from '@/app/api/media/[sha256]/route';
-import { insertMedia } from '@/db/queries/media';
-import { checkImage } from '@/lib/media/image';
 import { createDiskMediaStorage } from '@/lib/media/storage';
-import { makeImage } from '@/testing/images';
 import { createPost } from '@/lib/posts/create';
 import { createPostRequestSchema } from '@/lib/posts/schemas';
 import type { ProviderName } from '@/lib/providers/types';
+import { fetchThroughApp, storedImage as storedJpeg } from '@/testing/media';
 import { startTestSandbox } from '@/testing/sandbox';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import type { SandboxPost } from '@/sandbox/store/types';
@@ -29,35 +26,13 @@ process.env.APP_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
 afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 const storage = createDiskMediaStorage(mediaDir);
 
-/** Threads fetches `image_url` itself: here the app's own route answers it, in process. */
-async function fetchThroughApp(url: string): Promise<Uint8Array | null> {
-  const sha256 = /\/api\/media\/([0-9a-f]{64})/.exec(url)?.[1];
-  if (!sha256) return null;
-  const response = await serveSignedMedia(new Request(url), { params: Promise.resolve({ sha256 }) });
-  return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
-}
-
 const sandbox = await startTestSandbox({ hangMs: 3_000, fetchImage: fetchThroughApp });
 const { db } = sandbox;
 type Account = Awaited<ReturnType<typeof sandbox.connectAccount>>;
 const publish = (callTimeoutMs = 5_000) =>
   publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs, mediaStorage: storage }));
 
-async function storedImage(workspaceId: string) {
-  const checked = await checkImage(await makeImage('jpeg', { seed: Math.floor(Math.random() * 1000) }));
-  if ('ok' in checked) throw new Error(checked.message);
-  const { sha256 } = await storage.put(checked.bytes);
-  return insertMedia(db, {
-    workspaceId,
-    sha256,
-    type: checked.type,
-    width: checked.width,
-    height: checked.height,
-    size: checked.bytes.length,
-    altText: `Part two's picture ${randomUUID().slice(0, 4)}`,
-    createdBy: 'test',
-  });
-}
+const storedImage = (workspaceId: string) => storedJpeg(db, storage, workspaceId, { format: 'jpeg' });
 
 /** A thread of 3 to one account, created as the API creates it, with one image on part 2. */
 async function threadWithImageOnPart2(account: Account, label: string) {

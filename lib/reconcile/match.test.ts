@@ -51,6 +51,20 @@ describe('reconciliation matching', () => {
     expect(findMatchingPosts(posts, { text: 'Thanks!', kind: 'reply', inReplyTo: '7', ...window })).toEqual([]);
   });
 
+  it("a reply is never a copy of a post, however alike: a thread's third part beside its first (chaos, seed 3688058917)", () => {
+    const posts = [
+      { id: '1', text: 'chaos ee9a82 #40 part 1/3', createdAt: at('01:00'), inReplyTo: null },
+      { id: '2', text: 'chaos ee9a82 #40 part 2/3', createdAt: at('01:01'), inReplyTo: '1' },
+      { id: '3', text: 'chaos ee9a82 #40 part 3/3', createdAt: at('01:02'), inReplyTo: '2' },
+    ];
+    // 5 of 6 words alike: without the rule, part 3 counted as a late copy of part 1 and sent it to review.
+    expect(compareWithPlatform(posts, wanted('chaos ee9a82 #40 part 1/3'))).toEqual({
+      same: [expect.objectContaining({ id: '1' })],
+      similar: [],
+    });
+    expect(compareWithPlatform(posts.slice(1), wanted('chaos ee9a82 #40 part 1/3'))).toEqual({ same: [], similar: [] });
+  });
+
   it('returns every copy in the window, oldest first, and a near one as similar (copies are counted, not hidden)', () => {
     const posts = [
       { id: '3', text: 'Launch day', createdAt: at('04:00'), inReplyTo: null },

@@ -43,7 +43,9 @@ export function compareWithPlatform(
       (c) =>
         c.createdAt.getTime() >= wanted.windowStart.getTime() &&
         c.createdAt.getTime() <= wanted.windowEnd.getTime() &&
-        (wanted.kind !== 'reply' || c.inReplyTo === parent),
+        // A copy of a reply answers the same parent; a copy of anything else answers nothing: a reply, however
+        // alike (a thread's next part, "… part 3/3" beside our "… part 1/3"), is another post, never ours.
+        (wanted.kind === 'reply' ? c.inReplyTo === parent : c.inReplyTo === null),
     )
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   for (const candidate of inWindow) {

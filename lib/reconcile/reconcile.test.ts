@@ -147,7 +147,7 @@ describe('reconciliation reads, never resends (docs/architecture.md#reconciliati
 
 describe("weak platforms: the guard is ours, not the platform's (docs/architecture.md#profiles-and-faults)", () => {
   const PROCESSING_MS = 1_200; // > the 300 ms call timeout: the call times out while the post is still being made
-  const ALLOWANCE = { x: 1_500, mastodon: 1_500, bluesky: 1_500, linkedin: 1_500, threads: 1_500 };
+  const ALLOWANCE = allowanceFor(1_500);
   const weak = [
     ['mastodon', 'mastodon-legacy'],
     ['mastodon', 'mastodon-nokey'],

@@ -129,20 +129,28 @@ async function decide(db: Database, d: AmbiguousDelivery, options: ReconcileOpti
     { ...d, id: d.accountId },
     { encryptionKey: options.encryptionKey, origin: options.origin, transport: options.transport },
   );
+  let dropOnRelease: string[] | undefined;
   if (definition.reconcile !== 'timeline' && client.readBack) {
     const outcome = await readBackOne(db, d, client, options);
-    if (outcome) return outcome;
+    if (outcome && 'decision' in outcome) return outcome;
+    dropOnRelease = outcome?.dropOnRelease;
   }
-  return readAccountPosts(db, d, client, options);
+  const decision = await readAccountPosts(db, d, client, options);
+  // What the provider kept and asked to drop once absence is proven (an expired container: the next attempt makes a
+  // new one only after this release).
+  return dropOnRelease && decision.decision === 'released' ? { ...decision, dropState: dropOnRelease } : decision;
 }
 
-/** Reads one delivery back by the provider's own evidence; null when it has none (read the account's posts). */
+/**
+ * Reads one delivery back by the provider's own evidence; `{ dropOnRelease }` when it has none (read the account's
+ * posts, and drop those state keys if that read releases it).
+ */
 async function readBackOne(
   db: Database,
   d: AmbiguousDelivery,
   client: ProviderClient,
   options: ReconcileOptions,
-): Promise<ReconcileDecision | null> {
+): Promise<ReconcileDecision | { dropOnRelease?: string[] }> {
   const strategy = providerDefinition(d.provider).reconcile;
   const windowStart = new Date(d.firstAttemptAt.getTime() - options.windowBeforeMs);
   const base: Base = {
@@ -187,6 +195,16 @@ async function readBackOne(
       };
     case 'review':
       return { ...base, decision: 'needs_review', status: 'needs_review', reason: read.reason, evidence };
+    case 'pending':
+      // Not an unreadable platform: it answered, and the answer is "not yet" (the provider bounds how long).
+      return {
+        ...base,
+        decision: 'waiting',
+        status: 'ambiguous',
+        reason: read.reason,
+        nextCheckAt: read.retryAt,
+        evidence,
+      };
     case 'absent':
       // Record key: this one read is the proof (a resend cannot make a second record). Other evidence: the
       // usual two reads a delay apart.
@@ -194,7 +212,7 @@ async function readBackOne(
         ? releaseOrReview(d, { ...base, readCount: 0 }, options, evidence)
         : notFound(d, { ...base, readCount: 0 }, options, evidence);
     case 'list':
-      return null;
+      return { dropOnRelease: read.dropOnRelease };
   }
 }
 
@@ -343,7 +361,9 @@ function notFound(
       ...base,
       decision: 'needs_review',
       status: 'needs_review',
-      reason: 'The platform said "duplicate content" but the post was not found',
+      // X's "duplicate content", or a call whose lost answer leaves no proof of absence possible (a TikTok init).
+      reason:
+        'Not found, but an attempt left evidence that the post may exist (a "duplicate content" refusal, or an answer lost where no read can prove absence)',
       evidence,
     };
   }

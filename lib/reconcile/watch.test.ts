@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { allowanceFor } from '@/lib/reconcile/allowance-map';
 import { describe, expect, it } from 'vitest';
 import { cancelScheduledDeliveries, GAVE_UP_COPY_REASON, recordLateCopy } from '@/db/queries/deliveries';
 import { getCopiesUnderReview } from '@/db/queries/review';
@@ -33,7 +34,7 @@ import { watchForLateCopies } from './watch';
 // again, then the original lands.
 const CALL_TIMEOUT_MS = 1_000;
 const PROCESSING_MS = 6_000;
-const ALLOWANCE = { x: 2_000, mastodon: 2_000, bluesky: 2_000, linkedin: 2_000, threads: 2_000 };
+const ALLOWANCE = allowanceFor(2_000);
 const RECHECK_MS = 300;
 const DELAYS_MS = [4_000, 9_000];
 

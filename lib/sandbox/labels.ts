@@ -27,6 +27,9 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   'x-premium': 'X Premium (up to 25,000 characters; over 280 reads back truncated, the whole text in note_tweet)',
   linkedin: 'LinkedIn (refuses duplicate text, naming the first post)',
   threads: 'Threads (a container publishes once; 250 posts per 24 h)',
+  instagram: 'Instagram (a container publishes once; 100 posts per 24 h; media fetched by URL)',
+  tiktok: 'TikTok (no idempotency: every init is a post; processing after the answer; public videos listed only)',
+  'tiktok-unaudited': 'TikTok, unaudited app (only private SELF_ONLY posts)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
   plain: 'Plain (no key, no dedupe)',
 };

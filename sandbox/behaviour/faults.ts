@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requestLimitReached, temporarilyUnavailable } from '@/sandbox/dialects/threads/errors';
+import { internalError, rateLimitExceeded } from '@/sandbox/dialects/tiktok/errors';
 import { PROFILES, type Platform, type Profile, type SandboxDeps } from '@/sandbox/store/types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
@@ -78,6 +79,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
 
+/** Meta's Graph networks answer with Graph's error body. */
+const isGraph = (platform: Platform) => platform === 'threads' || platform === 'instagram';
+
 /** LinkedIn's error body (`{ status, message }`, a code on some). */
 const linkedinError = (status: number, message: string, code?: string) =>
   json(status, { status, ...(code ? { code } : {}), message });
@@ -86,7 +90,8 @@ const linkedinError = (status: number, message: string, code?: string) =>
 function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
   // LinkedIn sends no rate-limit headers and no Retry-After; this is its short-lived (infrastructure) throttle.
   if (platform === 'linkedin') return linkedinError(429, 'Too Many Requests', 'TOO_MANY_REQUESTS');
-  if (platform === 'threads') return requestLimitReached();
+  if (isGraph(platform)) return requestLimitReached();
+  if (platform === 'tiktok') return rateLimitExceeded();
   if (platform === 'x') {
     return json(
       429,
@@ -120,7 +125,8 @@ function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
 
 function badGateway(platform: Platform): Response {
   if (platform === 'linkedin') return linkedinError(502, 'Bad Gateway');
-  if (platform === 'threads') return temporarilyUnavailable(502);
+  if (isGraph(platform)) return temporarilyUnavailable(502);
+  if (platform === 'tiktok') return internalError(502);
   return platform === 'x'
     ? json(502, { title: 'Bad Gateway', detail: 'Bad Gateway', type: 'about:blank', status: 502 })
     : json(502, { error: 'Bad Gateway' });
@@ -151,7 +157,8 @@ export async function withWriteFaults(
   if (roll(faults.timeoutBeforeCommit)) {
     await hang(request.signal, hangMs);
     if (target.platform === 'linkedin') return linkedinError(504, 'Gateway Timeout');
-    if (target.platform === 'threads') return temporarilyUnavailable(504);
+    if (isGraph(target.platform)) return temporarilyUnavailable(504);
+    if (target.platform === 'tiktok') return internalError(504);
     return json(
       504,
       target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' },
@@ -186,7 +193,8 @@ export async function withListingFaults(
 
 export function serviceUnavailable(platform: Platform): Response {
   if (platform === 'linkedin') return linkedinError(503, 'Service Unavailable');
-  if (platform === 'threads') return temporarilyUnavailable(503);
+  if (isGraph(platform)) return temporarilyUnavailable(503);
+  if (platform === 'tiktok') return internalError(503);
   return platform === 'x'
     ? json(503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 })
     : json(503, { error: 'There was a temporary problem serving your request, please try again' });

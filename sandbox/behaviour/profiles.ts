@@ -16,6 +16,8 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   bluesky: 'bluesky',
   linkedin: 'linkedin',
   threads: 'threads',
+  instagram: 'instagram',
+  tiktok: 'tiktok',
 };
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
@@ -28,9 +30,14 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   'x-premium': ['x'],
   linkedin: ['linkedin'],
   threads: ['threads'],
+  instagram: ['instagram'],
+  // TikTok has no key and no dedupe at all: its own profile is already the weakest.
+  tiktok: ['tiktok'],
+  // An app TikTok has not audited: only SELF_ONLY posts (init refuses any other privacy for a public creator).
+  'tiktok-unaudited': ['tiktok'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
-  plain: ['x', 'mastodon', 'linkedin', 'threads'],
+  plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram'],
 };
 
 export function profileFits(profile: Profile, platform: Platform): boolean {

@@ -171,7 +171,7 @@ export const sandboxMedia = sandbox.table(
 export type SandboxMediaRow = typeof sandboxMedia.$inferSelect;
 
 /**
- * Threads media containers (sandbox/dialects/threads/api.ts): `POST /{user}/threads` makes one, `threads_publish`
+ * Meta media containers, Threads' and Instagram's (sandbox/dialects/graph/api.ts): `POST /{user}/threads` makes one, `threads_publish`
  * turns it into a post. The status follows from the row: IN_PROGRESS until `ready_at`, ERROR with an
  * `error_message`, EXPIRED 24 h after creation, PUBLISHED once `post_id` is set (a compare-and-set in the store).
  */
@@ -183,9 +183,11 @@ export const sandboxThreadsContainers = sandbox.table(
       .notNull()
       .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
     kind: sandboxPostKindEnum().notNull(),
-    mediaType: text({ enum: ['TEXT', 'IMAGE', 'CAROUSEL'] }).notNull(),
+    mediaType: text({ enum: ['TEXT', 'IMAGE', 'CAROUSEL', 'VIDEO', 'REELS', 'STORIES'] }).notNull(),
     text: text().notNull(),
     imageUrl: text(),
+    /** Instagram: a Reel's, a Story's or a carousel item's video, fetched by the platform like an image. */
+    videoUrl: text(),
     /** IMAGE: the image fetched from `image_url` (type, alt text, SHA-256), shown on the post it becomes. */
     media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
     inReplyToId: text(),
@@ -198,10 +200,52 @@ export const sandboxThreadsContainers = sandbox.table(
   (t) => [
     index('sandbox_threads_containers_account_idx').on(t.accountId, t.createdAt),
     check('sandbox_threads_containers_kind_ck', sql`${t.kind} in ('post', 'reply')`),
-    check('sandbox_threads_containers_media_type_ck', sql`${t.mediaType} in ('TEXT', 'IMAGE', 'CAROUSEL')`),
+    check(
+      'sandbox_threads_containers_media_type_ck',
+      sql`${t.mediaType} in ('TEXT', 'IMAGE', 'CAROUSEL', 'VIDEO', 'REELS', 'STORIES')`,
+    ),
   ],
 );
 export type SandboxThreadsContainerRow = typeof sandboxThreadsContainers.$inferSelect;
+
+/**
+ * TikTok publish records (sandbox/dialects/tiktok/api.ts): every `video/init` (direct post or inbox) makes one, with no
+ * idempotency at all. The status follows from the row: PROCESSING_UPLOAD until every byte of a FILE_UPLOAD arrived,
+ * PROCESSING_DOWNLOAD / PROCESSING_UPLOAD until `ready_at`, then PUBLISH_COMPLETE (or SEND_TO_USER_INBOX), FAILED with
+ * a `fail_reason`. The post (`post_id`) is stored when the video is complete, dated `ready_at` (listed from then on).
+ */
+export const sandboxTiktokPublishes = sandbox.table(
+  'tiktok_publishes',
+  {
+    id: text().primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    mode: text({ enum: ['direct', 'inbox'] }).notNull(),
+    source: text({ enum: ['FILE_UPLOAD', 'PULL_FROM_URL'] }).notNull(),
+    title: text().notNull(),
+    privacyLevel: text(),
+    videoUrl: text(),
+    videoSize: bigint({ mode: 'number' }),
+    chunkSize: bigint({ mode: 'number' }),
+    totalChunkCount: integer(),
+    /** FILE_UPLOAD: the bytes received so far (chunks arrive in order; a chunk is taken whole or not at all). */
+    uploadedBytes: bigint({ mode: 'number' }).notNull().default(0),
+    /** The video as received (type, SHA-256), shown on the post it becomes. */
+    media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
+    createdAt: createdAt(),
+    /** Processing ends then (null while a FILE_UPLOAD still waits for bytes). */
+    readyAt: timestamp({ withTimezone: true, precision: 3 }),
+    failReason: text(),
+    postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('sandbox_tiktok_publishes_account_idx').on(t.accountId, t.createdAt),
+    check('sandbox_tiktok_publishes_mode_ck', sql`${t.mode} in ('direct', 'inbox')`),
+    check('sandbox_tiktok_publishes_source_ck', sql`${t.source} in ('FILE_UPLOAD', 'PULL_FROM_URL')`),
+  ],
+);
+export type SandboxTiktokPublishRow = typeof sandboxTiktokPublishes.$inferSelect;
 
 /**
  * Authorization codes of the sandbox's OAuth server (sandbox/oauth/oauth.ts): single use, short-lived, bound to

@@ -1,9 +1,11 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
 import { handleBluesky } from './bluesky/api';
+import { handleInstagram } from './instagram/api';
 import { handleLinkedin } from './linkedin/api';
 import { handleMastodon } from './mastodon/api';
 import { handleThreads } from './threads/api';
+import { handleTiktok } from './tiktok/api';
 import { handleX } from './x/api';
 
 export type Dialect = {
@@ -23,4 +25,6 @@ export const SANDBOX_DIALECTS: { [P in ProviderName]: Dialect } = {
   bluesky: { handle: handleBluesky, oauth: false },
   linkedin: { handle: handleLinkedin, oauth: true },
   threads: { handle: handleThreads, oauth: true },
+  instagram: { handle: handleInstagram, oauth: true },
+  tiktok: { handle: handleTiktok, oauth: true },
 };

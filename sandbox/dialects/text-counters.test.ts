@@ -3,7 +3,9 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ProviderName } from '@/lib/providers/types';
 import { characterCount } from '@/sandbox/http/request';
 import { graphemeLength } from './bluesky/records';
+import { instagramCaptionLength } from './instagram/text-length';
 import { threadsLength } from './threads/text-length';
+import { tiktokCaptionLength } from './tiktok/text-length';
 import { weightedLength } from './x/text';
 
 // Each dialect counts text by its own reading of the network's rules, apart from the client's counter (the
@@ -15,6 +17,8 @@ const DIALECT_COUNTERS: Record<ProviderName, (text: string) => number> = {
   bluesky: graphemeLength,
   linkedin: characterCount,
   threads: threadsLength,
+  instagram: instagramCaptionLength,
+  tiktok: tiktokCaptionLength,
 };
 
 const FIXTURES: [string, string][] = [

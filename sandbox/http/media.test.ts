@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeMultipart } from '@/lib/net/send';
@@ -176,7 +177,9 @@ describe('the in-memory store keeps media like Postgres', () => {
       sha256: sha256Of(bytes),
       mimeType: 'image/jpeg',
       altText: 'Alt',
+      sizeBytes: bytes.length,
       read: async () => bytes,
+      stream: async () => Readable.from([Buffer.from(bytes)]),
     };
     const result = await client.publish({
       text: 'memory image',

@@ -74,13 +74,17 @@ export async function resolveMedia(deps: SandboxDeps, account: SandboxAccount, i
 }
 
 /**
- * How a platform that takes images by URL (Threads) fetches one: a GET through the outbound guard, the body cut off
+ * How a platform that takes media by URL (Threads images, TikTok videos: `maxBytes` larger) fetches one: a GET through the outbound guard, the body cut off
  * past the sandbox's limit. The app serves its images at signed URLs that expire (lib/media/signed-url.ts), on its
  * own origin (loopback behind `next start`): that origin's `/api/media/` is the one internal place it may fetch.
  */
-export async function fetchImageOverHttp(url: string, ownOrigin: string = appOrigin()): Promise<Uint8Array | null> {
+export async function fetchImageOverHttp(
+  url: string,
+  ownOrigin: string = appOrigin(),
+  maxBytes = MAX_SANDBOX_IMAGE_BYTES,
+): Promise<Uint8Array | null> {
   const result = await guardedGet(url, {
-    maxBytes: MAX_SANDBOX_IMAGE_BYTES,
+    maxBytes,
     policy: isOwnMediaUrl(url, ownOrigin) ? { trustedOrigin: ownOrigin } : {},
   });
   return result.ok ? result.bytes : null;
@@ -93,6 +97,18 @@ function isOwnMediaUrl(url: string, ownOrigin: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A video's container by its bytes, as a platform that fetches one checks it: an ISO file (`ftyp` box at 4) whose
+ * brand says QuickTime (`qt  `) or one of the MP4 family; null for anything else.
+ */
+export function sniffVideoType(bytes: Uint8Array): 'video/mp4' | 'video/quicktime' | null {
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  if (bytes.length < 12 || ascii(4, 8) !== 'ftyp') return null;
+  const brand = ascii(8, 12);
+  if (brand === 'qt  ') return 'video/quicktime';
+  return /^(isom|iso\d|mp4\d|avc1|M4V |mp41|mp42|dash|hvc1)$/.test(brand) ? 'video/mp4' : null;
 }
 
 /** Bluesky: a blob's CID (CIDv1, raw codec, sha2-256) carries the SHA-256 of its bytes. */

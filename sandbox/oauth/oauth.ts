@@ -42,7 +42,8 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
   const params = new URL(request.url).searchParams;
   const origin = requestOrigin(request);
   // RFC 6749 §4.1.2.1: a bad client or redirect URI is shown to the user, never redirected to.
-  if (params.get('client_id') !== SANDBOX_OAUTH_CLIENT_ID) return errorPage(400, 'Unknown client_id.');
+  if ((params.get('client_id') ?? params.get('client_key')) !== SANDBOX_OAUTH_CLIENT_ID)
+    return errorPage(400, 'Unknown client_id.');
   const redirectUri = params.get('redirect_uri') ?? '';
   if (redirectUri !== origin + sandboxRedirectPath(platform))
     return errorPage(400, 'This redirect_uri is not registered for the client.');
@@ -146,7 +147,7 @@ async function token(request: Request, platform: Platform, deps: SandboxDeps): P
     return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
   const body = (await readBody(request)) ?? {};
   const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
-  const clientId = basicClientId(request) ?? field('client_id');
+  const clientId = basicClientId(request) ?? (field('client_id') || field('client_key'));
   if (clientId !== SANDBOX_OAUTH_CLIENT_ID) return oauthError(401, 'invalid_client', 'Unknown client.');
 
   if (field('grant_type') === 'authorization_code') {

@@ -38,6 +38,8 @@ export function sandboxHandle(platform: Platform, suffix: string): string {
     case 'linkedin':
       return `Sandbox Company ${suffix}`;
     case 'threads':
+    case 'instagram':
+    case 'tiktok':
       return `@sandbox_${suffix}`;
   }
 }

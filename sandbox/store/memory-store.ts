@@ -3,11 +3,13 @@ import { createMemorySandboxOAuthStore } from './memory-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from '@/sandbox/behaviour/profiles';
 import { containerRefusal } from '@/sandbox/dialects/threads/containers';
+import { chunkFits, newTiktokPublishId, tiktokPostOf } from '@/sandbox/dialects/tiktok/publishes';
 import { hashSandboxToken, newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import {
   NO_FAULTS,
   type FaultSettings,
   type SandboxContainer,
+  type SandboxTiktokPublish,
   type SandboxMedia,
   type NewSandboxPost,
   type PostQuery,
@@ -36,6 +38,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const locks = new Map<string, { token: string; expiresAt: number }>();
   const faults = new Map<string, FaultSettings>();
   const containers = new Map<string, SandboxContainer>();
+  const tiktokPublishes = new Map<string, SandboxTiktokPublish>();
   const media = new Map<string, SandboxMedia>();
 
   const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
@@ -58,7 +61,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   });
 
   function insert(input: NewSandboxPost): SandboxPost {
-    const createdAt = new Date();
+    const createdAt = input.createdAt ?? new Date();
     let id = newPostId(createdAt);
     while (posts.has(id)) id = newPostId(createdAt);
     const post: SandboxPost = {
@@ -286,10 +289,60 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
         text: container.text,
         inReplyToId: container.inReplyToId,
         media: container.media,
+        // An Instagram Story is no feed post: the media listing leaves it out.
+        ...(container.mediaType === 'STORIES' ? { record: { media_product_type: 'STORY' } } : {}),
       });
       container.postId = post.id;
       container.publishedAt = post.createdAt;
       return { status: 'published', post, container: { ...container } };
+    },
+
+    async createTiktokPublish(input) {
+      let id = newTiktokPublishId();
+      while (tiktokPublishes.has(id)) id = newTiktokPublishId();
+      const publish: SandboxTiktokPublish = {
+        ...input,
+        id,
+        uploadedBytes: 0,
+        media: [],
+        createdAt: new Date(),
+        readyAt: null,
+        failReason: null,
+        postId: null,
+      };
+      tiktokPublishes.set(id, publish);
+      return { ...publish };
+    },
+
+    async getTiktokPublish(id) {
+      const publish = tiktokPublishes.get(id);
+      return publish ? { ...publish } : null;
+    },
+
+    async countTiktokPublishes({ accountId, mode, since }) {
+      let n = 0;
+      for (const p of tiktokPublishes.values())
+        if (p.accountId === accountId && p.mode === mode && p.createdAt >= since) n++;
+      return n;
+    },
+
+    async takeTiktokChunk({ id, first, length, media: video }) {
+      // No await in between: the check and the write are one step on the event loop.
+      const publish = tiktokPublishes.get(id);
+      if (!publish || !chunkFits(publish, first, length)) return null;
+      publish.uploadedBytes += length;
+      if (video) publish.media = video;
+      return { ...publish };
+    },
+
+    async finishTiktokPublish({ id, account, readyAt, media: video, failReason }) {
+      const publish = tiktokPublishes.get(id);
+      if (!publish || publish.accountId !== account.id || publish.readyAt || publish.failReason) return null;
+      publish.readyAt = readyAt;
+      publish.media = video;
+      if (failReason) publish.failReason = failReason;
+      else publish.postId = insert({ account, ...tiktokPostOf({ ...publish, media: video }, readyAt) }).id;
+      return { ...publish };
     },
 
     async getFaults(accountId) {

@@ -32,7 +32,20 @@ import {
   markSandboxContainerPublished,
 } from '@/sandbox/db/queries/threads';
 import type { Executor } from '@/db/client';
-import type { SandboxMediaRow, SandboxPostRow, SandboxThreadsContainerRow } from '@/sandbox/db/schema';
+import type {
+  SandboxMediaRow,
+  SandboxPostRow,
+  SandboxThreadsContainerRow,
+  SandboxTiktokPublishRow,
+} from '@/sandbox/db/schema';
+import {
+  countSandboxTiktokPublishes,
+  endSandboxTiktokPublish,
+  getSandboxTiktokPublish,
+  insertSandboxTiktokPublish,
+  takeSandboxTiktokChunk,
+} from '@/sandbox/db/queries/tiktok';
+import { newTiktokPublishId, tiktokPostOf } from '@/sandbox/dialects/tiktok/publishes';
 import { getSandboxMedia, insertSandboxMedia, updateSandboxMedia } from '@/sandbox/db/queries/media';
 import { getSandboxAccountByAccessToken } from '@/sandbox/db/queries/oauth';
 import { createPgSandboxOAuthStore } from './pg-oauth-store';
@@ -45,6 +58,7 @@ import {
   type NewSandboxPost,
   type SandboxContainer,
   type SandboxMedia,
+  type SandboxTiktokPublish,
   type SandboxPost,
   type SandboxStore,
 } from './types';
@@ -84,7 +98,7 @@ export function createPgSandboxStore(
 
   async function insert(tx: Executor, input: NewSandboxPost): Promise<SandboxPost> {
     for (;;) {
-      const createdAt = new Date();
+      const createdAt = input.createdAt ?? new Date();
       const row = await insertSandboxPost(tx, {
         id: BigInt(newPostId(createdAt)),
         accountId: input.account.id,
@@ -93,6 +107,7 @@ export function createPgSandboxStore(
         inReplyToId: input.inReplyToId ?? null,
         recipientId: input.recipientId ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
+        record: input.record ?? null,
         media: input.media ?? [],
         createdAt,
       });
@@ -274,6 +289,8 @@ export function createPgSandboxStore(
           text: container.text,
           inReplyToId: container.inReplyToId,
           media: container.media,
+          // An Instagram Story is no feed post: the media listing leaves it out.
+          ...(container.mediaType === 'STORIES' ? { record: { media_product_type: 'STORY' } } : {}),
         });
         const published = await markSandboxContainerPublished(tx, {
           id,
@@ -281,6 +298,43 @@ export function createPgSandboxStore(
           publishedAt: post.createdAt,
         });
         return { status: 'published', post, container: toContainer(published) };
+      });
+    },
+
+    async createTiktokPublish(input) {
+      for (;;) {
+        const row = await insertSandboxTiktokPublish(db, { ...input, id: newTiktokPublishId() });
+        if (row) return toTiktokPublish(row);
+      }
+    },
+
+    async getTiktokPublish(id) {
+      const row = await getSandboxTiktokPublish(db, { id });
+      return row ? toTiktokPublish(row) : null;
+    },
+
+    countTiktokPublishes: (input) => countSandboxTiktokPublishes(db, input),
+
+    async takeTiktokChunk(input) {
+      const row = await takeSandboxTiktokChunk(db, input);
+      return row ? toTiktokPublish(row) : null;
+    },
+
+    finishTiktokPublish({ id, account, readyAt, media, failReason }) {
+      return db.transaction(async (tx) => {
+        // Row-locked: of two finishing requests, the second sees the publish ended.
+        const row = await getSandboxTiktokPublish(tx, { id, forUpdate: true });
+        if (!row || row.accountId !== account.id || row.readyAt || row.failReason) return null;
+        const publish = { ...toTiktokPublish(row), media };
+        const post = failReason ? null : await insert(tx, { account, ...tiktokPostOf(publish, readyAt) });
+        const ended = await endSandboxTiktokPublish(tx, {
+          id,
+          readyAt,
+          media,
+          failReason,
+          postId: post ? BigInt(post.id) : null,
+        });
+        return toTiktokPublish(ended);
       });
     },
 
@@ -344,6 +398,7 @@ function toContainer(row: SandboxThreadsContainerRow): SandboxContainer {
     mediaType: row.mediaType,
     text: row.text,
     imageUrl: row.imageUrl,
+    videoUrl: row.videoUrl,
     media: row.media ?? [],
     inReplyToId: row.inReplyToId,
     createdAt: row.createdAt,
@@ -351,5 +406,26 @@ function toContainer(row: SandboxThreadsContainerRow): SandboxContainer {
     errorMessage: row.errorMessage,
     postId: row.postId === null ? null : String(row.postId),
     publishedAt: row.publishedAt,
+  };
+}
+
+function toTiktokPublish(row: SandboxTiktokPublishRow): SandboxTiktokPublish {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    mode: row.mode,
+    source: row.source,
+    title: row.title,
+    privacyLevel: row.privacyLevel,
+    videoUrl: row.videoUrl,
+    videoSize: row.videoSize,
+    chunkSize: row.chunkSize,
+    totalChunkCount: row.totalChunkCount,
+    uploadedBytes: row.uploadedBytes,
+    media: row.media ?? [],
+    createdAt: row.createdAt,
+    readyAt: row.readyAt,
+    failReason: row.failReason,
+    postId: row.postId === null ? null : String(row.postId),
   };
 }

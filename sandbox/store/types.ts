@@ -20,6 +20,9 @@ export const PROFILES = [
   'x-premium',
   'linkedin',
   'threads',
+  'instagram',
+  'tiktok',
+  'tiktok-unaudited',
   'bluesky',
   'plain',
 ] as const;
@@ -43,7 +46,7 @@ export type SandboxPost = {
   idempotencyKey: string | null;
   /** Bluesky: the record key (unique among the account's live posts, as a repo path holds one record). */
   recordKey: string | null;
-  /** Bluesky: the record as written (text, createdAt, facets, reply), returned by getRecord. */
+  /** Bluesky: the record as written (text, createdAt, facets, reply), returned by getRecord; TikTok: `{ tiktok: { mode, privacyLevel } }`. */
   record: Record<string, unknown> | null;
   createdAt: Date;
   /** Soft delete: the platform's records keep the copy (the control timeline shows it), its APIs do not. */
@@ -113,6 +116,8 @@ export type NewSandboxPost = {
   recordKey?: string | null;
   record?: Record<string, unknown> | null;
   media?: SandboxPostMedia[];
+  /** When the platform shows it as made (default now; TikTok: when processing ends). */
+  createdAt?: Date;
 };
 
 export type CreatePostResult =
@@ -135,14 +140,16 @@ export type PostQuery = {
   limit: number;
 };
 
-/** A Threads media container (sandbox/dialects/threads/api.ts derives its status from these fields). */
+/** A Threads or Instagram media container (sandbox/dialects/graph/api.ts derives its status from these fields). */
 export type SandboxContainer = {
   id: string;
   accountId: string;
   kind: 'post' | 'reply';
-  mediaType: 'TEXT' | 'IMAGE' | 'CAROUSEL';
+  mediaType: 'TEXT' | 'IMAGE' | 'CAROUSEL' | 'VIDEO' | 'REELS' | 'STORIES';
   text: string;
   imageUrl: string | null;
+  /** Instagram: a Reel's, a Story's or a carousel item's video, fetched by URL like an image. */
+  videoUrl: string | null;
   /** IMAGE: the image fetched from `imageUrl`; CAROUSEL: its items' images. The post it becomes shows them. */
   media: SandboxPostMedia[];
   inReplyToId: string | null;
@@ -176,6 +183,52 @@ export type PublishContainerResult =
       reason: 'missing' | 'in_progress' | 'error' | 'expired' | 'published' | 'quota';
       container: SandboxContainer | null;
     };
+
+/** A TikTok publish (sandbox/dialects/tiktok/publishes.ts derives its status from these fields). */
+export type SandboxTiktokPublish = {
+  id: string;
+  accountId: string;
+  mode: 'direct' | 'inbox';
+  source: 'FILE_UPLOAD' | 'PULL_FROM_URL';
+  title: string;
+  privacyLevel: string | null;
+  videoUrl: string | null;
+  videoSize: number | null;
+  chunkSize: number | null;
+  totalChunkCount: number | null;
+  /** FILE_UPLOAD: bytes received so far, in order. */
+  uploadedBytes: number;
+  media: SandboxPostMedia[];
+  createdAt: Date;
+  /** Processing ends then; null while a FILE_UPLOAD still waits for bytes. */
+  readyAt: Date | null;
+  failReason: string | null;
+  /** The post it became (stored when the video is whole, dated `readyAt`). */
+  postId: string | null;
+};
+
+export type NewSandboxTiktokPublish = Pick<
+  SandboxTiktokPublish,
+  | 'accountId'
+  | 'mode'
+  | 'source'
+  | 'title'
+  | 'privacyLevel'
+  | 'videoUrl'
+  | 'videoSize'
+  | 'chunkSize'
+  | 'totalChunkCount'
+>;
+
+export type FinishTiktokPublishInput = {
+  id: string;
+  account: SandboxAccount;
+  /** Processing ends then: the post is dated so (and listed from then on). */
+  readyAt: Date;
+  media: SandboxPostMedia[];
+  /** FAILED with this reason instead of a post. */
+  failReason: string | null;
+};
 
 export type DeleteResult =
   { status: 'deleted'; post: SandboxPost } | { status: 'already_deleted'; post: SandboxPost } | { status: 'not_found' };
@@ -253,6 +306,27 @@ export interface SandboxStore {
    * is stored and the container marked published, together.
    */
   publishContainer(input: PublishContainerInput): Promise<PublishContainerResult>;
+  /** TikTok: stores a publish; every init makes one (TikTok has no idempotency at all). */
+  createTiktokPublish(input: NewSandboxTiktokPublish): Promise<SandboxTiktokPublish>;
+  getTiktokPublish(id: string): Promise<SandboxTiktokPublish | null>;
+  /** TikTok's daily cap: the account's publishes in this mode made since then (failed ones too). */
+  countTiktokPublishes(input: { accountId: string; mode: 'direct' | 'inbox'; since: Date }): Promise<number>;
+  /**
+   * TikTok: takes one chunk of a FILE_UPLOAD, a compare-and-set: only when it starts where the received bytes end and
+   * the publish has not ended. The publish after it, or null when refused.
+   */
+  takeTiktokChunk(input: {
+    id: string;
+    first: number;
+    length: number;
+    /** The first chunk names what the video is (its type, read from its bytes). */
+    media?: SandboxPostMedia[];
+  }): Promise<SandboxTiktokPublish | null>;
+  /**
+   * TikTok: ends a publish once (null when it had ended already): FAILED with a reason, or complete, its post stored now
+   * (dated `readyAt`) together with the publish's link to it.
+   */
+  finishTiktokPublish(input: FinishTiktokPublishInput): Promise<SandboxTiktokPublish | null>;
   getFaults(accountId: string): Promise<FaultSettings>;
   setFaults(accountIds: string[], faults: FaultsUpdate): Promise<void>;
   /** The OAuth server's codes and tokens (sandbox/oauth/oauth.ts); `authenticate` accepts its live access tokens. */
@@ -320,7 +394,7 @@ export type SandboxDeps = {
    * connect accounts is signed in, and the consent is refused.
    */
   consentScope?: (request: Request) => Promise<ScopedAccount[] | null>;
-  /** How a dialect that takes images by URL (Threads) fetches one (default: an HTTP GET). */
+  /** How a dialect that takes images (Threads) or videos (TikTok) by URL fetches one (default: an HTTP GET). */
   fetchImage?: (url: string) => Promise<Uint8Array | null>;
   /** How long "timeout" faults hold a request that the client has not abandoned (default 120 s). */
   hangMs?: number;

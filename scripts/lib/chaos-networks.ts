@@ -17,7 +17,8 @@ import type { Copy } from './chaos-verdict';
  * our guards. Bluesky has one profile (a PDS answers a write to an occupied record key one way only); LinkedIn's
  * and Threads' own profiles refuse only what the real servers refuse (a duplicate text, a published container),
  * and `plain` refuses nothing. LinkedIn accounts are organization pages: their posts can be listed, so an
- * ambiguity settles by reading; a member's goes to review by design and is not part of this run.
+ * ambiguity settles by reading; a member's goes to review by design and is not part of this run. TikTok is not in
+ * it either: the chaos run posts text, and a TikTok post is a video (lib/providers/tiktok/exactly-once.test.ts).
  */
 export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[] = [
   { profile: 'plain', platform: 'x' },
@@ -90,6 +91,8 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'x':
     case 'mastodon':
     case 'threads':
+    case 'instagram':
+    case 'tiktok':
       return post.id;
   }
 }

@@ -26,7 +26,8 @@ export async function makeUser(db: Executor, email = `u-${randomUUID().slice(0, 
 export async function makeAccount(
   db: Executor,
   workspaceId: string,
-  providerOrOverrides: ProviderName | Partial<Pick<NewSocialAccount, 'provider' | 'handle' | 'baseUrl'>> = {},
+  providerOrOverrides:
+    ProviderName | Partial<Pick<NewSocialAccount, 'provider' | 'handle' | 'baseUrl' | 'sandbox'>> = {},
 ) {
   const overrides = typeof providerOrOverrides === 'string' ? { provider: providerOrOverrides } : providerOrOverrides;
   const provider = overrides.provider ?? 'x';

@@ -6,7 +6,7 @@ import { apiV1Contracts } from './contracts';
 import * as openApiRoute from './openapi.json/route';
 
 const V1_DIR = import.meta.dirname;
-const NEXT_METHODS = [...HTTP_METHODS, 'HEAD', 'OPTIONS'] as const;
+const NEXT_METHODS = [...HTTP_METHODS, 'OPTIONS'] as const; // HEAD is one of HTTP_METHODS (tus)
 
 /** Every route.ts under app/api/v1 as its OpenAPI path: `posts/[id]/cancel/route.ts` → `/posts/{id}/cancel`. */
 function routeFiles(): { file: string; path: string }[] {

@@ -6,6 +6,8 @@ import { importsContract } from './imports/contract';
 import { mediaContentContract } from './media/[id]/content/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
+import { uploadContract } from './uploads/[id]/contract';
+import { uploadsContract } from './uploads/contract';
 import { approvePostContract } from './posts/[id]/approve/contract';
 import { rejectPostContract } from './posts/[id]/reject/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
@@ -28,6 +30,8 @@ export const apiV1Contracts: readonly RouteContract[] = [
   accountScheduleContract,
   mediaContract,
   mediaContentContract,
+  uploadsContract,
+  uploadContract,
   publicationReportContract,
   importsContract,
   webhookEndpointsContract,

@@ -20,6 +20,8 @@ export async function addDeliveries(
     actor: string;
     reason: string;
     detail?: Record<string, unknown>;
+    /** Each account's chosen format (deliveries.format), where one was chosen. */
+    formats?: ReadonlyMap<string, string>;
   },
 ) {
   const parts = params.parts ?? [0];
@@ -36,6 +38,7 @@ export async function addDeliveries(
           part,
           dueAt: params.dueAt,
           status,
+          format: params.formats?.get(accountId.toLowerCase()) ?? null,
         })),
       ),
     )

@@ -113,6 +113,8 @@ export type ReconcileDecision = {
   url?: string | null;
   nextCheckAt?: Date | null;
   evidence: Record<string, unknown>;
+  /** On a release, the provider_state keys dropped (an expired container, so the next attempt makes a new one). */
+  dropState?: string[];
 };
 
 /**
@@ -139,6 +141,8 @@ export async function recordReconcileDecision(db: Executor, params: ReconcileDec
         external_url = coalesce(${p.url ?? null}, d.external_url),
         due_at = case when ${p.status} = 'ambiguous' then coalesce(${p.nextCheckAt?.toISOString() ?? null}::timestamptz, now()) else now() end,
         settled_at = case when ${p.status} = 'sent' then now() else d.settled_at end,
+        provider_state = case when ${p.status} = 'scheduled' then d.provider_state - array(select jsonb_array_elements_text(${jsonb(p.dropState ?? [])}))
+          else d.provider_state end,
         updated_at = now()
       from target where d.id = target.id
       returning d.id

@@ -4,7 +4,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from '@/lib/idempotency/key';
 import { problemSchema } from './schemas';
 import { z } from './zod';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+// HEAD for tus (an upload's offset), where a route answers it itself.
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** What an API key may be allowed to do; `null` marks a public operation (no key). */

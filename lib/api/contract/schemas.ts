@@ -1,4 +1,5 @@
 import { deliveryStatusEnum, postKindEnum, providerEnum } from '@/db/schema';
+import { IMAGE_TYPES, VIDEO_TYPES } from '@/lib/media/sniff';
 import type { SerializedAccount } from '@/lib/accounts/serialize';
 import type { SerializedPost } from '@/lib/posts/serialize';
 import { z } from './zod';
@@ -24,15 +25,26 @@ export const deliverySchema = z
 export const mediaSchema = z
   .object({
     id: z.uuid(),
-    type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
-    width: z.int(),
+    type: z.enum([...IMAGE_TYPES, ...VIDEO_TYPES]),
+    width: z.int().openapi({ description: 'As displayed (a video’s rotation applied).' }),
     height: z.int(),
-    size: z.int().openapi({ description: 'Bytes of the stored image (metadata removed).' }),
+    size: z.int().openapi({ description: 'Bytes of the stored file (an image’s with its metadata removed).' }),
     altText: z.string(),
     url: z.string().openapi({
       description:
-        "Where to read the image: GET it on this server with the same API key (`/api/v1/media/{id}/content`, scope posts:read); another workspace's key gets a 404.",
+        "Where to read the bytes: GET it on this server with the same API key (`/api/v1/media/{id}/content`, scope posts:read; Range requests answered with 206); another workspace's key gets a 404.",
     }),
+    video: z
+      .object({
+        durationMs: z.int(),
+        container: z.enum(['mp4', 'mov']),
+        videoCodec: z.string().openapi({ description: 'ffprobe’s name: `h264` or `hevc`.' }),
+        audioCodec: z.string().nullable().openapi({ description: '`aac`, or null for a video without sound.' }),
+        frameRate: z.number(),
+        rotation: z.int().openapi({ description: 'Degrees clockwise the player turns the stored frames.' }),
+      })
+      .optional()
+      .openapi({ description: 'A video’s facts, read from the file at the end of its upload (`/api/v1/uploads`).' }),
   })
   .openapi('Media');
 
@@ -58,6 +70,10 @@ export const postSchema = z
     variants: z
       .record(z.string(), z.object({ text: z.string() }))
       .openapi({ description: 'Text per account (`{ [accountId]: { text } }`) where it differs from `text`.' }),
+    formats: z.record(z.string(), z.string()).openapi({
+      description:
+        "How an account publishes it where its network has several ways (`{ [accountId]: format }`: Instagram's `story`).",
+    }),
     scheduledAt: z.iso.datetime().openapi({
       description: 'When it publishes; for a draft, its planned time (the time it was saved when none was given).',
     }),

@@ -1,5 +1,5 @@
 import { deleteOnce } from '../delete-post';
-import { callBudget } from '../threads/graph';
+import { callBudget } from '../call-budget';
 import { uploadImages } from './images';
 import { sendOnce } from '@/lib/net/send';
 import { rejectedInput, withTiming } from '../publish-result';

@@ -1,6 +1,6 @@
 import { mediaNotPosted, readMedia } from '../media-step';
 import { asRecord, asString } from '../read';
-import type { callBudget } from '../threads/graph';
+import type { callBudget } from '../call-budget';
 import type { Classification, PublishMedia, RawOutcome } from '../types';
 import type { LinkedinApi } from './api';
 import { classifyLinkedin } from './classifier';

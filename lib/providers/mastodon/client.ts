@@ -3,7 +3,7 @@ import { deleteOnce } from '../delete-post';
 import { sendOnce } from '@/lib/net/send';
 import { mediaNotPosted, notCalled, readMedia, sleep } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
-import { callBudget } from '../threads/graph';
+import { callBudget } from '../call-budget';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import type { ProviderTransport } from '../transport';
 import {

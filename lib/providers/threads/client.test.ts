@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { attemptKeepingState } from '@/testing/attempt';
 import { startTestSandbox } from '@/testing/sandbox';
 import { createProviderClient } from '..';
 import { ProviderReadError, type ProviderState, type PublishInput } from '../types';
@@ -25,21 +26,8 @@ const containers = async (account: Account) =>
   ).map((r) => r);
 
 /** A publish that keeps its state the way the publisher does (deliveries.provider_state). */
-function attempt(account: Account, input: Partial<PublishInput> & { text: string }, state: ProviderState = {}) {
-  const saved: ProviderState[] = [];
-  const run = account.client.publish({
-    kind: 'post',
-    idempotencyKey: randomUUID(),
-    timeoutMs: TIMEOUT,
-    state,
-    saveState: async (s) => {
-      saved.push(s);
-      return true;
-    },
-    ...input,
-  });
-  return run.then((result) => ({ result, saved }));
-}
+const attempt = (account: Account, input: Partial<PublishInput> & { text: string }, state: ProviderState = {}) =>
+  attemptKeepingState(account.client, input, state, TIMEOUT);
 
 describe('Threads client: two steps, exactly once', () => {
   it('a post: one container, kept before publishing, then one post with its media id and permalink', async () => {

@@ -3,7 +3,11 @@ import type { ProviderDefinition } from '../definition';
 import { THREADS_RULES } from './classifier';
 import { createThreadsClient } from './client';
 import { threadsMeta } from './meta';
-import { exchangeThreadsToken, refreshThreadsToken } from './refresh';
+import { longLivedTokens } from '../meta-graph/tokens';
+import { THREADS_NETWORK } from '../meta-graph/network';
+import { classifyThreads } from './classifier';
+
+const tokens = longLivedTokens(THREADS_NETWORK, classifyThreads);
 
 export const threadsProvider = {
   ...threadsMeta,
@@ -35,7 +39,7 @@ export const threadsProvider = {
     clientIdEnv: 'THREADS_APP_ID',
     clientSecretEnv: 'THREADS_APP_SECRET',
     apiBaseUrl: 'https://graph.threads.net',
-    longLivedExchange: exchangeThreadsToken,
+    longLivedExchange: tokens.exchange,
   },
-  refresh: refreshThreadsToken,
+  refresh: tokens.refresh,
 } satisfies ProviderDefinition;

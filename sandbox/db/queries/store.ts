@@ -160,6 +160,8 @@ export async function insertSandboxPost(
     inReplyToId?: string | null;
     recipientId?: string | null;
     idempotencyKey?: string | null;
+    /** What else the post is (an Instagram Story: `{ media_product_type: 'STORY' }`, a TikTok video's record). */
+    record?: Record<string, unknown> | null;
     media?: { type: string; altText: string; sha256: string }[];
     createdAt: Date;
   },

@@ -18,6 +18,13 @@ export async function listThreads(
   deps: SandboxDeps,
   base: string,
   kind: 'post' | 'reply',
+  /** Instagram's media listing is the same shape: its own media objects, no earliest `since`, no Stories. */
+  listing: {
+    platform: 'threads' | 'instagram';
+    earliestSince: number;
+    mediaJson: typeof mediaJson;
+    keep?: (post: SandboxPost) => boolean;
+  } = { platform: 'threads', earliestSince: EARLIEST_SINCE, mediaJson },
 ): Promise<Response> {
   const limit = params.has('limit') ? Number(params.get('limit')) : DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
@@ -26,13 +33,14 @@ export async function listThreads(
   const until = parseTime(params.get('until'));
   const now = Math.ceil(Date.now() / 1000);
   if (since === 'invalid' || until === 'invalid') return invalidParameter('since and until must be Unix timestamps.');
-  if (since !== null && since < EARLIEST_SINCE) return invalidParameter(`since must be at least ${EARLIEST_SINCE}.`);
+  if (since !== null && since < listing.earliestSince)
+    return invalidParameter(`since must be at least ${listing.earliestSince}.`);
   if (until !== null && until > now) return invalidParameter('until must not be later than the current time.');
   if (since !== null && until !== null && since >= until) return invalidParameter('since must be earlier than until.');
   const after = params.get('after');
   const maxId = after ? Buffer.from(after, 'base64url').toString() : undefined;
   if (maxId !== undefined && !/^\d{1,19}$/.test(maxId)) return invalidParameter('The after cursor is invalid.');
-  const read = await withListingFaults(deps, { platform: 'threads', accountId: viewer.id });
+  const read = await withListingFaults(deps, { platform: listing.platform, accountId: viewer.id });
   if (read instanceof Response) return read;
   const rows = await deps.store.listPosts(viewer.id, {
     kinds: [kind],
@@ -44,7 +52,8 @@ export async function listThreads(
   });
   const page = rows.slice(0, limit);
   const fields = new Set((params.get('fields') ?? 'id').split(',').filter(Boolean));
-  const body: Record<string, unknown> = { data: page.map((p) => mediaJson(p, viewer, fields, base)) };
+  const shown = listing.keep ? page.filter(listing.keep) : page;
+  const body: Record<string, unknown> = { data: shown.map((p) => listing.mediaJson(p, viewer, fields, base)) };
   if (page.length > 0) {
     const cursor = (id: string) => Buffer.from(id).toString('base64url');
     const paging: Record<string, unknown> = {
@@ -98,7 +107,7 @@ export function mediaJson(post: SandboxPost, author: SandboxAccount, fields: Set
 }
 
 /** Graph's timestamps: ISO 8601 to the second with a numeric offset (2026-04-15T14:30:00+0000). */
-function graphTime(date: Date): string {
+export function graphTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, '+0000');
 }
 

@@ -1,32 +1,40 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
-import { DEFAULT_TIMEOUT_MS, sendOnce } from '@/lib/net/send';
+import { sendOnce } from '@/lib/net/send';
+import type { CallOptions } from '../call-budget';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
 import { ProviderReadError, type RawOutcome, type RecentPost } from '../types';
-import { classifyThreads, graphError } from './classifier';
+import { graphError, type GraphClassifier } from './classifier';
+import type { MetaNetwork } from './network';
 
-export type ThreadsAccount = {
+export type { CallOptions };
+
+export type GraphAccount = {
   baseUrl: string;
   platformUserId: string;
   accessToken: string;
   outbound?: OutboundPolicy;
 };
-export type CallOptions = { timeoutMs?: number; signal?: AbortSignal };
 
-const VERSION = 'v1.0';
-/** The listing refuses an earlier `since` (the launch of Threads). */
-const THREADS_EPOCH_S = 1_688_540_400;
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
 const STATUSES = new Set<string>(['IN_PROGRESS', 'FINISHED', 'PUBLISHED', 'ERROR', 'EXPIRED']);
 
 export type ContainerRead =
   | { kind: 'status'; status: ContainerStatus; errorMessage: string | null; raw: RawOutcome }
-  /** Threads does not know the container (any more): it is not a post (a published one reads PUBLISHED). */
+  /** The platform does not know the container (any more): it is not a post (a published one reads PUBLISHED). */
   | { kind: 'missing'; raw: RawOutcome }
   | { kind: 'unreadable'; raw: RawOutcome };
 
+/** A container's parameters as Meta's examples send them (query string); undefined ones are left out. */
+export type ContainerParams = Record<string, string | undefined>;
+
 /** One Graph request per call through the transport (never retried); the token travels in the header. */
-export function createGraph(account: ThreadsAccount, send: ProviderTransport = sendOnce) {
+export function createGraph(
+  network: MetaNetwork,
+  classify: GraphClassifier,
+  account: GraphAccount,
+  send: ProviderTransport = sendOnce,
+) {
   const base = account.baseUrl.replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${account.accessToken}` };
   const user = encodeURIComponent(account.platformUserId);
@@ -34,7 +42,7 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
     const params = new URLSearchParams(
       Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
     );
-    return `${base}/${VERSION}${path}${params.size > 0 ? `?${params}` : ''}`;
+    return `${base}/${network.version}${path}${params.size > 0 ? `?${params}` : ''}`;
   };
   const request = (method: 'GET' | 'POST' | 'DELETE', target: string, options: CallOptions) =>
     send({ method, url: target, headers, outbound: account.outbound, ...options });
@@ -44,57 +52,45 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
     const raw = await request('GET', url(path, query), options);
     if (raw.type === 'response' && raw.status >= 200 && raw.status < 300 && raw.body !== null)
       return asRecord(raw.body);
-    const classification = classifyThreads(raw);
-    throw new ProviderReadError(`Could not read from Threads: ${classification.reason}`, classification);
+    const classification = classify(raw);
+    throw new ProviderReadError(`Could not read from ${network.label}: ${classification.reason}`, classification);
   }
+
+  /** A long-lived token call (no version prefix; the token goes as a parameter, as documented). */
+  const tokenCall = (path: string, query: Record<string, string>, options: CallOptions) =>
+    send({
+      method: 'GET',
+      url: `${base}/${path}?${new URLSearchParams({ ...query, access_token: account.accessToken })}`,
+      outbound: account.outbound,
+      ...options,
+    });
 
   return {
     base,
-    /**
-     * POST /{user}/threads: a TEXT container (a reply when `replyTo`), an IMAGE one (Threads fetches `image_url`
-     * itself), a carousel item, or a CAROUSEL of item containers. Parameters in the query string, as Meta's examples.
-     */
-    createContainer: (
-      input: {
-        text?: string;
-        replyTo?: string;
-        image?: { url: string; altText: string };
-        carouselItem?: boolean;
-        children?: string[];
-      },
-      options: CallOptions,
-    ) =>
-      request(
-        'POST',
-        url(`/${user}/threads`, {
-          media_type: input.children ? 'CAROUSEL' : input.image ? 'IMAGE' : 'TEXT',
-          text: input.text,
-          reply_to_id: input.replyTo,
-          image_url: input.image?.url,
-          alt_text: input.image?.altText,
-          is_carousel_item: input.carouselItem ? 'true' : undefined,
-          children: input.children?.join(','),
-        }),
-        options,
-      ),
+    network,
+    classify,
+
+    /** POST /{user}/{createEdge}: a media container (not a post: nothing is public until it is published). */
+    createContainer: (params: ContainerParams, options: CallOptions) =>
+      request('POST', url(`/${user}/${network.createEdge}`, params), options),
 
     publishContainer: (containerId: string, options: CallOptions) =>
-      request('POST', url(`/${user}/threads_publish`, { creation_id: containerId }), options),
+      request('POST', url(`/${user}/${network.publishEdge}`, { creation_id: containerId }), options),
 
-    /** GET /{container}?fields=status,error_message: a read, safe to repeat. */
+    /** GET /{container}?fields=<status>,<error>: a read, safe to repeat. */
     async containerStatus(containerId: string, options: CallOptions): Promise<ContainerRead> {
       const raw = await request(
         'GET',
-        url(`/${encodeURIComponent(containerId)}`, { fields: 'status,error_message' }),
+        url(`/${encodeURIComponent(containerId)}`, { fields: `${network.statusField},${network.errorField}` }),
         options,
       );
       const body = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : null;
-      const status = asString(body?.status);
+      const status = asString(body?.[network.statusField]);
       if (status && STATUSES.has(status))
         return {
           kind: 'status',
           status: status as ContainerStatus,
-          errorMessage: asString(body?.error_message) ?? null,
+          errorMessage: asString(body?.[network.errorField]) ?? null,
           raw,
         };
       const error = graphError(raw);
@@ -104,21 +100,21 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
       return { kind: 'unreadable', raw };
     },
 
-    /** GET /{user}/threads (top-level posts) or /{user}/replies, newest first, following the `after` cursor. */
+    /** GET /{user}/{edge} (Threads: threads or replies; Instagram: media), newest first, following `after`. */
     async list(
-      edge: 'threads' | 'replies',
+      edge: string,
       input: { since: Date; until?: Date; maxPages: number } & CallOptions,
     ): Promise<RecentPost[]> {
       const posts: RecentPost[] = [];
-      // `until` must not be later than Threads' clock: near now it is left out (no upper bound).
+      // `until` must not be later than the platform's clock: near now it is left out (no upper bound).
       const until = input.until && input.until.getTime() < Date.now() - 5_000 ? input.until : undefined;
       let after: string | undefined;
       for (let page = 0; page < input.maxPages; page++) {
         const body = await read(
           `/${user}/${edge}`,
           {
-            fields: 'id,text,timestamp,permalink,is_reply,replied_to',
-            since: String(Math.max(THREADS_EPOCH_S, Math.floor(input.since.getTime() / 1000))),
+            fields: `id,${network.textField},timestamp,permalink,${network.listFields}`,
+            since: String(Math.max(network.epochSeconds, Math.floor(input.since.getTime() / 1000))),
             until: until ? String(Math.ceil(until.getTime() / 1000)) : undefined,
             limit: '100',
             after,
@@ -132,7 +128,7 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
           if (!id || Number.isNaN(createdAt.getTime())) continue;
           posts.push({
             id,
-            text: String(media.text ?? ''),
+            text: String(media[network.textField] ?? ''),
             createdAt,
             inReplyTo: asString(asRecord(media.replied_to).id) ?? null,
             url: asString(media.permalink),
@@ -151,38 +147,22 @@ export function createGraph(account: ThreadsAccount, send: ProviderTransport = s
       return raw.type === 'response' && raw.status < 300 ? asString(asRecord(raw.body).permalink) : undefined;
     },
 
-    me: (options: CallOptions) => read('/me', { fields: 'id,username,name' }, options),
+    me: (options: CallOptions) => read('/me', { fields: network.meFields }, options),
+
+    /** Any other read of the account's own (Instagram's content_publishing_limit). */
+    readEdge: (edge: string, query: Record<string, string | undefined>, options: CallOptions) =>
+      read(`/${user}/${edge}`, query, options),
 
     deleteMedia: (mediaId: string, options: CallOptions) =>
       request('DELETE', url(`/${encodeURIComponent(mediaId)}`), options),
 
-    /** GET /access_token with th_exchange_token: the short-lived token from the code exchange for a 60-day one. */
+    /** GET /access_token with the exchange grant: the short-lived token from the code exchange for a 60-day one. */
     exchange: (clientSecret: string, options: CallOptions) =>
-      send({
-        method: 'GET',
-        url: `${base}/access_token?${new URLSearchParams({ grant_type: 'th_exchange_token', client_secret: clientSecret, access_token: account.accessToken })}`,
-        outbound: account.outbound,
-        ...options,
-      }),
+      tokenCall('access_token', { grant_type: network.exchangeGrant, client_secret: clientSecret }, options),
 
-    /** GET /refresh_access_token (no version prefix; the token goes as a parameter, as documented). */
-    refresh: (options: CallOptions) =>
-      send({
-        method: 'GET',
-        url: `${base}/refresh_access_token?${new URLSearchParams({ grant_type: 'th_refresh_token', access_token: account.accessToken })}`,
-        outbound: account.outbound,
-        ...options,
-      }),
+    /** GET /refresh_access_token: another 60 days. */
+    refresh: (options: CallOptions) => tokenCall('refresh_access_token', { grant_type: network.refreshGrant }, options),
   };
 }
 
-export type ThreadsGraph = ReturnType<typeof createGraph>;
-
-/** One publish attempt's time: every step shares the caller's whole-call budget (it must end before the lease). */
-export function callBudget(timeoutMs: number | undefined, signal?: AbortSignal) {
-  const deadline = Date.now() + (timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  return {
-    left: () => deadline - Date.now(),
-    options: (): CallOptions => ({ timeoutMs: Math.max(1, deadline - Date.now()), signal }),
-  };
-}
+export type Graph = ReturnType<typeof createGraph>;

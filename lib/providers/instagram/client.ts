@@ -1,0 +1,89 @@
+import type { CallBudget } from '../call-budget';
+import { asRecord } from '../read';
+import type { ProviderTransport } from '../transport';
+import type { Classification, ProviderClient, ProviderState, PublishInput, PublishMedia } from '../types';
+import { createContainerClient } from '../meta-graph/client';
+import { createGraph, type ContainerParams, type Graph, type GraphAccount } from '../meta-graph/graph';
+import { INSTAGRAM_NETWORK } from '../meta-graph/network';
+import { PUBLISHING_LIMIT_RETRY_MS, classifyInstagram } from './classifier';
+
+const isVideo = (item: PublishMedia) => item.mimeType.startsWith('video/');
+/** Instagram fetches each file itself, from a signed URL of this app that expires (lib/media/signed-url.ts). */
+const mediaUrl = (item: PublishMedia): ContainerParams =>
+  isVideo(item) ? { video_url: item.publicUrl!() } : { image_url: item.publicUrl!(), alt_text: item.altText };
+const isStory = (input: Pick<PublishInput, 'format'>) => input.format === 'story';
+
+/**
+ * The Instagram API with Instagram Login (graph.instagram.com) for professional accounts: an image, a carousel of
+ * up to 10 images and videos, a Reel (a single video always is one) or a Story, each one container made once per
+ * delivery and kept (lib/providers/meta-graph/publish.ts). Before publishing, the account's content_publishing_limit
+ * is read: a spent limit defers the post, never fails it.
+ */
+export function createInstagramClient(account: GraphAccount, send?: ProviderTransport): ProviderClient {
+  const graph = createGraph(INSTAGRAM_NETWORK, classifyInstagram, account, send);
+  return createContainerClient(
+    {
+      graph,
+      refuse: (input) => {
+        const media = input.media ?? [];
+        if (input.kind !== 'post') return 'Instagram’s API publishes posts only: no replies or direct messages.';
+        if (media.length === 0) return 'An Instagram post needs an image or a video.';
+        if (isStory(input) && media.length > 1) return 'A Story is one image or one video.';
+        if (input.format === 'reel' && (media.length > 1 || !isVideo(media[0]!))) return 'A Reel is one video.';
+        return null;
+      },
+      itemParams: (item) => ({
+        ...(isVideo(item) ? { media_type: 'VIDEO' } : {}),
+        ...mediaUrl(item),
+        is_carousel_item: 'true',
+      }),
+      mainParams: (input, media, children) => {
+        if (children) return { media_type: 'CAROUSEL', caption: input.text, children: children.join(',') };
+        const only = media[0]!;
+        // A Story takes no caption; a single video is a Reel, shown in the feed too.
+        if (isStory(input)) return { media_type: 'STORIES', ...mediaUrl(only) };
+        if (isVideo(only))
+          return { media_type: 'REELS', caption: input.text, share_to_feed: 'true', ...mediaUrl(only) };
+        return { caption: input.text, ...mediaUrl(only) };
+      },
+      // Instagram fetches and processes every file after answering: a container is published once FINISHED, and a
+      // carousel can name its items only once they are (kept across attempts meanwhile).
+      processesMedia: () => true,
+      itemsProcess: () => true,
+      beforePublish: (budget) => publishingLimit(graph, budget),
+      onExpired: 'prove-absence',
+      keep: (input): ProviderState => (isStory(input) ? { format: 'story' } : {}),
+      // A Story has no caption and is not in the media listing.
+      listable: (state) => state.format !== 'story',
+    },
+    {
+      listings: ['media'],
+      cannotDelete:
+        'Instagram’s API cannot delete a post: delete the extra copy in the Instagram app (the copies are listed here).',
+    },
+  );
+}
+
+/**
+ * GET /{user}/content_publishing_limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`.
+ * A spent limit is a wait (not_sent); a limit that cannot be read holds nothing (media_publish answers it).
+ */
+async function publishingLimit(graph: Graph, budget: CallBudget): Promise<Classification | null> {
+  let body: Record<string, unknown>;
+  try {
+    body = await graph.readEdge('content_publishing_limit', { fields: 'quota_usage,config' }, budget.options());
+  } catch {
+    return null;
+  }
+  const usage = asRecord(Array.isArray(body.data) ? body.data[0] : undefined);
+  const used = Number(usage.quota_usage);
+  const total = Number(asRecord(usage.config).quota_total);
+  if (!Number.isFinite(used) || !Number.isFinite(total) || used < total) return null;
+  return {
+    outcome: 'not_sent',
+    rule: 'instagram-publishing-limit-read',
+    retryAt: new Date(Date.now() + PUBLISHING_LIMIT_RETRY_MS),
+    reason: `This account has published ${used} of its ${total} Instagram posts allowed in 24 hours; it is published once the limit frees up.`,
+    evidence: { quotaUsage: used, quotaTotal: total },
+  };
+}
