@@ -1,10 +1,10 @@
 // npm run chaos [-- --deliveries 2000 --accounts 20 --within 60 --max-seconds 900 --api-share 0.25 --seed 42 --late-share 0.05]
-// Exactly once under crashes, instances and weak platforms (all five networks;
+// Exactly once under crashes, instances and weak platforms (six networks: all but TikTok;
 // docs/operations.md#chaos-run-and-benchmarks). On its own fresh embedded Postgres (restarted once mid-run) and the
 // standalone sandbox network in this process (in memory, so copies are counted on the platform's own records): two web
 // instances (`next start`, each with its in-process scheduler) and two `npm run worker` processes, SIGKILLed by process
-// group and restarted at random. Accounts on X, Mastodon, Bluesky, LinkedIn (organization pages) and Threads use the
-// weak profiles (scripts/lib/chaos-networks.ts), with slow processing beyond the call timeout, read lag, timeouts
+// group and restarted at random. Accounts on X, Mastodon, Bluesky, LinkedIn (organization pages), Threads and
+// Instagram (each post with one image) use the weak profiles (scripts/lib/chaos-networks.ts), with slow processing beyond the call timeout, read lag, timeouts
 // before/after commit, resets, 5xx and 429 (lifted when the kills end, as each asks for 60 s). Posts are created
 // through the API of a live web instance (a share) and directly in the database. Exits 1 on any duplicate, lost or
 // unsettled delivery, any `sent` without exactly one copy; prints the figures per profile and per network.
@@ -20,9 +20,13 @@ import { createDatabase, type Database } from '@/db/client';
 import { runMigrations } from '@/db/migrate';
 import { createApiKey } from '@/db/queries/api-keys';
 import { deliveryTextSql } from '@/db/queries/post-variants';
+import { insertPostMedia } from '@/db/queries/media';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { makeWorkspace } from '@/testing/db/factories';
+import { storedImage } from '@/testing/stored-media';
+import { createDiskMediaStorage } from '@/lib/media/storage';
+import { PROVIDER_META } from '@/lib/providers/catalog';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { createMemorySandboxStore } from '@/sandbox/store/memory-store';
 import { startSandboxServer } from '@/sandbox/http/node-server';
@@ -31,7 +35,8 @@ import { startEmbeddedPostgres } from './lib/chaos-postgres';
 import { createSupervisor, sleep, type Managed } from './lib/chaos-processes';
 import {
   CHAOS_PROFILES as PROFILES,
-  THREADS_POSTS_PER_DAY,
+  NEEDS_MEDIA,
+  POSTS_PER_DAY,
   connectChaosAccount,
   copiesOnPlatform,
   type ChaosAccount,
@@ -55,12 +60,13 @@ if (N > 100_000) throw new Error('--deliveries: at most 100000');
 const ACCOUNTS = positive('accounts');
 if (ACCOUNTS < PROFILES.length)
   throw new Error(`--accounts: at least ${PROFILES.length}, one per profile (every network and profile is in the run)`);
-// The deliveries go round the accounts, and a Threads profile publishes at most 250 posts a day: beyond that the
-// 251st would wait a day (its quota, honoured), which no run's time bound allows.
-if (Math.ceil(N / ACCOUNTS) > THREADS_POSTS_PER_DAY)
-  throw new Error(
-    `--deliveries ${N} over ${ACCOUNTS} accounts is more than Threads' ${THREADS_POSTS_PER_DAY} posts a day per account: add accounts`,
-  );
+// The deliveries go round the accounts, and a Threads profile publishes at most 250 posts a day, an Instagram one 100:
+// beyond that the next would wait a day (its quota, honoured), which no run's time bound allows.
+for (const [platform, perDay] of Object.entries(POSTS_PER_DAY))
+  if (PROFILES.some((p) => p.platform === platform) && Math.ceil(N / ACCOUNTS) > perDay!)
+    throw new Error(
+      `--deliveries ${N} over ${ACCOUNTS} accounts is more than ${platform}'s ${perDay} posts a day per account: add accounts`,
+    );
 const WITHIN_MS = positive('within') * 1000;
 const MAX_MS = positive('max-seconds') * 1000;
 const API_SHARE = Math.min(1, Math.max(0, Number(values['api-share'])));
@@ -155,7 +161,25 @@ const db = pool.db; // setup only, before any restart
 
 // ── The platform: the standalone sandbox server, in memory, in this process ───────────────────────────
 const store = createMemorySandboxStore();
-const sandbox = await startSandboxServer({ deps: { store, resolveScope: async () => [], hangMs: 5_000, random } });
+// Instagram fetches each post's image from the app's signed URL. The app's public address is a load balancer over
+// both web instances: a fetch reaches any live one, and fails (the container then reads ERROR) while none is up.
+let liveWebOrigins = (): string[] => [];
+async function fetchFromApp(url: string): Promise<Uint8Array | null> {
+  const { pathname, search } = new URL(url);
+  for (const origin of liveWebOrigins()) {
+    try {
+      const response = await fetch(`${origin}${pathname}${search}`, { signal: AbortSignal.timeout(5_000) });
+      if (response.ok) return new Uint8Array(await response.arrayBuffer());
+      if (response.status < 500) return null;
+    } catch {
+      /* killed mid-request: the next instance */
+    }
+  }
+  return null;
+}
+const sandbox = await startSandboxServer({
+  deps: { store, resolveScope: async () => [], hangMs: 5_000, random, fetchImage: fetchFromApp },
+});
 const encryptionKey = randomBytes(32).toString('base64');
 const runTag = randomUUID().slice(0, 6);
 const workspace = await makeWorkspace(db, `chaos-${runTag}`);
@@ -176,6 +200,11 @@ for (let i = 0; i < ACCOUNTS; i++) {
 }
 const apiKey = generateApiKey();
 await createApiKey(db, { workspaceId: workspace.id, name: 'chaos', prefix: apiKey.prefix, hash: apiKey.hash });
+// One JPEG in the media storage the web instances and workers share, on every post to a network that needs a file.
+const mediaDir = path.join(dataDir, 'media');
+rmSync(mediaDir, { recursive: true, force: true });
+const image = await storedImage(db, createDiskMediaStorage(mediaDir), workspace.id, { format: 'jpeg' });
+const needsMedia = (i: number) => NEEDS_MEDIA.has(accounts[i % ACCOUNTS]!.platform);
 
 // ── The processes: two web instances, two workers ─────────────────────────────────────────────────────
 const secrets = {
@@ -189,6 +218,7 @@ const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   DATABASE_URL: database.url,
   SEMEL_DATA_DIR: dataDir,
   SANDBOX_ENABLED: 'false',
+  MEDIA_DIR: mediaDir,
   SCHEDULER_ENABLED: 'true',
   NEXT_TELEMETRY_DISABLED: '1',
   LOG_LEVEL: 'info',
@@ -220,6 +250,10 @@ const workers = [1, 2].map((i) =>
     logFile: path.join(logDir, `worker-${i}.log`),
   }),
 );
+liveWebOrigins = () => {
+  const live = webPorts.filter((_, i) => webs[i]!.up).map((port) => `http://127.0.0.1:${port}`);
+  return random() < 0.5 ? live : live.reverse();
+};
 await Promise.race([Promise.all(webs.map((w) => w.ready)), sleep(120_000)]);
 if (!webs.every((w) => w.up)) throw new Error(`web instances did not start within 120 s: see ${logDir}`);
 
@@ -250,8 +284,10 @@ const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
 // Every THREAD_EVERY-th intent written directly is a thread of 3 (3 deliveries, each part replying to the one before).
 const THREAD_EVERY = 20;
 const threadParts = (i: number) =>
-  i % THREAD_EVERY === 0 ? [1, 2, 3].map((k) => `${deliveryText(i)} part ${k}/3`) : undefined;
-const threadCount = Math.ceil(dbCount / THREAD_EVERY);
+  i % THREAD_EVERY === 0 && PROVIDER_META[accounts[i % ACCOUNTS]!.platform].kinds.includes('reply')
+    ? [1, 2, 3].map((k) => `${deliveryText(i)} part ${k}/3`)
+    : undefined;
+const threadCount = Array.from({ length: dbCount }, (_, i) => threadParts(i)).filter(Boolean).length;
 const expectedDeliveries = N + 2 * threadCount;
 const insertDirect = (async () => {
   const order = Array.from({ length: dbCount }, (_, i) => i);
@@ -261,7 +297,7 @@ const insertDirect = (async () => {
         db.transaction(async (tx) => {
           for (const i of order.slice(chunk, chunk + 100)) {
             const parts = threadParts(i);
-            await insertPostWithDeliveries(tx, {
+            const created = await insertPostWithDeliveries(tx, {
               parts,
               post: {
                 workspaceId: workspace.id,
@@ -274,6 +310,7 @@ const insertDirect = (async () => {
               accountIds: [accounts[i % ACCOUNTS]!.id],
               actor: 'chaos',
             });
+            if (created && needsMedia(i)) await insertPostMedia(tx, { postId: created.post.id, mediaIds: [image.id] });
           }
           await notifyDue(tx);
         }),
@@ -288,7 +325,12 @@ const createThroughApi = (async () => {
     await sleep(Math.max(0, t0 + (j / Math.max(1, apiCount)) * WITHIN_MS * 0.8 - Date.now()));
     const i = dbCount + j;
     const scheduledAt = random() < 0.25 ? undefined : new Date(Date.now() + random() * 5_000).toISOString();
-    const body = JSON.stringify({ text: deliveryText(i), accountIds: [accounts[i % ACCOUNTS]!.id], scheduledAt });
+    const body = JSON.stringify({
+      text: deliveryText(i),
+      accountIds: [accounts[i % ACCOUNTS]!.id],
+      scheduledAt,
+      ...(needsMedia(i) ? { mediaIds: [image.id] } : {}),
+    });
     const key = `chaos-api-${i}`;
     // One intent, one key, retried on any instance until an answer: the inbound guard is under test too.
     for (let attempt = 0; Date.now() - t0 < MAX_MS; attempt++) {

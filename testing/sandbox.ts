@@ -119,7 +119,9 @@ export async function startTestSandbox(
  * The same standalone server on the in-memory store (as `npm run sandbox -- --memory`, the benchmark and
  * the chaos run use it), with the same helpers, so a test can prove both stores behave alike.
  */
-export async function startMemoryTestSandbox(options: { hangMs?: number; lockWaitMs?: number } = {}) {
+export async function startMemoryTestSandbox(
+  options: { hangMs?: number; lockWaitMs?: number; fetchImage?: (url: string) => Promise<Uint8Array | null> } = {},
+) {
   const store = createMemorySandboxStore();
   const server = await startSandboxServer({
     deps: {
@@ -128,6 +130,7 @@ export async function startMemoryTestSandbox(options: { hangMs?: number; lockWai
       consentScope: async () => [], // a signed-in member with no sandbox users yet
       hangMs: options.hangMs ?? 5_000,
       lockWaitMs: options.lockWaitMs,
+      fetchImage: options.fetchImage,
     },
   });
   afterAll(() => server.close());

@@ -1,33 +1,47 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '@/lib/media/media-storage';
+import type { PublishMedia } from '@/lib/providers/types';
+import { attemptKeepingState } from '@/testing/attempt';
+import { makeImage } from '@/testing/images';
 import { startMemoryTestSandbox } from '@/testing/sandbox';
 import { resolveProfile } from '@/sandbox/behaviour/profiles';
-import { CHAOS_PROFILES, copiesOnPlatform, type ChaosAccount } from './chaos-networks';
+import { CHAOS_PROFILES, NEEDS_MEDIA, copiesOnPlatform, type ChaosAccount } from './chaos-networks';
+
+const CHAOS_NETWORKS = ['x', 'mastodon', 'bluesky', 'linkedin', 'threads', 'instagram'] as const;
+/** The chaos run's one JPEG, served at its URL as the app's signed media route serves it. */
+const jpeg = await makeImage('jpeg', { width: 64, height: 64 });
+const IMAGE_URL = 'https://app.example/api/media/chaos';
+const image: PublishMedia = {
+  id: randomUUID(),
+  sha256: sha256Hex(jpeg),
+  mimeType: 'image/jpeg',
+  altText: '',
+  sizeBytes: jpeg.length,
+  read: async () => jpeg,
+  stream: async () => Readable.from([Buffer.from(jpeg)]),
+  publicUrl: () => IMAGE_URL,
+};
 
 // The verdict's copies must be named as our database names the post it sent (`external_id`), on every network:
 // otherwise a correct delivery reads as "sent with a link to another copy", or a listed duplicate as unlisted.
 describe('chaos networks: copies on the platform, named as our clients record them', () => {
-  const started = startMemoryTestSandbox();
+  const started = startMemoryTestSandbox({ fetchImage: async (url) => (url === IMAGE_URL ? jpeg : null) });
 
-  it('every profile fits its network (the sandbox would refuse it) and all five networks are in the run', () => {
+  it('every profile fits its network (the sandbox would refuse it) and all six networks are in the run', () => {
     for (const { profile, platform } of CHAOS_PROFILES) expect(resolveProfile(platform, profile)).toBe(profile);
-    expect(new Set(CHAOS_PROFILES.map((p) => p.platform))).toEqual(
-      new Set(['x', 'mastodon', 'bluesky', 'linkedin', 'threads']),
-    );
+    expect(new Set(CHAOS_PROFILES.map((p) => p.platform))).toEqual(new Set(CHAOS_NETWORKS));
   });
 
-  for (const platform of ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'] as const) {
+  for (const platform of CHAOS_NETWORKS) {
     it(`${platform}: the copy's id is the external id the client returned`, async () => {
       const sandbox = await started;
       const connected = await sandbox.connectAccount(platform);
       const text = `chaos networks ${platform} ${randomUUID().slice(0, 8)}`;
-      const result = await connected.client.publish({
-        text,
-        kind: 'post',
-        idempotencyKey: randomUUID(),
-        createdAt: new Date(),
-        timeoutMs: 5_000,
-      });
+      // A network that needs a file gets the run's image; its container is kept between the two steps.
+      const media = NEEDS_MEDIA.has(platform) ? [image] : undefined;
+      const { result } = await attemptKeepingState(connected.client, { text, createdAt: new Date(), media }, {}, 5_000);
       expect(result.outcome, result.reason).toBe('sent');
       const account: ChaosAccount = {
         id: randomUUID(),

@@ -17,8 +17,10 @@ import type { Copy } from './chaos-verdict';
  * our guards. Bluesky has one profile (a PDS answers a write to an occupied record key one way only); LinkedIn's
  * and Threads' own profiles refuse only what the real servers refuse (a duplicate text, a published container),
  * and `plain` refuses nothing. LinkedIn accounts are organization pages: their posts can be listed, so an
- * ambiguity settles by reading; a member's goes to review by design and is not part of this run. TikTok is not in
- * it either: the chaos run posts text, and a TikTok post is a video (lib/providers/tiktok/exactly-once.test.ts).
+ * ambiguity settles by reading; a member's goes to review by design and is not part of this run. Instagram's posts
+ * carry one JPEG (a post needs media), fetched by the sandbox from the app's signed URL; its own profile refuses a
+ * published container as Instagram does, `plain` publishes it again. TikTok is not in the run: a TikTok post is a
+ * video with a privacy level chosen per post (lib/providers/tiktok/exactly-once.test.ts).
  */
 export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[] = [
   { profile: 'plain', platform: 'x' },
@@ -31,10 +33,18 @@ export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[]
   { profile: 'plain', platform: 'linkedin' },
   { profile: 'threads', platform: 'threads' },
   { profile: 'plain', platform: 'threads' },
+  { profile: 'instagram', platform: 'instagram' },
+  { profile: 'plain', platform: 'instagram' },
 ];
 
-/** Threads publishes at most 250 posts per profile in 24 hours (the sandbox refuses the 251st, as Threads does). */
-export const THREADS_POSTS_PER_DAY = 250;
+/** The networks whose posts need a file: each chaos post to them carries one image. */
+export const NEEDS_MEDIA: ReadonlySet<Platform> = new Set(['instagram']);
+
+/**
+ * Posts a profile may publish in 24 hours, where the network caps it (the sandbox refuses the next one, as the
+ * network does): Threads 250, Instagram 100 (content_publishing_limit).
+ */
+export const POSTS_PER_DAY: Partial<Record<Platform, number>> = { threads: 250, instagram: 100 };
 
 export type ChaosAccount = {
   /** The product's social account id. */
