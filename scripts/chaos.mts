@@ -3,14 +3,14 @@
 // docs/operations.md#chaos-run-and-benchmarks). On its own fresh embedded Postgres (restarted once mid-run) and the
 // standalone sandbox network in this process (in memory, so copies are counted on the platform's own records): two web
 // instances (`next start`, each with its in-process scheduler) and two `npm run worker` processes, SIGKILLed by process
-// group and restarted at random. Accounts on X, Mastodon, Bluesky, LinkedIn (organization pages), Threads and
-// Instagram (each post with one image) use the weak profiles (scripts/lib/chaos-networks.ts), with slow processing beyond the call timeout, read lag, timeouts
-// before/after commit, resets, 5xx and 429 (lifted when the kills end, as each asks for 60 s). Posts are created
-// through the API of a live web instance (a share) and directly in the database. Exits 1 on any duplicate, lost or
-// unsettled delivery, any `sent` without exactly one copy; prints the figures per profile and per network.
-// `--late-share f` (docs/architecture.md#late-copies): that share of writes on the weak timeline profiles is created
-// beyond the processing allowance, so a proof of absence is wrong and a republish makes a second copy; the run then
-// accepts two copies only in needs_review with both listed (the late-copy watch), never sent.
+// group and restarted at random. Accounts on X, Mastodon, Bluesky, LinkedIn (organization pages), Threads and Instagram
+// (each post with one image) use the weak profiles (scripts/lib/chaos-networks.ts), with slow processing beyond the
+// call timeout, read lag, timeouts before/after commit, resets, 5xx and 429 (lifted when the kills end, as each asks
+// for 60 s). Posts are created through the API of a live web instance (a share) and directly in the database. Exits 1
+// on any duplicate, lost or unsettled delivery, any `sent` without exactly one copy; prints the figures per profile and
+// per network. `--late-share f` (docs/architecture.md#late-copies): that share of writes on the weak timeline profiles
+// is created beyond the processing allowance, so a proof of absence is wrong and a republish makes a second copy; the
+// run then accepts two copies only in needs_review with both listed (the late-copy watch), never sent.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
