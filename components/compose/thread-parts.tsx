@@ -54,6 +54,8 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
   const controls = useRef(new Map<string, HTMLElement | null>());
   const shown = providers.length ? providers : (['x', 'mastodon'] as const);
   const noReplies = providers.filter((p) => !PROVIDER_META[p].kinds.includes('reply'));
+  // Networks whose replies are comments (Instagram): part 2 is the post's first comment, with its own limits.
+  const commented = providers.filter((p) => PROVIDER_META[p].replies);
 
   useEffect(() => {
     if (!focus) return;
@@ -113,6 +115,19 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
           accounts.
         </p>
       )}
+      {commented.map((p) => {
+        const { label, replies } = PROVIDER_META[p];
+        return (
+          <p
+            key={p}
+            role="note"
+            className={`mt-2 text-sm ${parts.length > replies!.maxThreadParts ? 'text-rose-700' : 'text-slate-600'}`}
+          >
+            On {label}, part 2 is the post’s first {replies!.noun}, published once the post is out (up to{' '}
+            {replies!.textLimit} characters, no images); {label} takes {replies!.maxThreadParts} parts at most.
+          </p>
+        );
+      })}
       <ol className="mt-3 space-y-4">
         {parts.map((part, i) => {
           const id = `${idPrefix}-${i}`;
@@ -169,11 +184,13 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
               />
               <p id={`${id}-count`} className="mt-1 flex flex-wrap gap-3 text-xs text-slate-600" aria-live="polite">
                 {shown.map((p) => {
-                  const { countText, textLimit, label } = PROVIDER_META[p];
+                  const { countText, textLimit, label, replies } = PROVIDER_META[p];
+                  const limit = i > 0 && replies ? replies.textLimit : textLimit;
                   const count = countText(part.text);
                   return (
-                    <span key={p} className={count > textLimit ? 'font-semibold text-rose-700' : ''}>
-                      {count}/{textLimit} {label}
+                    <span key={p} className={count > limit ? 'font-semibold text-rose-700' : ''}>
+                      {count}/{limit} {label}
+                      {i > 0 && replies ? ` ${replies.noun}` : ''}
                     </span>
                   );
                 })}

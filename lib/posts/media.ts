@@ -32,9 +32,14 @@ export async function validateMedia(
   errors: FieldErrors,
 ) {
   const field = params.field ?? 'mediaIds';
+  // A reply, or a thread's part after the first: where a network's replies are comments, they take no media, and a
+  // network that needs media needs it on the post only.
+  const reply = params.kind === 'reply' || (params.kind === 'thread' && /^parts\.[1-9]/.test(field));
+  // A thread's own `mediaIds` are none: its files are on its parts, checked one by one.
+  const threadItself = params.kind === 'thread' && field === 'mediaIds';
   if (params.mediaIds.length === 0) {
     for (const account of params.accounts)
-      if (PROVIDER_META[account.provider].media.required)
+      if (PROVIDER_META[account.provider].media.required && !reply && !threadItself)
         (errors[field] ??= []).push(
           `${account.handle} (${PROVIDER_META[account.provider].label}) publishes only posts with an image or a video: attach one`,
         );
@@ -56,7 +61,11 @@ export async function validateMedia(
   const mixed = videos.some(Boolean) && media.length > 1;
   for (const account of params.accounts) {
     const limits = PROVIDER_META[account.provider].media;
-    const label = PROVIDER_META[account.provider].label;
+    const { label, replies } = PROVIDER_META[account.provider];
+    if (reply && replies?.media === false) {
+      add(`${account.handle} (${label}) publishes this part as a ${replies.noun}, which takes no image or video`);
+      continue;
+    }
     if (params.mediaIds.length > limits.maxPerPost)
       add(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per ${unit}`);
     // A video among other media is a carousel's item, where the network has carousels of videos (Instagram).

@@ -59,12 +59,16 @@ export function checkTargets(
   if (params.parts && (params.variants?.size ?? 0) > 0)
     (errors.variants ??= []).push('A thread has no per-account texts: each part is published as written');
   for (const account of usable) {
-    const { countText, textLimit, kinds, label } = PROVIDER_META[account.provider];
+    const { countText, textLimit, kinds, label, replies } = PROVIDER_META[account.provider];
     // Refused here, not at publish time, where it could only fail.
     if (params.parts) {
       if (!kinds.includes('reply'))
         (errors.accountIds ??= []).push(
           `${label} cannot publish threads (it takes no replies): remove ${account.handle} or post it separately`,
+        );
+      else if (replies && params.parts.length > replies.maxThreadParts)
+        (errors.parts ??= []).push(
+          `${label} takes a post and ${replies.maxThreadParts - 1} ${replies.noun} (${account.handle}): at most ${replies.maxThreadParts} parts`,
         );
     } else if (params.kind !== 'thread' && !(kinds as readonly PostKind[]).includes(params.kind))
       (errors.accountIds ??= []).push(
@@ -76,10 +80,15 @@ export function checkTargets(
       : variant !== undefined
         ? [{ text: variant, field: `variants.${account.id}.text` }]
         : [{ text: params.text, field: 'text' }];
-    for (const { text, field } of texts) {
+    for (const [i, { text, field }] of texts.entries()) {
+      // A thread's later parts and a reply are the network's replies (Instagram: comments, with their own limit).
+      const reply = params.parts ? i > 0 : params.kind === 'reply';
+      const limit = reply && replies ? replies.textLimit : textLimit;
       const length = countText(text);
-      if (length > textLimit)
-        (errors[field] ??= []).push(`${length}/${textLimit} characters: too long for ${account.handle}`);
+      if (length > limit)
+        (errors[field] ??= []).push(
+          `${length}/${limit} characters: too long for ${account.handle}${reply && replies ? ` (a ${replies.noun})` : ''}`,
+        );
     }
   }
   return usable;

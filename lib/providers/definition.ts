@@ -27,6 +27,11 @@ export type ProviderMeta = {
   formats?: readonly { id: string; label: string; help: string }[];
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
+  /**
+   * Where a network's replies are not posts (Instagram's are comments on a media object): what people call one, its
+   * own text limit, that it takes no media, and how many parts a thread may have (the post and its first comment).
+   */
+  replies?: { noun: string; textLimit: number; media: false; maxThreadParts: number };
   connect: ConnectMeta;
   /** The sandbox dialect's path under this app (`/api/sandbox/<name>`). */
   sandboxPath: `/api/sandbox/${string}`;

@@ -180,6 +180,11 @@ export type RecentPost = {
 export type ListRecentInput = {
   since: Date;
   until?: Date;
+  /**
+   * Looking for a reply to this post: a network whose listings show no replies account-wide (Instagram's comments)
+   * lists that post's replies instead; the others list as always (their replies are in their listings).
+   */
+  inReplyTo?: string | null;
   timeoutMs?: number;
   signal?: AbortSignal;
   maxPages?: number;

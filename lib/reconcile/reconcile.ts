@@ -249,6 +249,7 @@ async function readAccountPosts(
     posts = await client.listRecent({
       since: windowStart,
       until: windowEnd,
+      inReplyTo: d.kind === 'reply' ? d.inReplyTo : null,
       timeoutMs: options.readTimeoutMs,
       signal,
       maxPages: MAX_PAGES,

@@ -97,6 +97,7 @@ async function checkOne(db: Database, w: DueWatch, options: WatchOptions): Promi
     posts = await client.listRecent({
       since: windowStart,
       until: windowEnd,
+      inReplyTo: w.kind === 'reply' ? w.inReplyTo : null,
       timeoutMs: options.readTimeoutMs,
       signal: AbortSignal.timeout(Math.max(1_000, options.leaseMs - DECISION_MARGIN_MS)),
       maxPages: MAX_PAGES,

@@ -150,11 +150,12 @@ describe('Instagram client: one container, published once', () => {
     expect(listed).toEqual([]);
   });
 
-  it('refuses what Instagram cannot publish, calling nothing: text only, a reply, a Story of two, a GIF', async () => {
+  it('refuses what Instagram cannot publish, calling nothing: text only, a comment with an image, a Story of two, a GIF', async () => {
     const account = await sandbox.connectAccount('instagram');
     for (const input of [
       { text: 'no media' },
-      { text: 'reply', kind: 'reply' as const, inReplyTo: '1', media: [image()] },
+      { text: 'comment', kind: 'reply' as const, inReplyTo: '1', media: [image()] },
+      { text: 'dm', kind: 'dm' as const, recipient: '1' },
       { text: 'story', format: 'story', media: [image(), image()] },
     ]) {
       const { result } = await attempt(account, input);
@@ -257,3 +258,77 @@ async function expiredContainer(account: Account, caption: string): Promise<Prov
   );
   return { containerId: row!.id, containerCreatedAt: new Date(Date.now() - 25 * 3_600_000).toISOString() };
 }
+
+describe('Instagram client: a first comment, once', () => {
+  /** A published post of the account's, and its media id. */
+  async function published(account: Account) {
+    const { result } = await attempt(account, { text: sandbox.uniqueText('commented'), media: [image()] });
+    expect(result.outcome).toBe('sent');
+    return result.externalId!;
+  }
+
+  it('a reply is one comment on the media: its id returned, nothing kept, the media count unchanged', async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const mediaId = await published(account);
+    const text = sandbox.uniqueText('first comment');
+    const { result, saved } = await attempt(account, { text, kind: 'reply', inReplyTo: mediaId });
+    expect(result).toMatchObject({ outcome: 'sent', rule: 'instagram-id-returned', evidence: { comment: true } });
+    expect(saved).toEqual([]);
+    const comments = (await sandbox.allPosts(account.sandboxAccount.id)).filter((p) => p.inReplyToId === mediaId);
+    expect(comments.map((c) => [c.id, c.text, c.kind])).toEqual([[result.externalId, text, 'reply']]);
+    // The media listing shows posts only, and a comment does not count against the 100 posts a day.
+    const listed = await account.client.listRecent({ since: new Date(Date.now() - 60_000) });
+    expect(listed.map((p) => p.id)).toEqual([mediaId]);
+  });
+
+  it("listRecent with a parent lists the account's own comments on that media, replying to it", async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const mediaId = await published(account);
+    const other = await published(account);
+    const text = sandbox.uniqueText('listed comment');
+    const { result } = await attempt(account, { text, kind: 'reply', inReplyTo: mediaId });
+    await attempt(account, { text: sandbox.uniqueText('elsewhere'), kind: 'reply', inReplyTo: other });
+    const listed = await account.client.listRecent({ since: new Date(Date.now() - 60_000), inReplyTo: mediaId });
+    expect(listed.map((p) => [p.id, p.text, p.inReplyTo])).toEqual([[result.externalId, text, mediaId]]);
+  });
+
+  it('the platform refuses what its comment rules refuse (five hashtags, all capitals): failed, nothing stored', async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const mediaId = await published(account);
+    for (const text of ['#a #b #c #d #e five tags', 'ALL CAPITALS HERE']) {
+      const { result } = await attempt(account, { text, kind: 'reply', inReplyTo: mediaId });
+      expect(result.outcome, text).toBe('failed');
+    }
+    expect((await sandbox.allPosts(account.sandboxAccount.id)).filter((p) => p.inReplyToId === mediaId)).toEqual([]);
+  });
+
+  it('a comment with media is refused before any request; a lost answer is ambiguous, read back by listing', async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const mediaId = await published(account);
+    const refused = await attempt(account, {
+      text: 'with a file',
+      kind: 'reply',
+      inReplyTo: mediaId,
+      media: [image()],
+    });
+    expect(refused.result).toMatchObject({ outcome: 'failed', rule: 'invalid-input' });
+    await sandbox.setFaults(account.sandboxAccount.id, { timeoutAfterCommit: 1 });
+    const text = sandbox.uniqueText('lost comment');
+    const lost = await attemptKeepingState(account.client, { text, kind: 'reply', inReplyTo: mediaId }, {}, SHORT);
+    expect(lost.result.outcome).toBe('ambiguous');
+    await sandbox.setFaults(account.sandboxAccount.id, {});
+    const read = await account.client.readBack!({
+      idempotencyKey: 'd',
+      text,
+      kind: 'reply',
+      inReplyTo: mediaId,
+      state: {},
+      evidence: [lost.result.evidence ?? {}],
+      since: new Date(Date.now() - 60_000),
+      until: new Date(),
+    });
+    expect(read).toMatchObject({ verdict: 'list' });
+    const listed = await account.client.listRecent({ since: new Date(Date.now() - 60_000), inReplyTo: mediaId });
+    expect(listed.map((p) => p.text)).toEqual([text]);
+  });
+});

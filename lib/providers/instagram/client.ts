@@ -1,7 +1,17 @@
-import type { CallBudget } from '../call-budget';
-import { asRecord } from '../read';
+import { callOptions, type CallBudget } from '../call-budget';
+import { rejectedInput, withTiming } from '../publish-result';
+import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
-import type { Classification, ProviderClient, ProviderState, PublishInput, PublishMedia } from '../types';
+import type {
+  Classification,
+  ListRecentInput,
+  ProviderClient,
+  ProviderState,
+  PublishInput,
+  PublishMedia,
+  PublishResult,
+  RecentPost,
+} from '../types';
 import { createContainerClient } from '../meta-graph/client';
 import { createGraph, type ContainerParams, type Graph, type GraphAccount } from '../meta-graph/graph';
 import { INSTAGRAM_NETWORK } from '../meta-graph/network';
@@ -21,12 +31,27 @@ const isStory = (input: Pick<PublishInput, 'format'>) => input.format === 'story
  */
 export function createInstagramClient(account: GraphAccount, send?: ProviderTransport): ProviderClient {
   const graph = createGraph(INSTAGRAM_NETWORK, classifyInstagram, account, send);
+  const media = createMediaClient(graph);
+  return {
+    ...media,
+    // A reply is a comment of the account's own on a media object (a thread's second part: the first comment).
+    publish: (input) => (input.kind === 'reply' ? publishComment(graph, input) : media.publish(input)),
+    listRecent: (input) => (input.inReplyTo ? ownComments(graph, input.inReplyTo, input) : media.listRecent(input)),
+    // A comment has no container: its copies are found by reading its media's comments (listRecent with the parent).
+    readBack: async (input) =>
+      input.kind === 'reply'
+        ? { verdict: 'list', evidence: { comment: true, on: input.inReplyTo } }
+        : media.readBack!(input),
+  };
+}
+
+function createMediaClient(graph: Graph): ProviderClient {
   return createContainerClient(
     {
       graph,
       refuse: (input) => {
         const media = input.media ?? [];
-        if (input.kind !== 'post') return 'Instagram’s API publishes posts only: no replies or direct messages.';
+        if (input.kind !== 'post') return 'Instagram’s API publishes posts and comments only: no direct messages.';
         if (media.length === 0) return 'An Instagram post needs an image or a video.';
         if (isStory(input) && media.length > 1) return 'A Story is one image or one video.';
         if (input.format === 'reel' && (media.length > 1 || !isVideo(media[0]!))) return 'A Reel is one video.';
@@ -86,4 +111,40 @@ async function publishingLimit(graph: Graph, budget: CallBudget): Promise<Classi
     reason: `This account has published ${used} of its ${total} Instagram posts allowed in 24 hours; it is published once the limit frees up.`,
     evidence: { quotaUsage: used, quotaTotal: total },
   };
+}
+
+/**
+ * POST /{media}/comments?message=…: one call, never repeated by us. Comments have no idempotency and no container
+ * to read: an unknown outcome is settled by the media's comments (listRecent), same / similar / absent.
+ */
+async function publishComment(graph: Graph, input: PublishInput): Promise<PublishResult> {
+  const startedAt = new Date();
+  if (!input.inReplyTo) return rejectedInput('An Instagram comment names the post it is on.', startedAt);
+  if ((input.media ?? []).length > 0) return rejectedInput('An Instagram comment takes no image or video.', startedAt);
+  const raw = await graph.comment(input.inReplyTo, input.text, callOptions(input));
+  const classification = graph.classify(raw);
+  const evidence = { ...classification.evidence, comment: true, on: input.inReplyTo };
+  if (classification.outcome !== 'sent') return withTiming({ ...classification, evidence }, raw, startedAt);
+  return withTiming(
+    { ...classification, reason: 'Commented; Instagram returned the comment’s id.', evidence },
+    raw,
+    startedAt,
+  );
+}
+
+/**
+ * The account's own comments on one media object, in [since, until]: Graph lists everyone's, so the account's
+ * username (from /me) picks its own. A listing that cannot be read throws, as every listing does.
+ */
+async function ownComments(graph: Graph, mediaId: string, input: ListRecentInput): Promise<RecentPost[]> {
+  const options = callOptions(input);
+  const me = await graph.me(options);
+  const username = asString(me.username);
+  const comments = await graph.comments(mediaId, { maxPages: input.maxPages ?? 10, ...options });
+  const until = input.until?.getTime() ?? Infinity;
+  return comments
+    .filter((c) => username !== undefined && c.author === username)
+    .filter((c) => c.createdAt.getTime() >= input.since.getTime() - 999 && c.createdAt.getTime() <= until)
+    .map((c): RecentPost => ({ id: c.id, text: c.text, createdAt: c.createdAt, inReplyTo: c.inReplyTo }))
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }

@@ -12,7 +12,14 @@ import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
 import { fetchThroughApp, storedImage, storedVideo } from '@/testing/media';
 import { makeTestVideo } from '@/testing/video';
 import { VIDEO_PROCESSING_MS } from '@/sandbox/dialects/instagram/api';
-import { attemptCount, deliveryStates, schedulePostWithMedia, testPublisherOptions } from '@/testing/publisher';
+import { insertPostMedia } from '@/db/queries/media';
+import {
+  attemptCount,
+  deliveryStates,
+  schedulePostWithMedia,
+  scheduleThread,
+  testPublisherOptions,
+} from '@/testing/publisher';
 import { testReconcileOptions } from '@/testing/reconciler';
 import { startTestSandbox } from '@/testing/sandbox';
 
@@ -260,5 +267,94 @@ describe('Instagram: an unknown outcome of media_publish is settled by the conta
     expect((await status(id)).status).toBe('sent');
     expect(await containers(account)).toHaveLength(1);
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
+  });
+});
+
+/** A thread to Instagram: the post (one JPEG, on part 0) and its first comment; both deliveries, in part order. */
+async function scheduleFirstComment(account: Account) {
+  const image = await storedImage(db, storage, account.workspaceId, { format: 'jpeg' });
+  const parts = [sandbox.uniqueText('instagram post'), sandbox.uniqueText('first comment')];
+  const { postId, byAccount } = await scheduleThread(db, {
+    workspaceId: account.workspaceId,
+    accountIds: [account.productAccountId],
+    parts,
+  });
+  await insertPostMedia(db, { postId, part: 0, mediaIds: [image.id] });
+  const [post, comment] = byAccount.get(account.productAccountId)!;
+  return { post: post!, comment: comment!, parts };
+}
+const commentsOn = async (account: Account, mediaId: string) =>
+  (await sandbox.allPosts(account.sandboxAccount.id)).filter((p) => p.inReplyToId === mediaId);
+
+/** The post is out; its first comment is due, and made ambiguous by `faults`; then the platform answers normally. */
+async function ambiguousComment(faults: Partial<FaultSettings>) {
+  const account = await sandbox.connectAccount('instagram');
+  const thread = await scheduleFirstComment(account);
+  // The comment is held back an hour so that the faults meet it alone (a pass otherwise sends both in turn).
+  await db
+    .update(deliveries)
+    .set({ dueAt: new Date(Date.now() + 3_600_000) })
+    .where(eq(deliveries.id, thread.comment));
+  await publish();
+  const post = await status(thread.post);
+  expect([post.status, (await status(thread.comment)).status]).toEqual(['sent', 'scheduled']);
+  await sandbox.setFaults(account.sandboxAccount.id, faults);
+  await dueNow(thread.comment);
+  await publish({ callTimeoutMs: CALL_TIMEOUT_MS });
+  expect((await status(thread.comment)).status).toBe('ambiguous');
+  await sandbox.setFaults(account.sandboxAccount.id, {});
+  // The reconciler reads once the call's timeout has passed since the attempt (a quick 502 answers well before).
+  await new Promise((resolve) => setTimeout(resolve, CALL_TIMEOUT_MS));
+  return { ...thread, account, mediaId: post.externalId! };
+}
+
+describe('Instagram first comments through the publisher: after the post, once', () => {
+  it('I1 — a post and its first comment: the comment goes out after the post is confirmed, once, on that post', async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const { post, comment, parts } = await scheduleFirstComment(account);
+    await publish();
+    await publish();
+    const [sentPost, sentComment] = [await status(post), await status(comment)];
+    expect([sentPost.status, sentComment.status]).toEqual(['sent', 'sent']);
+    const comments = await commentsOn(account, sentPost.externalId!);
+    expect(comments.map((c) => [c.id, c.text])).toEqual([[sentComment.externalId, parts[1]]]);
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(2); // the post and its comment, nothing else
+  });
+
+  for (const fault of ['timeoutAfterCommit', 'errorAfterCommit', 'resetAfterCommit'] as const) {
+    it(`I1 — ${fault} on the comment: the media's comments show it → sent with that id; one comment, one attempt`, async () => {
+      const { comment, mediaId, account } = await ambiguousComment({ [fault]: 1 });
+      await reconcile();
+      expect(await decisions(comment)).toEqual(['found']);
+      const [copy] = await commentsOn(account, mediaId);
+      expect(await status(comment)).toMatchObject({ status: 'sent', externalId: copy!.id });
+      expect(await commentsOn(account, mediaId)).toHaveLength(1);
+      expect(await attemptCount(db, comment)).toBe(1);
+    });
+  }
+
+  it('I1 — timeoutBeforeCommit on the comment: absent from the comments twice → released → one comment', async () => {
+    const { comment, mediaId, account } = await ambiguousComment({ timeoutBeforeCommit: 1 });
+    await reconcile();
+    await reconcile();
+    expect(await decisions(comment)).toEqual(['not_found_recheck', 'released']);
+    await dueNow(comment);
+    await publish();
+    expect((await status(comment)).status).toBe('sent');
+    expect(await commentsOn(account, mediaId)).toHaveLength(1);
+  });
+
+  it('I1 — a similar comment on the post blocks a resend: needs_review with it as evidence, no second comment', async () => {
+    const { comment, mediaId, account, parts } = await ambiguousComment({ timeoutBeforeCommit: 1 });
+    // The same words, rewritten a little (as a person editing it in the app would leave them).
+    const parent = (await sandbox.allPosts(account.sandboxAccount.id)).find((p) => p.id === mediaId)!;
+    const author = (await sandbox.store.getAccountById(parent.accountId))!;
+    await sandbox.store.insertPost({ account: author, kind: 'reply', text: `${parts[1]}!`, inReplyToId: mediaId });
+    await reconcile();
+    expect(await decisions(comment)).toEqual(['needs_review']);
+    expect((await status(comment)).status).toBe('needs_review');
+    await dueNow(comment);
+    await publish();
+    expect(await commentsOn(account, mediaId)).toHaveLength(1);
   });
 });

@@ -51,7 +51,7 @@ export const instagramMeta = {
   name: 'instagram',
   label: 'Instagram',
   exactlyOnce:
-    'A delivery creates one media container, kept across attempts, and publishes it; an unknown outcome is settled by the container’s status (PUBLISHED means it went out), and an expired container is replaced only once the account’s posts show no copy.',
+    'A delivery creates one media container, kept across attempts, and publishes it; an unknown outcome is settled by the container’s status (PUBLISHED means it went out), and an expired container is replaced only once the account’s posts show no copy. A first comment goes after its post is confirmed; an unknown one is settled by reading that post’s comments.',
   textLimit: 2_200,
   countText: instagramTextLength,
   // JPEG is the only image format Instagram publishes; a carousel holds up to 10 images and videos.
@@ -69,7 +69,12 @@ export const instagramMeta = {
       help: 'One image or one video, shown for 24 hours, without the caption.',
     },
   ],
-  kinds: ['post'],
+  // A reply is a comment of the account's own on a media object: a thread to Instagram is a post and its first
+  // comment. Instagram's rules for comments posted through its API (announced with the comments endpoint in 2014;
+  // the Graph reference names none, so we keep the strictest): at most 300 characters, 4 hashtags and one URL, not
+  // all capitals. The length is checked when the post is made; the sandbox refuses the rest, as Instagram does.
+  kinds: ['post', 'reply'],
+  replies: { noun: 'comment', textLimit: 300, media: false, maxThreadParts: 2 },
   connect: { method: 'oauth', oauth: true, fields: [] },
   sandboxPath: '/api/sandbox/instagram',
   sandboxPostPath: (id) => `/api/sandbox/instagram/v23.0/${id}?fields=id,caption,media_type,timestamp,permalink`,

@@ -28,6 +28,9 @@ export type ContainerRead =
 /** A container's parameters as Meta's examples send them (query string); undefined ones are left out. */
 export type ContainerParams = Record<string, string | undefined>;
 
+/** Graph's `2017-08-31T18:10:30+0000` (no colon in the offset) as a Date; invalid when it is not one. */
+const graphTimestamp = (value: unknown) => new Date(String(value).replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+
 /** One Graph request per call through the transport (never retried); the token travels in the header. */
 export function createGraph(
   network: MetaNetwork,
@@ -124,7 +127,7 @@ export function createGraph(
         for (const item of Array.isArray(body.data) ? body.data : []) {
           const media = asRecord(item);
           const id = asString(media.id);
-          const createdAt = new Date(String(media.timestamp).replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+          const createdAt = graphTimestamp(media.timestamp);
           if (!id || Number.isNaN(createdAt.getTime())) continue;
           posts.push({
             id,
@@ -139,6 +142,46 @@ export function createGraph(
         if (!asString(paging.next) || !after) break;
       }
       return posts;
+    },
+
+    /** POST /{media}/comments?message=…: one comment of the account's own on a media object (no idempotency). */
+    comment: (mediaId: string, message: string, options: CallOptions) =>
+      request('POST', url(`/${encodeURIComponent(mediaId)}/comments`, { message }), options),
+
+    /**
+     * GET /{media}/comments: the comments on one media object, everyone's, newest first as listed, following
+     * `after`. Each is a RecentPost replying to that media; `author` is the commenter's username.
+     */
+    async comments(
+      mediaId: string,
+      input: { maxPages: number } & CallOptions,
+    ): Promise<(RecentPost & { author: string | null })[]> {
+      const comments: (RecentPost & { author: string | null })[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < input.maxPages; page++) {
+        const body = await read(
+          `/${encodeURIComponent(mediaId)}/comments`,
+          { fields: 'id,text,timestamp,username', limit: '50', after },
+          input,
+        );
+        for (const item of Array.isArray(body.data) ? body.data : []) {
+          const comment = asRecord(item);
+          const id = asString(comment.id);
+          const createdAt = graphTimestamp(comment.timestamp);
+          if (!id || Number.isNaN(createdAt.getTime())) continue;
+          comments.push({
+            id,
+            text: String(comment.text ?? ''),
+            createdAt,
+            inReplyTo: mediaId,
+            author: asString(comment.username) ?? null,
+          });
+        }
+        const paging = asRecord(body.paging);
+        after = asString(asRecord(paging.cursors).after);
+        if (!asString(paging.next) || !after) break;
+      }
+      return comments;
     },
 
     /** A media object's permalink (best effort after a publish: an empty answer is no failure). */

@@ -59,8 +59,20 @@ export type GraphDialect = {
   ): Promise<Response>;
   publishingLimit(viewer: SandboxAccount, deps: SandboxDeps): Promise<Response>;
   mediaJson(post: SandboxPost, author: SandboxAccount, fields: Set<string>, base: string): Record<string, unknown>;
+  /** Edges on one of the account's media objects (Instagram's `/{media}/comments`), by name; none elsewhere. */
+  mediaEdges?: Record<string, (call: MediaEdgeCall) => Promise<Response>>;
   /** Instagram's API deletes nothing. */
   canDelete: boolean;
+};
+
+export type MediaEdgeCall = {
+  request: Request;
+  url: URL;
+  params: URLSearchParams;
+  mediaId: string;
+  viewer: SandboxAccount;
+  deps: SandboxDeps;
+  base: string;
 };
 
 /** Long-lived tokens last 60 days; a refresh gives another 60. */
@@ -101,6 +113,9 @@ export const graphDialect =
       return graphError(400, { message: 'An active access token must be used to query information.', code: 2500 });
     }
     if (edge) {
+      const onMedia = dialect.mediaEdges?.[edge];
+      if (onMedia && id !== 'me' && /^\d{1,19}$/.test(id))
+        return onMedia({ request, url, params, mediaId: id, viewer, deps, base });
       if (id !== 'me' && id !== viewer.platformUserId) return unsupportedRequest(method === 'GET' ? 'get' : 'post', id);
       if (edge === dialect.createEdge && method === 'POST') return dialect.createContainer(params, viewer, deps);
       if (edge === dialect.publishEdge && method === 'POST')

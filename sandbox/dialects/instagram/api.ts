@@ -1,7 +1,7 @@
 import { sniffImageType } from '@/lib/media/sniff';
-import { json, withListingFaults } from '@/sandbox/behaviour/faults';
-import { graphDialect, storeContainer } from '@/sandbox/dialects/graph/api';
-import { invalidParameter } from '@/sandbox/dialects/threads/errors';
+import { json, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
+import { graphDialect, sleep, storeContainer, type MediaEdgeCall } from '@/sandbox/dialects/graph/api';
+import { invalidParameter, unknownPath, unsupportedRequest } from '@/sandbox/dialects/threads/errors';
 import { graphTime, listThreads } from '@/sandbox/dialects/threads/reads';
 import { fetchImageOverHttp, sha256Of, sniffVideoType } from '@/sandbox/http/media';
 import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxPostMedia } from '@/sandbox/store/types';
@@ -45,8 +45,68 @@ export const handleInstagram = graphDialect({
   listPosts: listMedia,
   publishingLimit,
   mediaJson,
+  mediaEdges: { comments },
   canDelete: false,
 });
+
+/**
+ * Instagram's rules for comments made through its API (announced with the comments endpoint; the Graph reference
+ * names no other): at most 300 characters, 4 hashtags and one URL, and not all capital letters.
+ */
+const COMMENT_RULES = { maxLength: 300, maxHashtags: 4, maxUrls: 1 };
+
+/**
+ * /{media}/comments on one of the account's own media objects. POST ?message=…: one comment, no idempotency (a
+ * resend is a second comment), with the account's write faults. GET: the media's comments, newest first, paged.
+ */
+async function comments({ request, url, params, mediaId, viewer, deps, base }: MediaEdgeCall): Promise<Response> {
+  const media = await deps.store.getPost(mediaId);
+  const method = request.method === 'GET' ? 'get' : 'post';
+  if (!media || media.accountId !== viewer.id || media.kind !== 'post' || media.record?.media_product_type === 'STORY')
+    return unsupportedRequest(method, mediaId);
+  if (request.method === 'GET')
+    return listThreads(url, params, viewer, deps, base, 'reply', {
+      platform: 'instagram',
+      earliestSince: 0,
+      mediaJson: commentJson,
+      keep: (post) => post.inReplyToId === mediaId,
+    });
+  if (request.method !== 'POST') return unknownPath(url.pathname);
+  const message = params.get('message') ?? '';
+  if (message.trim() === '') return invalidParameter('The parameter message is required.');
+  if (instagramCaptionLength(message) > COMMENT_RULES.maxLength)
+    return invalidParameter(`A comment must be at most ${COMMENT_RULES.maxLength} characters.`);
+  if ((message.match(/#[\p{L}\p{N}_]+/gu) ?? []).length > COMMENT_RULES.maxHashtags)
+    return invalidParameter(`A comment takes at most ${COMMENT_RULES.maxHashtags} hashtags.`);
+  if ((message.match(/https?:\/\/\S+/g) ?? []).length > COMMENT_RULES.maxUrls)
+    return invalidParameter(`A comment takes at most ${COMMENT_RULES.maxUrls} URL.`);
+  if (/\p{L}/u.test(message) && message === message.toUpperCase() && message !== message.toLowerCase())
+    return invalidParameter('A comment cannot consist of all capital letters.');
+  return withWriteFaults(deps, request, { platform: 'instagram', accountId: viewer.id }, async (context) => {
+    await sleep(context.createAt - Date.now()); // slow processing: the comment is made later, client or not
+    const comment = await deps.store.insertPost({
+      account: viewer,
+      kind: 'reply',
+      text: message,
+      inReplyToId: mediaId,
+    });
+    return json(200, { id: comment!.id });
+  });
+}
+
+/** An IG Comment with the requested fields (`id` always). */
+function commentJson(post: SandboxPost, author: SandboxAccount, fields: Set<string>) {
+  const username = author.handle.replace(/^@/, '');
+  const all: Record<string, unknown> = {
+    id: post.id,
+    text: post.text,
+    timestamp: graphTime(post.createdAt),
+    username,
+    from: { id: author.platformUserId, username },
+    media: { id: post.inReplyToId },
+  };
+  return Object.fromEntries(Object.entries(all).filter(([key]) => key === 'id' || fields.has(key)));
+}
 
 /**
  * POST /{user}/media. `media_type` absent: an IMAGE (`image_url`); REELS and STORIES take `video_url` (a Story an
@@ -141,7 +201,10 @@ async function publishingLimit(viewer: SandboxAccount, deps: SandboxDeps): Promi
   const read = await withListingFaults(deps, { platform: 'instagram', accountId: viewer.id });
   if (read instanceof Response) return read;
   const since = Date.now() - QUOTA.windowMs;
-  const recent = (await deps.store.listAllPosts(viewer.id)).filter((p) => p.createdAt.getTime() >= since);
+  // Published media only: comments are not posts.
+  const recent = (await deps.store.listAllPosts(viewer.id)).filter(
+    (p) => p.kind === 'post' && p.createdAt.getTime() >= since,
+  );
   return json(200, {
     data: [{ quota_usage: recent.length, config: { quota_total: QUOTA.max, quota_duration: QUOTA.windowMs / 1000 } }],
   });

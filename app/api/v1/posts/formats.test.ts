@@ -161,3 +161,46 @@ describe('POST /api/v1/posts — formats', () => {
     expect(kept.map((d) => d.accountId)).toEqual([x!.id]);
   });
 });
+
+describe('POST /api/v1/posts — a first comment on Instagram (a thread of two: the post, then its comment)', () => {
+  const thread = (parts: { text: string; mediaIds?: string[] }[]) => ({
+    kind: 'thread',
+    parts,
+    accountIds: [instagram.id],
+  });
+
+  it('the post with its image and a text comment: accepted, two parts on the account', async () => {
+    const image = await jpeg();
+    const tag = randomUUID().slice(0, 8);
+    const res = await create(thread([{ text: `${tag} post`, mediaIds: [image.id] }, { text: `${tag} first comment` }]));
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.parts.map((p: { text: string }) => p.text)).toEqual([`${tag} post`, `${tag} first comment`]);
+    const parts = await db.select({ part: deliveries.part }).from(deliveries).where(eq(deliveries.postId, body.id));
+    expect(parts.map((p) => p.part).sort()).toEqual([0, 1]);
+  });
+
+  it('refused, nothing stored: a third part, a comment over 300 characters, an image on the comment, no image on the post', async () => {
+    const before = await storedPosts();
+    const image = await jpeg();
+    const cases: [unknown, string][] = [
+      [thread([{ text: 'post', mediaIds: [image.id] }, { text: 'one' }, { text: 'two' }]), 'parts'],
+      [thread([{ text: 'post', mediaIds: [image.id] }, { text: 'x'.repeat(301) }]), 'parts.1.text'],
+      [
+        thread([
+          { text: 'post', mediaIds: [image.id] },
+          { text: 'comment', mediaIds: [(await jpeg()).id] },
+        ]),
+        'parts.1.mediaIds',
+      ],
+      [thread([{ text: 'post' }, { text: 'comment' }]), 'parts.0.mediaIds'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await create(payload);
+      expect(res.status, field).toBe(422);
+      const problem = await res.json();
+      expect(Object.keys(problem.errors ?? {}), field).toContain(field);
+    }
+    expect(await storedPosts()).toBe(before);
+  });
+});
