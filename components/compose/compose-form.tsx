@@ -171,6 +171,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
             onPendingChange={setPostPending}
             requireAltText={requireAltText}
             selected={selected}
+            formats={chosenFormats}
             error={fieldError('mediaIds')}
             videos
           />

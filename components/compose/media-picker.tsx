@@ -3,10 +3,11 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { FieldError, inputClass } from '@/components/ui/field';
 import { MAX_MEDIA_PER_PART, MAX_MEDIA_PER_POST } from '@/db/media-limits';
-import { clockDuration, networkVideoCheck, videoFactsOf } from '@/lib/media/video-limits';
+import { clockDuration } from '@/lib/media/video-limits';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ComposeAccount } from './accounts-picker';
 import type { DraftMedia } from './draft-parts';
+import { megabytes, networkHints } from './network-hints';
 import { uploadImage } from './upload-image';
 import { VideoUpload } from './video-upload';
 
@@ -32,7 +33,11 @@ type Props = {
   /** Whether images are still being added (the post waits for them). */
   onPendingChange: (pending: boolean) => void;
   requireAltText: boolean;
-  selected: Pick<ComposeAccount, 'handle' | 'provider'>[];
+  selected: (Pick<ComposeAccount, 'handle' | 'provider'> & { id?: string })[];
+  /** Each account's chosen format (`story`), by account id: its video is checked against that format's limits. */
+  formats?: Readonly<Record<string, string>>;
+  /** A thread's part after the first: a reply, which some networks publish as a comment without media. */
+  reply?: boolean;
   error?: string;
   /** The fieldset's legend: `Images`, or `Images of part 2` for a thread part. */
   label?: string;
@@ -50,9 +55,6 @@ type Props = {
 
 const appThumbnail = (mediaId: string) => `/api/app/media/${mediaId}`;
 
-const megabytes = (bytes: number) =>
-  bytes < 100_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
-
 /**
  * Images of the post: drop them or pick them, describe each (alt text), upload with progress, remove. Uploaded
  * images live in the draft (a reload keeps them); each network's limits are checked here as a hint and again
@@ -64,6 +66,8 @@ export function MediaPicker({
   onPendingChange,
   requireAltText,
   selected,
+  formats,
+  reply = false,
   error,
   label = 'Images',
   errorId = 'mediaIds',
@@ -152,7 +156,7 @@ export function MediaPicker({
     if (e.dataTransfer.files.length > 0) add(e.dataTransfer.files);
   };
 
-  const hints = networkHints(media, selected, unit);
+  const hints = networkHints(media, selected, unit, { formats, reply });
   const full = media.length + pending.length >= MAX_IMAGES[unit];
 
   return (
@@ -307,48 +311,3 @@ const describeMedia = (m: DraftMedia) =>
     `${m.width}×${m.height}`,
     megabytes(m.size),
   ].join(' · ');
-
-/**
- * What a chosen network will refuse (PROVIDER_META[...].media; a video against its `media.video` formats), said
- * before scheduling; the server checks again.
- */
-function networkHints(
-  media: DraftMedia[],
-  selected: Pick<ComposeAccount, 'handle' | 'provider'>[],
-  unit: 'post' | 'part',
-): string[] {
-  const hints: string[] = [];
-  const mixed = media.some((m) => m.video) && media.length > 1;
-  for (const account of selected) {
-    const { label, media: limits } = PROVIDER_META[account.provider];
-    // A video among other media is a carousel's item, where the network has carousels of videos (Instagram).
-    const carousel = limits.video?.formats.some((f) => f.id === 'carousel') ?? false;
-    if (mixed && !carousel && limits.video)
-      hints.push(`${account.handle} (${label}) takes a video only on its own: attach nothing else to this ${unit}.`);
-    if (limits.required && media.length === 0)
-      hints.push(`${account.handle} (${label}) publishes only posts with an image or a video.`);
-    if (media.length > limits.maxPerPost)
-      hints.push(`${account.handle} (${label}) takes at most ${limits.maxPerPost} images per ${unit}.`);
-    media.forEach((m, i) => {
-      const video = videoFactsOf(m);
-      if (video) {
-        // What fails where, per target, before scheduling (the server checks again).
-        const check = networkVideoCheck(
-          PROVIDER_META[account.provider],
-          video,
-          mixed && carousel ? 'carousel' : undefined,
-        );
-        if (!check.supported) hints.push(`Video ${i + 1}: ${check.message} (${account.handle}).`);
-        else for (const problem of check.problems) hints.push(`Video ${i + 1}: ${problem} (${account.handle}).`);
-      } else if (!limits.types.includes(m.type))
-        hints.push(
-          `Image ${i + 1}: ${label} does not take ${m.type.replace('image/', '').toUpperCase()} (${account.handle}).`,
-        );
-      else if (m.size > limits.maxBytes)
-        hints.push(
-          `Image ${i + 1} is too large for ${account.handle} (${label} takes up to ${megabytes(limits.maxBytes)}).`,
-        );
-    });
-  }
-  return hints;
-}

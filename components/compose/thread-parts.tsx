@@ -204,6 +204,7 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
                     onPendingChange={(pending) => media.onPendingChange(part.id, pending)}
                     requireAltText={media.requireAltText}
                     selected={media.selected}
+                    reply={i > 0}
                     error={errors[`parts.${i}.mediaIds`]?.[0]}
                     label={`Images of part ${i + 1}`}
                     errorId={`${id}-media`}
