@@ -4,7 +4,6 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { FieldError, inputClass } from '@/components/ui/field';
 import { MAX_MEDIA_PER_PART, MAX_MEDIA_PER_POST } from '@/db/media-limits';
 import { clockDuration } from '@/lib/media/video-limits';
-import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ComposeAccount } from './accounts-picker';
 import type { DraftMedia } from './draft-parts';
 import { megabytes, networkHints } from './network-hints';
