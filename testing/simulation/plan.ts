@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Profile } from '@/sandbox/store/types';
 
-export type Platform = 'x' | 'mastodon';
+/** X and Mastodon publish in one call; Threads in two around a media container whose status is the evidence. */
+export type Platform = 'x' | 'mastodon' | 'threads';
 export type FaultRates = {
   timeoutBeforeCommit: number;
   timeoutAfterCommit: number;
@@ -54,6 +55,8 @@ export type SimulationPlan = {
 const PROFILES: Record<Platform, Profile[]> = {
   x: ['x-nodedupe', 'plain', 'x'],
   mastodon: ['mastodon-legacy', 'mastodon-nokey', 'plain', 'mastodon-modern'],
+  // `plain` publishes a published container again, as no real server does: only our guards stand in the way.
+  threads: ['plain', 'threads'],
 };
 
 const NO_FAULT_RATES: FaultRates = {
@@ -74,7 +77,7 @@ const faults: fc.Arbitrary<FaultRates> = fc.record({
   listingUnavailable: rate,
 });
 
-const account: fc.Arbitrary<AccountPlan> = fc.constantFrom<Platform>('x', 'mastodon').chain((platform) =>
+const account: fc.Arbitrary<AccountPlan> = fc.constantFrom<Platform>('x', 'mastodon', 'threads').chain((platform) =>
   fc.record({
     platform: fc.constant(platform),
     profile: fc.constantFrom(...PROFILES[platform]),
@@ -153,7 +156,7 @@ export const simulationPlan: fc.Arbitrary<SimulationPlan> = fc
  * absence here and the release would publish a second copy.
  */
 export const slowPlatformPlan: fc.Arbitrary<SimulationPlan> = fc
-  .constantFrom<Platform>('x', 'mastodon')
+  .constantFrom<Platform>('x', 'mastodon', 'threads')
   .chain((platform) =>
     fc.record({
       accounts: fc.tuple(

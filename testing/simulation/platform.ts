@@ -10,13 +10,16 @@ import type { Actor, Simulation } from './scheduler';
 export const SIM_ORIGIN = 'http://sim.invalid';
 
 // The store steps of a write, each one a point where the platform may pause (processing time) and where
-// another request may overtake it: Mastodon's key check, the insert, the key store, the lock.
+// another request may overtake it: Mastodon's key check, the insert, the key store, the lock; Threads' container
+// and its publish (where the post is made).
 const WRITE_STEPS = new Set<PropertyKey>([
   'getIdempotentPostId',
   'insertPost',
   'createPost',
   'setIdempotentPostId',
   'tryLock',
+  'createContainer',
+  'publishContainer',
 ]);
 
 /**
@@ -124,17 +127,20 @@ export function simulatedPlatform(sim: Simulation, options: { random: () => numb
   };
 }
 
-/** The account a store write step is for: `(input)` with `input.account`, or `(accountId, …)`. */
+/** The account a store write step is for: `(input)` with `input.account` or `input.accountId`, or `(accountId, …)`. */
 function writeAccountId(args: unknown[]): string | undefined {
   const [first] = args;
   if (typeof first === 'string') return first;
-  return (first as { account?: { id?: string } } | undefined)?.account?.id;
+  const input = first as { account?: { id?: string }; accountId?: string } | undefined;
+  return input?.account?.id ?? input?.accountId;
 }
 
 function insertedPost(prop: PropertyKey, result: unknown): SandboxPost | null {
   if (!result || typeof result !== 'object') return null;
   if (prop === 'insertPost' && 'id' in result) return result as SandboxPost;
   if (prop === 'createPost' && (result as { status?: string }).status === 'created')
+    return (result as { post: SandboxPost }).post;
+  if (prop === 'publishContainer' && (result as { status?: string }).status === 'published')
     return (result as { post: SandboxPost }).post;
   return null;
 }
