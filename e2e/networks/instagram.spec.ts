@@ -61,3 +61,55 @@ test('an admin connects Instagram through OAuth; a post without an image is refu
     join sandbox.threads_containers c on c.id = (d.provider_state->>'containerId')::bigint where p.text = ${story}`;
   expect(stories).toEqual([{ media_type: 'STORIES', format: 'story' }]);
 });
+
+test('a thread to Instagram is the post and its first comment: the comment goes out after the post, once, on it', async ({
+  page,
+}) => {
+  test.slow();
+  await signIn(page, 'admin@demo.test');
+  await connectThroughSandboxOAuth(page, { label: 'Instagram', path: 'instagram' }, 'Authorize Semel');
+  const status = page.getByRole('status').filter({ hasText: /^Connected / });
+  const handle = /Connected (@\S+) on Instagram\./.exec((await status.textContent()) ?? '')![1]!;
+
+  const tag = randomUUID();
+  const [postText, commentText] = [`The post ${tag}`, `And its first comment ${tag}`];
+  await page.goto('/compose');
+  await page.getByRole('checkbox', { name: new RegExp(handle) }).check();
+  await page.getByRole('radio', { name: 'Thread' }).check();
+  // The composer says what part 2 becomes, with the comment's own limit in its count.
+  await expect(
+    page.getByRole('note').filter({ hasText: 'On Instagram, part 2 is the post’s first comment' }),
+  ).toBeVisible();
+  await page.getByLabel('Part 1', { exact: true }).fill(postText);
+  await page.getByLabel('Part 2', { exact: true }).fill(commentText);
+  await expect(page.locator('#part-1-count')).toContainText(`${commentText.length}/2200 Instagram comment`);
+  const image = await randomImage();
+  const first = page.getByRole('group', { name: 'Images of part 1' });
+  await first
+    .getByLabel('Add images')
+    .setInputFiles({ name: 'image.jpeg', mimeType: image.mimeType, buffer: image.buffer });
+  await first.getByLabel(/Alt text for image 1/).fill(image.altText);
+  await first.getByRole('button', { name: 'Upload image 1' }).click();
+  await expect(first.getByRole('list', { name: 'Images of this part' }).getByText('Image 1 uploaded')).toBeVisible();
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByRole('link', { name: 'View the post' }).click();
+
+  await expect
+    .poll(
+      async () =>
+        (
+          await e2eSql()<{ status: string }[]>`
+            select d.status from deliveries d join posts p on p.id = d.post_id where p.text = ${postText} order by d.part`
+        ).map((d) => d.status),
+      { timeout: 30_000 },
+    )
+    .toEqual(['sent', 'sent']);
+  // On the platform's own records: one post with the image, one comment of the account's on that post.
+  await expectOneCopyWithImage(postText, image);
+  const comments = await e2eSql()<{ parent: string; post_id: string }[]>`
+    select c.in_reply_to_id::text as parent, d.external_id as post_id
+    from sandbox.posts c, deliveries d join posts p on p.id = d.post_id
+    where c.text = ${commentText} and p.text = ${postText} and d.part = 0`;
+  expect(comments).toHaveLength(1);
+  expect(comments[0]!.parent).toBe(comments[0]!.post_id);
+});

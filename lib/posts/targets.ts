@@ -5,6 +5,9 @@ import type { PostKind } from '@/lib/providers/types';
 
 export type FieldErrors = Record<string, string[]>;
 
+/** A hashtag as Instagram counts one: # and letters, digits or _. */
+const HASHTAG = /#[\p{L}\p{N}_]+/gu;
+
 const KIND_NAMES: Record<PostKind, string> = { post: 'posts', reply: 'replies', dm: 'direct messages' };
 
 /** What a post publishes: one text, or a thread's parts (each checked on its own, reported as `parts.<i>.text`). */
@@ -70,7 +73,11 @@ export function checkTargets(
         (errors.parts ??= []).push(
           `${label} takes a post and ${replies.maxThreadParts - 1} ${replies.noun} (${account.handle}): at most ${replies.maxThreadParts} parts`,
         );
-    } else if (params.kind !== 'thread' && !(kinds as readonly PostKind[]).includes(params.kind))
+    } else if (params.kind === 'reply' && replies?.threadOnly)
+      (errors.accountIds ??= []).push(
+        `${label} takes a ${replies.noun} only as a thread's second part, the post's first ${replies.noun} (${account.handle})`,
+      );
+    else if (params.kind !== 'thread' && !(kinds as readonly PostKind[]).includes(params.kind))
       (errors.accountIds ??= []).push(
         `${label} takes ${kinds.map((k) => KIND_NAMES[k]).join(' and ')} only: ${account.handle}`,
       );
@@ -88,6 +95,11 @@ export function checkTargets(
       if (length > limit)
         (errors[field] ??= []).push(
           `${length}/${limit} characters: too long for ${account.handle}${reply && replies ? ` (a ${replies.noun})` : ''}`,
+        );
+      const hashtags = (text.match(HASHTAG) ?? []).length;
+      if (reply && replies && hashtags > replies.maxHashtags)
+        (errors[field] ??= []).push(
+          `${hashtags} hashtags: a ${replies.noun} on ${account.handle} takes at most ${replies.maxHashtags}`,
         );
     }
   }

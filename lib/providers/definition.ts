@@ -29,9 +29,17 @@ export type ProviderMeta = {
   kinds: readonly PostKind[];
   /**
    * Where a network's replies are not posts (Instagram's are comments on a media object): what people call one, its
-   * own text limit, that it takes no media, and how many parts a thread may have (the post and its first comment).
+   * own text and hashtag limits, that it takes no media, how many parts a thread may have (the post and its first
+   * comment), and that it takes one only as a thread's part (`threadOnly`: no reply to a post named by id or link).
    */
-  replies?: { noun: string; textLimit: number; media: false; maxThreadParts: number };
+  replies?: {
+    noun: string;
+    textLimit: number;
+    maxHashtags: number;
+    media: false;
+    maxThreadParts: number;
+    threadOnly: boolean;
+  };
   connect: ConnectMeta;
   /** The sandbox dialect's path under this app (`/api/sandbox/<name>`). */
   sandboxPath: `/api/sandbox/${string}`;

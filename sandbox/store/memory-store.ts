@@ -221,6 +221,18 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       return [...(timelines.get(accountId) ?? [])];
     },
 
+    async listReplies(postId, query) {
+      const maxId = parsePostId(query.maxId);
+      return [...timelines.values()]
+        .flat()
+        .filter((p) => p.inReplyToId === postId && !p.deletedAt)
+        .filter(
+          (p) => (maxId === null || BigInt(p.id) < maxId) && !(query.createdUpTo && p.createdAt > query.createdUpTo),
+        )
+        .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+        .slice(0, query.limit);
+    },
+
     async deletePost(accountId, id) {
       const post = posts.get(id);
       if (!post || post.accountId !== accountId) return { status: 'not_found' };

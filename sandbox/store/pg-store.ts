@@ -16,6 +16,7 @@ import {
   insertSandboxPost,
   insertSandboxRecord,
   listAllSandboxPosts,
+  listSandboxReplies,
   listSandboxPosts,
   lockSandboxAccount,
   registerSandboxAccount,
@@ -218,6 +219,16 @@ export function createPgSandboxStore(
 
     async listAllPosts(accountId) {
       return (await listAllSandboxPosts(db, { accountId })).map(toPost);
+    },
+
+    async listReplies(postId, query) {
+      const rows = await listSandboxReplies(db, {
+        postId,
+        maxId: parsePostId(query.maxId) ?? undefined,
+        createdUpTo: query.createdUpTo,
+        limit: query.limit,
+      });
+      return rows.map(toPost);
     },
 
     async deletePost(accountId, id) {

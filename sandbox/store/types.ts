@@ -285,6 +285,11 @@ export interface SandboxStore {
   listPosts(accountId: string, query: PostQuery): Promise<SandboxPost[]>;
   /** Every copy ever stored on the account, deleted ones included, oldest first (tests, chaos). */
   listAllPosts(accountId: string): Promise<SandboxPost[]>;
+  /**
+   * The live replies to one post, whoever made them (Instagram's comments on a media object), newest first: below
+   * `maxId` when given, created at or before `createdUpTo` (read lag), at most `limit`.
+   */
+  listReplies(postId: string, query: { maxId?: string; createdUpTo?: Date; limit: number }): Promise<SandboxPost[]>;
   /** Soft-deletes the account's own post (atomic: one of two concurrent deletes wins). */
   deletePost(accountId: string, id: string): Promise<DeleteResult>;
   /** Live (not deleted) copies per account. */

@@ -292,12 +292,13 @@ describe('Instagram client: a first comment, once', () => {
     expect(listed.map((p) => [p.id, p.text, p.inReplyTo])).toEqual([[result.externalId, text, mediaId]]);
   });
 
-  it('the platform refuses what its comment rules refuse (five hashtags, all capitals): failed, nothing stored', async () => {
+  it('the platform refuses what its comment rules refuse (31 hashtags, 2,201 characters): failed, nothing stored', async () => {
     const account = await sandbox.connectAccount('instagram');
     const mediaId = await published(account);
-    for (const text of ['#a #b #c #d #e five tags', 'ALL CAPITALS HERE']) {
+    const tags = Array.from({ length: 31 }, (_, i) => `#tag${i}`).join(' ');
+    for (const text of [tags, 'x'.repeat(2_201)]) {
       const { result } = await attempt(account, { text, kind: 'reply', inReplyTo: mediaId });
-      expect(result.outcome, text).toBe('failed');
+      expect(result.outcome, text.slice(0, 20)).toBe('failed');
     }
     expect((await sandbox.allPosts(account.sandboxAccount.id)).filter((p) => p.inReplyToId === mediaId)).toEqual([]);
   });
@@ -330,5 +331,48 @@ describe('Instagram client: a first comment, once', () => {
     expect(read).toMatchObject({ verdict: 'list' });
     const listed = await account.client.listRecent({ since: new Date(Date.now() - 60_000), inReplyTo: mediaId });
     expect(listed.map((p) => p.text)).toEqual([text]);
+  });
+});
+
+describe("Instagram client: reading a media's comments, never another's for ours", () => {
+  async function published(account: Account) {
+    const { result } = await attempt(account, { text: sandbox.uniqueText('read comments'), media: [image()] });
+    return result.externalId!;
+  }
+
+  it("a stranger's comment with our very words is not ours: only the account's own are listed", async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const stranger = await sandbox.connectAccount('instagram');
+    const mediaId = await published(account);
+    const text = sandbox.uniqueText('first comment words');
+    // Someone else comments first, with the same words (Instagram lists everyone's comments on the media).
+    await sandbox.store.insertPost({ account: stranger.sandboxAccount, kind: 'reply', text, inReplyToId: mediaId });
+    const since = new Date(Date.now() - 60_000);
+    expect(await account.client.listRecent({ since, inReplyTo: mediaId })).toEqual([]);
+    const { result } = await attempt(account, { text, kind: 'reply', inReplyTo: mediaId });
+    const listed = await account.client.listRecent({ since, inReplyTo: mediaId });
+    expect(listed.map((p) => p.id)).toEqual([result.externalId]);
+  });
+
+  it('more comments than the pages it may read: unreadable (thrown), never an absence', async () => {
+    const account = await sandbox.connectAccount('instagram');
+    const fan = await sandbox.connectAccount('instagram');
+    const mediaId = await published(account);
+    const text = sandbox.uniqueText('buried comment');
+    await attempt(account, { text, kind: 'reply', inReplyTo: mediaId });
+    for (let i = 0; i < 60; i++)
+      await sandbox.store.insertPost({
+        account: fan.sandboxAccount,
+        kind: 'reply',
+        text: `fan ${i}`,
+        inReplyToId: mediaId,
+      });
+    const since = new Date(Date.now() - 60_000);
+    // 50 a page: our comment (the oldest) is on the second page.
+    await expect(account.client.listRecent({ since, inReplyTo: mediaId, maxPages: 1 })).rejects.toMatchObject({
+      classification: { rule: 'instagram-comments-truncated' },
+    });
+    const all = await account.client.listRecent({ since, inReplyTo: mediaId, maxPages: 2 });
+    expect(all.map((p) => p.text)).toEqual([text]);
   });
 });

@@ -2,15 +2,16 @@ import { callOptions, type CallBudget } from '../call-budget';
 import { rejectedInput, withTiming } from '../publish-result';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
-import type {
-  Classification,
-  ListRecentInput,
-  ProviderClient,
-  ProviderState,
-  PublishInput,
-  PublishMedia,
-  PublishResult,
-  RecentPost,
+import {
+  ProviderReadError,
+  type Classification,
+  type ListRecentInput,
+  type ProviderClient,
+  type ProviderState,
+  type PublishInput,
+  type PublishMedia,
+  type PublishResult,
+  type RecentPost,
 } from '../types';
 import { createContainerClient } from '../meta-graph/client';
 import { createGraph, type ContainerParams, type Graph, type GraphAccount } from '../meta-graph/graph';
@@ -134,16 +135,25 @@ async function publishComment(graph: Graph, input: PublishInput): Promise<Publis
 
 /**
  * The account's own comments on one media object, in [since, until]: Graph lists everyone's, so the account's
- * username (from /me) picks its own. A listing that cannot be read throws, as every listing does.
+ * username (from /me) sets the others' aside. Unreadable — no username to compare, a comment whose author Graph
+ * does not name (it may be ours, or a stranger's with our words), more comments than the pages read, or a failed
+ * read — throws, as every listing does: never a list that proves absence or takes another's comment for ours.
  */
 async function ownComments(graph: Graph, mediaId: string, input: ListRecentInput): Promise<RecentPost[]> {
   const options = callOptions(input);
-  const me = await graph.me(options);
-  const username = asString(me.username);
+  const username = asString((await graph.me(options)).username);
+  if (!username) {
+    const reason = 'Instagram did not say this account’s username, so its comments cannot be told from others’';
+    throw new ProviderReadError(reason, { outcome: 'ambiguous', rule: 'instagram-username-unknown', reason });
+  }
   const comments = await graph.comments(mediaId, { maxPages: input.maxPages ?? 10, ...options });
+  if (comments.some((c) => c.author === null)) {
+    const reason = `Instagram listed a comment on ${mediaId} without its author, so ours cannot be told from others’`;
+    throw new ProviderReadError(reason, { outcome: 'ambiguous', rule: 'instagram-comment-author-unknown', reason });
+  }
   const until = input.until?.getTime() ?? Infinity;
   return comments
-    .filter((c) => username !== undefined && c.author === username)
+    .filter((c) => c.author === username)
     .filter((c) => c.createdAt.getTime() >= input.since.getTime() - 999 && c.createdAt.getTime() <= until)
     .map((c): RecentPost => ({ id: c.id, text: c.text, createdAt: c.createdAt, inReplyTo: c.inReplyTo }))
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());

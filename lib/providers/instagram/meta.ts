@@ -70,11 +70,11 @@ export const instagramMeta = {
     },
   ],
   // A reply is a comment of the account's own on a media object: a thread to Instagram is a post and its first
-  // comment. Instagram's rules for comments posted through its API (announced with the comments endpoint in 2014;
-  // the Graph reference names none, so we keep the strictest): at most 300 characters, 4 hashtags and one URL, not
-  // all capitals. The length is checked when the post is made; the sandbox refuses the rest, as Instagram does.
+  // comment, and only that (a link names a post by its shortcode, which the comments edge does not take). A comment
+  // follows the caption's rules (2,200 characters, 30 hashtags); the Graph reference names no others. (The 300
+  // characters, 4 hashtags and one URL of 2014 were the retired Instagram API's.)
   kinds: ['post', 'reply'],
-  replies: { noun: 'comment', textLimit: 300, media: false, maxThreadParts: 2 },
+  replies: { noun: 'comment', textLimit: 2_200, maxHashtags: 30, media: false, maxThreadParts: 2, threadOnly: true },
   connect: { method: 'oauth', oauth: true, fields: [] },
   sandboxPath: '/api/sandbox/instagram',
   sandboxPostPath: (id) => `/api/sandbox/instagram/v23.0/${id}?fields=id,caption,media_type,timestamp,permalink`,

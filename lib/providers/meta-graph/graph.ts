@@ -149,8 +149,9 @@ export function createGraph(
       request('POST', url(`/${encodeURIComponent(mediaId)}/comments`, { message }), options),
 
     /**
-     * GET /{media}/comments: the comments on one media object, everyone's, newest first as listed, following
-     * `after`. Each is a RecentPost replying to that media; `author` is the commenter's username.
+     * GET /{media}/comments: the comments on one media object, everyone's, following `after` to the end; more
+     * than `maxPages` pages throws (unreadable). Each is a RecentPost replying to that media; `author` is the
+     * commenter's username, null where Graph does not say.
      */
     async comments(
       mediaId: string,
@@ -179,9 +180,12 @@ export function createGraph(
         }
         const paging = asRecord(body.paging);
         after = asString(asRecord(paging.cursors).after);
-        if (!asString(paging.next) || !after) break;
+        if (!asString(paging.next) || !after) return comments;
       }
-      return comments;
+      // More comments than the pages read: the listing has no time bound, so ours may be on a page not read, and
+      // a listing cut short is no proof of absence.
+      const reason = `${network.label} lists more comments on ${mediaId} than ${input.maxPages} pages: ours may be among those not read`;
+      throw new ProviderReadError(reason, { outcome: 'ambiguous', rule: `${network.name}-comments-truncated`, reason });
     },
 
     /** A media object's permalink (best effort after a publish: an empty answer is no failure). */

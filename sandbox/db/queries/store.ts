@@ -295,6 +295,26 @@ export async function listSandboxPosts(db: Executor, params: SandboxPostQuery) {
     .limit(params.limit);
 }
 
+/** The live replies to one post, whoever made them, newest first (Instagram's comments on a media object). */
+export async function listSandboxReplies(
+  db: Executor,
+  params: { postId: string; maxId?: bigint; createdUpTo?: Date; limit: number },
+) {
+  return db
+    .select()
+    .from(sandboxPosts)
+    .where(
+      and(
+        eq(sandboxPosts.inReplyToId, params.postId),
+        isNull(sandboxPosts.deletedAt),
+        params.maxId !== undefined ? lt(sandboxPosts.id, params.maxId) : undefined,
+        params.createdUpTo ? lte(sandboxPosts.createdAt, params.createdUpTo) : undefined,
+      ),
+    )
+    .orderBy(desc(sandboxPosts.id))
+    .limit(params.limit);
+}
+
 export async function countSandboxPosts(db: Executor, params: { accountIds: string[] }) {
   if (params.accountIds.length === 0) return [];
   return db

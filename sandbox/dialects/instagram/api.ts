@@ -49,28 +49,19 @@ export const handleInstagram = graphDialect({
   canDelete: false,
 });
 
-/**
- * Instagram's rules for comments made through its API (announced with the comments endpoint; the Graph reference
- * names no other): at most 300 characters, 4 hashtags and one URL, and not all capital letters.
- */
-const COMMENT_RULES = { maxLength: 300, maxHashtags: 4, maxUrls: 1 };
+/** A comment follows the caption's rules (the Graph reference names no others): 2,200 characters, 30 hashtags. */
+const COMMENT_RULES = { maxLength: MAX_CAPTION, maxHashtags: MAX_HASHTAGS };
 
 /**
  * /{media}/comments on one of the account's own media objects. POST ?message=…: one comment, no idempotency (a
  * resend is a second comment), with the account's write faults. GET: the media's comments, newest first, paged.
  */
-async function comments({ request, url, params, mediaId, viewer, deps, base }: MediaEdgeCall): Promise<Response> {
+async function comments({ request, url, params, mediaId, viewer, deps }: MediaEdgeCall): Promise<Response> {
   const media = await deps.store.getPost(mediaId);
   const method = request.method === 'GET' ? 'get' : 'post';
   if (!media || media.accountId !== viewer.id || media.kind !== 'post' || media.record?.media_product_type === 'STORY')
     return unsupportedRequest(method, mediaId);
-  if (request.method === 'GET')
-    return listThreads(url, params, viewer, deps, base, 'reply', {
-      platform: 'instagram',
-      earliestSince: 0,
-      mediaJson: commentJson,
-      keep: (post) => post.inReplyToId === mediaId,
-    });
+  if (request.method === 'GET') return listComments(url, params, mediaId, viewer, deps);
   if (request.method !== 'POST') return unknownPath(url.pathname);
   const message = params.get('message') ?? '';
   if (message.trim() === '') return invalidParameter('The parameter message is required.');
@@ -78,10 +69,6 @@ async function comments({ request, url, params, mediaId, viewer, deps, base }: M
     return invalidParameter(`A comment must be at most ${COMMENT_RULES.maxLength} characters.`);
   if ((message.match(/#[\p{L}\p{N}_]+/gu) ?? []).length > COMMENT_RULES.maxHashtags)
     return invalidParameter(`A comment takes at most ${COMMENT_RULES.maxHashtags} hashtags.`);
-  if ((message.match(/https?:\/\/\S+/g) ?? []).length > COMMENT_RULES.maxUrls)
-    return invalidParameter(`A comment takes at most ${COMMENT_RULES.maxUrls} URL.`);
-  if (/\p{L}/u.test(message) && message === message.toUpperCase() && message !== message.toLowerCase())
-    return invalidParameter('A comment cannot consist of all capital letters.');
   return withWriteFaults(deps, request, { platform: 'instagram', accountId: viewer.id }, async (context) => {
     await sleep(context.createAt - Date.now()); // slow processing: the comment is made later, client or not
     const comment = await deps.store.insertPost({
@@ -94,7 +81,50 @@ async function comments({ request, url, params, mediaId, viewer, deps, base }: M
   });
 }
 
-/** An IG Comment with the requested fields (`id` always). */
+/**
+ * GET /{media}/comments: everyone's comments on the media, newest first, `limit` (default 25, at most 50) a page,
+ * `after` the cursor of the last one read; each with its own author's username.
+ */
+async function listComments(
+  url: URL,
+  params: URLSearchParams,
+  mediaId: string,
+  viewer: SandboxAccount,
+  deps: SandboxDeps,
+): Promise<Response> {
+  const limit = params.has('limit') ? Number(params.get('limit')) : 25;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) return invalidParameter('limit must be from 1 to 50.');
+  const after = params.get('after');
+  const maxId = after ? Buffer.from(after, 'base64url').toString() : undefined;
+  if (maxId !== undefined && !/^\d{1,19}$/.test(maxId)) return invalidParameter('The after cursor is invalid.');
+  const read = await withListingFaults(deps, { platform: 'instagram', accountId: viewer.id });
+  if (read instanceof Response) return read;
+  const rows = await deps.store.listReplies(mediaId, { maxId, createdUpTo: read.createdUpTo, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const fields = new Set((params.get('fields') ?? 'id').split(',').filter(Boolean));
+  const data = [];
+  for (const comment of page) {
+    const author = (await deps.store.getAccountById(comment.accountId))!;
+    data.push(commentJson(comment, author, fields));
+  }
+  const body: Record<string, unknown> = { data };
+  if (page.length > 0) {
+    const cursor = (id: string) => Buffer.from(id).toString('base64url');
+    const paging: Record<string, unknown> = {
+      cursors: { before: cursor(page[0]!.id), after: cursor(page.at(-1)!.id) },
+    };
+    if (rows.length > limit) {
+      const next = new URL(url);
+      next.searchParams.delete('access_token');
+      next.searchParams.set('after', cursor(page.at(-1)!.id));
+      paging.next = next.toString();
+    }
+    body.paging = paging;
+  }
+  return json(200, body);
+}
+
+/** An IG Comment with the requested fields (`id` always), named by its own author. */
 function commentJson(post: SandboxPost, author: SandboxAccount, fields: Set<string>) {
   const username = author.handle.replace(/^@/, '');
   const all: Record<string, unknown> = {

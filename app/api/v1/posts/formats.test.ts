@@ -180,12 +180,20 @@ describe('POST /api/v1/posts — a first comment on Instagram (a thread of two: 
     expect(parts.map((p) => p.part).sort()).toEqual([0, 1]);
   });
 
-  it('refused, nothing stored: a third part, a comment over 300 characters, an image on the comment, no image on the post', async () => {
+  it('refused, nothing stored: a third part, a comment over 2,200 characters or with 31 hashtags, an image on the comment, no image on the post, a reply on its own', async () => {
     const before = await storedPosts();
     const image = await jpeg();
     const cases: [unknown, string][] = [
       [thread([{ text: 'post', mediaIds: [image.id] }, { text: 'one' }, { text: 'two' }]), 'parts'],
-      [thread([{ text: 'post', mediaIds: [image.id] }, { text: 'x'.repeat(301) }]), 'parts.1.text'],
+      [thread([{ text: 'post', mediaIds: [image.id] }, { text: 'x'.repeat(2_201) }]), 'parts.1.text'],
+      [
+        thread([
+          { text: 'post', mediaIds: [image.id] },
+          { text: Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ') },
+        ]),
+        'parts.1.text',
+      ],
+      [{ kind: 'reply', inReplyTo: '17895695668004550', text: 'a comment', accountIds: [instagram.id] }, 'accountIds'],
       [
         thread([
           { text: 'post', mediaIds: [image.id] },
