@@ -94,6 +94,9 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'instagram':
     case 'tiktok':
       return post.id;
+    case 'facebook':
+      // A page post's id as Graph names it: `{page-id}_{post-id}`.
+      return `${author.platformUserId}_${post.id}`;
   }
 }
 
