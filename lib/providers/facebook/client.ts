@@ -26,6 +26,8 @@ import { publishVideo } from './publish-video';
 import { readVideo } from './video';
 
 const isVideo = (m: PublishMedia) => m.mimeType.startsWith('video/');
+/** A photo's alt text, as Graph's photo upload takes it (`alt_text_custom`). */
+const altText = (m: PublishMedia): Record<string, string> => (m.altText ? { alt_text_custom: m.altText } : {});
 /** The first web address in the text: a link post's `link` (Facebook renders its preview). */
 const firstLink = (text: string) => /\bhttps?:\/\/[^\s<>"]+/i.exec(text)?.[0];
 
@@ -72,7 +74,10 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
       const raw = await graph.postEdge(
         'photos',
         {
-          multipart: { fields: { message: input.text, published: 'true' }, files: [photo(read.bytes[0]!, media[0]!)] },
+          multipart: {
+            fields: { message: input.text, published: 'true', ...altText(media[0]!) },
+            files: [photo(read.bytes[0]!, media[0]!)],
+          },
         },
         budget.options(),
       );
@@ -85,7 +90,7 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
         'photos',
         {
           multipart: {
-            fields: { published: 'false', ...(m.altText ? { alt_text_custom: m.altText } : {}) },
+            fields: { published: 'false', ...altText(m) },
             files: [photo(read.bytes[i]!, m)],
           },
         },
