@@ -44,16 +44,18 @@ test('an admin connects Facebook through its OAuth consent: each page they admin
     },
   ]);
 
-  // A post to the first page: one feed post on Facebook, named `{page-id}_{post-id}`; its link opens it.
+  // A post to the second page (its name is no prefix of the other's): one feed post on Facebook, named
+  // `{page-id}_{post-id}`; its link opens it.
+  const target = second!;
   const text = `Hello from Semel to Facebook ${randomUUID()}`;
-  await postNowAndOpen(page, pageName!, text);
-  const delivery = page.getByRole('region', { name: `Delivery to ${pageName}` });
+  await postNowAndOpen(page, target, text);
+  const delivery = page.getByRole('region', { name: `Delivery to ${target}` });
   await expect(delivery.locator('header').getByText('Sent', { exact: true })).toBeVisible();
   const copies = await e2eSql()<{ id: string; author: string }[]>`
     select p.id::text, a.platform_user_id as author
     from sandbox.posts p join sandbox.accounts a on a.id = p.account_id where p.text = ${text}`;
-  expect(copies).toEqual([{ id: expect.any(String), author: accounts[0]!.platform_user_id }]);
-  const postId = `${accounts[0]!.platform_user_id}_${copies[0]!.id}`;
+  expect(copies).toEqual([{ id: expect.any(String), author: accounts[1]!.platform_user_id }]);
+  const postId = `${accounts[1]!.platform_user_id}_${copies[0]!.id}`;
   const [row] = await e2eSql()<{ status: string; external_id: string; attempts: number }[]>`
     select d.status, d.external_id, (select count(*)::int from attempts t where t.delivery_id = d.id) as attempts
     from deliveries d join posts p on p.id = d.post_id where p.text = ${text}`;
@@ -67,8 +69,8 @@ test('an admin connects Facebook through its OAuth consent: each page they admin
   // A photo with its caption: uploaded as the photo post's bytes, published once.
   const image = await randomImage();
   const pictured = `A photo on Facebook ${randomUUID()}`;
-  await postNowAndOpen(page, pageName!, pictured, { image });
-  await expectDeliverySent(page, pageName!);
+  await postNowAndOpen(page, target, pictured, { image });
+  await expectDeliverySent(page, target);
   await expectOneCopyWithImage(pictured, image);
   const [pictureRow] = await e2eSql()<{ status: string; attempts: number }[]>`
     select d.status, (select count(*)::int from attempts t where t.delivery_id = d.id) as attempts
