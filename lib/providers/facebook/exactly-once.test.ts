@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries, recordOutcomes, saveProviderState, startAttempts } from '@/db/queries/deliveries';
-import { deliveries, reconciliations } from '@/db/schema';
+import { deliveries, reconciliations, socialAccounts } from '@/db/schema';
 import { sha256Hex } from '@/lib/media/media-storage';
 import { sendOnce } from '@/lib/net/send';
 import { createProviderClient } from '@/lib/providers';
@@ -243,6 +243,24 @@ describe('Facebook: a feed post whose answer was lost, settled by the page’s p
     await publish(ROOMY_TIMEOUT_MS);
     expect((await status(id)).status).toBe('sent');
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(1);
+  });
+});
+
+describe('Facebook: token health', () => {
+  it('I2 — a page token Facebook refuses (190): nothing posted, the delivery held and the account marked for a reconnect', async () => {
+    const account = await sandbox.connectAccount('facebook');
+    await sandbox.store.oauth.revokeAccount(account.sandboxAccount.id);
+    const { id } = await schedule(account, 'revoked');
+    await publish(ROOMY_TIMEOUT_MS);
+    expect((await status(id)).status).toBe('scheduled');
+    const [row] = await db
+      .select({ tokenStatus: socialAccounts.tokenStatus })
+      .from(socialAccounts)
+      .where(eq(socialAccounts.id, account.productAccountId));
+    expect(row!.tokenStatus).toBe('rejected');
+    await publish(ROOMY_TIMEOUT_MS); // held: not claimed again until reconnected
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
+    expect((await status(id)).status).toBe('scheduled');
   });
 });
 
