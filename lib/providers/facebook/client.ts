@@ -7,7 +7,6 @@ import type { ProviderTransport } from '../transport';
 import {
   ProviderReadError,
   type Classification,
-  type DeleteResult,
   type ListRecentInput,
   type ProviderClient,
   type PublishInput,
@@ -18,7 +17,7 @@ import {
   type ReadBackInput,
   type RecentPost,
 } from '../types';
-import { graphError } from '../meta-graph/classifier';
+import { deleteGraphObject, listAccountPosts } from '../meta-graph/client';
 import { createGraph, type Graph, type GraphAccount } from '../meta-graph/graph';
 import { FACEBOOK_NETWORK } from '../meta-graph/network';
 import { classifyFacebook } from './classifier';
@@ -125,18 +124,7 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
     return { ...c, externalId: postId, ...(url ? { url } : {}), evidence };
   }
 
-  async function listRecent(input: ListRecentInput): Promise<RecentPost[]> {
-    const listed = await graph.list('published_posts', {
-      since: input.since,
-      until: input.until,
-      maxPages: input.maxPages ?? 10,
-      ...callOptions(input),
-    });
-    const until = input.until?.getTime() ?? Infinity;
-    return listed
-      .filter((p) => p.createdAt.getTime() >= input.since.getTime() - 999 && p.createdAt.getTime() <= until)
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-  }
+  const listRecent = (input: ListRecentInput) => listAccountPosts(graph, ['published_posts'], input);
 
   /**
    * A video delivery's kept video says what happened; a text, link or photo post leaves no evidence on Facebook, so
@@ -194,16 +182,7 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
     return pagesOf(graph, options);
   }
 
-  /** DELETE /{post-id} → `{ success: true }`; Graph's "does not exist" (100/33) means already gone. */
-  async function deletePost(id: string, options: CallOptions = {}): Promise<DeleteResult> {
-    const raw = await graph.deleteMedia(id, options);
-    if (raw.type !== 'response') return { ok: false, reason: `Facebook did not answer the delete: ${raw.message}` };
-    if (raw.status >= 200 && raw.status < 300 && asRecord(raw.body).success === true)
-      return { ok: true, alreadyGone: false };
-    const error = graphError(raw);
-    if (error?.code === 100 && error.subcode === 33) return { ok: true, alreadyGone: true };
-    return { ok: false, reason: `Facebook refused the delete: ${graph.classify(raw).reason}`, httpStatus: raw.status };
-  }
+  const deletePost = (id: string, options: CallOptions = {}) => deleteGraphObject(graph, id, options);
 
   return { provider: 'facebook', publish, listRecent, whoAmI, deletePost, readBack, listIdentities };
 }
