@@ -1,8 +1,8 @@
 import type { RefreshResult, ResolvedAccount } from '../definition';
 import { sendOnce } from '@/lib/net/send';
-import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
 import { FACEBOOK_NETWORK } from '../meta-graph/network';
+import { longLivedCredentials } from '../meta-graph/tokens';
 import { classifyFacebook } from './classifier';
 
 /**
@@ -30,25 +30,5 @@ export async function exchangeFacebookToken(input: {
     outbound: account.outbound,
     timeoutMs: 10_000,
   });
-  const body = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : {};
-  const accessToken = asString(body.access_token);
-  if (accessToken) {
-    const expiresIn = Number(body.expires_in);
-    return {
-      ok: true,
-      credentials: {
-        ...account.credentials,
-        accessToken,
-        ...(Number.isFinite(expiresIn) && expiresIn > 0
-          ? { expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString() }
-          : {}),
-      },
-    };
-  }
-  const classification = classifyFacebook(raw);
-  return {
-    ok: false,
-    rejected: classification.rule === 'facebook-token-rejected',
-    reason: `No long-lived Facebook token: ${classification.reason}`,
-  };
+  return longLivedCredentials(FACEBOOK_NETWORK, classifyFacebook, account, raw);
 }
