@@ -166,6 +166,10 @@ const envSchema = z.object({
   INSTAGRAM_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
   TIKTOK_CLIENT_KEY: z.string().optional(),
   TIKTOK_CLIENT_SECRET: z.string().optional(),
+  FACEBOOK_APP_ID: z.string().optional(),
+  FACEBOOK_APP_SECRET: z.string().optional(),
+  // The token Meta's webhook subscription check sends back (GET /api/webhooks/facebook); blank: the check fails.
+  FACEBOOK_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   // Optional single sign-on (lib/auth/oidc.ts): on only when all three are set; existing members only.

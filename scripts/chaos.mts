@@ -212,8 +212,10 @@ const secrets = {
   APP_ENCRYPTION_KEY: encryptionKey,
   CRON_SECRET: randomBytes(24).toString('base64'),
 };
+// The run's media are on disk (MEDIA_DIR below): a bucket configured in this shell would send the children elsewhere.
+const inheritedEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MEDIA_S3_')));
 const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
-  ...process.env,
+  ...inheritedEnv,
   NODE_ENV: 'production',
   DATABASE_URL: database.url,
   SEMEL_DATA_DIR: dataDir,
@@ -281,14 +283,19 @@ console.log(
 
 // ── Deliveries: most written directly, a share through the public API of a live web instance ─────────
 const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
-// Every THREAD_EVERY-th intent written directly is a thread of 3 (3 deliveries, each part replying to the one before).
-const THREAD_EVERY = 20;
-const threadParts = (i: number) =>
-  i % THREAD_EVERY === 0 && PROVIDER_META[accounts[i % ACCOUNTS]!.platform].kinds.includes('reply')
-    ? [1, 2, 3].map((k) => `${deliveryText(i)} part ${k}/3`)
-    : undefined;
-const threadCount = Array.from({ length: dbCount }, (_, i) => threadParts(i)).filter(Boolean).length;
-const expectedDeliveries = N + 2 * threadCount;
+// Every THREAD_EVERY-th intent written directly is a thread (each part replying to the one before): of 3 parts, or as
+// many as the network takes (Instagram: the post and its first comment); none where it takes no replies. 19 is
+// prime to the account count, so the threads go round the accounts.
+const THREAD_EVERY = 19;
+const threadParts = (i: number) => {
+  const { kinds, replies } = PROVIDER_META[accounts[i % ACCOUNTS]!.platform];
+  if (i % THREAD_EVERY !== 0 || !kinds.includes('reply')) return undefined;
+  const n = Math.min(3, replies?.maxThreadParts ?? 3);
+  return Array.from({ length: n }, (_, k) => `${deliveryText(i)} part ${k + 1}/${n}`);
+};
+const threads = Array.from({ length: dbCount }, (_, i) => threadParts(i)).filter((parts) => parts !== undefined);
+const threadCount = threads.length;
+const expectedDeliveries = N + threads.reduce((n, parts) => n + parts.length - 1, 0);
 const insertDirect = (async () => {
   const order = Array.from({ length: dbCount }, (_, i) => i);
   for (let chunk = 0; chunk < order.length; chunk += 100) {
@@ -310,7 +317,9 @@ const insertDirect = (async () => {
               accountIds: [accounts[i % ACCOUNTS]!.id],
               actor: 'chaos',
             });
-            if (created && needsMedia(i)) await insertPostMedia(tx, { postId: created.post.id, mediaIds: [image.id] });
+            // A thread's file is on its first part (its later parts on Instagram are comments).
+            if (created && needsMedia(i))
+              await insertPostMedia(tx, { postId: created.post.id, part: 0, mediaIds: [image.id] });
           }
           await notifyDue(tx);
         }),
@@ -492,7 +501,7 @@ const kills = (role: string) => supervisor.all.filter((m) => m.role === role).re
 const crashes = supervisor.all.flatMap((m) => m.crashes.map((c) => ({ ...c, name: m.name })));
 const restarts = supervisor.all.reduce((n, m) => n + m.starts - 1, 0);
 console.log(
-  `deliveries ${rows.length} of ${expectedDeliveries} intended (${threadCount} threads of 3); copies on the sandbox ${verdict.copies}`,
+  `deliveries ${rows.length} of ${expectedDeliveries} intended (${threadCount} threads); copies on the sandbox ${verdict.copies}`,
 );
 console.log(
   `states: ${[...verdict.byStatus]
@@ -554,7 +563,11 @@ if (LATE_SHARE > 0) {
   );
   for (const l of learned) console.log(`  learned allowance ${l.provider} ${l.host}: worst ${l.ms} ms (${l.source})`);
 }
+// A network where nothing went out proves nothing (every post failed, say, on an image no one could fetch).
+const silent = [...tallyByNetwork(byProfile)].filter(([, t]) => t.sent === 0).map(([network]) => network);
+if (silent.length > 0) console.log(`  FAIL nothing sent on ${silent.join(', ')}`);
 const failed =
+  silent.length > 0 ||
   problems.some(([, ids]) => ids.length > 0) ||
   api.gaveUp > 0 ||
   api.refused.length > 0 ||

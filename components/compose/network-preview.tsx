@@ -13,6 +13,7 @@ const LINK_DISPLAY: Record<ProviderName, number | null> = {
   threads: null,
   instagram: null, // not linked in captions
   tiktok: null, // captions show links as plain text
+  facebook: null, // shown as written, with the link's preview card below
 };
 /** LinkedIn folds a long post after about three lines ("…see more"). */
 const LINKEDIN_FOLD = 210;

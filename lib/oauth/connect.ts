@@ -115,6 +115,7 @@ export async function completeOAuthConnect(
   if (exchange) {
     const longLived = await exchange({
       account: tools.resolve({ baseUrl: endpoints.accountBaseUrl, credentials }),
+      clientId: endpoints.client.clientId,
       clientSecret: endpoints.client.clientSecret,
       send: params.transport,
     });
@@ -129,7 +130,7 @@ export async function completeOAuthConnect(
   }
 
   const client = tools.client({ baseUrl: endpoints.accountBaseUrl, credentials });
-  let identities: { platformUserId: string; handle: string; displayName: string | null }[];
+  let identities: Awaited<ReturnType<NonNullable<typeof client.listIdentities>>>;
   try {
     if (client.listIdentities) identities = await client.listIdentities({ timeoutMs: 10_000 });
     else {
@@ -144,6 +145,8 @@ export async function completeOAuthConnect(
   const accounts = await db.transaction(async (tx) => {
     const connected: ConnectedAccount[] = [];
     for (const identity of identities) {
+      // A Facebook page publishes with its own page token; other identities share the connect's token.
+      const sealed = identity.credentials ?? credentials;
       const row = await connectAccount(
         tx,
         {
@@ -154,9 +157,9 @@ export async function completeOAuthConnect(
           handle: identity.handle,
           displayName: identity.displayName,
           platformUserId: identity.platformUserId,
-          tokenExpiresAt: credentials.expiresAt ? new Date(credentials.expiresAt) : null,
+          tokenExpiresAt: sealed.expiresAt ? new Date(sealed.expiresAt) : null,
         },
-        (id) => sealCredentials(credentials, params.encryptionKey, id),
+        (id) => sealCredentials(sealed, params.encryptionKey, id),
       );
       connected.push({ id: row.id, handle: row.handle });
     }

@@ -12,8 +12,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 type InboundNetwork = {
   /** The env variables of the app secret that signs its webhooks and of the token its subscription check sends. */
-  secretEnv: 'INSTAGRAM_APP_SECRET';
-  verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN';
+  secretEnv: 'INSTAGRAM_APP_SECRET' | 'FACEBOOK_APP_SECRET';
+  verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN' | 'FACEBOOK_WEBHOOK_VERIFY_TOKEN';
   events: (
     body: unknown,
     target: Pick<IncomingPlatformEvent, 'provider' | 'sandbox'>,
@@ -25,6 +25,12 @@ export const INBOUND_NETWORKS: Partial<Record<ProviderName, InboundNetwork>> = {
   instagram: {
     secretEnv: 'INSTAGRAM_APP_SECRET',
     verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN',
+    events: metaEvents,
+  },
+  // Facebook Pages: `feed` changes (a post published, a comment added) for the pages the app is subscribed to.
+  facebook: {
+    secretEnv: 'FACEBOOK_APP_SECRET',
+    verifyTokenEnv: 'FACEBOOK_WEBHOOK_VERIFY_TOKEN',
     events: metaEvents,
   },
 };

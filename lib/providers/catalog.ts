@@ -1,5 +1,6 @@
 import { blueskyMeta } from './bluesky/meta';
 import type { ProviderMeta } from './definition';
+import { facebookMeta } from './facebook/meta';
 import { instagramMeta } from './instagram/meta';
 import { linkedinMeta } from './linkedin/meta';
 import { mastodonMeta } from './mastodon/meta';
@@ -20,6 +21,7 @@ export const PROVIDER_META: { [P in ProviderName]: ProviderMeta & { name: P } } 
   threads: threadsMeta,
   instagram: instagramMeta,
   tiktok: tiktokMeta,
+  facebook: facebookMeta,
 };
 
 /** Who this app is to each sandbox dialect's OAuth server (sandbox/oauth/): its one client, public (PKCE, no secret). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Rule } from './classify';
 import { MASTODON_RULES, classifyMastodon } from './mastodon/classifier';
 import { NO_SOCKET } from '@/lib/net/send';
+import { FACEBOOK_RULES, classifyFacebook } from './facebook/classifier';
 import { INSTAGRAM_RULES, classifyInstagram } from './instagram/classifier';
 import { THREADS_RULES, classifyThreads } from './threads/classifier';
 import { TIKTOK_RULES, UNAUDITED_REASON, classifyTiktok } from './tiktok/classifier';
@@ -746,5 +747,60 @@ const INSTAGRAM_CASES: Case[] = [
   },
 ];
 suite('Instagram', INSTAGRAM_RULES, classifyInstagram, INSTAGRAM_CASES);
+
+// Facebook shares Graph's rows (named facebook-…) and adds its own: the duplicate refusal, media refusals and the
+// page throttle, whose wait Facebook names in X-Business-Use-Case-Usage.
+const FACEBOOK_CASES: Case[] = [
+  ...THREADS_CASES.map((c) => ({ ...c, rule: c.rule.replace(/^threads-/, 'facebook-') })),
+  {
+    name: '400 code 506 (duplicate status message) → ambiguous with evidence, never sent or failed',
+    raw: response(400, graph(506)),
+    rule: 'facebook-duplicate-post',
+    outcome: 'ambiguous',
+    check: (c) => {
+      expect(c.evidence).toMatchObject({ duplicate: true });
+      expect(c.externalId).toBeUndefined();
+    },
+  },
+  {
+    name: '400 code 80001 (page throttled) with X-Business-Use-Case-Usage → wait the minutes Facebook names',
+    raw: response(400, graph(80001, { is_transient: true }), {
+      'x-business-use-case-usage': JSON.stringify({
+        '1234': [
+          { type: 'pages', call_count: 100, total_cputime: 40, total_time: 60, estimated_time_to_regain_access: 7 },
+        ],
+      }),
+    }),
+    rule: 'facebook-rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 7 * 60_000)),
+  },
+  {
+    name: '400 code 32 (page request limit) without a usage header → a minute',
+    raw: response(400, graph(32)),
+    rule: 'facebook-rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 60_000)),
+  },
+  {
+    name: '400 code 6000 (problem uploading the video file)',
+    raw: response(400, graph(6000)),
+    rule: 'facebook-video-refused',
+    outcome: 'failed',
+  },
+  {
+    name: '400 code 324 (missing or invalid image file)',
+    raw: response(400, graph(324)),
+    rule: 'facebook-photo-refused',
+    outcome: 'failed',
+  },
+  {
+    name: '400 code 368 (temporarily blocked for policy violations)',
+    raw: response(400, graph(368)),
+    rule: 'facebook-policy-block',
+    outcome: 'failed',
+  },
+];
+suite('Facebook', FACEBOOK_RULES, classifyFacebook, FACEBOOK_CASES);
 suite('TikTok', TIKTOK_RULES, classifyTiktok, TIKTOK_CASES);
 suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);

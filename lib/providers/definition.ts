@@ -151,6 +151,8 @@ export type OAuthConfig = {
    */
   longLivedExchange?: (input: {
     account: ResolvedAccount;
+    /** The OAuth client's id (Facebook's exchange names it). */
+    clientId?: string;
     clientSecret?: string;
     send?: ProviderTransport;
   }) => Promise<RefreshResult>;

@@ -1,4 +1,5 @@
 import { blueskyProvider } from './bluesky';
+import { facebookProvider } from './facebook';
 import type { ProviderDefinition } from './definition';
 import { instagramProvider } from './instagram';
 import { linkedinProvider } from './linkedin';
@@ -20,6 +21,7 @@ export const PROVIDERS = {
   threads: threadsProvider,
   instagram: instagramProvider,
   tiktok: tiktokProvider,
+  facebook: facebookProvider,
 } as const satisfies { [P in ProviderName]: ProviderDefinition & { name: P } };
 
 export function providerDefinition(name: ProviderName): ProviderDefinition {

@@ -211,10 +211,15 @@ export interface ProviderClient {
    * Every identity this token can publish as (LinkedIn: the member and the organization pages they administer);
    * after an OAuth connect each becomes an account. Without it, the one `whoAmI` names.
    */
-  listIdentities?(options?: {
-    timeoutMs?: number;
-    signal?: AbortSignal;
-  }): Promise<{ platformUserId: string; handle: string; displayName: string | null }[]>;
+  listIdentities?(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<
+    {
+      platformUserId: string;
+      handle: string;
+      displayName: string | null;
+      /** The identity's own credentials where it has them (a Facebook page's token); else the connect's. */
+      credentials?: AccountCredentials;
+    }[]
+  >;
 }
 
 /** What the reconciler gives a provider to read back one ambiguous delivery by its own evidence. */

@@ -80,7 +80,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   });
 
 /** Meta's Graph networks answer with Graph's error body. */
-const isGraph = (platform: Platform) => platform === 'threads' || platform === 'instagram';
+const isGraph = (platform: Platform) => platform === 'threads' || platform === 'instagram' || platform === 'facebook';
 
 /** LinkedIn's error body (`{ status, message }`, a code on some). */
 const linkedinError = (status: number, message: string, code?: string) =>

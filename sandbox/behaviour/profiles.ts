@@ -18,6 +18,7 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   threads: 'threads',
   instagram: 'instagram',
   tiktok: 'tiktok',
+  facebook: 'facebook',
 };
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
@@ -35,9 +36,12 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   tiktok: ['tiktok'],
   // An app TikTok has not audited: only SELF_ONLY posts (init refuses any other privacy for a public creator).
   'tiktok-unaudited': ['tiktok'],
+  // Facebook Pages: no key and no dedupe on the feed (Facebook's 506 duplicate refusal is not counted on), unpublished
+  // photos attached by id, videos by a resumable session whose bytes are checked and processed after the finish.
+  facebook: ['facebook'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
-  plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram'],
+  plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram', 'facebook'],
 };
 
 export function profileFits(profile: Profile, platform: Platform): boolean {

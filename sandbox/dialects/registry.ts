@@ -1,6 +1,7 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
 import { handleBluesky } from './bluesky/api';
+import { handleFacebook } from './facebook/api';
 import { handleInstagram } from './instagram/api';
 import { handleLinkedin } from './linkedin/api';
 import { handleMastodon } from './mastodon/api';
@@ -27,4 +28,5 @@ export const SANDBOX_DIALECTS: { [P in ProviderName]: Dialect } = {
   threads: { handle: handleThreads, oauth: true },
   instagram: { handle: handleInstagram, oauth: true },
   tiktok: { handle: handleTiktok, oauth: true },
+  facebook: { handle: handleFacebook, oauth: true },
 };

@@ -3,6 +3,7 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ProviderName } from '@/lib/providers/types';
 import { characterCount } from '@/sandbox/http/request';
 import { graphemeLength } from './bluesky/records';
+import { facebookMessageLength } from './facebook/text-length';
 import { instagramCaptionLength } from './instagram/text-length';
 import { threadsLength } from './threads/text-length';
 import { tiktokCaptionLength } from './tiktok/text-length';
@@ -19,6 +20,7 @@ const DIALECT_COUNTERS: Record<ProviderName, (text: string) => number> = {
   threads: threadsLength,
   instagram: instagramCaptionLength,
   tiktok: tiktokCaptionLength,
+  facebook: facebookMessageLength,
 };
 
 const FIXTURES: [string, string][] = [

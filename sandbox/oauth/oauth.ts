@@ -11,6 +11,7 @@ import {
   sandboxRegistrations,
   unheldToken,
 } from '@/sandbox/dialects/linkedin/identity';
+import { facebookAdministratorOf, facebookPagesOf } from '@/sandbox/dialects/facebook/identity';
 import { CODE_VERIFIER, s256Challenge } from './pkce';
 import { hashSandboxToken, newSandboxIdentity, sandboxHandle } from './tokens';
 import type { Platform, SandboxAccount, SandboxDeps } from '@/sandbox/store/types';
@@ -125,6 +126,27 @@ async function registerNewUser(platform: Platform, deps: SandboxDeps) {
     handle: sandboxHandle(platform, identity.suffix),
     displayName: `Sandbox ${PROVIDER_META[platform].label} ${identity.suffix}`,
   };
+  if (platform === 'facebook') {
+    // A person who administers two pages: each becomes an account after the connect (GET /me/accounts).
+    const user = await deps.store.registerAccount({
+      platform,
+      ...own,
+      handle: `Sandbox User ${identity.suffix}`,
+      displayName: `Sandbox User ${identity.suffix}`,
+      token: unheldToken(),
+    });
+    for (const [i, pageId] of facebookPagesOf(identity.platformUserId).entries()) {
+      const name = `Sandbox Page ${identity.suffix}${i === 0 ? '' : ` ${String.fromCharCode(65 + i)}`}`;
+      await deps.store.registerAccount({
+        platform,
+        platformUserId: pageId,
+        handle: name,
+        displayName: name,
+        token: unheldToken(),
+      });
+    }
+    return user;
+  }
   if (platform !== 'linkedin') return deps.store.registerAccount({ platform, ...own, token: unheldToken() });
   let member: SandboxAccount | undefined;
   const page = { ...own, provider: platform, platformUserId: linkedinOrganizationUrn(identity.platformUserId) };
@@ -252,14 +274,22 @@ export async function handleRevoke(request: Request, deps: SandboxDeps): Promise
   const target = scope.find((s) => s.accountId === body?.accountId);
   if (!target)
     return problem({ status: 404, title: 'Not Found', detail: 'No sandbox account with that id in this workspace.' });
-  // A LinkedIn page holds no token of its own: revoking it revokes its administrator's.
+  // A LinkedIn page holds no token of its own: revoking it revokes its administrator's. A Facebook page's tokens are
+  // its own (from /me/accounts): they go with its administrator's.
   const holder = (await signsInAs(target.account, deps)) ?? target.account;
-  const revoked = await deps.store.oauth.revokeAccount(holder.id);
+  let revoked = await deps.store.oauth.revokeAccount(holder.id);
+  if (holder.id !== target.account.id && target.account.platform === 'facebook')
+    revoked += await deps.store.oauth.revokeAccount(target.account.id);
   return json(200, { accountId: target.accountId, revoked });
 }
 
 /** Who signs in for a sandbox account: itself, or for a LinkedIn page the member who administers it. */
 async function signsInAs(account: SandboxAccount, deps: SandboxDeps): Promise<SandboxAccount | null> {
+  if (account.platform === 'facebook') {
+    // A page never signs in: its administrator does. A one-click page has none (it holds its token itself).
+    const admin = facebookAdministratorOf(account.platformUserId);
+    return admin ? deps.store.getAccount('facebook', admin) : null;
+  }
   if (account.platform !== 'linkedin') return account;
   const admin = administratorOf(account.platformUserId);
   return admin ? deps.store.getAccount('linkedin', admin) : account;

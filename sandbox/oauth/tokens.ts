@@ -41,5 +41,7 @@ export function sandboxHandle(platform: Platform, suffix: string): string {
     case 'instagram':
     case 'tiktok':
       return `@sandbox_${suffix}`;
+    case 'facebook':
+      return `Sandbox Page ${suffix}`;
   }
 }

@@ -347,13 +347,16 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       return { ...publish };
     },
 
-    async finishTiktokPublish({ id, account, readyAt, media: video, failReason }) {
+    async finishTiktokPublish({ id, account, readyAt, media: video, failReason, text }) {
       const publish = tiktokPublishes.get(id);
       if (!publish || publish.accountId !== account.id || publish.readyAt || publish.failReason) return null;
       publish.readyAt = readyAt;
       publish.media = video;
       if (failReason) publish.failReason = failReason;
-      else publish.postId = insert({ account, ...tiktokPostOf({ ...publish, media: video }, readyAt) }).id;
+      else {
+        const title = text ?? publish.title;
+        publish.postId = insert({ account, ...tiktokPostOf({ ...publish, title, media: video }, readyAt) }).id;
+      }
       return { ...publish };
     },
 

@@ -331,12 +331,12 @@ export function createPgSandboxStore(
       return row ? toTiktokPublish(row) : null;
     },
 
-    finishTiktokPublish({ id, account, readyAt, media, failReason }) {
+    finishTiktokPublish({ id, account, readyAt, media, failReason, text }) {
       return db.transaction(async (tx) => {
         // Row-locked: of two finishing requests, the second sees the publish ended.
         const row = await getSandboxTiktokPublish(tx, { id, forUpdate: true });
         if (!row || row.accountId !== account.id || row.readyAt || row.failReason) return null;
-        const publish = { ...toTiktokPublish(row), media };
+        const publish = { ...toTiktokPublish(row), media, ...(text !== undefined ? { title: text } : {}) };
         const post = failReason ? null : await insert(tx, { account, ...tiktokPostOf(publish, readyAt) });
         const ended = await endSandboxTiktokPublish(tx, {
           id,

@@ -23,6 +23,7 @@ export const PROFILES = [
   'instagram',
   'tiktok',
   'tiktok-unaudited',
+  'facebook',
   'bluesky',
   'plain',
 ] as const;
@@ -228,6 +229,8 @@ export type FinishTiktokPublishInput = {
   media: SandboxPostMedia[];
   /** FAILED with this reason instead of a post. */
   failReason: string | null;
+  /** The post's text when it is given at the end (a Facebook video's description, sent with `finish`). */
+  text?: string;
 };
 
 export type DeleteResult =

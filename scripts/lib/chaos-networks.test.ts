@@ -9,7 +9,7 @@ import { startMemoryTestSandbox } from '@/testing/sandbox';
 import { resolveProfile } from '@/sandbox/behaviour/profiles';
 import { CHAOS_PROFILES, NEEDS_MEDIA, copiesOnPlatform, type ChaosAccount } from './chaos-networks';
 
-const CHAOS_NETWORKS = ['x', 'mastodon', 'bluesky', 'linkedin', 'threads', 'instagram'] as const;
+const CHAOS_NETWORKS = ['x', 'mastodon', 'bluesky', 'linkedin', 'threads', 'instagram', 'facebook'] as const;
 /** The chaos run's one JPEG, served at its URL as the app's signed media route serves it. */
 const jpeg = await makeImage('jpeg', { width: 64, height: 64 });
 const IMAGE_URL = 'https://app.example/api/media/chaos';
@@ -29,11 +29,12 @@ const image: PublishMedia = {
 describe('chaos networks: copies on the platform, named as our clients record them', () => {
   const started = startMemoryTestSandbox({ fetchImage: async (url) => (url === IMAGE_URL ? jpeg : null) });
 
-  it('every profile fits its network (the sandbox would refuse it) and all six networks are in the run', () => {
+  it('every profile fits its network (the sandbox would refuse it) and all seven networks are in the run', () => {
     for (const { profile, platform } of CHAOS_PROFILES) expect(resolveProfile(platform, profile)).toBe(profile);
     expect(new Set(CHAOS_PROFILES.map((p) => p.platform))).toEqual(new Set(CHAOS_NETWORKS));
   });
 
+  // Facebook's page posts are named `{page-id}_{post-id}`.
   for (const platform of CHAOS_NETWORKS) {
     it(`${platform}: the copy's id is the external id the client returned`, async () => {
       const sandbox = await started;

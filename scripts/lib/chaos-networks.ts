@@ -19,8 +19,10 @@ import type { Copy } from './chaos-verdict';
  * and `plain` refuses nothing. LinkedIn accounts are organization pages: their posts can be listed, so an
  * ambiguity settles by reading; a member's goes to review by design and is not part of this run. Instagram's posts
  * carry one JPEG (a post needs media), fetched by the sandbox from the app's signed URL; its own profile refuses a
- * published container as Instagram does, `plain` publishes it again. TikTok is not in the run: a TikTok post is a
- * video with a privacy level chosen per post (lib/providers/tiktok/exactly-once.test.ts).
+ * published container as Instagram does, `plain` publishes it again; a thread to it is the post and its first comment.
+ * Facebook pages (no dedupe on either profile) post text. TikTok and YouTube are not in the run: their posts are
+ * videos under daily caps (15 a creator, 6 uploads a project) that no run of this size fits
+ * (lib/providers/tiktok/exactly-once.test.ts, lib/providers/youtube/exactly-once.test.ts).
  */
 export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[] = [
   { profile: 'plain', platform: 'x' },
@@ -35,6 +37,8 @@ export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[]
   { profile: 'plain', platform: 'threads' },
   { profile: 'instagram', platform: 'instagram' },
   { profile: 'plain', platform: 'instagram' },
+  { profile: 'facebook', platform: 'facebook' },
+  { profile: 'plain', platform: 'facebook' },
 ];
 
 /** The networks whose posts need a file: each chaos post to them carries one image. */
@@ -42,9 +46,9 @@ export const NEEDS_MEDIA: ReadonlySet<Platform> = new Set(['instagram']);
 
 /**
  * Posts a profile may publish in 24 hours, where the network caps it (the sandbox refuses the next one, as the
- * network does): Threads 250, Instagram 100 (content_publishing_limit).
+ * network does, or the registry holds back): Threads 250, Instagram 100 (content_publishing_limit), Facebook 100.
  */
-export const POSTS_PER_DAY: Partial<Record<Platform, number>> = { threads: 250, instagram: 100 };
+export const POSTS_PER_DAY: Partial<Record<Platform, number>> = { threads: 250, instagram: 100, facebook: 100 };
 
 export type ChaosAccount = {
   /** The product's social account id. */
@@ -104,6 +108,9 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'instagram':
     case 'tiktok':
       return post.id;
+    case 'facebook':
+      // A page post's id as Graph names it: `{page-id}_{post-id}`.
+      return `${author.platformUserId}_${post.id}`;
   }
 }
 

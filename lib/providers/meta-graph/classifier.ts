@@ -59,8 +59,18 @@ const success = (raw: RawOutcome) =>
  * The Graph rows both container networks share, named by network (`threads-…`, `instagram-…`); `own` are a
  * network's extra rows, read before the shared ones that follow the success row.
  */
-export function metaGraphRules(network: MetaNetwork, own: readonly Rule[] = []): readonly Rule[] {
+export function metaGraphRules(
+  network: MetaNetwork,
+  own: readonly Rule[] = [],
+  options: {
+    /** More throttling codes of this network (Facebook's page throttle, 80001). */
+    throttleCodes?: readonly number[];
+    /** When a throttle ends, where the network says so in a header (Facebook's X-Business-Use-Case-Usage). */
+    throttleRetryAt?: (raw: RawOutcome, now: Date) => Date | undefined;
+  } = {},
+): readonly Rule[] {
   const { name, label } = network;
+  const throttled = new Set([...THROTTLE_CODES, ...(options.throttleCodes ?? [])]);
   const said = saidBy(label);
   return [
     ...NETWORK_RULES,
@@ -87,10 +97,12 @@ export function metaGraphRules(network: MetaNetwork, own: readonly Rule[] = []):
     },
     {
       id: `${name}-rate-limited`,
-      when: codeIs((code) => THROTTLE_CODES.has(code)),
+      when: codeIs((code) => throttled.has(code)),
       then: (raw, { now }) => {
         const retryAt =
-          retryAfter(raw.type === 'error' ? {} : raw.headers, now) ?? new Date(now.getTime() + THROTTLE_RETRY_MS);
+          retryAfter(raw.type === 'error' ? {} : raw.headers, now) ??
+          options.throttleRetryAt?.(raw, now) ??
+          new Date(now.getTime() + THROTTLE_RETRY_MS);
         return {
           outcome: 'not_sent',
           httpStatus: httpStatus(raw),
@@ -116,9 +128,7 @@ export function metaGraphRules(network: MetaNetwork, own: readonly Rule[] = []):
     {
       // "Temporary issue due to downtime": the request may have been carried out before it failed.
       id: `${name}-temporary-error`,
-      when: codeIs(
-        (code, error) => code === 1 || code === 2 || (error.transient === true && !THROTTLE_CODES.has(code)),
-      ),
+      when: codeIs((code, error) => code === 1 || code === 2 || (error.transient === true && !throttled.has(code))),
       then: (raw) => ({
         outcome: 'ambiguous',
         httpStatus: httpStatus(raw),

@@ -12,7 +12,7 @@ import {
 } from '../types';
 import { graphError } from './classifier';
 import { findPublishedPost } from './find-published';
-import type { CallOptions } from './graph';
+import type { CallOptions, Graph } from './graph';
 import { publishWithContainer, type ContainerFlow } from './publish';
 
 export type ContainerClientOptions = {
@@ -31,16 +31,7 @@ export function createContainerClient(flow: ContainerFlow, options: ContainerCli
   const { graph } = flow;
   const { name, label } = graph.network;
 
-  /** The account's posts in every listing, newest first. */
-  async function listRecent(input: ListRecentInput): Promise<RecentPost[]> {
-    const query = { since: input.since, until: input.until, maxPages: input.maxPages ?? 10, ...call(input) };
-    const listed: RecentPost[] = [];
-    for (const edge of options.listings) listed.push(...(await graph.list(edge, query)));
-    const until = input.until?.getTime() ?? Infinity;
-    return listed
-      .filter((p) => p.createdAt.getTime() >= input.since.getTime() - 999 && p.createdAt.getTime() <= until)
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-  }
+  const listRecent = (input: ListRecentInput) => listAccountPosts(graph, options.listings, input);
 
   /**
    * The delivery's container says what happened: PUBLISHED → found, with the post's id from the listing (until it
@@ -107,20 +98,9 @@ export function createContainerClient(flow: ContainerFlow, options: ContainerCli
     });
   }
 
-  /** DELETE /{media-id} → `{ success: true }`; Graph's "does not exist" (100/33) means already gone. */
   async function deletePost(id: string, callOptions: CallOptions = {}): Promise<DeleteResult> {
     if (options.cannotDelete) return { ok: false, reason: options.cannotDelete };
-    const raw = await graph.deleteMedia(id, callOptions);
-    if (raw.type !== 'response') return { ok: false, reason: `${label} did not answer the delete: ${raw.message}` };
-    if (raw.status >= 200 && raw.status < 300 && asRecord(raw.body).success === true)
-      return { ok: true, alreadyGone: false };
-    const error = graphError(raw);
-    if (error?.code === 100 && error.subcode === 33) return { ok: true, alreadyGone: true };
-    return {
-      ok: false,
-      reason: `${label} refused the delete: ${graph.classify(raw).reason}`,
-      httpStatus: raw.status,
-    };
+    return deleteGraphObject(graph, id, callOptions);
   }
 
   return {
@@ -160,3 +140,30 @@ function unlisted(label: string, containerId: string | null): ReadBack {
 
 /** The delivery's kept container, else the latest one an ambiguous attempt named in its evidence. */
 const keptContainer = (input: ReadBackInput) => keptId(input, 'containerId');
+
+/** The account's posts in every listing (Threads: threads and replies; Instagram: media; Facebook: published_posts), newest first. */
+export async function listAccountPosts(
+  graph: Graph,
+  listings: readonly string[],
+  input: ListRecentInput,
+): Promise<RecentPost[]> {
+  const query = { since: input.since, until: input.until, maxPages: input.maxPages ?? 10, ...call(input) };
+  const listed: RecentPost[] = [];
+  for (const edge of listings) listed.push(...(await graph.list(edge, query)));
+  const until = input.until?.getTime() ?? Infinity;
+  return listed
+    .filter((p) => p.createdAt.getTime() >= input.since.getTime() - 999 && p.createdAt.getTime() <= until)
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+}
+
+/** DELETE /{id} → `{ success: true }`; Graph's "does not exist" (100/33) means already gone. */
+export async function deleteGraphObject(graph: Graph, id: string, options: CallOptions = {}): Promise<DeleteResult> {
+  const { label } = graph.network;
+  const raw = await graph.deleteMedia(id, options);
+  if (raw.type !== 'response') return { ok: false, reason: `${label} did not answer the delete: ${raw.message}` };
+  if (raw.status >= 200 && raw.status < 300 && asRecord(raw.body).success === true)
+    return { ok: true, alreadyGone: false };
+  const error = graphError(raw);
+  if (error?.code === 100 && error.subcode === 33) return { ok: true, alreadyGone: true };
+  return { ok: false, reason: `${label} refused the delete: ${graph.classify(raw).reason}`, httpStatus: raw.status };
+}

@@ -1,5 +1,5 @@
 import type { OutboundPolicy } from '@/lib/net/outbound-guard';
-import { sendOnce } from '@/lib/net/send';
+import { sendOnce, type MultipartBody } from '@/lib/net/send';
 import type { CallOptions } from '../call-budget';
 import { asRecord, asString } from '../read';
 import type { ProviderTransport } from '../transport';
@@ -109,6 +109,8 @@ export function createGraph(
       input: { since: Date; until?: Date; maxPages: number } & CallOptions,
     ): Promise<RecentPost[]> {
       const posts: RecentPost[] = [];
+      const timeField = network.timeField ?? 'timestamp';
+      const permalinkField = network.permalinkField ?? 'permalink';
       // `until` must not be later than the platform's clock: near now it is left out (no upper bound).
       const until = input.until && input.until.getTime() < Date.now() - 5_000 ? input.until : undefined;
       let after: string | undefined;
@@ -116,7 +118,7 @@ export function createGraph(
         const body = await read(
           `/${user}/${edge}`,
           {
-            fields: `id,${network.textField},timestamp,permalink,${network.listFields}`,
+            fields: `id,${network.textField},${timeField},${permalinkField},${network.listFields}`,
             since: String(Math.max(network.epochSeconds, Math.floor(input.since.getTime() / 1000))),
             until: until ? String(Math.ceil(until.getTime() / 1000)) : undefined,
             limit: '100',
@@ -127,14 +129,14 @@ export function createGraph(
         for (const item of Array.isArray(body.data) ? body.data : []) {
           const media = asRecord(item);
           const id = asString(media.id);
-          const createdAt = graphTimestamp(media.timestamp);
+          const createdAt = graphTimestamp(media[timeField]);
           if (!id || Number.isNaN(createdAt.getTime())) continue;
           posts.push({
             id,
             text: String(media[network.textField] ?? ''),
             createdAt,
             inReplyTo: asString(asRecord(media.replied_to).id) ?? null,
-            url: asString(media.permalink),
+            url: asString(media[permalinkField]),
           });
         }
         const paging = asRecord(body.paging);
@@ -190,11 +192,33 @@ export function createGraph(
 
     /** A media object's permalink (best effort after a publish: an empty answer is no failure). */
     async permalink(mediaId: string, options: CallOptions): Promise<string | undefined> {
-      const raw = await request('GET', url(`/${encodeURIComponent(mediaId)}`, { fields: 'permalink' }), options);
-      return raw.type === 'response' && raw.status < 300 ? asString(asRecord(raw.body).permalink) : undefined;
+      const field = network.permalinkField ?? 'permalink';
+      const raw = await request('GET', url(`/${encodeURIComponent(mediaId)}`, { fields: field }), options);
+      return raw.type === 'response' && raw.status < 300 ? asString(asRecord(raw.body)[field]) : undefined;
     },
 
     me: (options: CallOptions) => read('/me', { fields: network.meFields }, options),
+
+    /** GET /{id}?fields=…: any node the token may read (a Facebook video's status, a post), 2xx JSON or a read error. */
+    readNode: (id: string, query: Record<string, string | undefined>, options: CallOptions) =>
+      read(`/${encodeURIComponent(id)}`, query, options),
+
+    /** GET /me/{edge}: the token owner's own edge (Facebook's /me/accounts, the pages a user token administers). */
+    readMine: (edge: string, query: Record<string, string | undefined>, options: CallOptions) =>
+      read(`/me/${encodeURIComponent(edge)}`, query, options),
+
+    /** POST /{user}/{edge} with a form or multipart body (Facebook's feed, photos and video upload phases). */
+    postEdge: (
+      edge: string,
+      body: { form: Record<string, string> } | { multipart: MultipartBody },
+      options: CallOptions & { base?: string },
+    ) => {
+      const { base: other, ...call } = options;
+      const target = other
+        ? `${other.replace(/\/+$/, '')}/${network.version}/${user}/${edge}`
+        : url(`/${user}/${edge}`);
+      return send({ method: 'POST', url: target, headers, outbound: account.outbound, ...body, ...call });
+    },
 
     /** Any other read of the account's own (Instagram's content_publishing_limit). */
     readEdge: (edge: string, query: Record<string, string | undefined>, options: CallOptions) =>

@@ -1,10 +1,11 @@
 /**
- * What differs between Meta's two container APIs (Threads at graph.threads.net, Instagram at graph.instagram.com):
- * names, not logic. Both make a post in two steps around a media container whose status is the evidence
- * (docs/networks.md); lib/providers/meta-graph/ holds that logic once.
+ * What differs between Meta's Graph APIs (Threads at graph.threads.net, Instagram at graph.instagram.com, Facebook
+ * Pages at graph.facebook.com): names, not logic. Threads and Instagram make a post in two steps around a media
+ * container whose status is the evidence (docs/networks.md); lib/providers/meta-graph/ holds that logic once. Facebook
+ * shares the Graph requests, listings, errors and tokens, not the containers (lib/providers/facebook/).
  */
 export type MetaNetwork = {
-  name: 'threads' | 'instagram';
+  name: 'threads' | 'instagram' | 'facebook';
   /** How people call it, in reasons and errors. */
   label: string;
   version: string;
@@ -18,6 +19,9 @@ export type MetaNetwork = {
   textField: string;
   /** Extra fields a listing asks for (replies on Threads). */
   listFields: string;
+  /** A listed post's time and link fields where they differ from `timestamp` and `permalink` (Facebook). */
+  timeField?: string;
+  permalinkField?: string;
   /** The listing refuses an earlier `since` (Threads: its launch); 0 where none is documented. */
   epochSeconds: number;
   /** The long-lived token grants (`th_exchange_token`/`th_refresh_token`, `ig_exchange_token`/`ig_refresh_token`). */
@@ -65,4 +69,28 @@ export const INSTAGRAM_NETWORK: MetaNetwork = {
   refreshGrant: 'ig_refresh_token',
   meFields: 'user_id,username,name',
   meIdField: 'user_id',
+};
+
+/**
+ * Facebook Pages (developers.facebook.com/docs/pages-api/posts): a page's posts are `message`, `created_time` and
+ * `permalink_url`; `fb_exchange_token` swaps a user token for a long-lived one, and page tokens derived from it do not
+ * expire, so there is no refresh grant (`refreshGrant` is unused).
+ */
+export const FACEBOOK_NETWORK: MetaNetwork = {
+  name: 'facebook',
+  label: 'Facebook',
+  version: 'v23.0',
+  createEdge: 'feed',
+  publishEdge: 'feed',
+  statusField: 'status',
+  errorField: 'status',
+  textField: 'message',
+  listFields: 'attachments',
+  timeField: 'created_time',
+  permalinkField: 'permalink_url',
+  epochSeconds: 0,
+  exchangeGrant: 'fb_exchange_token',
+  refreshGrant: '',
+  meFields: 'id,name',
+  meIdField: 'id',
 };

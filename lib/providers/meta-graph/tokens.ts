@@ -16,27 +16,8 @@ import type { MetaNetwork } from './network';
 export function longLivedTokens(network: MetaNetwork, classify: GraphClassifier) {
   const graph = (account: ResolvedAccount, send?: ProviderTransport) => createGraph(network, classify, account, send);
 
-  function longLived(account: ResolvedAccount, raw: RawOutcome): RefreshResult {
-    const body = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : {};
-    const accessToken = asString(body.access_token);
-    const expiresIn = Number(body.expires_in);
-    if (accessToken && Number.isFinite(expiresIn) && expiresIn > 0) {
-      return {
-        ok: true,
-        credentials: {
-          ...account.credentials,
-          accessToken,
-          expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString(),
-        },
-      };
-    }
-    const classification = classify(raw);
-    return {
-      ok: false,
-      rejected: classification.rule === `${network.name}-token-rejected`,
-      reason: `No long-lived ${network.label} token: ${classification.reason}`,
-    };
-  }
+  const longLived = (account: ResolvedAccount, raw: RawOutcome) =>
+    longLivedCredentials(network, classify, account, raw);
 
   return {
     refresh: async (account: ResolvedAccount, send?: ProviderTransport): Promise<RefreshResult> =>
@@ -50,5 +31,36 @@ export function longLivedTokens(network: MetaNetwork, classify: GraphClassifier)
         input.account,
         await graph(input.account, input.send).exchange(input.clientSecret ?? '', { timeoutMs: 10_000 }),
       ),
+  };
+}
+
+/**
+ * A long-lived token answer (`{ access_token, token_type, expires_in }`) as the account's new credentials; anything
+ * else is a failed refresh, `rejected` when Graph refused the token itself (190).
+ */
+export function longLivedCredentials(
+  network: MetaNetwork,
+  classify: GraphClassifier,
+  account: ResolvedAccount,
+  raw: RawOutcome,
+): RefreshResult {
+  const body = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : {};
+  const accessToken = asString(body.access_token);
+  const expiresIn = Number(body.expires_in);
+  if (accessToken && Number.isFinite(expiresIn) && expiresIn > 0) {
+    return {
+      ok: true,
+      credentials: {
+        ...account.credentials,
+        accessToken,
+        expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString(),
+      },
+    };
+  }
+  const classification = classify(raw);
+  return {
+    ok: false,
+    rejected: classification.rule === `${network.name}-token-rejected`,
+    reason: `No long-lived ${network.label} token: ${classification.reason}`,
   };
 }

@@ -18,9 +18,9 @@ export async function listThreads(
   deps: SandboxDeps,
   base: string,
   kind: 'post' | 'reply',
-  /** Instagram's media listing is the same shape: its own media objects, no earliest `since`, no Stories. */
+  /** Instagram's media listing and Facebook's published_posts are the same shape: their own objects, no earliest `since`. */
   listing: {
-    platform: 'threads' | 'instagram';
+    platform: 'threads' | 'instagram' | 'facebook';
     earliestSince: number;
     mediaJson: typeof mediaJson;
     keep?: (post: SandboxPost) => boolean;
