@@ -53,6 +53,13 @@ export async function shiftTimestampsBack(db: Executor, ms: number) {
   const interval = `'${Math.round(ms)} milliseconds'`;
   const ctes = updates.map((u, i) => `s${i} as (${u.replaceAll('(:shift)', interval)} returning 1)`).join(',\n');
   await db.execute(sql.raw(`with ${ctes} select 1`));
+  // The time a delivery kept for its container (Threads' containerCreatedAt, in provider_state) moves with the rest:
+  // the post its publish made is looked for from then on, and the platform's posts move back too (platform.ts).
+  await db.execute(sql`
+    update deliveries set provider_state = jsonb_set(provider_state, '{containerCreatedAt}',
+      to_jsonb(to_char(((provider_state->>'containerCreatedAt')::timestamptz - make_interval(secs => ${ms / 1000}))
+        at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+    where provider_state ? 'containerCreatedAt'`);
 }
 
 export type SimDeliveryRow = {
