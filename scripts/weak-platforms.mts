@@ -159,6 +159,7 @@ const allowanceMs = {
   threads: ALLOWANCE_MS,
   instagram: ALLOWANCE_MS,
   tiktok: ALLOWANCE_MS,
+  youtube: ALLOWANCE_MS,
 };
 const publisher = {
   ...DEFAULT_PUBLISHER_TUNING,

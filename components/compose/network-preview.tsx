@@ -13,6 +13,7 @@ const LINK_DISPLAY: Record<ProviderName, number | null> = {
   threads: null,
   instagram: null, // not linked in captions
   tiktok: null, // captions show links as plain text
+  youtube: null, // descriptions show links as written
 };
 /** LinkedIn folds a long post after about three lines ("…see more"). */
 const LINKEDIN_FOLD = 210;

@@ -7,6 +7,7 @@ import { threadsProvider } from './threads';
 import { tiktokProvider } from './tiktok';
 import type { ProviderName } from './types';
 import { xProvider } from './x';
+import { youtubeProvider } from './youtube';
 
 /**
  * Every network, one entry each (docs/architecture.md#add-a-network). `satisfies` makes the compiler
@@ -20,6 +21,7 @@ export const PROVIDERS = {
   threads: threadsProvider,
   instagram: instagramProvider,
   tiktok: tiktokProvider,
+  youtube: youtubeProvider,
 } as const satisfies { [P in ProviderName]: ProviderDefinition & { name: P } };
 
 export function providerDefinition(name: ProviderName): ProviderDefinition {

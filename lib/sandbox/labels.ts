@@ -30,6 +30,8 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   instagram: 'Instagram (a container publishes once; 100 posts per 24 h; media fetched by URL)',
   tiktok: 'TikTok (no idempotency: every init is a post; processing after the answer; public videos listed only)',
   'tiktok-unaudited': 'TikTok, unaudited app (only private SELF_ONLY posts)',
+  youtube:
+    'YouTube (no idempotency: every session start is a session, every complete session a video; 10,000 quota units a day)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
   plain: 'Plain (no key, no dedupe)',
 };

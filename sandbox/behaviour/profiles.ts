@@ -18,6 +18,7 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   threads: 'threads',
   instagram: 'instagram',
   tiktok: 'tiktok',
+  youtube: 'youtube',
 };
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
@@ -35,6 +36,8 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   tiktok: ['tiktok'],
   // An app TikTok has not audited: only SELF_ONLY posts (init refuses any other privacy for a public creator).
   'tiktok-unaudited': ['tiktok'],
+  // YouTube has no key and no dedupe: every session start is a session, every complete session a video.
+  youtube: ['youtube'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
   plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram'],

@@ -93,6 +93,7 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'threads':
     case 'instagram':
     case 'tiktok':
+    case 'youtube':
       return post.id;
   }
 }
