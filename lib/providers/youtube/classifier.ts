@@ -92,16 +92,6 @@ export const YOUTUBE_RULES: readonly Rule[] = [
     },
   },
   {
-    id: 'youtube-token-rejected',
-    when: (raw) => httpStatus(raw) === 401,
-    then: (raw) => ({
-      outcome: 'failed',
-      httpStatus: 401,
-      tokenRejected: true,
-      reason: `YouTube rejected the access token (expired or revoked); reconnect the account.${said(raw)}`,
-    }),
-  },
-  {
     id: 'youtube-metadata-refused',
     when: reasonIn('invalidTitle', 'invalidDescription', 'invalidTags', 'invalidPublishAt', 'invalidVideoMetadata'),
     then: (raw) => ({
