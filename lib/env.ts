@@ -166,6 +166,9 @@ const envSchema = z.object({
   INSTAGRAM_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
   TIKTOK_CLIENT_KEY: z.string().optional(),
   TIKTOK_CLIENT_SECRET: z.string().optional(),
+  // A Google Cloud OAuth client with the YouTube Data API v3 enabled (YouTube connect).
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   // Optional single sign-on (lib/auth/oidc.ts): on only when all three are set; existing members only.
