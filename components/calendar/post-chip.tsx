@@ -27,6 +27,7 @@ const AVATAR_TONE: Record<string, string> = {
   linkedin: 'bg-blue-700 text-white',
   threads: 'bg-neutral-700 text-white',
   instagram: 'bg-pink-700 text-white',
+  youtube: 'bg-red-700 text-white',
 };
 
 function AccountAvatars({ deliveries }: { deliveries: CalendarDelivery[] }) {
