@@ -1,6 +1,6 @@
 -- YouTube (Data API v3): the provider value `youtube` (and the sandbox's platform and profile of that name), and the
 -- sandbox's YouTube dialect tables: resumable upload sessions (one per videos.insert, a video only once every declared
--- byte arrived) and the Data API quota spent per project and Pacific day.
+-- byte arrived, its custom thumbnail) and the Data API quota spent per project and Pacific day.
 ALTER TYPE "public"."provider" ADD VALUE 'youtube';--> statement-breakpoint
 ALTER TYPE "sandbox"."platform" ADD VALUE 'youtube';--> statement-breakpoint
 CREATE TABLE "sandbox"."youtube_quota" (
@@ -25,7 +25,8 @@ CREATE TABLE "sandbox"."youtube_uploads" (
 	"completed_at" timestamp (3) with time zone,
 	"ready_at" timestamp (3) with time zone,
 	"fail_reason" text,
-	"post_id" bigint
+	"post_id" bigint,
+	"thumbnail_sha256" text
 );
 --> statement-breakpoint
 ALTER TABLE "sandbox"."faults" DROP CONSTRAINT "sandbox_faults_profile_ck";--> statement-breakpoint

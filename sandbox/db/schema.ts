@@ -277,6 +277,8 @@ export const sandboxYoutubeUploads = sandbox.table(
     readyAt: timestamp({ withTimezone: true, precision: 3 }),
     failReason: text(),
     postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'set null' }),
+    /** thumbnails.set: the SHA-256 of the custom thumbnail (JPEG or PNG) set on the video. */
+    thumbnailSha256: text(),
   },
   (t) => [index('sandbox_youtube_uploads_account_idx').on(t.accountId, t.createdAt)],
 );

@@ -362,6 +362,7 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
         readyAt: null,
         failReason: null,
         postId: null,
+        thumbnailSha256: null,
       };
       youtubeUploads.set(id, upload);
       return { ...upload };
@@ -394,6 +395,15 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
       if (failReason) upload.failReason = failReason;
       else upload.postId = insert({ account, ...youtubeVideoOf(upload) }).id;
       return { ...upload };
+    },
+
+    async setYoutubeThumbnail({ accountId, videoId, sha256 }) {
+      for (const upload of youtubeUploads.values())
+        if (upload.accountId === accountId && upload.postId === videoId) {
+          upload.thumbnailSha256 = sha256;
+          return true;
+        }
+      return false;
     },
 
     async spendYoutubeQuota({ project, day, units, limit }) {

@@ -53,6 +53,7 @@ import {
   getSandboxYoutubeUpload,
   insertSandboxYoutubeUpload,
   listSandboxYoutubeUploads,
+  setSandboxYoutubeThumbnail,
   spendSandboxYoutubeQuota,
   takeSandboxYoutubeChunk,
 } from '@/sandbox/db/queries/youtube';
@@ -388,6 +389,11 @@ export function createPgSandboxStore(
       });
     },
 
+    async setYoutubeThumbnail({ accountId, videoId, sha256 }) {
+      if (!/^\d{1,19}$/.test(videoId)) return false;
+      return setSandboxYoutubeThumbnail(db, { accountId, videoId: BigInt(videoId), sha256 });
+    },
+
     spendYoutubeQuota: (input) => spendSandboxYoutubeQuota(db, input),
 
     youtubeQuotaUsed: (input) => getSandboxYoutubeQuota(db, input),
@@ -502,5 +508,6 @@ function toYoutubeUpload(row: SandboxYoutubeUploadRow): SandboxYoutubeUpload {
     readyAt: row.readyAt,
     failReason: row.failReason,
     postId: row.postId === null ? null : String(row.postId),
+    thumbnailSha256: row.thumbnailSha256,
   };
 }

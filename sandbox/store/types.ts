@@ -254,6 +254,8 @@ export type SandboxYoutubeUpload = {
   failReason: string | null;
   /** The video it became. */
   postId: string | null;
+  /** The custom thumbnail set on the video (thumbnails.set), by SHA-256. */
+  thumbnailSha256: string | null;
 };
 
 export type NewSandboxYoutubeUpload = Pick<
@@ -380,6 +382,8 @@ export interface SandboxStore {
     readyAt: Date;
     failReason: string | null;
   }): Promise<SandboxYoutubeUpload | null>;
+  /** YouTube's thumbnails.set: the thumbnail of the account's video; false when no such video is the account's. */
+  setYoutubeThumbnail(input: { accountId: string; videoId: string; sha256: string }): Promise<boolean>;
   /** YouTube's quota, atomically: spends `units` of the project's day unless that would pass `limit` (false). */
   spendYoutubeQuota(input: { project: string; day: string; units: number; limit: number }): Promise<boolean>;
   /** Units the project spent that day (the Sandbox page, tests). */

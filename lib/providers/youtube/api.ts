@@ -159,6 +159,18 @@ export function createYoutubeApi(account: YoutubeAccount, send: ProviderTranspor
       return videos;
     },
 
+    /** thumbnails.set?videoId=…: the image's bytes as the body (JPEG or PNG, at most 2 MB). */
+    setThumbnail(videoId: string, image: Uint8Array, options: CallOptions) {
+      return send({
+        method: 'POST',
+        url: `${base}/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(videoId)}`,
+        headers: auth,
+        bytes: { data: image, contentType: 'image/jpeg' },
+        outbound: account.outbound,
+        ...options,
+      });
+    },
+
     deleteVideo(id: string, options: CallOptions) {
       return send({
         method: 'DELETE',

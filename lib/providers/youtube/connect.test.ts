@@ -30,7 +30,12 @@ describe('YouTube: Google OAuth through the sandbox consent', () => {
     const result = await sandbox.complete({ provider: 'youtube', ...admin }, callback);
     if (!result.ok) throw new Error(result.problem);
     const row = await stored(result.accounts[0]!.id);
-    expect(row).toMatchObject({ provider: 'youtube', sandbox: true, baseUrl: '/api/sandbox/youtube', tokenStatus: 'ok' });
+    expect(row).toMatchObject({
+      provider: 'youtube',
+      sandbox: true,
+      baseUrl: '/api/sandbox/youtube',
+      tokenStatus: 'ok',
+    });
     expect(row.platformUserId).toMatch(/^UC[\w-]{22}$/);
     expect(row.handle).toMatch(/^@sandbox_/);
     // Sealed: the row holds no token in clear, and the refresh token came with offline access.
@@ -77,7 +82,10 @@ describe('YouTube: Google OAuth through the sandbox consent', () => {
 
   it('the real endpoints are Google’s, from GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET', () => {
     const definition = providerDefinition('youtube');
-    expect(definition.oauth).toMatchObject({ clientIdEnv: 'GOOGLE_CLIENT_ID', clientSecretEnv: 'GOOGLE_CLIENT_SECRET' });
+    expect(definition.oauth).toMatchObject({
+      clientIdEnv: 'GOOGLE_CLIENT_ID',
+      clientSecretEnv: 'GOOGLE_CLIENT_SECRET',
+    });
     const env = { GOOGLE_CLIENT_ID: 'gid', GOOGLE_CLIENT_SECRET: 'gsecret', sandboxEnabled: true } as never;
     expect(
       oauthEndpoints(definition, { sandbox: false, browserOrigin: 'https://a', serverOrigin: 'https://a', env }),

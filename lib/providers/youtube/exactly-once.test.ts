@@ -145,6 +145,9 @@ describe('YouTube through the publisher: one session, one video', () => {
     expect(platform.videos).toHaveLength(1);
     expect(platform.videos[0]).toMatchObject({ id: sent.externalId, text });
     expect(platform.all[0]).toMatchObject({ uploadedBytes: video.size, title: text.split('\n')[0] });
+    // The video's cover frame became its custom thumbnail (thumbnails.set), after the video existed.
+    expect(video.coverSha256).toBeTruthy();
+    expect(platform.all[0]!.thumbnailSha256).toBe(video.coverSha256);
     const [row] = await db.select({ state: deliveries.providerState }).from(deliveries).where(eq(deliveries.id, id));
     expect(row!.state).toMatchObject({ sessionUri: expect.stringContaining(platform.all[0]!.id) });
     expect(await attemptCount(db, id)).toBe(1);

@@ -48,7 +48,8 @@ export async function publishYoutube(
     if (budget.left() < MIN_STEP_MS) return done(noTimeLeft('asking the session how far it got'));
     const raw = await api.querySession(kept, video.sizeBytes, budget.options());
     const session = sessionStateOf(raw);
-    if (session.kind === 'complete') return done([completed(session, short), raw]);
+    if (session.kind === 'complete')
+      return done(await withThumbnail(api, [completed(session, short), raw], video, budget));
     if (session.kind === 'gone') return done(await sessionGone(state, save, raw));
     if (session.kind === 'unknown') return done([queryUnreadable(classifyYoutube(raw), kept), raw]);
     offset = session.received;
@@ -65,7 +66,26 @@ export async function publishYoutube(
     // Kept before the first byte: every later attempt and the reconciler ask this session, never start another.
     if (!(await save(state))) return done([claimLost(location), raw]);
   }
-  return done(await uploadFrom(api, state, offset, video, budget, save, { ...options, short }));
+  const step = await uploadFrom(api, state, offset, video, budget, save, { ...options, short });
+  return done(await withThumbnail(api, step, video, budget));
+}
+
+/**
+ * The video's cover frame as its custom thumbnail (thumbnails.set), once the video exists. It is no part of the
+ * post: whatever happens to it, the outcome stays `sent` (the evidence says how it went), and it is never retried.
+ */
+async function withThumbnail(api: YoutubeApi, [c, raw]: Step, video: PublishMedia, budget: CallBudget): Promise<Step> {
+  if (c.outcome !== 'sent' || !c.externalId || !video.readCover) return [c, raw];
+  if (budget.left() < MIN_STEP_MS) return [{ ...c, evidence: { ...c.evidence, thumbnail: 'no time left' } }, raw];
+  let thumbnail: string;
+  try {
+    const answer = await api.setThumbnail(c.externalId, await video.readCover(), budget.options());
+    thumbnail =
+      answer.type === 'response' && answer.status === 200 ? 'set' : `not set: ${classifyYoutube(answer).reason}`;
+  } catch (error) {
+    thumbnail = `not set: ${(error as Error).message}`;
+  }
+  return [{ ...c, evidence: { ...c.evidence, thumbnail } }, raw];
 }
 
 /** The chunks from `offset`, each read from the storage as it goes (a video never sits in memory whole). */

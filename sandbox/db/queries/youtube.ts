@@ -89,3 +89,16 @@ export async function getSandboxYoutubeQuota(db: Executor, params: { project: st
     .where(and(eq(t.project, params.project), eq(t.day, params.day)));
   return row?.units ?? 0;
 }
+
+export async function setSandboxYoutubeThumbnail(
+  db: Executor,
+  params: { accountId: string; videoId: bigint; sha256: string },
+) {
+  const t = sandboxYoutubeUploads;
+  const rows = await db
+    .update(t)
+    .set({ thumbnailSha256: params.sha256 })
+    .where(and(eq(t.accountId, params.accountId), eq(t.postId, params.videoId)))
+    .returning({ id: t.id });
+  return rows.length > 0;
+}

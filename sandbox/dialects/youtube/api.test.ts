@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { makeImage } from '@/testing/images';
 import { startMemoryTestSandbox, startTestSandbox } from '@/testing/sandbox';
 import { SANDBOX_PROJECT, YOUTUBE_DAILY_QUOTA } from './api';
 import { pacificDay } from './uploads';
@@ -63,6 +64,18 @@ describe.each(backends)('YouTube sandbox dialect ($name)', async ({ start }) => 
     expect(done.status).toBe(200);
     expect(video.status.uploadStatus).toBe('uploaded');
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(1);
+    // thumbnails.set: a JPEG or PNG on the account's own video, nothing else.
+    const thumbnail = (videoId: string, body: Uint8Array, token = account.token) =>
+      fetch(`${api}/upload/youtube/v3/thumbnails/set?videoId=${videoId}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
+        body: Buffer.from(body),
+      });
+    const png = await makeImage('png');
+    expect((await thumbnail(video.id, png)).status).toBe(200);
+    expect(await reason(await thumbnail(video.id, mp4(100)))).toBe('invalidImage');
+    const other = await sandbox.connectAccount('youtube');
+    expect((await thumbnail(video.id, png, other.token)).status).toBe(404);
   });
 
   it('no idempotency: the same video twice is two sessions and two videos', async () => {

@@ -1,4 +1,5 @@
 import { isConnectionReset, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
+import { sniffImageType } from '@/lib/media/sniff';
 import { bearerToken, readBody } from '@/sandbox/http/request';
 import { sha256Of, sniffVideoType } from '@/sandbox/http/media';
 import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxYoutubeUpload } from '@/sandbox/store/types';
@@ -16,7 +17,9 @@ import { pacificDay } from './uploads';
 
 /** Quota per project and Pacific day, and what each method costs (developers.google.com/youtube/v3/determine_quota_cost). */
 export const YOUTUBE_DAILY_QUOTA = 10_000;
-const COST = { insert: 1_600, list: 1, delete: 50 } as const;
+const COST = { insert: 1_600, list: 1, delete: 50, thumbnail: 50 } as const;
+/** thumbnails.set: a JPEG or PNG of at most 2 MB. */
+const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
 /** The whole sandbox is one Google Cloud project: every account this app connects shares its quota, as on Google. */
 export const SANDBOX_PROJECT = 'semel-sandbox';
 /** Chunks other than the last must be multiples of 256 KiB (the resumable upload guide). */
@@ -38,6 +41,8 @@ export async function handleYoutube(request: Request, path: string, deps: Sandbo
   const viewer = token ? await deps.store.authenticate('youtube', token) : null;
   if (!viewer) return unauthorized();
   if (route === '/upload/youtube/v3/videos' && method === 'POST') return startSession(request, url, viewer, deps, base);
+  if (route === '/upload/youtube/v3/thumbnails/set' && method === 'POST')
+    return thumbnailsSet(request, url, viewer, deps);
   if (route === '/youtube/v3/channels' && method === 'GET') return channels(url, viewer, deps);
   if (route === '/youtube/v3/playlistItems' && method === 'GET') return playlistItems(url, viewer, deps, base);
   if (route === '/youtube/v3/videos' && method === 'GET') return videosList(url, viewer, deps, base);
@@ -333,4 +338,29 @@ async function videosDelete(url: URL, viewer: SandboxAccount, deps: SandboxDeps)
       'youtube.video',
     );
   return new Response(null, { status: 204 });
+}
+
+/**
+ * thumbnails.set?videoId=…: the image's bytes as the body, checked (JPEG or PNG, at most 2 MB: mediaBodyTooLarge,
+ * invalidImage) and set on the account's video (videoNotFound otherwise). Setting it again replaces it.
+ */
+async function thumbnailsSet(request: Request, url: URL, viewer: SandboxAccount, deps: SandboxDeps) {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length > MAX_THUMBNAIL_BYTES) return badRequest('mediaBodyTooLarge', 'The thumbnail is larger than 2 MB.');
+  const type = sniffImageType(bytes);
+  if (type !== 'image/jpeg' && type !== 'image/png')
+    return badRequest('invalidImage', 'The thumbnail is not a JPEG or PNG image.');
+  if (!(await spend(deps, COST.thumbnail))) return quotaExceeded();
+  const videoId = url.searchParams.get('videoId') ?? '';
+  if (!(await deps.store.setYoutubeThumbnail({ accountId: viewer.id, videoId, sha256: sha256Of(bytes) })))
+    return googleError(
+      404,
+      'videoNotFound',
+      'The video that you are trying to update cannot be found.',
+      'youtube.thumbnail',
+    );
+  return googleJson(200, {
+    kind: 'youtube#thumbnailSetResponse',
+    items: [{ default: { url: `https://i.ytimg.com/vi/${videoId}/default.jpg`, width: 120, height: 90 } }],
+  });
 }
