@@ -41,7 +41,8 @@ test('an admin connects YouTube through Google-style consent; a video goes out o
   // The Accounts page says what YouTube's quota allows.
   await expect(page.getByText(/10,000 units a day per Google Cloud project/).first()).toBeVisible();
 
-  const text = `Launch video on YouTube ${randomUUID()}\nEverything about the launch.`;
+  const marker = randomUUID();
+  const text = `Launch video on YouTube ${marker}\nEverything about the launch.`;
   await page.goto('/compose');
   await page.getByRole('checkbox', { name: new RegExp(handle) }).check();
   await page.getByLabel('Text').fill(text);
@@ -50,9 +51,12 @@ test('an admin connects YouTube through Google-style consent; a video goes out o
     timeout: 60_000,
   });
   // The preview shows the title YouTube will get: the first line.
+  await page.getByRole('tab', { name: new RegExp(`^${handle}`) }).click();
   await expect(page.getByRole('figure', { name: `Preview on YouTube for ${handle}` })).toContainText(
     text.split('\n')[0]!,
   );
+  // Back to All: its text field is the one the form sends.
+  await page.getByRole('tab', { name: 'All' }).click();
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByRole('link', { name: 'View the post' }).click();
   await expectDeliverySent(page, handle);
@@ -61,13 +65,13 @@ test('an admin connects YouTube through Google-style consent; a video goes out o
   const rows = await e2eSql()<{ status: string; attempts: number; session: string | null; external_id: string }[]>`
     select d.status, d.external_id, d.provider_state->>'sessionUri' as session,
       (select count(*)::int from attempts x where x.delivery_id = d.id) as attempts
-    from deliveries d join posts p on p.id = d.post_id where p.text = ${text}`;
+    from deliveries d join posts p on p.id = d.post_id where p.text like ${`%${marker}%`}`;
   expect(rows).toEqual([
     expect.objectContaining({ status: 'sent', attempts: 1, session: expect.stringContaining('upload_id=') }),
   ]);
   const sessions = await e2eSql()<{ uploaded: boolean; post_id: string | null; title: string }[]>`
     select u.uploaded_bytes = u.declared_bytes as uploaded, u.post_id::text, u.title
     from sandbox.youtube_uploads u join sandbox.accounts a on a.id = u.account_id
-    where a.platform = 'youtube' and u.description = ${text}`;
+    where a.platform = 'youtube' and u.description like ${`%${marker}%`}`;
   expect(sessions).toEqual([{ uploaded: true, post_id: rows[0]!.external_id, title: text.split('\n')[0] }]);
 });
