@@ -187,6 +187,7 @@ describe('publishing and reconciling tuning', () => {
       threads: 5_000,
       instagram: 5_000,
       tiktok: 5_000,
+      youtube: 5_000,
     });
     expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({
       x: 60_000,
@@ -196,6 +197,7 @@ describe('publishing and reconciling tuning', () => {
       threads: 60_000,
       instagram: 60_000,
       tiktok: 60_000,
+      youtube: 60_000,
     });
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(
       /RECONCILE_ALLOWANCE_MS: milliseconds/,
