@@ -33,6 +33,7 @@ export const providerEnum = pgEnum('provider', [
   'instagram',
   'tiktok',
   'facebook',
+  'youtube',
 ]);
 /** Derived from the enum: a new network there makes the compiler list every place to handle it. */
 export type ProviderName = (typeof providerEnum.enumValues)[number];

@@ -188,6 +188,7 @@ describe('publishing and reconciling tuning', () => {
       instagram: 5_000,
       tiktok: 5_000,
       facebook: 5_000,
+      youtube: 5_000,
     });
     expect(parseEnv({ ...base, RECONCILE_ALLOWANCE_MS: '{"mastodon":90000}' }).RECONCILE_ALLOWANCE_MS).toEqual({
       x: 60_000,
@@ -198,6 +199,7 @@ describe('publishing and reconciling tuning', () => {
       instagram: 60_000,
       tiktok: 60_000,
       facebook: 60_000,
+      youtube: 60_000,
     });
     expect(parseError({ ...base, RECONCILE_ALLOWANCE_MS: '{"myspace":1}' })).toMatch(
       /RECONCILE_ALLOWANCE_MS: milliseconds/,

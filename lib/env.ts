@@ -170,6 +170,9 @@ const envSchema = z.object({
   FACEBOOK_APP_SECRET: z.string().optional(),
   // The token Meta's webhook subscription check sends back (GET /api/webhooks/facebook); blank: the check fails.
   FACEBOOK_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
+  // A Google Cloud OAuth client with the YouTube Data API v3 enabled (YouTube connect).
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   // Optional single sign-on (lib/auth/oidc.ts): on only when all three are set; existing members only.

@@ -160,6 +160,7 @@ const allowanceMs = {
   instagram: ALLOWANCE_MS,
   tiktok: ALLOWANCE_MS,
   facebook: ALLOWANCE_MS,
+  youtube: ALLOWANCE_MS,
 };
 const publisher = {
   ...DEFAULT_PUBLISHER_TUNING,

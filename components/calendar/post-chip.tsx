@@ -28,6 +28,7 @@ const AVATAR_TONE: Record<string, string> = {
   threads: 'bg-neutral-700 text-white',
   instagram: 'bg-pink-700 text-white',
   facebook: 'bg-blue-600 text-white',
+  youtube: 'bg-red-700 text-white',
 };
 
 function AccountAvatars({ deliveries }: { deliveries: CalendarDelivery[] }) {

@@ -44,7 +44,13 @@ export function FormatPicker({ selected, formats, errorFor, onChange }: Props) {
                   checked={chosen === undefined}
                   onChange={() => onChange(account.id, undefined)}
                 />
-                Post <span className="text-slate-500">(a carousel for several images, a Reel for one video)</span>
+                Post{' '}
+                <span className="text-slate-500">
+                  (
+                  {PROVIDER_META[account.provider].formatDefaultHelp ??
+                    'a carousel for several images, a Reel for one video'}
+                  )
+                </span>
               </label>
               {options.map((option) => (
                 <label key={option.id} className="flex items-center gap-2 text-sm">

@@ -2,6 +2,7 @@ import { Fragment } from 'react';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ProviderName } from '@/lib/providers/types';
 import { findXUrls } from '@/lib/providers/x/text-length';
+import { youtubeVideoSettings } from '@/lib/providers/youtube/settings';
 import type { ComposeAccount } from './accounts-picker';
 
 /** How each network shows a link in a post: how many characters of it you see before the ellipsis. */
@@ -14,6 +15,7 @@ const LINK_DISPLAY: Record<ProviderName, number | null> = {
   instagram: null, // not linked in captions
   tiktok: null, // captions show links as plain text
   facebook: null, // shown as written, with the link's preview card below
+  youtube: null, // descriptions show links as written
 };
 /** LinkedIn folds a long post after about three lines ("…see more"). */
 const LINKEDIN_FOLD = 210;
@@ -84,6 +86,12 @@ export function NetworkPreview({ account, text }: { account: ComposeAccount; tex
           </span>
         </span>
       </figcaption>
+      {account.provider === 'youtube' && text.trim() && (
+        <p className="mb-1 font-semibold text-slate-900">
+          <span className="sr-only">Video title: </span>
+          {youtubeVideoSettings({ text }).title}
+        </p>
+      )}
       <p className="whitespace-pre-wrap break-words text-slate-900">
         {text.trim() ? (
           <PreviewText provider={account.provider} text={folded ? text.slice(0, LINKEDIN_FOLD) : text} />
@@ -95,6 +103,8 @@ export function NetworkPreview({ account, text }: { account: ComposeAccount; tex
       <p className={`mt-2 text-xs ${count > textLimit ? 'font-semibold text-rose-700' : 'text-slate-600'}`}>
         {count}/{textLimit} as {label} counts
         {account.provider === 'x' && ' (a link counts 23, an emoji or CJK character 2)'}
+        {account.provider === 'youtube' &&
+          ' (the description, in bytes; the title is its first line, at most 100 characters, without < and >)'}
         {count > textLimit && ` — ${count - textLimit} over the limit`}
       </p>
     </figure>

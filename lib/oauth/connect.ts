@@ -56,6 +56,7 @@ export async function startOAuthConnect(
     state,
     code_challenge: codeChallenge,
     code_challenge_method: 'S256',
+    ...providerDefinition(params.provider).oauth?.authorizeParams,
     // A reconnect names the identity; only the sandbox uses it (to preselect who consents).
     ...(params.sandbox && params.loginHint ? { login_hint: params.loginHint } : {}),
   }).toString();

@@ -1,38 +1,86 @@
 import type { Database } from '@/db/client';
 import { recordPlatformEvent, type IncomingPlatformEvent } from '@/db/queries/platform-events';
 import type { ProviderName } from '@/db/schema';
-import { getEnv } from '@/lib/env';
+import { getEnv, type Env } from '@/lib/env';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { metaEvents } from './meta';
-import { hubSignatureValid, sameSecret, sandboxWebhookSecret } from './signature';
+import { hubSignatureValid, sameSecret, sandboxWebhookSecret, websubSecret, type HubAlgorithm } from './signature';
+import { isYoutubeChannelTopic, parseAtom, youtubeFeedEvents } from './youtube';
 
 /** Larger bodies are refused before they are read whole (Meta batches up to 1,000 changes, far below this). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
 type InboundNetwork = {
-  /** The env variables of the app secret that signs its webhooks and of the token its subscription check sends. */
-  secretEnv: 'INSTAGRAM_APP_SECRET' | 'FACEBOOK_APP_SECRET';
-  verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN' | 'FACEBOOK_WEBHOOK_VERIFY_TOKEN';
+  /** The live secret its events are signed with; blank: only the sandbox's signature is accepted. */
+  secret: (env: Env) => string | undefined;
+  /** Where the signature travels and the digests it may use (Meta: sha256 only; a WebSub hub: sha1 or sha256). */
+  signature: { header: string; algorithms: readonly HubAlgorithm[] };
+  /** The body as the network sends it (Meta: JSON; a WebSub hub: the Atom feed), null when it is not. */
+  parse: { kind: string; read: (body: Uint8Array) => unknown | null };
   events: (
     body: unknown,
     target: Pick<IncomingPlatformEvent, 'provider' | 'sandbox'>,
   ) => IncomingPlatformEvent[] | null;
+  /** The subscription check's challenge to answer, or null (403). */
+  challenge: (params: URLSearchParams, env: Env) => string | null;
 };
+
+const json = (body: Uint8Array): unknown | null => {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Meta's webhooks (Instagram, Facebook): JSON signed `X-Hub-Signature-256` under the app secret; the subscription
+ * check is `hub.mode=subscribe` with the verify token configured, its `hub.challenge` answered.
+ */
+function metaWebhooks(
+  secret: (env: Env) => string | undefined,
+  verifyToken: (env: Env) => string | undefined,
+): InboundNetwork {
+  return {
+    secret,
+    signature: { header: 'x-hub-signature-256', algorithms: ['sha256'] },
+    parse: { kind: 'JSON', read: json },
+    events: metaEvents,
+    challenge: (params, env) => {
+      const expected = verifyToken(env);
+      if (!expected || params.get('hub.mode') !== 'subscribe') return null;
+      return sameSecret(params.get('hub.verify_token') ?? '', expected) ? (params.get('hub.challenge') ?? '') : null;
+    },
+  };
+}
 
 /** The networks whose webhooks arrive at `/api/webhooks/<network>` (docs/networks.md#platform-webhooks). */
 export const INBOUND_NETWORKS: Partial<Record<ProviderName, InboundNetwork>> = {
-  instagram: {
-    secretEnv: 'INSTAGRAM_APP_SECRET',
-    verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN',
-    events: metaEvents,
+  instagram: metaWebhooks(
+    (env) => env.INSTAGRAM_APP_SECRET,
+    (env) => env.INSTAGRAM_WEBHOOK_VERIFY_TOKEN,
+  ),
+  youtube: {
+    // The hub.secret this install gives the hub when it subscribes a channel's feed (WebSub §5.1), derived from
+    // APP_ENCRYPTION_KEY: no variable to set, and no other install can sign for it.
+    secret: (env) => websubSecret('youtube', env.APP_ENCRYPTION_KEY),
+    signature: { header: 'x-hub-signature', algorithms: ['sha1', 'sha256'] },
+    parse: { kind: 'an Atom feed', read: parseAtom },
+    events: youtubeFeedEvents,
+    // WebSub §5.3: the hub confirms a (un)subscription of a channel's feed by its challenge.
+    challenge: (params) => {
+      const mode = params.get('hub.mode');
+      if ((mode !== 'subscribe' && mode !== 'unsubscribe') || !isYoutubeChannelTopic(params.get('hub.topic')))
+        return null;
+      return params.get('hub.challenge');
+    },
   },
   // Facebook Pages: `feed` changes (a post published, a comment added) for the pages the app is subscribed to.
-  facebook: {
-    secretEnv: 'FACEBOOK_APP_SECRET',
-    verifyTokenEnv: 'FACEBOOK_WEBHOOK_VERIFY_TOKEN',
-    events: metaEvents,
-  },
+  facebook: metaWebhooks(
+    (env) => env.FACEBOOK_APP_SECRET,
+    (env) => env.FACEBOOK_WEBHOOK_VERIFY_TOKEN,
+  ),
 };
 
 /**
@@ -62,21 +110,15 @@ const notFound = () =>
   problem({ status: 404, title: 'Not Found', detail: 'No platform webhooks are received for this network.' });
 
 /**
- * Meta's subscription check: `GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…` answers the challenge
- * when the token is the one configured, else 403.
+ * The subscription check (Meta: `hub.verify_token`; a WebSub hub: the topic): the challenge answered, else 403.
  */
 export function verifySubscription(network: string, url: URL): Response {
   const inbound = INBOUND_NETWORKS[network as ProviderName];
   if (!inbound) return notFound();
-  const expected = getEnv()[inbound.verifyTokenEnv];
-  const params = url.searchParams;
-  if (
-    !expected ||
-    params.get('hub.mode') !== 'subscribe' ||
-    !sameSecret(params.get('hub.verify_token') ?? '', expected)
-  )
-    return problem({ status: 403, title: 'Forbidden', detail: 'The verify token does not match.' });
-  return new Response(params.get('hub.challenge') ?? '', { status: 200, headers: { 'content-type': 'text/plain' } });
+  const challenge = inbound.challenge(url.searchParams, getEnv());
+  if (challenge === null)
+    return problem({ status: 403, title: 'Forbidden', detail: 'The subscription check does not match.' });
+  return new Response(challenge, { status: 200, headers: { 'content-type': 'text/plain' } });
 }
 
 /**
@@ -90,18 +132,17 @@ export async function receivePlatformWebhook(db: Database, network: string, requ
   const body = await readAtMost(request, MAX_BODY_BYTES);
   if (!body) return problem({ status: 413, title: 'Payload Too Large', detail: 'Webhook bodies are at most 1 MB.' });
   const env = getEnv();
-  const signature = request.headers.get('x-hub-signature-256');
-  const live = env[inbound.secretEnv];
+  const { header, algorithms } = inbound.signature;
+  const signature = request.headers.get(header);
+  const live = inbound.secret(env);
   const sandbox =
-    env.sandboxEnabled && hubSignatureValid(body, signature, sandboxWebhookSecret(network, env.APP_ENCRYPTION_KEY));
-  if (!sandbox && !(live && hubSignatureValid(body, signature, live)))
-    return problem({ status: 401, title: 'Unauthorized', detail: 'The X-Hub-Signature-256 signature does not match.' });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return problem({ status: 400, title: 'Bad Request', detail: 'The body is not JSON.' });
-  }
+    env.sandboxEnabled &&
+    hubSignatureValid(body, signature, sandboxWebhookSecret(network, env.APP_ENCRYPTION_KEY), algorithms);
+  if (!sandbox && !(live && hubSignatureValid(body, signature, live, algorithms)))
+    return problem({ status: 401, title: 'Unauthorized', detail: `The ${header} signature does not match.` });
+  const parsed = inbound.parse.read(body);
+  if (parsed === null)
+    return problem({ status: 400, title: 'Bad Request', detail: `The body is not ${inbound.parse.kind}.` });
   const events = inbound.events(parsed, { provider: network as ProviderName, sandbox });
   if (!events) return problem({ status: 422, title: 'Unprocessable Content', detail: 'The body names no entries.' });
   let stored = 0;

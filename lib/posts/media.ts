@@ -78,7 +78,8 @@ export async function validateMedia(
       if (video) {
         // The format it goes out in (a Story, a carousel's item, else the network's first); the check names the
         // network and says what to change.
-        const format = chosen === 'story' ? 'story' : mixed && carousel ? 'carousel' : undefined;
+        const chosenVideo = chosen && limits.video?.formats.some((f) => f.id === chosen) ? chosen : undefined;
+        const format = chosenVideo ?? (mixed && carousel ? 'carousel' : undefined);
         const check = networkVideoCheck(PROVIDER_META[account.provider], video, format);
         if (!check.supported) add(`${check.message} (${account.handle})`);
         else for (const problem of check.problems) add(`${problem} (${account.handle})`);

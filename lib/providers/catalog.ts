@@ -8,6 +8,7 @@ import { threadsMeta } from './threads/meta';
 import { tiktokMeta } from './tiktok/meta';
 import type { ProviderName } from './types';
 import { xMeta } from './x/meta';
+import { youtubeMeta } from './youtube/meta';
 
 /**
  * What the browser may know of each network (labels, limits, connect fields). The server-side registry
@@ -22,6 +23,7 @@ export const PROVIDER_META: { [P in ProviderName]: ProviderMeta & { name: P } } 
   instagram: instagramMeta,
   tiktok: tiktokMeta,
   facebook: facebookMeta,
+  youtube: youtubeMeta,
 };
 
 /** Who this app is to each sandbox dialect's OAuth server (sandbox/oauth/): its one client, public (PKCE, no secret). */

@@ -9,6 +9,7 @@ import { TIKTOK_RULES, UNAUDITED_REASON, classifyTiktok } from './tiktok/classif
 import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
+import { YOUTUBE_RULES, classifyYoutube } from './youtube/classifier';
 
 // One case per classifier row (per provider), and a check that no row is left without a case.
 
@@ -694,6 +695,82 @@ const TIKTOK_CASES: Case[] = [
   ...SHARED,
 ];
 
+/** Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`. */
+const google = (code: number, reason: string, message = 'The request failed.', domain = 'youtube.api') => ({
+  error: { code, message, errors: [{ message, domain, reason }] },
+});
+
+const YOUTUBE_CASES: Case[] = [
+  {
+    name: '403 quotaExceeded → not_sent until a minute past midnight Pacific Time',
+    raw: response(403, google(403, 'quotaExceeded', 'You have exceeded your <a href="/q">quota</a>.', 'youtube.quota')),
+    rule: 'youtube-quota-exceeded',
+    outcome: 'not_sent',
+    // 12:00 UTC on 1 March is 04:00 PST: the reset is 08:00 UTC the next day.
+    check: (c) => {
+      expect(c.retryAt).toEqual(new Date('2026-03-02T08:01:00Z'));
+      expect(c.reason).not.toContain('<a');
+    },
+  },
+  {
+    name: '403 rateLimitExceeded → a minute',
+    raw: response(403, google(403, 'rateLimitExceeded', 'Too many requests.', 'usageLimits')),
+    rule: 'youtube-rate-limited',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 60_000)),
+  },
+  {
+    name: '400 uploadLimitExceeded (the channel’s upload limit) → an hour, nothing started',
+    raw: response(
+      400,
+      google(400, 'uploadLimitExceeded', 'The user has exceeded the number of videos they may upload.'),
+    ),
+    rule: 'youtube-upload-limit',
+    outcome: 'not_sent',
+    check: (c) => expect(c.retryAt).toEqual(new Date(now.getTime() + 3_600_000)),
+  },
+  {
+    name: '401 authError: the token, a reconnect (the shared row)',
+    raw: response(401, google(401, 'authError', 'Invalid Credentials', 'global')),
+    rule: 'unauthorized',
+    outcome: 'failed',
+    check: (c) => expect(c.tokenRejected).toBe(true),
+  },
+  {
+    name: '400 with another reason (a bad request)',
+    raw: response(400, google(400, 'invalidContentRange', 'Content-Range does not match.')),
+    rule: 'invalid-request',
+    outcome: 'failed',
+  },
+  {
+    name: '400 invalidTitle',
+    raw: response(400, google(400, 'invalidTitle', 'The request metadata specifies an invalid video title.')),
+    rule: 'youtube-metadata-refused',
+    outcome: 'failed',
+    check: (c) => expect(c.reason).toContain('invalid video title'),
+  },
+  {
+    name: '403 forbidden (the channel cannot upload)',
+    raw: response(403, google(403, 'forbidden', 'Access forbidden.')),
+    rule: 'youtube-forbidden',
+    outcome: 'failed',
+  },
+  {
+    name: '503 backendError: it may have been done',
+    raw: response(503, google(503, 'backendError', 'Backend Error', 'global')),
+    rule: 'server-error',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '429 without a reason',
+    raw: response(429, google(429, 'other')),
+    rule: 'rate-limited',
+    outcome: 'not_sent',
+  },
+  { name: '403 without Google’s body', raw: response(403), rule: 'forbidden', outcome: 'failed' },
+  ...SHARED,
+];
+
 function suite(
   name: string,
   rules: readonly Rule[],
@@ -804,3 +881,4 @@ const FACEBOOK_CASES: Case[] = [
 suite('Facebook', FACEBOOK_RULES, classifyFacebook, FACEBOOK_CASES);
 suite('TikTok', TIKTOK_RULES, classifyTiktok, TIKTOK_CASES);
 suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);
+suite('YouTube', YOUTUBE_RULES, classifyYoutube, YOUTUBE_CASES);

@@ -25,6 +25,8 @@ export type ProviderMeta = {
    * Instagram's `story`. None: the network publishes what is attached one way.
    */
   formats?: readonly { id: string; label: string; help: string }[];
+  /** How the composer's "Post as" names the default (no format chosen); absent: Instagram's carousel-or-Reel wording. */
+  formatDefaultHelp?: string;
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
   /**
@@ -145,6 +147,8 @@ export type OAuthConfig = {
    * body instead of HTTP Basic). Default `client_id`, the secret in Basic (RFC 6749 §2.3.1).
    */
   clientParams?: { id: string; secretInBody: boolean };
+  /** Extra parameters of the authorize URL (Google: `access_type=offline`, `prompt=consent` for a refresh token). */
+  authorizeParams?: Readonly<Record<string, string>>;
   /**
    * For networks whose code exchange gives a short-lived token (Threads: one hour), the swap for the long-lived
    * one, right after the exchange and before anything is stored.

@@ -8,6 +8,7 @@ import { threadsProvider } from './threads';
 import { tiktokProvider } from './tiktok';
 import type { ProviderName } from './types';
 import { xProvider } from './x';
+import { youtubeProvider } from './youtube';
 
 /**
  * Every network, one entry each (docs/architecture.md#add-a-network). `satisfies` makes the compiler
@@ -22,6 +23,7 @@ export const PROVIDERS = {
   instagram: instagramProvider,
   tiktok: tiktokProvider,
   facebook: facebookProvider,
+  youtube: youtubeProvider,
 } as const satisfies { [P in ProviderName]: ProviderDefinition & { name: P } };
 
 export function providerDefinition(name: ProviderName): ProviderDefinition {

@@ -94,6 +94,8 @@ export type PublishMedia = {
   video?: Omit<VideoFacts, 'bitRate'>;
   /** A signed URL of a video's cover frame (a JPEG), for networks that take a cover by URL. */
   coverUrl?: () => string;
+  /** A video's cover frame (a JPEG) from the media storage, for networks that take a cover's bytes (YouTube). */
+  readCover?: () => Promise<Uint8Array>;
 };
 
 /** Small JSON a provider keeps per delivery across attempts (deliveries.provider_state). */

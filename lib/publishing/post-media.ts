@@ -18,10 +18,23 @@ function mediaOrigin(baseUrl: string, origin: string | undefined): string {
 }
 
 /** A video row's facts and cover as the providers take them; nothing for an image. */
-function videoOf(m: MediaRow, signed: (sha256: string) => () => string): Pick<PublishMedia, 'video' | 'coverUrl'> {
+function videoOf(
+  m: MediaRow,
+  signed: (sha256: string) => () => string,
+  storage: MediaStorage,
+): Pick<PublishMedia, 'video' | 'coverUrl' | 'readCover'> {
   const facts = videoFactsOf(serializeMedia(m));
   if (!facts || !m.coverSha256) return {};
-  return { video: { ...facts, rotation: m.rotation as 0 | 90 | 180 | 270 }, coverUrl: signed(m.coverSha256) };
+  const cover = m.coverSha256;
+  return {
+    video: { ...facts, rotation: m.rotation as 0 | 90 | 180 | 270 },
+    coverUrl: signed(cover),
+    readCover: async () => {
+      const bytes = await storage.get(cover);
+      if (!bytes) throw new Error(`the cover of media ${m.id} is missing from the media storage`);
+      return bytes;
+    },
+  };
 }
 
 /** The images of each attempt's post part (0: a single post), in order, as the clients upload them. */
@@ -69,7 +82,7 @@ export async function loadPublishMedia(
             return opened.body;
           },
           publicUrl: signed(m.sha256),
-          ...videoOf(m, signed),
+          ...videoOf(m, signed, options.storage),
         } satisfies PublishMedia;
       }),
     );

@@ -79,6 +79,8 @@ export type PublicationReport = {
 const toDate = (v: Stamp) => new Date(v);
 
 const STRATEGY_WORDS: Record<string, string> = {
+  // A network whose evidence is its own (YouTube's resumable upload session) says which.
+  'youtube-evidence': 'asking YouTube’s upload session (then the channel’s uploads)',
   timeline: 'reading the account’s recent posts',
   'record-key': 'reading the record under its key',
   evidence: 'reading the platform’s evidence',
@@ -215,7 +217,7 @@ function howWords(d: DeliveryRow, settlement: Settlement): string {
 /** Stored strategies are `<network>-<strategy>` (x-timeline, bluesky-record-key, linkedin-evidence). */
 function strategyWords(stored: string | null): string {
   const strategy = stored?.replace(/^[a-z]+-/, '') ?? '';
-  return STRATEGY_WORDS[strategy] ?? 'a read of the platform';
+  return STRATEGY_WORDS[stored ?? ''] ?? STRATEGY_WORDS[strategy] ?? 'a read of the platform';
 }
 
 function statusWords(status: string): string {

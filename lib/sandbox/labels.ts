@@ -32,6 +32,8 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   'tiktok-unaudited': 'TikTok, unaudited app (only private SELF_ONLY posts)',
   facebook:
     'Facebook Page (no idempotency, no dedupe: every feed post is a post; photos attached by id; videos uploaded in sessions, bytes checked, processed after the finish)',
+  youtube:
+    'YouTube (no idempotency: every session start is a session, every complete session a video; 10,000 quota units a day)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
   plain: 'Plain (no key, no dedupe)',
 };

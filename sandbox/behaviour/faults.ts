@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requestLimitReached, temporarilyUnavailable } from '@/sandbox/dialects/threads/errors';
 import { internalError, rateLimitExceeded } from '@/sandbox/dialects/tiktok/errors';
+import { backendError, rateLimitExceeded as googleRateLimited } from '@/sandbox/dialects/youtube/errors';
 import { PROFILES, type Platform, type Profile, type SandboxDeps } from '@/sandbox/store/types';
 
 const rate = z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(0);
@@ -92,6 +93,7 @@ function rateLimitedResponse(platform: Platform, resetAt: Date): Response {
   if (platform === 'linkedin') return linkedinError(429, 'Too Many Requests', 'TOO_MANY_REQUESTS');
   if (isGraph(platform)) return requestLimitReached();
   if (platform === 'tiktok') return rateLimitExceeded();
+  if (platform === 'youtube') return googleRateLimited();
   if (platform === 'x') {
     return json(
       429,
@@ -127,6 +129,7 @@ function badGateway(platform: Platform): Response {
   if (platform === 'linkedin') return linkedinError(502, 'Bad Gateway');
   if (isGraph(platform)) return temporarilyUnavailable(502);
   if (platform === 'tiktok') return internalError(502);
+  if (platform === 'youtube') return backendError(502);
   return platform === 'x'
     ? json(502, { title: 'Bad Gateway', detail: 'Bad Gateway', type: 'about:blank', status: 502 })
     : json(502, { error: 'Bad Gateway' });
@@ -159,6 +162,7 @@ export async function withWriteFaults(
     if (target.platform === 'linkedin') return linkedinError(504, 'Gateway Timeout');
     if (isGraph(target.platform)) return temporarilyUnavailable(504);
     if (target.platform === 'tiktok') return internalError(504);
+    if (target.platform === 'youtube') return backendError(504);
     return json(
       504,
       target.platform === 'x' ? { title: 'Gateway Timeout', status: 504 } : { error: 'Gateway Timeout' },
@@ -195,6 +199,7 @@ export function serviceUnavailable(platform: Platform): Response {
   if (platform === 'linkedin') return linkedinError(503, 'Service Unavailable');
   if (isGraph(platform)) return temporarilyUnavailable(503);
   if (platform === 'tiktok') return internalError(503);
+  if (platform === 'youtube') return backendError(503);
   return platform === 'x'
     ? json(503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 })
     : json(503, { error: 'There was a temporary problem serving your request, please try again' });

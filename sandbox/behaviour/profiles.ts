@@ -19,6 +19,7 @@ export const DEFAULT_PROFILE: Record<Platform, Profile> = {
   instagram: 'instagram',
   tiktok: 'tiktok',
   facebook: 'facebook',
+  youtube: 'youtube',
 };
 
 const PLATFORMS: Record<Profile, readonly Platform[]> = {
@@ -39,6 +40,8 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   // Facebook Pages: no key and no dedupe on the feed (Facebook's 506 duplicate refusal is not counted on), unpublished
   // photos attached by id, videos by a resumable session whose bytes are checked and processed after the finish.
   facebook: ['facebook'],
+  // YouTube has no key and no dedupe: every session start is a session, every complete session a video.
+  youtube: ['youtube'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
   plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram', 'facebook'],

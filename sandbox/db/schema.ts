@@ -248,6 +248,54 @@ export const sandboxTiktokPublishes = sandbox.table(
 export type SandboxTiktokPublishRow = typeof sandboxTiktokPublishes.$inferSelect;
 
 /**
+ * YouTube resumable upload sessions (sandbox/dialects/youtube/api.ts): every `videos.insert` with
+ * `uploadType=resumable` starts one, whatever came before (YouTube has no idempotency). Bytes arrive in order; the
+ * session becomes a video (`post_id`) only when the last declared byte arrived, never twice. `ready_at`: processing
+ * ends (uploadStatus `uploaded` until then, `processed` after); `fail_reason`: the bytes were no MP4/MOV video.
+ */
+export const sandboxYoutubeUploads = sandbox.table(
+  'youtube_uploads',
+  {
+    id: text().primaryKey(),
+    accountId: uuid()
+      .notNull()
+      .references(() => sandboxAccounts.id, { onDelete: 'cascade' }),
+    /** The video resource's snippet and status as the session start sent them. */
+    title: text().notNull(),
+    description: text().notNull(),
+    tags: jsonb().$type<string[]>().notNull().default([]),
+    privacyStatus: text().notNull(),
+    publishAt: timestamp({ withTimezone: true, precision: 3 }),
+    contentType: text().notNull(),
+    /** X-Upload-Content-Length: the whole file's size, declared at the start. */
+    declaredBytes: bigint({ mode: 'number' }).notNull(),
+    uploadedBytes: bigint({ mode: 'number' }).notNull().default(0),
+    /** What the first bytes say the file is (type, SHA-256 of the first chunk). */
+    media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
+    createdAt: createdAt(),
+    completedAt: timestamp({ withTimezone: true, precision: 3 }),
+    readyAt: timestamp({ withTimezone: true, precision: 3 }),
+    failReason: text(),
+    postId: bigint({ mode: 'bigint' }).references(() => sandboxPosts.id, { onDelete: 'set null' }),
+    /** thumbnails.set: the SHA-256 of the custom thumbnail (JPEG or PNG) set on the video. */
+    thumbnailSha256: text(),
+  },
+  (t) => [index('sandbox_youtube_uploads_account_idx').on(t.accountId, t.createdAt)],
+);
+export type SandboxYoutubeUploadRow = typeof sandboxYoutubeUploads.$inferSelect;
+
+/** YouTube Data API quota: units spent per project and Pacific day (10,000 a day; videos.insert costs 1,600). */
+export const sandboxYoutubeQuota = sandbox.table(
+  'youtube_quota',
+  {
+    project: text().notNull(),
+    day: text().notNull(),
+    units: integer().notNull().default(0),
+  },
+  (t) => [uniqueIndex('sandbox_youtube_quota_project_day_uq').on(t.project, t.day)],
+);
+
+/**
  * Authorization codes of the sandbox's OAuth server (sandbox/oauth/oauth.ts): single use, short-lived, bound to
  * the client, the redirect URI and the PKCE challenge they were issued for. Only hashes are stored.
  */

@@ -8,6 +8,7 @@ import { handleMastodon } from './mastodon/api';
 import { handleThreads } from './threads/api';
 import { handleTiktok } from './tiktok/api';
 import { handleX } from './x/api';
+import { handleYoutube } from './youtube/api';
 
 export type Dialect = {
   /** One request under `/api/sandbox/<network>`: `path` is the rest, `root` that prefix on the caller's origin. */
@@ -29,4 +30,5 @@ export const SANDBOX_DIALECTS: { [P in ProviderName]: Dialect } = {
   instagram: { handle: handleInstagram, oauth: true },
   tiktok: { handle: handleTiktok, oauth: true },
   facebook: { handle: handleFacebook, oauth: true },
+  youtube: { handle: handleYoutube, oauth: true },
 };

@@ -8,6 +8,7 @@ import { instagramCaptionLength } from './instagram/text-length';
 import { threadsLength } from './threads/text-length';
 import { tiktokCaptionLength } from './tiktok/text-length';
 import { weightedLength } from './x/text';
+import { youtubeDescriptionLength } from './youtube/text-length';
 
 // Each dialect counts text by its own reading of the network's rules, apart from the client's counter (the
 // composer's and the API's, PROVIDER_META[p].countText): on every fixture the two must agree, or one of them is
@@ -21,6 +22,7 @@ const DIALECT_COUNTERS: Record<ProviderName, (text: string) => number> = {
   instagram: instagramCaptionLength,
   tiktok: tiktokCaptionLength,
   facebook: facebookMessageLength,
+  youtube: youtubeDescriptionLength,
 };
 
 const FIXTURES: [string, string][] = [

@@ -61,6 +61,10 @@ async function authorize(request: Request, platform: Platform, deps: SandboxDeps
     return back({ error: 'invalid_request', error_description: 'code_challenge with S256 is required' });
   const scopes = (params.get('scope') ?? '').split(' ').filter(Boolean);
   if (scopes.length === 0) return back({ error: 'invalid_scope' });
+  // Google gives a refresh token only to `access_type=offline` (and again only with `prompt=consent`): without it an
+  // app loses the channel an hour later, so the sandbox refuses what would silently break on Google.
+  if (platform === 'youtube' && (params.get('access_type') !== 'offline' || params.get('prompt') !== 'consent'))
+    return back({ error: 'invalid_request', error_description: 'access_type=offline and prompt=consent are required' });
 
   // Who is "signed in to the platform": inside the app, the sandbox users of the workspaces the member administers.
   // Nobody signed in (or a member who may connect accounts nowhere) gets no consent at all: otherwise anyone could

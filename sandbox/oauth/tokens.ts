@@ -17,6 +17,18 @@ export function newSandboxIdentity(platform?: Platform): { platformUserId: strin
     const did = didPlcFrom(randomBytes(24));
     return { platformUserId: did, token, suffix: did.slice(-4) };
   }
+  if (platform === 'youtube') {
+    // A YouTube channel id: `UC` and 22 URL-safe characters.
+    const channelId = `UC${randomBytes(16).toString('base64url').slice(0, 22)}`;
+    return {
+      platformUserId: channelId,
+      token,
+      suffix: channelId
+        .slice(-4)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, 'x'),
+    };
+  }
   const platformUserId = String(randomInt(100_000_000_000, 999_999_999_999)) + String(randomInt(100_000, 999_999)); // 18 digits
   return { platformUserId, token, suffix: platformUserId.slice(-4) };
 }
@@ -40,6 +52,7 @@ export function sandboxHandle(platform: Platform, suffix: string): string {
     case 'threads':
     case 'instagram':
     case 'tiktok':
+    case 'youtube':
       return `@sandbox_${suffix}`;
     case 'facebook':
       return `Sandbox Page ${suffix}`;

@@ -4,12 +4,14 @@ import { newPostId, parsePostId } from './post-ids';
 import { resolveProfile } from '@/sandbox/behaviour/profiles';
 import { containerRefusal } from '@/sandbox/dialects/threads/containers';
 import { chunkFits, newTiktokPublishId, tiktokPostOf } from '@/sandbox/dialects/tiktok/publishes';
+import { chunkFits as youtubeChunkFits, newYoutubeUploadId, youtubeVideoOf } from '@/sandbox/dialects/youtube/uploads';
 import { hashSandboxToken, newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import {
   NO_FAULTS,
   type FaultSettings,
   type SandboxContainer,
   type SandboxTiktokPublish,
+  type SandboxYoutubeUpload,
   type SandboxMedia,
   type NewSandboxPost,
   type PostQuery,
@@ -39,6 +41,8 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const faults = new Map<string, FaultSettings>();
   const containers = new Map<string, SandboxContainer>();
   const tiktokPublishes = new Map<string, SandboxTiktokPublish>();
+  const youtubeUploads = new Map<string, SandboxYoutubeUpload>();
+  const youtubeQuota = new Map<string, number>();
   const media = new Map<string, SandboxMedia>();
 
   const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
@@ -358,6 +362,75 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
         publish.postId = insert({ account, ...tiktokPostOf({ ...publish, title, media: video }, readyAt) }).id;
       }
       return { ...publish };
+    },
+
+    async createYoutubeUpload(input) {
+      let id = newYoutubeUploadId();
+      while (youtubeUploads.has(id)) id = newYoutubeUploadId();
+      const upload: SandboxYoutubeUpload = {
+        ...input,
+        id,
+        uploadedBytes: 0,
+        media: [],
+        createdAt: new Date(),
+        completedAt: null,
+        readyAt: null,
+        failReason: null,
+        postId: null,
+        thumbnailSha256: null,
+      };
+      youtubeUploads.set(id, upload);
+      return { ...upload };
+    },
+
+    async getYoutubeUpload(id) {
+      const upload = youtubeUploads.get(id);
+      return upload ? { ...upload } : null;
+    },
+
+    async listYoutubeUploads(accountId) {
+      return [...youtubeUploads.values()].filter((u) => u.accountId === accountId).map((u) => ({ ...u }));
+    },
+
+    async takeYoutubeChunk({ id, first, length, media: video }) {
+      // No await in between: the check and the write are one step on the event loop.
+      const upload = youtubeUploads.get(id);
+      if (!upload || !youtubeChunkFits(upload, first, length)) return null;
+      upload.uploadedBytes += length;
+      if (video) upload.media = video;
+      return { ...upload };
+    },
+
+    async completeYoutubeUpload({ id, account, readyAt, failReason }) {
+      const upload = youtubeUploads.get(id);
+      if (!upload || upload.accountId !== account.id || upload.completedAt || upload.failReason) return null;
+      if (upload.uploadedBytes !== upload.declaredBytes) return null;
+      upload.completedAt = new Date();
+      upload.readyAt = readyAt;
+      if (failReason) upload.failReason = failReason;
+      else upload.postId = insert({ account, ...youtubeVideoOf(upload) }).id;
+      return { ...upload };
+    },
+
+    async setYoutubeThumbnail({ accountId, videoId, sha256 }) {
+      for (const upload of youtubeUploads.values())
+        if (upload.accountId === accountId && upload.postId === videoId) {
+          upload.thumbnailSha256 = sha256;
+          return true;
+        }
+      return false;
+    },
+
+    async spendYoutubeQuota({ project, day, units, limit }) {
+      const key = `${project}|${day}`;
+      const used = youtubeQuota.get(key) ?? 0;
+      if (used + units > limit) return false;
+      youtubeQuota.set(key, used + units);
+      return true;
+    },
+
+    async youtubeQuotaUsed({ project, day }) {
+      return youtubeQuota.get(`${project}|${day}`) ?? 0;
     },
 
     async getFaults(accountId) {

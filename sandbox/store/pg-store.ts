@@ -47,6 +47,18 @@ import {
   takeSandboxTiktokChunk,
 } from '@/sandbox/db/queries/tiktok';
 import { newTiktokPublishId, tiktokPostOf } from '@/sandbox/dialects/tiktok/publishes';
+import { newYoutubeUploadId, youtubeVideoOf } from '@/sandbox/dialects/youtube/uploads';
+import {
+  endSandboxYoutubeUpload,
+  getSandboxYoutubeQuota,
+  getSandboxYoutubeUpload,
+  insertSandboxYoutubeUpload,
+  listSandboxYoutubeUploads,
+  setSandboxYoutubeThumbnail,
+  spendSandboxYoutubeQuota,
+  takeSandboxYoutubeChunk,
+} from '@/sandbox/db/queries/youtube';
+import type { SandboxYoutubeUploadRow } from '@/sandbox/db/schema';
 import { getSandboxMedia, insertSandboxMedia, updateSandboxMedia } from '@/sandbox/db/queries/media';
 import { getSandboxAccountByAccessToken } from '@/sandbox/db/queries/oauth';
 import { createPgSandboxOAuthStore } from './pg-oauth-store';
@@ -60,6 +72,7 @@ import {
   type SandboxContainer,
   type SandboxMedia,
   type SandboxTiktokPublish,
+  type SandboxYoutubeUpload,
   type SandboxPost,
   type SandboxStore,
 } from './types';
@@ -349,6 +362,53 @@ export function createPgSandboxStore(
       });
     },
 
+    async createYoutubeUpload(input) {
+      for (;;) {
+        const row = await insertSandboxYoutubeUpload(db, { ...input, id: newYoutubeUploadId() });
+        if (row) return toYoutubeUpload(row);
+      }
+    },
+
+    async getYoutubeUpload(id) {
+      const row = await getSandboxYoutubeUpload(db, { id });
+      return row ? toYoutubeUpload(row) : null;
+    },
+
+    async listYoutubeUploads(accountId) {
+      return (await listSandboxYoutubeUploads(db, { accountId })).map(toYoutubeUpload);
+    },
+
+    async takeYoutubeChunk(input) {
+      const row = await takeSandboxYoutubeChunk(db, input);
+      return row ? toYoutubeUpload(row) : null;
+    },
+
+    completeYoutubeUpload({ id, account, readyAt, failReason }) {
+      return db.transaction(async (tx) => {
+        // Row-locked: of two completing requests, the second sees the session ended (one video per session).
+        const row = await getSandboxYoutubeUpload(tx, { id, forUpdate: true });
+        if (!row || row.accountId !== account.id || row.completedAt || row.failReason) return null;
+        if (row.uploadedBytes !== row.declaredBytes) return null;
+        const post = failReason ? null : await insert(tx, { account, ...youtubeVideoOf(toYoutubeUpload(row)) });
+        const ended = await endSandboxYoutubeUpload(tx, {
+          id,
+          readyAt,
+          failReason,
+          postId: post ? BigInt(post.id) : null,
+        });
+        return toYoutubeUpload(ended);
+      });
+    },
+
+    async setYoutubeThumbnail({ accountId, videoId, sha256 }) {
+      if (!/^\d{1,19}$/.test(videoId)) return false;
+      return setSandboxYoutubeThumbnail(db, { accountId, videoId: BigInt(videoId), sha256 });
+    },
+
+    spendYoutubeQuota: (input) => spendSandboxYoutubeQuota(db, input),
+
+    youtubeQuotaUsed: (input) => getSandboxYoutubeQuota(db, input),
+
     async getFaults(accountId) {
       const row = await getSandboxFaults(db, { accountId });
       if (!row?.faults) return { ...NO_FAULTS, profile: resolveProfile(row?.platform ?? 'x', undefined) };
@@ -438,5 +498,27 @@ function toTiktokPublish(row: SandboxTiktokPublishRow): SandboxTiktokPublish {
     readyAt: row.readyAt,
     failReason: row.failReason,
     postId: row.postId === null ? null : String(row.postId),
+  };
+}
+
+function toYoutubeUpload(row: SandboxYoutubeUploadRow): SandboxYoutubeUpload {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    title: row.title,
+    description: row.description,
+    tags: row.tags ?? [],
+    privacyStatus: row.privacyStatus,
+    publishAt: row.publishAt,
+    contentType: row.contentType,
+    declaredBytes: row.declaredBytes,
+    uploadedBytes: row.uploadedBytes,
+    media: row.media ?? [],
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+    readyAt: row.readyAt,
+    failReason: row.failReason,
+    postId: row.postId === null ? null : String(row.postId),
+    thumbnailSha256: row.thumbnailSha256,
   };
 }

@@ -24,6 +24,7 @@ export const PROFILES = [
   'tiktok',
   'tiktok-unaudited',
   'facebook',
+  'youtube',
   'bluesky',
   'plain',
 ] as const;
@@ -233,6 +234,38 @@ export type FinishTiktokPublishInput = {
   text?: string;
 };
 
+/** A YouTube resumable upload session (sandbox/dialects/youtube/uploads.ts derives its answers from these fields). */
+export type SandboxYoutubeUpload = {
+  id: string;
+  accountId: string;
+  title: string;
+  description: string;
+  tags: string[];
+  privacyStatus: string;
+  publishAt: Date | null;
+  contentType: string;
+  declaredBytes: number;
+  /** Bytes received so far, in order. */
+  uploadedBytes: number;
+  media: SandboxPostMedia[];
+  createdAt: Date;
+  /** The video was made (every byte arrived and was processed into a video resource); null before. */
+  completedAt: Date | null;
+  /** Processing ends then (uploadStatus `uploaded` until, `processed` after). */
+  readyAt: Date | null;
+  /** The upload ended as a failed video (the bytes were no video). */
+  failReason: string | null;
+  /** The video it became. */
+  postId: string | null;
+  /** The custom thumbnail set on the video (thumbnails.set), by SHA-256. */
+  thumbnailSha256: string | null;
+};
+
+export type NewSandboxYoutubeUpload = Pick<
+  SandboxYoutubeUpload,
+  'accountId' | 'title' | 'description' | 'tags' | 'privacyStatus' | 'publishAt' | 'contentType' | 'declaredBytes'
+>;
+
 export type DeleteResult =
   { status: 'deleted'; post: SandboxPost } | { status: 'already_deleted'; post: SandboxPost } | { status: 'not_found' };
 
@@ -335,6 +368,34 @@ export interface SandboxStore {
    * (dated `readyAt`) together with the publish's link to it.
    */
   finishTiktokPublish(input: FinishTiktokPublishInput): Promise<SandboxTiktokPublish | null>;
+  /** YouTube: stores a resumable session; every videos.insert makes one (no idempotency). */
+  createYoutubeUpload(input: NewSandboxYoutubeUpload): Promise<SandboxYoutubeUpload>;
+  getYoutubeUpload(id: string): Promise<SandboxYoutubeUpload | null>;
+  /** Every session of the account, oldest first (tests count them). */
+  listYoutubeUploads(accountId: string): Promise<SandboxYoutubeUpload[]>;
+  /**
+   * YouTube: takes one chunk, a compare-and-set: it must start where the received bytes end, stay within the declared
+   * size, while the session is not complete. The session after it, or null when refused.
+   */
+  takeYoutubeChunk(input: {
+    id: string;
+    first: number;
+    length: number;
+    media?: SandboxPostMedia[];
+  }): Promise<SandboxYoutubeUpload | null>;
+  /** YouTube: completes a session once (null when it had ended): its video stored now, or failed with a reason. */
+  completeYoutubeUpload(input: {
+    id: string;
+    account: SandboxAccount;
+    readyAt: Date;
+    failReason: string | null;
+  }): Promise<SandboxYoutubeUpload | null>;
+  /** YouTube's thumbnails.set: the thumbnail of the account's video; false when no such video is the account's. */
+  setYoutubeThumbnail(input: { accountId: string; videoId: string; sha256: string }): Promise<boolean>;
+  /** YouTube's quota, atomically: spends `units` of the project's day unless that would pass `limit` (false). */
+  spendYoutubeQuota(input: { project: string; day: string; units: number; limit: number }): Promise<boolean>;
+  /** Units the project spent that day (the Sandbox page, tests). */
+  youtubeQuotaUsed(input: { project: string; day: string }): Promise<number>;
   getFaults(accountId: string): Promise<FaultSettings>;
   setFaults(accountIds: string[], faults: FaultsUpdate): Promise<void>;
   /** The OAuth server's codes and tokens (sandbox/oauth/oauth.ts); `authenticate` accepts its live access tokens. */

@@ -107,6 +107,7 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'threads':
     case 'instagram':
     case 'tiktok':
+    case 'youtube':
       return post.id;
     case 'facebook':
       // A page post's id as Graph names it: `{page-id}_{post-id}`.
