@@ -434,6 +434,11 @@ export const deliveries = pgTable(
      * `formats`); null: the network's default for what is attached (a post, a carousel, a Reel for one video).
      */
     format: text(),
+    /**
+     * The choices this account's network asks for per post (ProviderMeta `options`, checked by its schema when the
+     * post is made: TikTok's `privacy_level`…); null: none. Small JSON, never secrets.
+     */
+    options: jsonb().$type<Record<string, unknown>>(),
     settledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -442,6 +447,11 @@ export const deliveries = pgTable(
     // One delivery per post, account and thread part: a part is published at most once per account (I1).
     unique('deliveries_post_account_part_uq').on(t.postId, t.accountId, t.part),
     check('deliveries_format_ck', sql`${t.format} ~ '^[a-z][a-z_]{0,19}$'`),
+    // A handful of choices, not a document: a bug that stored a whole request here is refused, not kept.
+    check(
+      'deliveries_options_ck',
+      sql`${t.options} is null or (jsonb_typeof(${t.options}) = 'object' and octet_length(${t.options}::text) <= 2048)`,
+    ),
     check('deliveries_part_ck', sql`${t.part} >= 0 and ${t.part} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
     index('deliveries_due_idx')
       .on(t.dueAt)

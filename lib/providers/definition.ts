@@ -25,6 +25,12 @@ export type ProviderMeta = {
    * Instagram's `story`. None: the network publishes what is attached one way.
    */
   formats?: readonly { id: string; label: string; help: string }[];
+  /**
+   * The choices this network asks for per post (`options: { [accountId]: {…} }` in the API, deliveries.options), as a
+   * zod schema run on each target account's options (`{}` when none are given, so a required choice is refused when
+   * the post is made): TikTok's privacy level. None: the network takes no options.
+   */
+  options?: z.ZodType<Record<string, unknown>>;
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
   connect: ConnectMeta;

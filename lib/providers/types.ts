@@ -50,23 +50,18 @@ export type PublishInput = {
    * was lost: the client must then stop before anything that could publish.
    */
   saveState?: (state: ProviderState) => Promise<boolean>;
-  /** Choices a network asks the user to make for each post (TikTok: who may see it, or the creator's inbox). */
-  postOptions?: PostOptions;
+  /**
+   * The choices made for this post on this account (deliveries.options), already checked by the network's
+   * ProviderMeta `options` schema when the post was made; none: the network asks for none.
+   */
+  options?: PostOptions;
 };
 
 /**
- * Per-post choices a network requires from the user, never defaulted by us (TikTok's UX rules: the privacy level is
- * picked by the user from the creator's own options).
+ * Per-post choices a network asks the user for, never defaulted by us (TikTok's UX rules: the privacy level is picked
+ * by the user from the creator's own options). Each network's shape is its ProviderMeta `options` schema.
  */
-export type PostOptions = {
-  /** TikTok: one of the creator's `privacy_level_options` (PUBLIC_TO_EVERYONE, SELF_ONLY…). */
-  privacyLevel?: string;
-  /** TikTok: upload to the creator's inbox, where they finish the post in the app, instead of posting directly. */
-  sendToInbox?: boolean;
-  disableComment?: boolean;
-  disableDuet?: boolean;
-  disableStitch?: boolean;
-};
+export type PostOptions = Readonly<Record<string, unknown>>;
 
 /** One image of a post, as a client uploads it. */
 export type PublishMedia = {
