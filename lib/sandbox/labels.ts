@@ -30,6 +30,7 @@ export const PROFILE_LABELS: Record<Profile, string> = {
   instagram: 'Instagram (a container publishes once; 100 posts per 24 h; media fetched by URL)',
   tiktok: 'TikTok (no idempotency: every init is a post; processing after the answer; public videos listed only)',
   'tiktok-unaudited': 'TikTok, unaudited app (only private SELF_ONLY posts)',
+  'tiktok-private': 'TikTok, a private account (no public posts; Duet and Stitch off)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
   plain: 'Plain (no key, no dedupe)',
 };

@@ -35,6 +35,9 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   tiktok: ['tiktok'],
   // An app TikTok has not audited: only SELF_ONLY posts (init refuses any other privacy for a public creator).
   'tiktok-unaudited': ['tiktok'],
+  // A private TikTok account: creator_info offers no PUBLIC_TO_EVERYONE and turns Duet and Stitch off; init refuses
+  // a level it did not offer (privacy_level_option_mismatch), as TikTok does.
+  'tiktok-private': ['tiktok'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
   plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram'],

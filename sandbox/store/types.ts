@@ -23,6 +23,7 @@ export const PROFILES = [
   'instagram',
   'tiktok',
   'tiktok-unaudited',
+  'tiktok-private',
   'bluesky',
   'plain',
 ] as const;

@@ -348,8 +348,8 @@ describe('TikTok: refusals before anything is made', () => {
 });
 
 describe('TikTok through the publisher', () => {
-  // Pending the video media row (the media table takes images only on this branch) and a post's TikTok options: until
-  // then the publisher can only show that a TikTok post without its video fails clearly, and nothing reaches TikTok.
+  // A post with its video and options goes out through the API and the publisher in through-api.test.ts; here, one
+  // without its video (made below the API's checks) fails clearly, and nothing reaches TikTok.
   it('I2 — a TikTok post without a video fails with a reason; no init is made', async () => {
     const account = await sandbox.connectAccount('tiktok');
     const { id } = await schedule(account);

@@ -17,6 +17,8 @@ const MAX_TITLE = 2_200;
 /** The video object's title and description are cut at 150 characters in listings. */
 const LISTED_TITLE = 150;
 const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
+/** A private account's creator_info: no public posts, and nobody may Duet or Stitch its videos. */
+const PRIVATE_LEVELS = PRIVACY_LEVELS.filter((l) => l !== 'PUBLIC_TO_EVERYONE');
 const MAX_DURATION_SEC = 600;
 /** TikTok's processing after the last byte (a small video: well under half a minute). */
 const PROCESSING_MS = 400;
@@ -56,14 +58,15 @@ async function creatorInfo(viewer: SandboxAccount, deps: SandboxDeps) {
   const read = await withListingFaults(deps, { platform: 'tiktok', accountId: viewer.id });
   if (read instanceof Response) return read;
   const username = viewer.handle.replace(/^@/, '');
+  const isPrivate = read.profile === 'tiktok-private';
   return tiktokOk({
     creator_avatar_url: '',
     creator_username: username,
     creator_nickname: viewer.displayName ?? username,
-    privacy_level_options: PRIVACY_LEVELS,
+    privacy_level_options: isPrivate ? PRIVATE_LEVELS : PRIVACY_LEVELS,
     comment_disabled: false,
-    duet_disabled: false,
-    stitch_disabled: false,
+    duet_disabled: isPrivate,
+    stitch_disabled: isPrivate,
     max_video_post_duration_sec: MAX_DURATION_SEC,
   });
 }
@@ -95,6 +98,8 @@ async function init(
   if (!upload && !/^https?:\/\//.test(videoUrl ?? ''))
     return invalidParams('source_info.source must be FILE_UPLOAD (with sizes) or PULL_FROM_URL (with video_url).');
   return withWriteFaults(deps, request, { platform: 'tiktok', accountId: viewer.id }, async (context) => {
+    if (context.profile === 'tiktok-private' && mode === 'direct' && !PRIVATE_LEVELS.includes(privacyLevel!))
+      return tiktokError(400, 'privacy_level_option_mismatch', 'privacy_level is not one of the creator’s options.');
     if (context.profile === 'tiktok-unaudited' && mode === 'direct' && privacyLevel !== 'SELF_ONLY')
       return tiktokError(
         403,
