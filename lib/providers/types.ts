@@ -63,6 +63,9 @@ export type PublishInput = {
  */
 export type PostOptions = Readonly<Record<string, unknown>>;
 
+/** What an account allows as options now (a network's own shape: TikTok's is TiktokOptionsInfo). */
+export type PostOptionsInfo = Record<string, unknown>;
+
 /** One image of a post, as a client uploads it. */
 export type PublishMedia = {
   id: string;
@@ -197,6 +200,11 @@ export interface ProviderClient {
   deletePost(id: string, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<DeleteResult>;
   /** Reads one delivery back by the provider's own evidence (record key, container, URN); see ReconcileStrategy. */
   readBack?(input: ReadBackInput): Promise<ReadBack>;
+  /**
+   * What this account allows as a post's options now (TikTok: creator_info), for the composer to offer only that; a
+   * read (ProviderReadError when it cannot be read). Networks whose ProviderMeta has `options` may offer it.
+   */
+  postOptionsInfo?(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<PostOptionsInfo>;
   /**
    * Every identity this token can publish as (LinkedIn: the member and the organization pages they administer);
    * after an OAuth connect each becomes an account. Without it, the one `whoAmI` names.

@@ -54,3 +54,13 @@ export const tiktokOptionsSchema = tiktokOptionsFields.superRefine((v, ctx) => {
         });
 });
 export type TiktokOptions = z.output<typeof tiktokOptionsFields>;
+
+/** What a creator allows now (creator_info/query), as the composer gets it (lib/reads/post-options.ts). */
+export type TiktokOptionsInfo = {
+  username: string | null;
+  privacyLevels: string[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxDurationSec: number | null;
+};
