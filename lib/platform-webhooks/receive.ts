@@ -1,19 +1,23 @@
 import type { Database } from '@/db/client';
-import { recordPlatformEvent, type IncomingPlatformEvent } from '@/db/queries/platform-events';
+import { applyPlatformEvent, recordPlatformEvent, type IncomingPlatformEvent } from '@/db/queries/platform-events';
 import type { ProviderName } from '@/db/schema';
 import { getEnv } from '@/lib/env';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { metaEvents } from './meta';
-import { hubSignatureValid, sameSecret, sandboxWebhookSecret } from './signature';
+import { hubSignatureValid, sameSecret, sandboxWebhookSecret, tiktokSignatureValid } from './signature';
+import { tiktokEvents } from './tiktok';
 
 /** Larger bodies are refused before they are read whole (Meta batches up to 1,000 changes, far below this). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
 type InboundNetwork = {
   /** The env variables of the app secret that signs its webhooks and of the token its subscription check sends. */
-  secretEnv: 'INSTAGRAM_APP_SECRET';
-  verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN';
+  secretEnv: 'INSTAGRAM_APP_SECRET' | 'TIKTOK_CLIENT_SECRET';
+  verifyTokenEnv?: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN';
+  /** The header that carries the signature, and its check of the raw body under one secret. */
+  signatureHeader: string;
+  signatureValid: (body: Uint8Array, header: string | null, secret: string) => boolean;
   events: (
     body: unknown,
     target: Pick<IncomingPlatformEvent, 'provider' | 'sandbox'>,
@@ -25,7 +29,16 @@ export const INBOUND_NETWORKS: Partial<Record<ProviderName, InboundNetwork>> = {
   instagram: {
     secretEnv: 'INSTAGRAM_APP_SECRET',
     verifyTokenEnv: 'INSTAGRAM_WEBHOOK_VERIFY_TOKEN',
+    signatureHeader: 'X-Hub-Signature-256',
+    signatureValid: hubSignatureValid,
     events: metaEvents,
+  },
+  // TikTok signs with the app's client secret; its Content Posting events name the publish (publish_id).
+  tiktok: {
+    secretEnv: 'TIKTOK_CLIENT_SECRET',
+    signatureHeader: 'TikTok-Signature',
+    signatureValid: (body, header, secret) => tiktokSignatureValid(body, header, secret),
+    events: tiktokEvents,
   },
 };
 
@@ -62,7 +75,7 @@ const notFound = () =>
 export function verifySubscription(network: string, url: URL): Response {
   const inbound = INBOUND_NETWORKS[network as ProviderName];
   if (!inbound) return notFound();
-  const expected = getEnv()[inbound.verifyTokenEnv];
+  const expected = inbound.verifyTokenEnv ? getEnv()[inbound.verifyTokenEnv] : undefined;
   const params = url.searchParams;
   if (
     !expected ||
@@ -84,12 +97,17 @@ export async function receivePlatformWebhook(db: Database, network: string, requ
   const body = await readAtMost(request, MAX_BODY_BYTES);
   if (!body) return problem({ status: 413, title: 'Payload Too Large', detail: 'Webhook bodies are at most 1 MB.' });
   const env = getEnv();
-  const signature = request.headers.get('x-hub-signature-256');
+  const signature = request.headers.get(inbound.signatureHeader);
   const live = env[inbound.secretEnv];
   const sandbox =
-    env.sandboxEnabled && hubSignatureValid(body, signature, sandboxWebhookSecret(network, env.APP_ENCRYPTION_KEY));
-  if (!sandbox && !(live && hubSignatureValid(body, signature, live)))
-    return problem({ status: 401, title: 'Unauthorized', detail: 'The X-Hub-Signature-256 signature does not match.' });
+    env.sandboxEnabled &&
+    inbound.signatureValid(body, signature, sandboxWebhookSecret(network, env.APP_ENCRYPTION_KEY));
+  if (!sandbox && !(live && inbound.signatureValid(body, signature, live)))
+    return problem({
+      status: 401,
+      title: 'Unauthorized',
+      detail: `The ${inbound.signatureHeader} signature does not match.`,
+    });
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(body));
@@ -99,7 +117,14 @@ export async function receivePlatformWebhook(db: Database, network: string, requ
   const events = inbound.events(parsed, { provider: network as ProviderName, sandbox });
   if (!events) return problem({ status: 422, title: 'Unprocessable Content', detail: 'The body names no entries.' });
   let stored = 0;
-  for (const event of events) stored += (await recordPlatformEvent(db, event)).length;
+  for (const event of events) {
+    const rows = await recordPlatformEvent(db, event);
+    stored += rows.length;
+    // Only a newly stored event is applied: a redelivery stored nothing, so it changes nothing.
+    for (const row of rows)
+      if (event.evidence && row.deliveryId)
+        await applyPlatformEvent(db, { eventId: row.id, deliveryId: row.deliveryId });
+  }
   logger.info({ network, sandbox, received: events.length, stored }, 'platform webhook');
   return Response.json({ received: events.length, stored });
 }
