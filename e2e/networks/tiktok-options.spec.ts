@@ -58,11 +58,11 @@ test('a TikTok post composed with a privacy level chosen from the creator’s op
   expect(await e2eSql()`select 1 from posts where text = ${text}`).toHaveLength(0);
 
   // By keyboard: the arrows move through the levels (Everyone → Friends → Followers); comments allowed.
-  await privacy.getByRole('radio', { name: 'Everyone' }).focus();
+  await privacy.getByRole('radio', { name: 'Everyone', exact: true }).focus();
   await page.keyboard.press('Space');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  await expect(privacy.getByRole('radio', { name: 'Followers' })).toBeChecked();
+  await expect(privacy.getByRole('radio', { name: 'Followers', exact: true })).toBeChecked();
   await settings.getByRole('checkbox', { name: 'Allow comments' }).focus();
   await page.keyboard.press('Space');
   await expect(settings.getByRole('checkbox', { name: 'Allow comments' })).toBeChecked();

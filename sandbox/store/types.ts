@@ -1,6 +1,7 @@
 /** The sandbox network's model, independent of where it is stored (Postgres or memory). */
 
 import type { ProviderName } from '@/lib/providers/types';
+import type { SandboxWebhooks } from '@/sandbox/webhooks/sender';
 
 /** Every network has a sandbox dialect. */
 export type Platform = ProviderName;
@@ -404,4 +405,6 @@ export type SandboxDeps = {
   /** mastodon-modern: how long a same-key request waits for the lock before its 503 (Mastodon: 10 s). */
   lockWaitMs?: number;
   random?: () => number;
+  /** The platforms' webhooks to the app (TikTok's publish events), sent at least once and out of order; none: off. */
+  webhooks?: SandboxWebhooks;
 };
