@@ -1480,8 +1480,9 @@ export const platformEvents = pgTable(
     workspaceId: uuid().references(() => workspaces.id, { onDelete: 'cascade' }),
     accountId: uuid().references(() => socialAccounts.id, { onDelete: 'set null' }),
     deliveryId: uuid().references(() => deliveries.id, { onDelete: 'set null' }),
-    /** `kept` (stored for later readers: the inbox), `applied` (it moved a delivery forward), `ignored` (it would
-     * have moved one back: a late `processing` after `sent`), `unmatched` (no account or delivery knows the id). */
+    /** `kept` (stored for later readers: the inbox), `applied` (it moved a delivery forward: an ambiguous one read again
+     * now), `ignored` (it could move nothing: the delivery was settled already, a late or contradicting event),
+     * `unmatched` (no account or delivery knows the id yet; matched when a delivery keeps it). */
     outcome: text({ enum: ['kept', 'applied', 'ignored', 'unmatched'] }).notNull(),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
     receivedAt: createdAt(),
@@ -1492,6 +1493,10 @@ export const platformEvents = pgTable(
     unique('platform_events_key_uq').on(t.provider, t.sandbox, t.eventKey, t.accountId).nullsNotDistinct(),
     index('platform_events_workspace_idx').on(t.workspaceId, t.receivedAt),
     index('platform_events_delivery_idx').on(t.deliveryId),
+    // An early event, waiting for its delivery to learn the id it names (matched when the id is kept).
+    index('platform_events_unmatched_idx')
+      .on(t.accountId, t.objectId)
+      .where(sql`${t.outcome} = 'unmatched'`),
     check('platform_events_outcome_ck', sql`${t.outcome} in ('kept', 'applied', 'ignored', 'unmatched')`),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { platformEvents, type ProviderName } from '../schema';
 import { jsonb } from './sql-params';
@@ -96,4 +96,21 @@ export async function applyPlatformEvent(db: Executor, params: { eventId: string
     where id = ${params.eventId}
     returning outcome`);
   return row?.outcome ?? null;
+}
+
+/**
+ * Retention: events that concern no delivery (`unmatched`) or moved nothing (`ignored`) older than `before`, one batch.
+ * Kept and applied events stay with their delivery (its evidence).
+ */
+export async function deletePlatformEventsBefore(db: Executor, params: { before: Date; batchSize: number }) {
+  const old = db
+    .select({ id: platformEvents.id })
+    .from(platformEvents)
+    .where(and(inArray(platformEvents.outcome, ['unmatched', 'ignored']), lt(platformEvents.receivedAt, params.before)))
+    .limit(params.batchSize);
+  const rows = await db
+    .delete(platformEvents)
+    .where(inArray(platformEvents.id, old))
+    .returning({ id: platformEvents.id });
+  return rows.length;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDueDeliveries, saveProviderState, startAttempts } from '@/db/queries/deliveries';
 import { deliveries, platformEvents } from '@/db/schema';
 import { createDiskMediaStorage } from '@/lib/media/storage';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
@@ -14,6 +15,7 @@ import { deliveryStates, schedulePostWithMedia, testPublisherOptions } from '@/t
 import { testReconcileOptions } from '@/testing/reconciler';
 import { startTestSandbox } from '@/testing/sandbox';
 import { makeTestVideo } from '@/testing/video';
+import { PLATFORM_EVENT_RETENTION_MS, pruneOldPlatformEvents } from './prune';
 import { receivePlatformWebhook } from './receive';
 import { sandboxWebhookSecret, tiktokSignature } from './signature';
 
@@ -187,5 +189,58 @@ describe('POST /api/webhooks/tiktok', () => {
     expect(rows.map((r) => r.outcome)).toEqual(['unmatched', 'unmatched']);
     expect(rows.map((r) => r.accountId).sort()).toEqual([account.productAccountId, null].sort());
     expect(await counts()).toEqual(before);
+  });
+
+  it('an event that came before its delivery kept the publish_id is matched when the delivery keeps it', async () => {
+    const account = await sandbox.connectAccount('tiktok');
+    const publishId = `v_pub~v2-1.${randomUUID()}`;
+    await deliver(event(account, 'post.publish.complete', { publish_id: publishId }));
+    const early = () =>
+      db
+        .select({ outcome: platformEvents.outcome, deliveryId: platformEvents.deliveryId })
+        .from(platformEvents)
+        .where(eq(platformEvents.objectId, publishId));
+    expect(await early()).toEqual([{ outcome: 'unmatched', deliveryId: null }]);
+    const video = await storedVideo(db, storage, account.workspaceId, clip);
+    const id = await schedulePostWithMedia(db, {
+      workspaceId: account.workspaceId,
+      accountId: account.productAccountId,
+      text: sandbox.uniqueText('early event'),
+      mediaIds: [video.id],
+      options: { privacy_level: 'SELF_ONLY' },
+    });
+    const claim = (await claimDueDeliveries(db, { workerId: 'early', limit: 50, leaseMs: 30_000 })).find(
+      (c) => c.deliveryId === id,
+    )!;
+    await startAttempts(db, { claims: [claim], minLeaseMs: 0 });
+    expect(await saveProviderState(db, { deliveryId: id, generation: claim.generation, state: { publishId } })).toBe(
+      true,
+    );
+    expect(await early()).toEqual([{ outcome: 'kept', deliveryId: id }]);
+  });
+
+  it('retention: unmatched and ignored events older than 30 days are pruned; applied ones and recent ones stay', async () => {
+    const account = await sandbox.connectAccount('tiktok');
+    const old = new Date(Date.now() - PLATFORM_EVENT_RETENTION_MS - 60_000);
+    const rows = await db
+      .insert(platformEvents)
+      .values(
+        (['unmatched', 'ignored', 'applied', 'unmatched'] as const).map((outcome, i) => ({
+          provider: 'tiktok' as const,
+          sandbox: true,
+          eventKey: `retention:${randomUUID()}`,
+          kind: 'post.publish.complete',
+          platformUserId: account.platformUserId,
+          objectId: null,
+          outcome,
+          payload: {},
+          receivedAt: i < 3 ? old : new Date(),
+        })),
+      )
+      .returning({ id: platformEvents.id, outcome: platformEvents.outcome });
+    expect(await pruneOldPlatformEvents(db)).toBeGreaterThanOrEqual(2);
+    const left = await db.select({ id: platformEvents.id }).from(platformEvents);
+    const ids = new Set(left.map((r) => r.id));
+    expect(rows.map((r) => ids.has(r.id))).toEqual([false, false, true, true]);
   });
 });

@@ -101,11 +101,21 @@ export async function saveProviderState(
   const result = await executePrepared(
     db,
     sql`
-    update deliveries d set provider_state = ${jsonb(params.state)}
-    from claims c
-    where d.id = ${params.deliveryId} and c.delivery_id = d.id and c.generation = ${params.generation}
-      and c.released_at is null and c.lease_expires_at > now() and d.status = 'publishing'
-    returning d.id`,
+    with saved as (
+      update deliveries d set provider_state = ${jsonb(params.state)}
+      from claims c
+      where d.id = ${params.deliveryId} and c.delivery_id = d.id and c.generation = ${params.generation}
+        and c.released_at is null and c.lease_expires_at > now() and d.status = 'publishing'
+      returning d.id, d.account_id
+    ), matched as (
+      -- A platform event that came before the delivery knew the id it names (TikTok's publish_id) is its now.
+      update platform_events e set delivery_id = s.id, outcome = 'kept'
+      from saved s
+      where e.outcome = 'unmatched' and e.account_id = s.account_id and e.delivery_id is null
+        and e.object_id in (select value from jsonb_each_text(${jsonb(params.state)}))
+      returning e.id
+    )
+    select id from saved`,
   );
   return [...result].length === 1;
 }
