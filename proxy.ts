@@ -55,7 +55,7 @@ export async function proxy(request: NextRequest) {
 function trailingSlashRedirect(request: NextRequest): NextResponse | null {
   const { pathname } = request.nextUrl;
   if (pathname === '/' || !pathname.endsWith('/') || pathname.startsWith('/api/sandbox/')) return null;
-  const url = request.nextUrl.clone();
+  const url = new URL(request.url);
   url.pathname = pathname.replace(/\/+$/, '') || '/';
   return NextResponse.redirect(url, 308);
 }

@@ -72,7 +72,7 @@ const eventsOf = (deliveryId: string) =>
     .from(platformEvents)
     .where(eq(platformEvents.deliveryId, deliveryId));
 
-async function publicPost(processingMs: number) {
+async function publicPost(processingMs: number, callTimeoutMs: number) {
   const account = await sandbox.connectAccount('tiktok');
   await sandbox.setFaults(account.sandboxAccount.id, { processingMs });
   const video = await storedVideo(db, storage, account.workspaceId, clip);
@@ -83,14 +83,14 @@ async function publicPost(processingMs: number) {
     mediaIds: [video.id],
     options: { privacy_level: 'PUBLIC_TO_EVERYONE' },
   });
-  await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs: 1_000, mediaStorage: storage }));
+  await publishDueDeliveries(db, testPublisherOptions(sandbox.url, { callTimeoutMs, mediaStorage: storage }));
   return { account, id };
 }
 
 describe('the sandbox sends TikTok’s publish webhooks', () => {
   it('an ambiguous publish: each event delivered twice, stored once, applied; the reconciler then settles it sent, once', async () => {
     const before = webhooks.delivered('tiktok');
-    const { account, id } = await publicPost(1_500);
+    const { account, id } = await publicPost(1_500, 1_000);
     expect(await status(id)).toBe('ambiguous');
     const [{ dueAt }] = await db.select({ dueAt: deliveries.dueAt }).from(deliveries).where(eq(deliveries.id, id));
     expect(dueAt!.getTime()).toBeGreaterThan(Date.now());
@@ -106,7 +106,7 @@ describe('the sandbox sends TikTok’s publish webhooks', () => {
   });
 
   it('a publish settled within its attempt: its events (arriving while it publishes or after) are stored once and move nothing', async () => {
-    const { id } = await publicPost(0);
+    const { id } = await publicPost(0, 5_000); // room for the processing to end within the attempt
     expect(await status(id)).toBe('sent');
     await webhooks.idle();
     const events = await eventsOf(id);

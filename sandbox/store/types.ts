@@ -1,7 +1,6 @@
 /** The sandbox network's model, independent of where it is stored (Postgres or memory). */
 
 import type { ProviderName } from '@/lib/providers/types';
-import type { SandboxWebhooks } from '@/sandbox/webhooks/sender';
 
 /** Every network has a sandbox dialect. */
 export type Platform = ProviderName;
@@ -381,6 +380,16 @@ export type ScopedAccount = { accountId: string; handle: string; disconnected: b
 
 /** The sandbox accounts one caller may read (`read`) or change (`change`), or a problem response (401/403/429). */
 export type ScopeResolver = (request: Request, access: 'read' | 'change') => Promise<ScopedAccount[] | Response>;
+
+/** The platforms' webhooks as the sandbox sends them (sandbox/webhooks/sender.ts). */
+export type SandboxWebhooks = {
+  /** Sends one event (its body as JSON) no earlier than `notBefore`: once or twice, each after its own delay. */
+  send(network: Platform, body: Record<string, unknown>, notBefore?: Date): void;
+  /** Resolves when every copy sent so far has been delivered or given up (tests). */
+  idle(): Promise<void>;
+  /** Copies delivered with a 2xx, per network (tests). */
+  delivered(network: Platform): number;
+};
 
 export type SandboxDeps = {
   store: SandboxStore;

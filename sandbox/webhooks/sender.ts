@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { logger } from '@/lib/logging/logger';
-import type { Platform } from '@/sandbox/store/types';
+import type { Platform, SandboxWebhooks } from '@/sandbox/store/types';
+
+export type { SandboxWebhooks };
 
 // Webhooks as the platforms send them: at least once (TikTok: "webhook endpoints might receive the same event more than
 // once"), after a delay, in no particular order, each copy signed when it is sent, retried on anything but a 2xx. The
@@ -19,15 +21,6 @@ export type SandboxWebhookConfig = {
   /** Attempts per copy while the app does not answer 2xx (default 4, a second apart, growing). */
   attempts?: number;
   random?: () => number;
-};
-
-export type SandboxWebhooks = {
-  /** Sends one event (its body as JSON) no earlier than `notBefore`: once or twice, each after its own delay. */
-  send(network: Platform, body: Record<string, unknown>, notBefore?: Date): void;
-  /** Resolves when every copy sent so far has been delivered or given up (tests). */
-  idle(): Promise<void>;
-  /** Copies delivered with a 2xx, per network (tests). */
-  delivered(network: Platform): number;
 };
 
 export function signWebhook(network: Platform, raw: string, secret: string, at = Date.now()): Record<string, string> {
