@@ -38,6 +38,7 @@ export async function proxy(request: NextRequest) {
   // Next reads the policy from the request to put the nonce on its own scripts.
   headers.set('Content-Security-Policy', csp);
   const response =
+    trailingSlashRedirect(request) ??
     crossSiteAction(request) ??
     (await linkPageProblem(request.method, request.nextUrl.pathname)) ??
     (await gate(request, headers));
@@ -45,6 +46,18 @@ export async function proxy(request: NextRequest) {
   response.headers.set('Content-Security-Policy', csp);
   for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);
   return response;
+}
+
+/**
+ * Next's own redirect of `/path/` to `/path` (switched off in next.config.js so that the sandbox's TikTok dialect takes
+ * TikTok's slash-ended paths as TikTok does): the same 308 for every path but the sandbox's.
+ */
+function trailingSlashRedirect(request: NextRequest): NextResponse | null {
+  const { pathname } = request.nextUrl;
+  if (pathname === '/' || !pathname.endsWith('/') || pathname.startsWith('/api/sandbox/')) return null;
+  const url = new URL(request.url);
+  url.pathname = pathname.replace(/\/+$/, '') || '/';
+  return NextResponse.redirect(url, 308);
 }
 
 /**

@@ -436,6 +436,11 @@ export const deliveries = pgTable(
      * `formats`); null: the network's default for what is attached (a post, a carousel, a Reel for one video).
      */
     format: text(),
+    /**
+     * The choices this account's network asks for per post (ProviderMeta `options`, checked by its schema when the
+     * post is made: TikTok's `privacy_level`…); null: none. Small JSON, never secrets.
+     */
+    options: jsonb().$type<Record<string, unknown>>(),
     settledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -444,6 +449,11 @@ export const deliveries = pgTable(
     // One delivery per post, account and thread part: a part is published at most once per account (I1).
     unique('deliveries_post_account_part_uq').on(t.postId, t.accountId, t.part),
     check('deliveries_format_ck', sql`${t.format} ~ '^[a-z][a-z_]{0,19}$'`),
+    // A handful of choices, not a document: a bug that stored a whole request here is refused, not kept.
+    check(
+      'deliveries_options_ck',
+      sql`${t.options} is null or (jsonb_typeof(${t.options}) = 'object' and octet_length(${t.options}::text) <= 2048)`,
+    ),
     check('deliveries_part_ck', sql`${t.part} >= 0 and ${t.part} < ${sql.raw(String(MAX_THREAD_PARTS))}`),
     index('deliveries_due_idx')
       .on(t.dueAt)
@@ -1472,8 +1482,9 @@ export const platformEvents = pgTable(
     workspaceId: uuid().references(() => workspaces.id, { onDelete: 'cascade' }),
     accountId: uuid().references(() => socialAccounts.id, { onDelete: 'set null' }),
     deliveryId: uuid().references(() => deliveries.id, { onDelete: 'set null' }),
-    /** `kept` (stored for later readers: the inbox), `applied` (it moved a delivery forward), `ignored` (it would
-     * have moved one back: a late `processing` after `sent`), `unmatched` (no account or delivery knows the id). */
+    /** `kept` (stored for later readers: the inbox), `applied` (it moved a delivery forward: an ambiguous one read again
+     * now), `ignored` (it could move nothing: the delivery was settled already, a late or contradicting event),
+     * `unmatched` (no account or delivery knows the id yet; matched when a delivery keeps it). */
     outcome: text({ enum: ['kept', 'applied', 'ignored', 'unmatched'] }).notNull(),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
     receivedAt: createdAt(),
@@ -1484,6 +1495,10 @@ export const platformEvents = pgTable(
     unique('platform_events_key_uq').on(t.provider, t.sandbox, t.eventKey, t.accountId).nullsNotDistinct(),
     index('platform_events_workspace_idx').on(t.workspaceId, t.receivedAt),
     index('platform_events_delivery_idx').on(t.deliveryId),
+    // An early event, waiting for its delivery to learn the id it names (matched when the id is kept).
+    index('platform_events_unmatched_idx')
+      .on(t.accountId, t.objectId)
+      .where(sql`${t.outcome} = 'unmatched'`),
     check('platform_events_outcome_ck', sql`${t.outcome} in ('kept', 'applied', 'ignored', 'unmatched')`),
   ],
 );

@@ -151,6 +151,9 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   DEMO_PASSWORD: z.string().min(8).default('semel-demo'),
   SANDBOX_ENABLED: booleanFlag.optional(),
+  // Where the sandbox sends its platforms' webhooks (TikTok's publish events), e.g. http://127.0.0.1:3000/api/webhooks;
+  // each network's go to `<this>/<network>`. Unset: the sandbox sends none.
+  SANDBOX_WEBHOOKS_URL: z.url().optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   // OAuth clients of the networks that connect through sign-in (blank: that network's real OAuth is off).

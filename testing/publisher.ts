@@ -123,7 +123,14 @@ export async function scheduleThread(
 /** A post due now on one account showing these images (already stored and in `media`); its one delivery's id. */
 export async function schedulePostWithMedia(
   db: Database,
-  params: { workspaceId: string; accountId: string; text: string; mediaIds: string[] },
+  params: {
+    workspaceId: string;
+    accountId: string;
+    text: string;
+    mediaIds: string[];
+    /** The account's post options (deliveries.options: TikTok's privacy level), as a create stores them. */
+    options?: Record<string, unknown>;
+  },
 ) {
   const created = await insertPostWithDeliveries(db, {
     post: {
@@ -135,6 +142,7 @@ export async function schedulePostWithMedia(
     },
     accountIds: [params.accountId],
     actor: 'test',
+    ...(params.options ? { options: new Map([[params.accountId.toLowerCase(), params.options]]) } : {}),
   });
   await insertPostMedia(db, { postId: created!.post.id, mediaIds: params.mediaIds });
   return created!.deliveries[0]!.id;

@@ -30,6 +30,8 @@ export async function startTestSandbox(
     fetchImage?: (url: string) => Promise<Uint8Array | null>;
     /** Who is signed in on the OAuth consent page (default: a member with no sandbox users yet; null: nobody). */
     consentScope?: SandboxDeps['consentScope'];
+    /** The platforms' webhooks the sandbox sends (default: none). */
+    webhooks?: SandboxDeps['webhooks'];
   } = {},
 ) {
   const database = await createTestDatabase({ max: 40 });
@@ -46,6 +48,7 @@ export async function startTestSandbox(
       consentScope: options.consentScope ?? (async () => []),
       // No network here: an image URL the test does not serve is one the platform cannot fetch.
       fetchImage: options.fetchImage ?? (async () => null),
+      webhooks: options.webhooks,
     },
     destroySocketOnReset: options.destroySocketOnReset,
   });

@@ -10,6 +10,7 @@ import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
 import { FormatPicker } from './format-picker';
+import { OptionsPicker } from './options-picker';
 import { MediaPicker } from './media-picker';
 import { SchedulePicker } from './schedule-picker';
 import { NetworkTabs } from './network-tabs';
@@ -68,6 +69,9 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
     draft.kind === 'post'
       ? Object.fromEntries(Object.entries(draft.formats ?? {}).filter(([id]) => draft.accountIds.includes(id)))
       : {};
+  const chosenOptions = Object.fromEntries(
+    Object.entries(draft.options ?? {}).filter(([id]) => draft.accountIds.includes(id)),
+  );
 
   async function submit(form: HTMLFormElement, options: { confirmDuplicate?: boolean; intent?: 'draft' } = {}) {
     if (inFlight.current) return;
@@ -108,6 +112,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
       <input type="hidden" name="timeZone" value={timeZone} />
       <input type="hidden" name="variants" value={JSON.stringify(ownTexts)} />
       <input type="hidden" name="formats" value={JSON.stringify(chosenFormats)} />
+      <input type="hidden" name="options" value={JSON.stringify(chosenOptions)} />
       <ComposeOutcome
         state={state}
         networkError={networkError}
@@ -188,6 +193,12 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
               }}
             />
           )}
+          <OptionsPicker
+            selected={selected}
+            options={chosenOptions}
+            errorFor={fieldError}
+            onChange={(accountId, next) => update({ options: { ...draft.options, [accountId]: next } })}
+          />
         </>
       )}
       <SchedulePicker

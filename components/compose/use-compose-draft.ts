@@ -18,6 +18,8 @@ export type ComposeDraft = {
   variants: Record<string, string>;
   /** The chosen format by account id (Instagram's Story); absent in drafts saved before formats existed. */
   formats?: Record<string, string>;
+  /** Each account's per-post options (TikTok's privacy level…); absent in drafts saved before options existed. */
+  options?: Record<string, Record<string, unknown>>;
   when: 'now' | 'later' | 'queue';
   localDateTime: string;
   /** Images already uploaded (POST /api/app/media), in order; a reload keeps them with the draft. */

@@ -34,6 +34,8 @@ export async function insertPostWithDeliveries(
     status?: 'scheduled' | 'draft' | 'awaiting_approval';
     /** Each account's chosen format, keyed by the account id in lower case. */
     formats?: ReadonlyMap<string, string>;
+    /** Each account's options (its network's schema, checked), keyed by the account id in lower case. */
+    options?: ReadonlyMap<string, Record<string, unknown>>;
   },
 ) {
   const [post] = await db
@@ -54,6 +56,7 @@ export async function insertPostWithDeliveries(
     dueAt: post.scheduledAt,
     status: params.status,
     formats: params.formats,
+    options: params.options,
     actor: params.actor,
     reason: 'created',
     detail: {
@@ -103,6 +106,7 @@ const deliveryColumns = {
   /** The account's own text (post_variants), or null when it publishes the post's text. */
   variantText: variantTextColumn,
   format: deliveries.format,
+  options: deliveries.options,
   accountHandle: socialAccounts.handle,
   accountProvider: socialAccounts.provider,
   /** The account's token needs a reconnect: its scheduled deliveries are held (not claimed) until then. */

@@ -29,6 +29,7 @@ describe('the job registry', () => {
       ['webhooks', 'interval'],
       ['prune-webhooks', 'interval'],
       ['prune-media', 'interval'],
+      ['prune-platform-events', 'interval'],
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
     ]);

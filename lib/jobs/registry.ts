@@ -3,6 +3,7 @@ import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneMediaJob } from './prune-media';
+import { prunePlatformEventsJob } from './prune-platform-events';
 import { pruneSessionsJob } from './prune-sessions';
 import { pruneWebhooksJob } from './prune-webhooks';
 import { purgeWorkspacesJob } from './purge-workspaces';
@@ -27,6 +28,7 @@ export const jobs = [
   webhooksJob,
   pruneWebhooksJob,
   pruneMediaJob,
+  prunePlatformEventsJob,
   notificationsJob,
   purgeWorkspacesJob,
 ] as const satisfies readonly JobDefinition[];

@@ -1,11 +1,12 @@
 import type { Database } from '@/db/client';
-import { recordPlatformEvent, type IncomingPlatformEvent } from '@/db/queries/platform-events';
+import { applyPlatformEvent, recordPlatformEvent, type IncomingPlatformEvent } from '@/db/queries/platform-events';
 import type { ProviderName } from '@/db/schema';
 import { getEnv, type Env } from '@/lib/env';
 import { problem } from '@/lib/http/problem';
 import { logger } from '@/lib/logging/logger';
 import { metaEvents } from './meta';
-import { hubSignatureValid, sameSecret, sandboxWebhookSecret, websubSecret, type HubAlgorithm } from './signature';
+import { hubSignatureValid, sameSecret, sandboxWebhookSecret, tiktokSignatureValid, websubSecret } from './signature';
+import { tiktokEvents } from './tiktok';
 import { isYoutubeChannelTopic, parseAtom, youtubeFeedEvents } from './youtube';
 
 /** Larger bodies are refused before they are read whole (Meta batches up to 1,000 changes, far below this). */
@@ -14,8 +15,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
 type InboundNetwork = {
   /** The live secret its events are signed with; blank: only the sandbox's signature is accepted. */
   secret: (env: Env) => string | undefined;
-  /** Where the signature travels and the digests it may use (Meta: sha256 only; a WebSub hub: sha1 or sha256). */
-  signature: { header: string; algorithms: readonly HubAlgorithm[] };
+  /**
+   * Where the signature travels and its check of the raw body under one secret (Meta: an HMAC-SHA256; a WebSub hub:
+   * SHA-1 or SHA-256; TikTok: of `<t>.<body>`, with a timestamp).
+   */
+  signature: { header: string; valid: (body: Uint8Array, header: string | null, secret: string) => boolean };
   /** The body as the network sends it (Meta: JSON; a WebSub hub: the Atom feed), null when it is not. */
   parse: { kind: string; read: (body: Uint8Array) => unknown | null };
   events: (
@@ -44,7 +48,10 @@ function metaWebhooks(
 ): InboundNetwork {
   return {
     secret,
-    signature: { header: 'x-hub-signature-256', algorithms: ['sha256'] },
+    signature: {
+      header: 'x-hub-signature-256',
+      valid: (body, header, key) => hubSignatureValid(body, header, key, ['sha256']),
+    },
     parse: { kind: 'JSON', read: json },
     events: metaEvents,
     challenge: (params, env) => {
@@ -65,7 +72,10 @@ export const INBOUND_NETWORKS: Partial<Record<ProviderName, InboundNetwork>> = {
     // The hub.secret this install gives the hub when it subscribes a channel's feed (WebSub §5.1), derived from
     // APP_ENCRYPTION_KEY: no variable to set, and no other install can sign for it.
     secret: (env) => websubSecret('youtube', env.APP_ENCRYPTION_KEY),
-    signature: { header: 'x-hub-signature', algorithms: ['sha1', 'sha256'] },
+    signature: {
+      header: 'x-hub-signature',
+      valid: (body, header, key) => hubSignatureValid(body, header, key, ['sha1', 'sha256']),
+    },
     parse: { kind: 'an Atom feed', read: parseAtom },
     events: youtubeFeedEvents,
     // WebSub §5.3: the hub confirms a (un)subscription of a channel's feed by its challenge.
@@ -75,6 +85,15 @@ export const INBOUND_NETWORKS: Partial<Record<ProviderName, InboundNetwork>> = {
         return null;
       return params.get('hub.challenge');
     },
+  },
+  // TikTok signs with the app's client secret; its Content Posting events name the publish (publish_id). It has no
+  // subscription check (the callback is set in its developer portal).
+  tiktok: {
+    secret: (env) => env.TIKTOK_CLIENT_SECRET,
+    signature: { header: 'tiktok-signature', valid: tiktokSignatureValid },
+    parse: { kind: 'JSON', read: json },
+    events: tiktokEvents,
+    challenge: () => null,
   },
   // Facebook Pages: `feed` changes (a post published, a comment added) for the pages the app is subscribed to.
   facebook: metaWebhooks(
@@ -132,13 +151,11 @@ export async function receivePlatformWebhook(db: Database, network: string, requ
   const body = await readAtMost(request, MAX_BODY_BYTES);
   if (!body) return problem({ status: 413, title: 'Payload Too Large', detail: 'Webhook bodies are at most 1 MB.' });
   const env = getEnv();
-  const { header, algorithms } = inbound.signature;
+  const { header, valid } = inbound.signature;
   const signature = request.headers.get(header);
   const live = inbound.secret(env);
-  const sandbox =
-    env.sandboxEnabled &&
-    hubSignatureValid(body, signature, sandboxWebhookSecret(network, env.APP_ENCRYPTION_KEY), algorithms);
-  if (!sandbox && !(live && hubSignatureValid(body, signature, live, algorithms)))
+  const sandbox = env.sandboxEnabled && valid(body, signature, sandboxWebhookSecret(network, env.APP_ENCRYPTION_KEY));
+  if (!sandbox && !(live && valid(body, signature, live)))
     return problem({ status: 401, title: 'Unauthorized', detail: `The ${header} signature does not match.` });
   const parsed = inbound.parse.read(body);
   if (parsed === null)
@@ -146,7 +163,14 @@ export async function receivePlatformWebhook(db: Database, network: string, requ
   const events = inbound.events(parsed, { provider: network as ProviderName, sandbox });
   if (!events) return problem({ status: 422, title: 'Unprocessable Content', detail: 'The body names no entries.' });
   let stored = 0;
-  for (const event of events) stored += (await recordPlatformEvent(db, event)).length;
+  for (const event of events) {
+    const rows = await recordPlatformEvent(db, event);
+    stored += rows.length;
+    // Only a newly stored event is applied: a redelivery stored nothing, so it changes nothing.
+    for (const row of rows)
+      if (event.evidence && row.deliveryId)
+        await applyPlatformEvent(db, { eventId: row.id, deliveryId: row.deliveryId });
+  }
   logger.info({ network, sandbox, received: events.length, stored }, 'platform webhook');
   return Response.json({ received: events.length, stored });
 }

@@ -80,6 +80,19 @@ export const composeFormSchema = z.object({
   ),
   /** Each account's format as JSON `{ [accountId]: format }` (Instagram's "Post as"); the default is left out. */
   formats: jsonRecordField('The formats could not be read; reload the page.'),
+  /** Each account's options as JSON `{ [accountId]: { … } }` (TikTok's settings); checked by its network's schema. */
+  options: z
+    .string()
+    .optional()
+    .transform((v, ctx): Record<string, Record<string, unknown>> => {
+      if (!v) return {};
+      try {
+        return z.record(z.string(), z.record(z.string(), z.unknown())).parse(JSON.parse(v));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'The network settings could not be read; reload the page.' });
+        return z.NEVER;
+      }
+    }),
   /** Which button: schedule (or queue) it, or save it as a draft. */
   intent: z.enum(['schedule', 'draft']).default('schedule'),
 });
@@ -123,6 +136,7 @@ export async function submitComposeForm(
   const variants = thread ? [] : Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
   const formats =
     form.kind === 'post' ? Object.entries(form.formats).filter(([id]) => form.accountIds.includes(id)) : [];
+  const options = Object.entries(form.options).filter(([id]) => form.accountIds.includes(id));
   const parsed = createPostRequestSchema.safeParse({
     text: thread ? undefined : form.text,
     parts: thread
@@ -141,15 +155,15 @@ export async function submitComposeForm(
     ...(variants.length ? { variants: Object.fromEntries(variants.map(([id, text]) => [id, { text }])) } : {}),
     ...(form.mediaIds.length > 0 ? { mediaIds: form.mediaIds } : {}),
     ...(formats.length ? { formats: Object.fromEntries(formats) } : {}),
+    ...(options.length ? { options: Object.fromEntries(options) } : {}),
   });
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
       // A part's or a variant's text: `parts.<i>.text`, `variants.<accountId>.text`.
-      const field =
-        issue.path[0] === 'parts' || issue.path[0] === 'variants' || issue.path[0] === 'formats'
-          ? issue.path.join('.')
-          : String(issue.path[0] ?? 'text');
+      const field = ['parts', 'variants', 'formats', 'options'].includes(String(issue.path[0]))
+        ? issue.path.join('.')
+        : String(issue.path[0] ?? 'text');
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);
     }
     return { ok: false, kind: 'invalid', errors };

@@ -11,6 +11,7 @@ import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateFormats, validateMedia, validatePartMedia } from './media';
+import { validateOptions } from './options';
 import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors } from './targets';
@@ -105,6 +106,7 @@ async function createPostInTransaction(
   );
   const mediaIds = request.mediaIds ?? [];
   const formats = validateFormats({ formats: request.formats, accounts, mediaCount: mediaIds.length }, errors);
+  const options = validateOptions({ options: request.options, accounts }, errors);
   await validateMedia(
     tx,
     { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts, formats },
@@ -171,6 +173,7 @@ async function createPostInTransaction(
       requestId: context.requestId,
       status,
       formats,
+      options,
     })) ??
     (await insertPostWithDeliveries(tx, {
       post: { ...newPost, idempotencyKey: null },
@@ -180,6 +183,7 @@ async function createPostInTransaction(
       requestId: context.requestId,
       status,
       formats,
+      options,
     }))!;
   const { post, parts } = created;
   await insertPostMedia(tx, { postId: post.id, mediaIds });

@@ -2,6 +2,7 @@ import type { Database, Transaction } from '@/db/client';
 import {
   addDeliveries,
   applyEditToDeliveries,
+  replaceDeliveryOptions,
   lockDeliveriesForEdit,
   removeDroppedParts,
   requestApprovalForDeliveries,
@@ -18,6 +19,7 @@ import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idemp
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateMedia, validatePartMedia } from './media';
+import { validateOptions } from './options';
 import type { EditPostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
 import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
@@ -194,6 +196,15 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         errors,
       );
     }
+    // Options: the ones sent replace the named accounts', the others keep theirs; checked whenever either changes (an
+    // added TikTok account needs its privacy level).
+    const options = { ...keptOptions(current.deliveries, targetIds), ...(params.changes.options ?? {}) };
+    for (const accountId of Object.keys(params.changes.options ?? {}))
+      if (!targetIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
+        (errors[`options.${accountId}`] ??= []).push('Not one of the post’s accounts');
+    const checkedOptions =
+      params.changes.options || params.changes.accountIds ? validateOptions({ options, accounts }, errors) : null;
+    const optionsToStore = checkedOptions ?? new Map(Object.entries(options).map(([id, o]) => [id.toLowerCase(), o]));
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
@@ -262,6 +273,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         accountIds: [accountId],
         parts: missing,
         reason: 'thread part added by an edit',
+        options: optionsToStore,
       });
     }
     await addDeliveries(tx, {
@@ -273,7 +285,18 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
       parts: positions,
       reason: 'account added by an edit',
+      options: optionsToStore,
     });
+    if (params.changes.options && checkedOptions)
+      await replaceDeliveryOptions(tx, {
+        workspaceId: params.workspaceId,
+        postId: params.postId,
+        options: new Map(
+          targetIds
+            .filter((id) => locked.some((d) => d.accountId === id))
+            .map((id) => [id, checkedOptions.get(id.toLowerCase()) ?? null]),
+        ),
+      });
     // "Posts need approval": an edit (new revision) waits for a decision again, also after an approval; so does
     // a draft being scheduled. Its deliveries are locked and unclaimed here, so no claim can slip in between.
     const rule = await schedulingStatus(tx, { workspaceId: params.workspaceId });
@@ -291,6 +314,19 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const after = (await getPostWithDeliveries(tx, params))!;
     return { ok: true, post: serializePost(after.post, after.deliveries, after.parts, after.partMedia) } as const;
   }
+}
+
+/** The options each remaining account has now (part 0's: every part of an account has the same). */
+function keptOptions(
+  deliveries: { accountId: string; part: number; status: string; options: Record<string, unknown> | null }[],
+  targetIds: string[],
+): Record<string, Record<string, unknown>> {
+  const targets = new Set(targetIds.map((id) => id.toLowerCase()));
+  return Object.fromEntries(
+    deliveries
+      .filter((d) => d.options && d.part === 0 && d.status !== 'canceled' && targets.has(d.accountId.toLowerCase()))
+      .map((d) => [d.accountId, d.options!]),
+  );
 }
 
 /** Without new variants an edit keeps the current ones, but for accounts it removes. */

@@ -75,6 +75,18 @@ export const formatsSchema = z
     "Per target account, how its network publishes the post where it has several ways (`{ [accountId]: format }`): Instagram's `story`. Without one, the network's default for what is attached.",
   );
 
+/**
+ * The choices each target account's network asks for per post: `{ [accountId]: { … } }` (TikTok: `privacy_level`,
+ * `disable_comment`, `disable_duet`, `disable_stitch`, `post_mode`). Each key must be one of the post's accounts;
+ * each value is checked by its network's own schema (ProviderMeta `options`, lib/posts/options.ts).
+ */
+export const optionsSchema = z
+  .record(z.uuid('Must be an account id'), z.record(z.string(), z.unknown()))
+  .refine((v) => Object.keys(v).length <= 50, 'At most 50 accounts’ options')
+  .describe(
+    "Per target account, the choices its network asks for (`{ [accountId]: { … } }`), checked by that network: TikTok's `{ privacy_level: PUBLIC_TO_EVERYONE | MUTUAL_FOLLOW_FRIENDS | FOLLOWER_OF_CREATOR | SELF_ONLY, disable_comment?, disable_duet?, disable_stitch?, post_mode?: direct | inbox }` (a privacy level is required for a direct post). A network that asks for none takes none.",
+  );
+
 /** The body of POST /api/v1/posts (also the OpenAPI schema). */
 export const createPostRequestSchema = z
   .object({
@@ -94,6 +106,7 @@ export const createPostRequestSchema = z
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     variants: variantsSchema.optional(),
     formats: formatsSchema.optional(),
+    options: optionsSchema.optional(),
     status: z
       .enum(CREATE_STATUSES)
       .optional()
@@ -134,6 +147,9 @@ export const createPostRequestSchema = z
     for (const accountId of Object.keys(v.formats ?? {}))
       if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
         ctx.addIssue({ code: 'custom', path: ['formats', accountId], message: 'Not one of accountIds' });
+    for (const accountId of Object.keys(v.options ?? {}))
+      if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: ['options', accountId], message: 'Not one of accountIds' });
     if (v.kind !== 'post' && v.formats && Object.keys(v.formats).length > 0)
       ctx.addIssue({ code: 'custom', path: ['formats'], message: 'Only posts take a format' });
     for (const accountId of Object.keys(v.variants ?? {}))
@@ -189,6 +205,9 @@ export function fingerprintInput(request: CreatePostRequest) {
     ...(request.formats && Object.keys(request.formats).length > 0
       ? { formats: Object.fromEntries(Object.entries(request.formats).map(([id, f]) => [id.toLowerCase(), f])) }
       : {}),
+    ...(request.options && Object.keys(request.options).length > 0
+      ? { options: Object.fromEntries(Object.entries(request.options).map(([id, o]) => [id.toLowerCase(), o])) }
+      : {}),
     ...(request.status === 'draft' ? { status: 'draft' } : {}),
     ...(request.slot ? { slot: request.slot } : {}),
     // Order matters (the first image leads); none and an empty list are the same request, and hash as before
@@ -229,6 +248,11 @@ export const editPostRequestSchema = z
     variants: variantsSchema
       .optional()
       .describe('Replaces every variant (`{}` removes them); omitted, they stay (but for accounts removed).'),
+    options: optionsSchema
+      .optional()
+      .describe(
+        "Options per account (`{ [accountId]: { … } }`), replacing the named accounts' options; the others keep theirs. An account added by this edit whose network asks for options needs them here.",
+      ),
     status: z
       .literal('scheduled')
       .optional()
@@ -243,6 +267,7 @@ export const editPostRequestSchema = z
       v.scheduledAt !== undefined ||
       v.accountIds !== undefined ||
       v.variants !== undefined ||
+      v.options !== undefined ||
       v.status !== undefined ||
       v.slot !== undefined,
     'Nothing to change',

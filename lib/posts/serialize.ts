@@ -14,6 +14,8 @@ type DeliveryLike = {
   variantText?: string | null;
   /** The format chosen for the account (deliveries.format), or null/absent for the network's default. */
   format?: string | null;
+  /** The account's options (deliveries.options), or null/absent where none were chosen. */
+  options?: Record<string, unknown> | null;
 };
 
 /** A post's overall status: its deliveries' status when they agree, else `partial`. */
@@ -56,6 +58,9 @@ export function serializePost(
     formats: Object.fromEntries(
       deliveries.filter((d) => d.format != null).map((d) => [d.accountId, d.format!]),
     ) as Record<string, string>,
+    options: Object.fromEntries(
+      deliveries.filter((d) => d.options != null && d.part === 0).map((d) => [d.accountId, d.options!]),
+    ) as Record<string, Record<string, unknown>>,
     scheduledAt: post.scheduledAt.toISOString(),
     createdAt: post.createdAt.toISOString(),
     media: (partMedia[0] ?? []).map(serializeMedia),

@@ -27,6 +27,12 @@ export type ProviderMeta = {
   formats?: readonly { id: string; label: string; help: string }[];
   /** How the composer's "Post as" names the default (no format chosen); absent: Instagram's carousel-or-Reel wording. */
   formatDefaultHelp?: string;
+  /**
+   * The choices this network asks for per post (`options: { [accountId]: {…} }` in the API, deliveries.options), as a
+   * zod schema run on each target account's options (`{}` when none are given, so a required choice is refused when
+   * the post is made): TikTok's privacy level. None: the network takes no options.
+   */
+  options?: z.ZodType<Record<string, unknown>>;
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
   /**

@@ -50,23 +50,21 @@ export type PublishInput = {
    * was lost: the client must then stop before anything that could publish.
    */
   saveState?: (state: ProviderState) => Promise<boolean>;
-  /** Choices a network asks the user to make for each post (TikTok: who may see it, or the creator's inbox). */
-  postOptions?: PostOptions;
+  /**
+   * The choices made for this post on this account (deliveries.options), already checked by the network's
+   * ProviderMeta `options` schema when the post was made; none: the network asks for none.
+   */
+  options?: PostOptions;
 };
 
 /**
- * Per-post choices a network requires from the user, never defaulted by us (TikTok's UX rules: the privacy level is
- * picked by the user from the creator's own options).
+ * Per-post choices a network asks the user for, never defaulted by us (TikTok's UX rules: the privacy level is picked
+ * by the user from the creator's own options). Each network's shape is its ProviderMeta `options` schema.
  */
-export type PostOptions = {
-  /** TikTok: one of the creator's `privacy_level_options` (PUBLIC_TO_EVERYONE, SELF_ONLY…). */
-  privacyLevel?: string;
-  /** TikTok: upload to the creator's inbox, where they finish the post in the app, instead of posting directly. */
-  sendToInbox?: boolean;
-  disableComment?: boolean;
-  disableDuet?: boolean;
-  disableStitch?: boolean;
-};
+export type PostOptions = Readonly<Record<string, unknown>>;
+
+/** What an account allows as options now (a network's own shape: TikTok's is TiktokOptionsInfo). */
+export type PostOptionsInfo = Record<string, unknown>;
 
 /** One image of a post, as a client uploads it. */
 export type PublishMedia = {
@@ -209,6 +207,11 @@ export interface ProviderClient {
   deletePost(id: string, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<DeleteResult>;
   /** Reads one delivery back by the provider's own evidence (record key, container, URN); see ReconcileStrategy. */
   readBack?(input: ReadBackInput): Promise<ReadBack>;
+  /**
+   * What this account allows as a post's options now (TikTok: creator_info), for the composer to offer only that; a
+   * read (ProviderReadError when it cannot be read). Networks whose ProviderMeta has `options` may offer it.
+   */
+  postOptionsInfo?(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<PostOptionsInfo>;
   /**
    * Every identity this token can publish as (LinkedIn: the member and the organization pages they administer);
    * after an OAuth connect each becomes an account. Without it, the one `whoAmI` names.

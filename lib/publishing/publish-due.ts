@@ -206,6 +206,7 @@ async function publishOne(
     timeoutMs: options.callTimeoutMs,
     state: attempt.providerState,
     ...(attempt.format ? { format: attempt.format } : {}),
+    ...(attempt.options ? { options: attempt.options } : {}),
     ...(media ? { media } : {}),
     saveState: (state) =>
       saveProviderState(db, { deliveryId: attempt.deliveryId, generation: attempt.generation, state }),

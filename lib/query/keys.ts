@@ -17,6 +17,8 @@ export const queryKeys = {
   calendars: () => ['calendar'] as const,
   calendar: (workspaceId: string, query: CalendarQuery) => ['calendar', workspaceId, query] as const,
   sandboxTimeline: (workspaceId: string) => ['sandbox-timeline', workspaceId] as const,
+  /** What an account allows as a post's options now (TikTok's creator_info). */
+  postOptions: (accountId: string) => ['post-options', accountId] as const,
 };
 
 /** The GET route handlers the client reads (app/api/app/...): session-authenticated, workspace-scoped. */
@@ -27,4 +29,5 @@ export const readUrls = {
   calendar: (query: CalendarQuery) =>
     `/api/app/calendar?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]))}`,
   sandboxTimeline: () => '/api/app/sandbox/timeline',
+  postOptions: (accountId: string) => `/api/app/accounts/${encodeURIComponent(accountId)}/post-options`,
 };

@@ -34,6 +34,7 @@ export const PROFILE_LABELS: Record<Profile, string> = {
     'Facebook Page (no idempotency, no dedupe: every feed post is a post; photos attached by id; videos uploaded in sessions, bytes checked, processed after the finish)',
   youtube:
     'YouTube (no idempotency: every session start is a session, every complete session a video; 10,000 quota units a day)',
+  'tiktok-private': 'TikTok, a private account (no public posts; Duet and Stitch off)',
   bluesky: 'Bluesky PDS (one record per key, no text dedupe)',
   plain: 'Plain (no key, no dedupe)',
 };

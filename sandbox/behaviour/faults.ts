@@ -187,12 +187,12 @@ export async function withWriteFaults(
 export async function withListingFaults(
   deps: SandboxDeps,
   target: { platform: Platform; accountId: string },
-): Promise<{ createdUpTo: Date } | Response> {
+): Promise<{ createdUpTo: Date; profile: Profile } | Response> {
   const faults = await deps.store.getFaults(target.accountId);
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   if (faults.listingUnavailable > 0 && (deps.random ?? Math.random)() < faults.listingUnavailable)
     return serviceUnavailable(target.platform);
-  return { createdUpTo: new Date(Date.now() - faults.readLagMs) };
+  return { createdUpTo: new Date(Date.now() - faults.readLagMs), profile: faults.profile };
 }
 
 export function serviceUnavailable(platform: Platform): Response {

@@ -42,6 +42,9 @@ const PLATFORMS: Record<Profile, readonly Platform[]> = {
   facebook: ['facebook'],
   // YouTube has no key and no dedupe: every session start is a session, every complete session a video.
   youtube: ['youtube'],
+  // A private TikTok account: creator_info offers no PUBLIC_TO_EVERYONE and turns Duet and Stitch off; init refuses
+  // a level it did not offer (privacy_level_option_mismatch), as TikTok does.
+  'tiktok-private': ['tiktok'],
   // A PDS answers a write to an occupied record key one way only, so Bluesky accounts have this profile alone.
   bluesky: ['bluesky'],
   plain: ['x', 'mastodon', 'linkedin', 'threads', 'instagram', 'facebook'],

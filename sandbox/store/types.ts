@@ -25,6 +25,7 @@ export const PROFILES = [
   'tiktok-unaudited',
   'facebook',
   'youtube',
+  'tiktok-private',
   'bluesky',
   'plain',
 ] as const;
@@ -449,6 +450,16 @@ export type ScopedAccount = { accountId: string; handle: string; disconnected: b
 /** The sandbox accounts one caller may read (`read`) or change (`change`), or a problem response (401/403/429). */
 export type ScopeResolver = (request: Request, access: 'read' | 'change') => Promise<ScopedAccount[] | Response>;
 
+/** The platforms' webhooks as the sandbox sends them (sandbox/webhooks/sender.ts). */
+export type SandboxWebhooks = {
+  /** Sends one event (its body as JSON) no earlier than `notBefore`: once or twice, each after its own delay. */
+  send(network: Platform, body: Record<string, unknown>, notBefore?: Date): void;
+  /** Resolves when every copy sent so far has been delivered or given up (tests). */
+  idle(): Promise<void>;
+  /** Copies delivered with a 2xx, per network (tests). */
+  delivered(network: Platform): number;
+};
+
 export type SandboxDeps = {
   store: SandboxStore;
   resolveScope: ScopeResolver;
@@ -472,4 +483,6 @@ export type SandboxDeps = {
   /** mastodon-modern: how long a same-key request waits for the lock before its 503 (Mastodon: 10 s). */
   lockWaitMs?: number;
   random?: () => number;
+  /** The platforms' webhooks to the app (TikTok's publish events), sent at least once and out of order; none: off. */
+  webhooks?: SandboxWebhooks;
 };

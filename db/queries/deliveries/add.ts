@@ -22,6 +22,8 @@ export async function addDeliveries(
     detail?: Record<string, unknown>;
     /** Each account's chosen format (deliveries.format), where one was chosen. */
     formats?: ReadonlyMap<string, string>;
+    /** Each account's options (deliveries.options), where its network asks for some. */
+    options?: ReadonlyMap<string, Record<string, unknown>>;
   },
 ) {
   const parts = params.parts ?? [0];
@@ -39,6 +41,7 @@ export async function addDeliveries(
           dueAt: params.dueAt,
           status,
           format: params.formats?.get(accountId.toLowerCase()) ?? null,
+          options: params.options?.get(accountId.toLowerCase()) ?? null,
         })),
       ),
     )

@@ -36,6 +36,8 @@ export type StartedAttempt = {
   providerState: ProviderState;
   /** The format chosen for this account (deliveries.format), or null for the network's default. */
   format: string | null;
+  /** The choices made for this account (deliveries.options), or null where its network asks for none. */
+  options: Record<string, unknown> | null;
   /** When the first attempt of this delivery started (this one, on a first attempt): Bluesky's frozen createdAt. */
   firstAttemptAt: Date;
 };
@@ -74,7 +76,7 @@ export async function startAttempts(
       ${deliveryTextSql} as text, ${deliveryKind} as kind, ${deliveryInReplyTo} as "inReplyTo", p.recipient,
       a.id as "accountId", a.provider, a.base_url as "baseUrl",
       a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt",
-      d.provider_state as "providerState", d.format,
+      d.provider_state as "providerState", d.format, d.options,
       -- This attempt's own row is not visible to the statement that inserts it: on a first attempt, now() is its start.
       coalesce((select min(t.started_at) from attempts t where t.delivery_id = s.delivery_id), now()) as "firstAttemptAt"
     from started s
@@ -99,11 +101,21 @@ export async function saveProviderState(
   const result = await executePrepared(
     db,
     sql`
-    update deliveries d set provider_state = ${jsonb(params.state)}
-    from claims c
-    where d.id = ${params.deliveryId} and c.delivery_id = d.id and c.generation = ${params.generation}
-      and c.released_at is null and c.lease_expires_at > now() and d.status = 'publishing'
-    returning d.id`,
+    with saved as (
+      update deliveries d set provider_state = ${jsonb(params.state)}
+      from claims c
+      where d.id = ${params.deliveryId} and c.delivery_id = d.id and c.generation = ${params.generation}
+        and c.released_at is null and c.lease_expires_at > now() and d.status = 'publishing'
+      returning d.id, d.account_id
+    ), matched as (
+      -- A platform event that came before the delivery knew the id it names (TikTok's publish_id) is its now.
+      update platform_events e set delivery_id = s.id, outcome = 'kept'
+      from saved s
+      where e.outcome = 'unmatched' and e.account_id = s.account_id and e.delivery_id is null
+        and e.object_id in (select value from jsonb_each_text(${jsonb(params.state)}))
+      returning e.id
+    )
+    select id from saved`,
   );
   return [...result].length === 1;
 }

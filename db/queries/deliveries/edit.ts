@@ -93,3 +93,21 @@ export async function applyEditToDeliveries(
     );
   }
 }
+
+/** Replaces the options of a post's deliveries to these accounts (an edit, while none is claimed). */
+export async function replaceDeliveryOptions(
+  db: Executor,
+  params: { workspaceId: string; postId: string; options: ReadonlyMap<string, Record<string, unknown> | null> },
+) {
+  for (const [accountId, options] of params.options)
+    await db
+      .update(deliveries)
+      .set({ options, updatedAt: new Date() })
+      .where(
+        and(
+          eq(deliveries.workspaceId, params.workspaceId),
+          eq(deliveries.postId, params.postId),
+          eq(deliveries.accountId, accountId),
+        ),
+      );
+}

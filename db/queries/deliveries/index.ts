@@ -7,7 +7,7 @@ export { cancelScheduledDeliveries } from './cancel';
 export { claimDueDeliveries, type ClaimedDelivery } from './claim';
 export { disconnectAccount } from './disconnect';
 export { scheduleDraftDeliveries } from './draft';
-export { applyEditToDeliveries, lockDeliveriesForEdit, removeDroppedParts } from './edit';
+export { applyEditToDeliveries, lockDeliveriesForEdit, removeDroppedParts, replaceDeliveryOptions } from './edit';
 export {
   GAVE_UP_COPY_REASON,
   GAVE_UP_STATUSES,

@@ -74,6 +74,10 @@ export const postSchema = z
       description:
         "How an account publishes it where its network has several ways (`{ [accountId]: format }`: Instagram's `story`).",
     }),
+    options: z.record(z.string(), z.record(z.string(), z.unknown())).openapi({
+      description:
+        "The choices made per account where its network asks for some (`{ [accountId]: { … } }`: TikTok's `privacy_level`, `disable_comment`, `disable_duet`, `disable_stitch`, `post_mode`).",
+    }),
     scheduledAt: z.iso.datetime().openapi({
       description: 'When it publishes; for a draft, its planned time (the time it was saved when none was given).',
     }),

@@ -42,7 +42,7 @@ function input(overrides: Partial<PublishInput> = {}): PublishInput {
     idempotencyKey: randomUUID(),
     timeoutMs: 5_000,
     media: [videoMedia(video, { publicUrl: VIDEO_URL })],
-    postOptions: { privacyLevel: 'PUBLIC_TO_EVERYONE' },
+    options: { privacy_level: 'PUBLIC_TO_EVERYONE' },
     ...overrides,
   };
 }
@@ -104,7 +104,7 @@ describe('TikTok client: direct post, inbox, file upload', () => {
     const account = await sandbox.connectAccount('tiktok');
     const { paths, transport } = recording();
     const client = clientOf(account, transport);
-    const result = await client.publish(input({ postOptions: { sendToInbox: true } }));
+    const result = await client.publish(input({ options: { post_mode: 'inbox' } }));
     expect(result, result.reason).toMatchObject({ outcome: 'sent', rule: 'tiktok-sent-to-inbox' });
     const [publish] = await publishes(account);
     expect(publish).toMatchObject({ mode: 'inbox', id: result.externalId });
@@ -140,10 +140,10 @@ describe('TikTok client: only what the creator allows', () => {
     const account = await sandbox.connectAccount('tiktok');
     const { paths, transport } = recording();
     const client = clientOf(account, transport);
-    const missing = await client.publish(input({ postOptions: {} }));
+    const missing = await client.publish(input({ options: {} }));
     expect(missing).toMatchObject({ outcome: 'failed', rule: 'tiktok-privacy-level-missing' });
     expect(missing.reason).toContain('PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY');
-    const wrong = await client.publish(input({ postOptions: { privacyLevel: 'EVERYONE_ON_EARTH' } }));
+    const wrong = await client.publish(input({ options: { privacy_level: 'EVERYONE_ON_EARTH' } }));
     expect(wrong).toMatchObject({ outcome: 'failed', rule: 'tiktok-privacy-level-not-allowed' });
     const long = await client.publish(
       input({ media: [videoMedia(video, { publicUrl: VIDEO_URL, durationMs: 601_000 })] }),
@@ -161,7 +161,7 @@ describe('TikTok client: only what the creator allows', () => {
     expect(refused).toMatchObject({ outcome: 'failed', rule: 'tiktok-unaudited-client', httpStatus: 403 });
     expect(refused.reason).toContain(UNAUDITED_REASON);
     const text = sandbox.uniqueText('private');
-    const sent = await client.publish(input({ text, postOptions: { privacyLevel: 'SELF_ONLY' } }));
+    const sent = await client.publish(input({ text, options: { privacy_level: 'SELF_ONLY' } }));
     // A private post gets no public post id: the publish_id stands for it.
     expect(sent).toMatchObject({
       outcome: 'sent',

@@ -13,6 +13,7 @@ import {
 } from '../types';
 import { createTiktokApi, type TiktokAccount } from './api';
 import { classifyTiktok } from './classifier';
+import type { TiktokOptionsInfo } from './options';
 import { publishTiktok } from './publish';
 import { settledBy } from './settle';
 
@@ -127,7 +128,21 @@ export function createTiktokClient(account: TiktokAccount, send?: ProviderTransp
     whoAmI,
     deletePost,
     readBack,
+    postOptionsInfo,
   };
+
+  /** creator_info/query: the privacy levels and interactions this creator allows now (the composer offers only these). */
+  async function postOptionsInfo(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    const read = await api.creatorInfo(callOptions(options));
+    if (!read.ok) {
+      const classification = classifyTiktok(read.raw);
+      throw new ProviderReadError(
+        `Could not read the TikTok creator’s options: ${classification.reason}`,
+        classification,
+      );
+    }
+    return read.info satisfies TiktokOptionsInfo;
+  }
 }
 
 /**

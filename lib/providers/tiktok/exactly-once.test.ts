@@ -83,7 +83,7 @@ async function schedule(account: Account) {
 type Attempt = {
   timeoutMs?: number;
   transport?: ProviderTransport;
-  postOptions?: PostOptions;
+  options?: PostOptions;
   videoUrl?: string | null;
 };
 
@@ -109,7 +109,7 @@ async function attempt(account: Account, id: string, options: Attempt = {}): Pro
     timeoutMs: options.timeoutMs ?? ROOMY_TIMEOUT_MS,
     state: started!.providerState,
     media: [videoMedia(video, options.videoUrl === null ? {} : { publicUrl: options.videoUrl ?? VIDEO_URL })],
-    postOptions: options.postOptions ?? { privacyLevel: 'PUBLIC_TO_EVERYONE' },
+    options: options.options ?? { privacy_level: 'PUBLIC_TO_EVERYONE' },
     saveState: (state) => saveProviderState(db, { deliveryId: id, generation: claim!.generation, state }),
   });
   const detail = { rule: result.rule, ...(result.evidence ? { evidence: result.evidence } : {}) };
@@ -198,7 +198,7 @@ describe('TikTok: an init whose answer was lost', () => {
   it('I1 — an upload to the inbox: the inbox cannot be read → needs_review with the evidence, one inbox upload', async () => {
     const account = await withFaults({ timeoutAfterCommit: 1 });
     const { id } = await schedule(account);
-    const result = await attempt(account, id, { timeoutMs: CALL_TIMEOUT_MS, postOptions: { sendToInbox: true } });
+    const result = await attempt(account, id, { timeoutMs: CALL_TIMEOUT_MS, options: { post_mode: 'inbox' } });
     expect(result.rule).toBe('tiktok-init-unknown');
     await reconcile();
     expect((await status(id)).status).toBe('needs_review');
@@ -212,7 +212,7 @@ describe('TikTok: an init whose answer was lost', () => {
   it('I1 — a private (SELF_ONLY) post is never listed → needs_review, one post', async () => {
     const account = await withFaults({ timeoutAfterCommit: 1 });
     const { id, text } = await schedule(account);
-    await attempt(account, id, { timeoutMs: CALL_TIMEOUT_MS, postOptions: { privacyLevel: 'SELF_ONLY' } });
+    await attempt(account, id, { timeoutMs: CALL_TIMEOUT_MS, options: { privacy_level: 'SELF_ONLY' } });
     await reconcile();
     expect((await status(id)).status).toBe('needs_review');
     expect((await checks(id))[0]!.evidence).toMatchObject({ privacyLevel: 'SELF_ONLY' });
@@ -348,8 +348,8 @@ describe('TikTok: refusals before anything is made', () => {
 });
 
 describe('TikTok through the publisher', () => {
-  // Pending the video media row (the media table takes images only on this branch) and a post's TikTok options: until
-  // then the publisher can only show that a TikTok post without its video fails clearly, and nothing reaches TikTok.
+  // A post with its video and options goes out through the API and the publisher in through-api.test.ts; here, one
+  // without its video (made below the API's checks) fails clearly, and nothing reaches TikTok.
   it('I2 — a TikTok post without a video fails with a reason; no init is made', async () => {
     const account = await sandbox.connectAccount('tiktok');
     const { id } = await schedule(account);

@@ -1,4 +1,5 @@
 import type { ProviderMeta } from '../definition';
+import { tiktokOptionsSchema } from './options';
 import { tiktokTextLength } from './text-length';
 
 const MB = 1024 * 1024;
@@ -42,6 +43,8 @@ export const tiktokMeta = {
       ],
     },
   },
+  // The privacy level (required), interactions and direct post or inbox, per post (TikTok's UX rules).
+  options: tiktokOptionsSchema,
   kinds: ['post'],
   connect: { method: 'oauth', oauth: true, fields: [] },
   sandboxPath: '/api/sandbox/tiktok',

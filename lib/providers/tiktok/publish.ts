@@ -1,10 +1,15 @@
+import { z } from 'zod';
 import { callBudget, type CallBudget } from '../call-budget';
 import { notCalled, readMedia } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
 import type { Classification, PublishInput, PublishMedia, PublishResult, RawOutcome } from '../types';
 import type { CreatorInfo, TiktokApi, VideoSource } from './api';
 import { classifyTiktok } from './classifier';
+import { tiktokOptionsFields } from './options';
 import { settlePublish } from './settle';
+
+/** The post's options as stored; any privacy level is held against the creator's own list (refuseByCreator). */
+const PUBLISHED_OPTIONS = tiktokOptionsFields.extend({ privacy_level: z.string().optional() });
 
 /** Below this much budget a step is not started (our own timeout would make it ambiguous for nothing). */
 const MIN_STEP_MS = 200;
@@ -31,14 +36,22 @@ export async function publishTiktok(api: TiktokApi, input: PublishInput): Promis
   const video = input.media?.length === 1 ? input.media[0]! : null;
   if (!video || !TIKTOK_VIDEO_TYPES.has(video.mimeType))
     return rejectedInput('A TikTok post is one video (MP4, MOV or WebM).', startedAt);
-  const options = input.postOptions ?? {};
-  const inbox = options.sendToInbox === true;
+  // Checked when the post was made; parsed again here, so a stored value that no longer fits is refused, not guessed
+  // (a missing privacy level is refused below, naming what the creator allows).
+  const parsed = PUBLISHED_OPTIONS.safeParse(input.options ?? {});
+  if (!parsed.success)
+    return rejectedInput(
+      `TikTok’s options for this post do not fit (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}); nothing was sent.`,
+      startedAt,
+    );
+  const options = parsed.data;
+  const inbox = options.post_mode === 'inbox';
 
   const creator = await api.creatorInfo(budget.options());
   if (!creator.ok) return done(creatorInfoUnreadable(classifyTiktok(creator.raw)), creator.raw);
-  const refusal = refuseByCreator(creator.info, video, options.privacyLevel, inbox);
+  const refusal = refuseByCreator(creator.info, video, options.privacy_level, inbox);
   if (refusal) return done(refusal, creator.raw);
-  const privacyLevel = inbox ? null : options.privacyLevel!;
+  const privacyLevel = inbox ? null : options.privacy_level!;
 
   const source = await videoSource(video);
   if (!source.ok) return done(source.classification, source.raw);
@@ -58,9 +71,9 @@ export async function publishTiktok(api: TiktokApi, input: PublishInput): Promis
             title: input.text,
             privacyLevel: privacyLevel!,
             // Only what the creator allows: an interaction they turned off stays off.
-            disableComment: creator.info.commentDisabled || options.disableComment === true,
-            disableDuet: creator.info.duetDisabled || options.disableDuet === true,
-            disableStitch: creator.info.stitchDisabled || options.disableStitch === true,
+            disableComment: creator.info.commentDisabled || options.disable_comment === true,
+            disableDuet: creator.info.duetDisabled || options.disable_duet === true,
+            disableStitch: creator.info.stitchDisabled || options.disable_stitch === true,
           },
       source: source.source,
     },

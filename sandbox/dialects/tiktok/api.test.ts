@@ -38,6 +38,21 @@ describe.each(backends)('TikTok sandbox dialect ($name)', async ({ start }) => {
   const status = async (token: string, publishId: string) =>
     (await post(token, '/v2/post/publish/status/fetch/', { publish_id: publishId })).body;
 
+  it('a private creator (tiktok-private): no public level offered, Duet and Stitch off; init refuses a public post', async () => {
+    const account = await sandbox.connectAccount('tiktok');
+    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'tiktok-private' });
+    const creator = await post(account.token, '/v2/post/publish/creator_info/query/', {});
+    expect(creator.body.data).toMatchObject({
+      privacy_level_options: ['MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+      duet_disabled: true,
+      stitch_disabled: true,
+    });
+    const refused = await init(account.token, 1_000);
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'privacy_level_option_mismatch' } } });
+    expect((await init(account.token, 1_000, 'SELF_ONLY')).body.error.code).toBe('ok');
+    expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
+  });
+
   it('TikTok’s envelope: a bad token is 401 access_token_invalid; an unknown publish_id is invalid_publish_id', async () => {
     const account = await sandbox.connectAccount('tiktok');
     expect(await post('nope', '/v2/post/publish/creator_info/query/', {})).toMatchObject({

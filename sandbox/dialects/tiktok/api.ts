@@ -2,7 +2,7 @@ import { withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
 import { appOrigin } from '@/lib/providers/base-url';
 import { bearerToken, readBody } from '@/sandbox/http/request';
 import { fetchImageOverHttp, sha256Of } from '@/sandbox/http/media';
-import type { SandboxAccount, SandboxDeps, SandboxPost } from '@/sandbox/store/types';
+import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxTiktokPublish } from '@/sandbox/store/types';
 import { invalidParams, invalidToken, tiktokError, tiktokOk } from './errors';
 import { publishStatus } from './publishes';
 import { tiktokCaptionLength } from './text-length';
@@ -17,6 +17,8 @@ const MAX_TITLE = 2_200;
 /** The video object's title and description are cut at 150 characters in listings. */
 const LISTED_TITLE = 150;
 const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
+/** A private account's creator_info: no public posts, and nobody may Duet or Stitch its videos. */
+const PRIVATE_LEVELS = PRIVACY_LEVELS.filter((l) => l !== 'PUBLIC_TO_EVERYONE');
 const MAX_DURATION_SEC = 600;
 /** TikTok's processing after the last byte (a small video: well under half a minute). */
 const PROCESSING_MS = 400;
@@ -56,14 +58,15 @@ async function creatorInfo(viewer: SandboxAccount, deps: SandboxDeps) {
   const read = await withListingFaults(deps, { platform: 'tiktok', accountId: viewer.id });
   if (read instanceof Response) return read;
   const username = viewer.handle.replace(/^@/, '');
+  const isPrivate = read.profile === 'tiktok-private';
   return tiktokOk({
     creator_avatar_url: '',
     creator_username: username,
     creator_nickname: viewer.displayName ?? username,
-    privacy_level_options: PRIVACY_LEVELS,
+    privacy_level_options: isPrivate ? PRIVATE_LEVELS : PRIVACY_LEVELS,
     comment_disabled: false,
-    duet_disabled: false,
-    stitch_disabled: false,
+    duet_disabled: isPrivate,
+    stitch_disabled: isPrivate,
     max_video_post_duration_sec: MAX_DURATION_SEC,
   });
 }
@@ -95,6 +98,8 @@ async function init(
   if (!upload && !/^https?:\/\//.test(videoUrl ?? ''))
     return invalidParams('source_info.source must be FILE_UPLOAD (with sizes) or PULL_FROM_URL (with video_url).');
   return withWriteFaults(deps, request, { platform: 'tiktok', accountId: viewer.id }, async (context) => {
+    if (context.profile === 'tiktok-private' && mode === 'direct' && !PRIVATE_LEVELS.includes(privacyLevel!))
+      return tiktokError(400, 'privacy_level_option_mismatch', 'privacy_level is not one of the creator’s options.');
     if (context.profile === 'tiktok-unaudited' && mode === 'direct' && privacyLevel !== 'SELF_ONLY')
       return tiktokError(
         403,
@@ -129,15 +134,47 @@ async function init(
       videoUrl!,
     );
     const type = bytes && sniffVideoType(bytes);
-    await deps.store.finishTiktokPublish({
-      id: publish.id,
-      account: viewer,
-      readyAt: new Date(Math.max(context.createAt, Date.now()) + PROCESSING_MS),
-      media: type ? [{ type, altText: '', sha256: sha256Of(bytes!) }] : [],
-      failReason: !bytes ? 'video_pull_failed' : type ? null : 'file_format_check_failed',
-    });
+    announcePublish(
+      deps,
+      viewer,
+      await deps.store.finishTiktokPublish({
+        id: publish.id,
+        account: viewer,
+        readyAt: new Date(Math.max(context.createAt, Date.now()) + PROCESSING_MS),
+        media: type ? [{ type, altText: '', sha256: sha256Of(bytes!) }] : [],
+        failReason: !bytes ? 'video_pull_failed' : type ? null : 'file_format_check_failed',
+      }),
+    );
     return tiktokOk({ publish_id: publish.id });
   });
+}
+
+/**
+ * The Content Posting webhooks of a finished publish, when processing ends (developers.tiktok.com/doc/webhooks-events):
+ * `post.publish.failed` (with its reason), `post.publish.inbox_delivered`, or `post.publish.complete` and, for a public
+ * post, `post.publish.publicly_available` with its post_id. Each is sent at least once, after its own delay: the two of
+ * a public post may arrive in either order.
+ */
+function announcePublish(deps: SandboxDeps, account: SandboxAccount, publish: SandboxTiktokPublish | null) {
+  if (!deps.webhooks || !publish?.readyAt) return;
+  const publishType = publish.mode === 'inbox' ? 'INBOX_SHARE' : 'DIRECT_PUBLISH';
+  const event = (name: string, content: Record<string, unknown>) =>
+    deps.webhooks!.send(
+      'tiktok',
+      {
+        client_key: 'sandbox',
+        event: name,
+        create_time: Math.floor(publish.readyAt!.getTime() / 1000),
+        user_openid: account.platformUserId,
+        content: JSON.stringify({ publish_id: publish.id, publish_type: publishType, ...content }),
+      },
+      publish.readyAt!,
+    );
+  if (publish.failReason) return event('post.publish.failed', { reason: publish.failReason });
+  if (publish.mode === 'inbox') return event('post.publish.inbox_delivered', {});
+  event('post.publish.complete', {});
+  if (publish.privacyLevel === 'PUBLIC_TO_EVERYONE' && publish.postId)
+    event('post.publish.publicly_available', { post_id: publish.postId });
 }
 
 /** FILE_UPLOAD's sizes, as the Media Transfer Guide sets them (total = floor(size / chunk); the last takes the rest). */
@@ -183,13 +220,17 @@ async function uploadChunk(request: Request, deps: SandboxDeps) {
     if (!taken) return tiktokError(416, 'invalid_params', 'The chunk does not follow the bytes received.');
     if (taken.uploadedBytes < taken.videoSize!) return new Response(null, { status: 206 });
     const video = taken.media.filter((m) => m.type.startsWith('video/'));
-    await deps.store.finishTiktokPublish({
-      id,
+    announcePublish(
+      deps,
       account,
-      readyAt: new Date(Math.max(context.createAt, Date.now()) + PROCESSING_MS),
-      media: video,
-      failReason: video.length > 0 ? null : 'file_format_check_failed',
-    });
+      await deps.store.finishTiktokPublish({
+        id,
+        account,
+        readyAt: new Date(Math.max(context.createAt, Date.now()) + PROCESSING_MS),
+        media: video,
+        failReason: video.length > 0 ? null : 'file_format_check_failed',
+      }),
+    );
     return new Response(null, { status: 201 });
   });
 }
