@@ -203,6 +203,19 @@ describe('YouTube client: resumable upload', () => {
     expect(session!.description).toBe(text.replace(/[<>]/g, '').trim());
   });
 
+  it("the account's options go with the upload: its title, tags and privacy; a release time makes it private until then", async () => {
+    const account = await sandbox.connectAccount('youtube');
+    const options = { title: 'Chosen title', tags: ['launch', 'behind the scenes'], privacy_status: 'unlisted' };
+    const result = await clientOf(account).publish(input(small, { options }).post);
+    expect(result, result.reason).toMatchObject({ outcome: 'sent' });
+    const publishAt = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = await clientOf(account).publish(input(small, { options: { publish_at: publishAt } }).post);
+    expect(scheduled, scheduled.reason).toMatchObject({ outcome: 'sent' });
+    const [first, second] = await sessions(account);
+    expect(first).toMatchObject({ title: 'Chosen title', tags: options.tags, privacyStatus: 'unlisted' });
+    expect(second).toMatchObject({ privacyStatus: 'private', publishAt: new Date(publishAt) });
+  });
+
   it('a spent quota: 403 quotaExceeded → not_sent until midnight Pacific, nothing started', async () => {
     const account = await sandbox.connectAccount('youtube');
     const day = pacificDay(new Date());

@@ -1,4 +1,5 @@
 import type { ProviderMeta, VideoFormat } from '../definition';
+import { youtubeOptionsSchema } from './options';
 import { youtubeDescriptionBytes } from './settings';
 
 const GB = 1024 ** 3;
@@ -57,6 +58,8 @@ export const youtubeMeta = {
   },
   formats: [{ id: 'short', label: 'Short', help: 'a square or vertical video up to 3 minutes' }],
   formatDefaultHelp: 'a video',
+  // Title, privacy, tags and a scheduled release, per account (`options`); each has a default but the release.
+  options: youtubeOptionsSchema,
   kinds: ['post'],
   connect: { method: 'oauth', oauth: true, fields: [] },
   sandboxPath: '/api/sandbox/youtube',

@@ -30,3 +30,22 @@ describe('youtubeVideoSettings: the one place a YouTube upload’s choices are m
     expect(youtubeMeta.countText('x'.repeat(5_001)) > youtubeMeta.textLimit).toBe(true);
   });
 });
+
+describe('youtubeVideoSettings with the account’s options', () => {
+  it('a chosen title, tags and privacy replace the defaults; the description stays the text', () => {
+    expect(
+      youtubeVideoSettings({
+        text: 'First line\nmore',
+        options: { title: 'My title', tags: ['a', 'b c'], privacy_status: 'unlisted' },
+      }),
+    ).toEqual({ title: 'My title', description: 'First line\nmore', tags: ['a', 'b c'], privacyStatus: 'unlisted' });
+  });
+
+  it('a scheduled release makes it private until then, at that instant', () => {
+    const at = '2030-01-02T03:04:05+01:00';
+    expect(youtubeVideoSettings({ text: 'x', options: { publish_at: at } })).toMatchObject({
+      privacyStatus: 'private',
+      publishAt: '2030-01-02T02:04:05.000Z',
+    });
+  });
+});

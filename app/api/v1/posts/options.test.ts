@@ -238,3 +238,56 @@ describe('POST /api/v1/posts — options', () => {
     ).rejects.toMatchObject({ cause: { constraint_name: 'deliveries_options_ck' } });
   });
 });
+
+describe('POST /api/v1/posts — YouTube’s options (title, privacy, tags, a scheduled release)', () => {
+  let youtube: Awaited<ReturnType<typeof makeAccount>>;
+  beforeAll(async () => {
+    youtube = await makeAccount(db, tenant.workspace.id, { provider: 'youtube', handle: '@brand_yt' });
+  });
+  const post = async (options: Record<string, unknown> | undefined) =>
+    create({
+      text: `youtube ${randomUUID()}`,
+      accountIds: [youtube.id],
+      mediaIds: [(await video()).id],
+      ...(options ? { options: { [youtube.id]: options } } : {}),
+    });
+
+  it('none needed; given, they are stored as given and returned with the post', async () => {
+    expect((await post(undefined)).status).toBe(201);
+    const options = {
+      title: 'Launch day, in one minute',
+      privacy_status: 'unlisted',
+      tags: ['launch', 'behind the scenes'],
+    };
+    const res = await post(options);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.options).toEqual({ [youtube.id]: options });
+    expect(await storedOptions(body.id)).toEqual(new Map([[youtube.id, options]]));
+  });
+
+  it('refused with 422 naming the field, storing nothing: a long title, < in it, a comma in a tag, a past or public release, an unknown key', async () => {
+    const before = await storedPosts();
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: 'x'.repeat(101) }, 'title'],
+      [{ title: 'a <b> title' }, 'title'],
+      [{ tags: ['one, two'] }, 'tags'],
+      [{ tags: Array.from({ length: 60 }, (_, i) => `tag number ${i}`) }, 'tags'],
+      [{ publish_at: new Date(Date.now() - 60_000).toISOString() }, 'publish_at'],
+      [{ publish_at: soon, privacy_status: 'public' }, 'privacy_status'],
+      [{ privacy_status: 'friends' }, 'privacy_status'],
+      [{ category: 'music' }, ''],
+    ];
+    for (const [options, field] of cases) {
+      const res = await post(options);
+      expect(res.status, JSON.stringify(options)).toBe(422);
+      const errors = Object.keys((await res.json()).errors);
+      expect(
+        errors.some((e) => e.startsWith(`options.${youtube.id}${field ? `.${field}` : ''}`)),
+        errors.join(),
+      ).toBe(true);
+    }
+    expect(await storedPosts()).toBe(before);
+  });
+});
