@@ -3,6 +3,7 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { ComposeAccount } from './accounts-picker';
 import { TiktokOptions } from './tiktok-options';
+import { YoutubeOptions } from './youtube-options';
 
 type Props = {
   selected: ComposeAccount[];
@@ -13,7 +14,7 @@ type Props = {
 };
 
 /** Each network's own settings panel for its per-post options (ProviderMeta `options`); one per chosen account. */
-const PANELS: Partial<Record<ProviderName, typeof TiktokOptions>> = { tiktok: TiktokOptions };
+const PANELS: Partial<Record<ProviderName, typeof TiktokOptions>> = { tiktok: TiktokOptions, youtube: YoutubeOptions };
 
 /** The per-post options of each chosen account whose network asks for some (`options` in the API). */
 export function OptionsPicker({ selected, options, errorFor, onChange }: Props) {
