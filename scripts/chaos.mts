@@ -24,7 +24,8 @@ import { insertPostMedia } from '@/db/queries/media';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { makeWorkspace } from '@/testing/db/factories';
-import { storedImage } from '@/testing/stored-media';
+import { storedImage, storedVideo } from '@/testing/stored-media';
+import { makeTestVideo } from '@/testing/video';
 import { createDiskMediaStorage } from '@/lib/media/storage';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { generateApiKey } from '@/lib/auth/api-key-token';
@@ -35,8 +36,10 @@ import { startEmbeddedPostgres } from './lib/chaos-postgres';
 import { createSupervisor, sleep, type Managed } from './lib/chaos-processes';
 import {
   CHAOS_PROFILES as PROFILES,
-  NEEDS_MEDIA,
+  MEDIA_OF,
+  OPTIONS_OF,
   POSTS_PER_DAY,
+  assignPosts,
   connectChaosAccount,
   copiesOnPlatform,
   type ChaosAccount,
@@ -47,7 +50,7 @@ import { seededRandom } from '@/lib/random/seeded';
 const { values } = parseArgs({
   options: {
     deliveries: { type: 'string', default: '2000' },
-    accounts: { type: 'string', default: '20' },
+    accounts: { type: 'string', default: '24' },
     within: { type: 'string', default: '60' },
     'max-seconds': { type: 'string', default: '900' },
     'api-share': { type: 'string', default: '0.25' },
@@ -60,13 +63,22 @@ if (N > 100_000) throw new Error('--deliveries: at most 100000');
 const ACCOUNTS = positive('accounts');
 if (ACCOUNTS < PROFILES.length)
   throw new Error(`--accounts: at least ${PROFILES.length}, one per profile (every network and profile is in the run)`);
-// The deliveries go round the accounts, and a Threads profile publishes at most 250 posts a day, an Instagram one 100:
-// beyond that the next would wait a day (its quota, honoured), which no run's time bound allows.
-for (const [platform, perDay] of Object.entries(POSTS_PER_DAY))
-  if (PROFILES.some((p) => p.platform === platform) && Math.ceil(N / ACCOUNTS) > perDay!)
+// The deliveries go round the accounts (assignPosts: TikTok and YouTube take only their run caps), and a Threads
+// profile publishes at most 250 posts a day, an Instagram or Facebook one 100: beyond that the next would wait a day
+// (its quota, honoured), which no run's time bound allows.
+const ASSIGNED = assignPosts(
+  Array.from({ length: ACCOUNTS }, (_, k) => PROFILES[k % PROFILES.length]!),
+  N,
+);
+for (let k = 0; k < ACCOUNTS; k++) {
+  const { platform } = PROFILES[k % PROFILES.length]!;
+  const count = ASSIGNED.filter((a) => a === k).length;
+  const perDay = POSTS_PER_DAY[platform];
+  if (perDay !== undefined && count > perDay)
     throw new Error(
-      `--deliveries ${N} over ${ACCOUNTS} accounts is more than ${platform}'s ${perDay} posts a day per account: add accounts`,
+      `--deliveries ${N} over ${ACCOUNTS} accounts gives a ${platform} account ${count} posts, more than its ${perDay} a day: add accounts`,
     );
+}
 const WITHIN_MS = positive('within') * 1000;
 const MAX_MS = positive('max-seconds') * 1000;
 const API_SHARE = Math.min(1, Math.max(0, Number(values['api-share'])));
@@ -203,8 +215,20 @@ await createApiKey(db, { workspaceId: workspace.id, name: 'chaos', prefix: apiKe
 // One JPEG in the media storage the web instances and workers share, on every post to a network that needs a file.
 const mediaDir = path.join(dataDir, 'media');
 rmSync(mediaDir, { recursive: true, force: true });
-const image = await storedImage(db, createDiskMediaStorage(mediaDir), workspace.id, { format: 'jpeg' });
-const needsMedia = (i: number) => NEEDS_MEDIA.has(accounts[i % ACCOUNTS]!.platform);
+const storage = createDiskMediaStorage(mediaDir);
+const image = await storedImage(db, storage, workspace.id, { format: 'jpeg' });
+const video = await storedVideo(
+  db,
+  storage,
+  workspace.id,
+  await makeTestVideo(path.join(dataDir, 'chaos.mp4'), { seconds: 4, width: 360, height: 640 }),
+);
+const accountOf = (i: number) => accounts[ASSIGNED[i]!]!;
+const mediaOf = (i: number) => {
+  const kind = MEDIA_OF[accountOf(i).platform];
+  return kind ? { image, video }[kind] : null;
+};
+const optionsOf = (i: number) => OPTIONS_OF[accountOf(i).platform];
 
 // ── The processes: two web instances, two workers ─────────────────────────────────────────────────────
 const secrets = {
@@ -288,7 +312,7 @@ const deliveryText = (i: number) => `chaos ${runTag} #${i}`;
 // prime to the account count, so the threads go round the accounts.
 const THREAD_EVERY = 19;
 const threadParts = (i: number) => {
-  const { kinds, replies } = PROVIDER_META[accounts[i % ACCOUNTS]!.platform];
+  const { kinds, replies } = PROVIDER_META[accountOf(i).platform];
   if (i % THREAD_EVERY !== 0 || !kinds.includes('reply')) return undefined;
   const n = Math.min(3, replies?.maxThreadParts ?? 3);
   return Array.from({ length: n }, (_, k) => `${deliveryText(i)} part ${k + 1}/${n}`);
@@ -314,12 +338,13 @@ const insertDirect = (async () => {
                 source: 'api',
                 idempotencyKey: `chaos-db-${i}`,
               },
-              accountIds: [accounts[i % ACCOUNTS]!.id],
+              accountIds: [accountOf(i).id],
+              options: optionsOf(i) && new Map([[accountOf(i).id.toLowerCase(), optionsOf(i)!]]),
               actor: 'chaos',
             });
             // A thread's file is on its first part (its later parts on Instagram are comments).
-            if (created && needsMedia(i))
-              await insertPostMedia(tx, { postId: created.post.id, part: 0, mediaIds: [image.id] });
+            const media = mediaOf(i);
+            if (created && media) await insertPostMedia(tx, { postId: created.post.id, part: 0, mediaIds: [media.id] });
           }
           await notifyDue(tx);
         }),
@@ -336,9 +361,10 @@ const createThroughApi = (async () => {
     const scheduledAt = random() < 0.25 ? undefined : new Date(Date.now() + random() * 5_000).toISOString();
     const body = JSON.stringify({
       text: deliveryText(i),
-      accountIds: [accounts[i % ACCOUNTS]!.id],
+      accountIds: [accountOf(i).id],
       scheduledAt,
-      ...(needsMedia(i) ? { mediaIds: [image.id] } : {}),
+      ...(mediaOf(i) ? { mediaIds: [mediaOf(i)!.id] } : {}),
+      ...(optionsOf(i) ? { options: { [accountOf(i).id]: optionsOf(i) } } : {}),
     });
     const key = `chaos-api-${i}`;
     // One intent, one key, retried on any instance until an answer: the inbound guard is under test too.

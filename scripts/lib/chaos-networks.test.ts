@@ -7,9 +7,18 @@ import { attemptKeepingState } from '@/testing/attempt';
 import { makeImage } from '@/testing/images';
 import { startMemoryTestSandbox } from '@/testing/sandbox';
 import { resolveProfile } from '@/sandbox/behaviour/profiles';
-import { CHAOS_PROFILES, NEEDS_MEDIA, copiesOnPlatform, type ChaosAccount } from './chaos-networks';
+import {
+  CHAOS_PROFILES,
+  NEEDS_MEDIA,
+  RUN_CAPS,
+  assignPosts,
+  copiesOnPlatform,
+  type ChaosAccount,
+} from './chaos-networks';
 
 const CHAOS_NETWORKS = ['x', 'mastodon', 'bluesky', 'linkedin', 'threads', 'instagram', 'facebook'] as const;
+// TikTok's and YouTube's copies are named by the post's own id, as their clients return it (their exactly-once tests).
+const VIDEO_NETWORKS = ['tiktok', 'youtube'] as const;
 /** The chaos run's one JPEG, served at its URL as the app's signed media route serves it. */
 const jpeg = await makeImage('jpeg', { width: 64, height: 64 });
 const IMAGE_URL = 'https://app.example/api/media/chaos';
@@ -29,9 +38,19 @@ const image: PublishMedia = {
 describe('chaos networks: copies on the platform, named as our clients record them', () => {
   const started = startMemoryTestSandbox({ fetchImage: async (url) => (url === IMAGE_URL ? jpeg : null) });
 
-  it('every profile fits its network (the sandbox would refuse it) and all seven networks are in the run', () => {
+  it('every profile fits its network (the sandbox would refuse it) and all nine networks are in the run', () => {
     for (const { profile, platform } of CHAOS_PROFILES) expect(resolveProfile(platform, profile)).toBe(profile);
-    expect(new Set(CHAOS_PROFILES.map((p) => p.platform))).toEqual(new Set(CHAOS_NETWORKS));
+    expect(new Set(CHAOS_PROFILES.map((p) => p.platform))).toEqual(new Set([...CHAOS_NETWORKS, ...VIDEO_NETWORKS]));
+  });
+
+  it('the posts go round the accounts, TikTok and YouTube only up to their run caps', () => {
+    const accounts = CHAOS_PROFILES.map((p) => ({ platform: p.platform }));
+    const assigned = assignPosts(accounts, 2_000);
+    const count = (platform: string) => assigned.filter((k) => accounts[k]!.platform === platform).length;
+    expect(assigned).toHaveLength(2_000);
+    expect(count('tiktok')).toBe(RUN_CAPS.tiktok!.perAccount);
+    expect(count('youtube')).toBe(RUN_CAPS.youtube!.perNetwork);
+    expect(count('x')).toBeGreaterThan(200);
   });
 
   // Facebook's page posts are named `{page-id}_{post-id}`.

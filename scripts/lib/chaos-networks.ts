@@ -20,9 +20,8 @@ import type { Copy } from './chaos-verdict';
  * ambiguity settles by reading; a member's goes to review by design and is not part of this run. Instagram's posts
  * carry one JPEG (a post needs media), fetched by the sandbox from the app's signed URL; its own profile refuses a
  * published container as Instagram does, `plain` publishes it again; a thread to it is the post and its first comment.
- * Facebook pages (no dedupe on either profile) post text. TikTok and YouTube are not in the run: their posts are
- * videos under daily caps (15 a creator, 6 uploads a project) that no run of this size fits
- * (lib/providers/tiktok/exactly-once.test.ts, lib/providers/youtube/exactly-once.test.ts).
+ * Facebook pages (no dedupe on either profile) post text. TikTok and YouTube posts carry a 4 s vertical video, TikTok's
+ * with a privacy level; their daily caps take only a few of the run's posts (RUN_CAPS).
  */
 export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[] = [
   { profile: 'plain', platform: 'x' },
@@ -39,10 +38,58 @@ export const CHAOS_PROFILES: readonly { profile: Profile; platform: Platform }[]
   { profile: 'plain', platform: 'instagram' },
   { profile: 'facebook', platform: 'facebook' },
   { profile: 'plain', platform: 'facebook' },
+  { profile: 'tiktok', platform: 'tiktok' },
+  { profile: 'youtube', platform: 'youtube' },
 ];
 
-/** The networks whose posts need a file: each chaos post to them carries one image. */
-export const NEEDS_MEDIA: ReadonlySet<Platform> = new Set(['instagram']);
+/** The file each chaos post to a network that needs one carries: Instagram one JPEG, TikTok and YouTube one video. */
+export const MEDIA_OF: Partial<Record<Platform, 'image' | 'video'>> = {
+  instagram: 'image',
+  tiktok: 'video',
+  youtube: 'video',
+};
+export const NEEDS_MEDIA: ReadonlySet<Platform> = new Set(Object.keys(MEDIA_OF) as Platform[]);
+
+/** The options a chaos post carries where its network asks for some: TikTok's privacy level (the user's choice). */
+export const OPTIONS_OF: Partial<Record<Platform, Record<string, unknown>>> = {
+  tiktok: { privacy_level: 'PUBLIC_TO_EVERYONE' },
+};
+
+/**
+ * Networks whose daily caps no run of this size fits, and so take only this many of its posts: TikTok 15 posts a
+ * creator a day (10 per account here), YouTube 6 uploads a Google project a day, shared by every account (2 in
+ * all: a lost session start spends an upload's quota too). The rest of the posts go round the other accounts.
+ */
+export const RUN_CAPS: Partial<Record<Platform, { perAccount?: number; perNetwork?: number }>> = {
+  tiktok: { perAccount: 10 },
+  youtube: { perNetwork: 2 },
+};
+
+/**
+ * Which account each of `n` posts goes to: round the accounts, passing over one whose network's run cap is reached.
+ */
+export function assignPosts(accounts: readonly { platform: Platform }[], n: number): number[] {
+  const perAccount = new Map<number, number>();
+  const perNetwork = new Map<Platform, number>();
+  const assigned: number[] = [];
+  let next = 0;
+  for (let i = 0; i < n; i++) {
+    for (let tried = 0; ; tried++, next++) {
+      if (tried > accounts.length) throw new Error('chaos: every account is at its run cap');
+      const k = next % accounts.length;
+      const { platform } = accounts[k]!;
+      const cap = RUN_CAPS[platform];
+      if ((perAccount.get(k) ?? 0) >= (cap?.perAccount ?? Infinity)) continue;
+      if ((perNetwork.get(platform) ?? 0) >= (cap?.perNetwork ?? Infinity)) continue;
+      perAccount.set(k, (perAccount.get(k) ?? 0) + 1);
+      perNetwork.set(platform, (perNetwork.get(platform) ?? 0) + 1);
+      assigned.push(k);
+      next++;
+      break;
+    }
+  }
+  return assigned;
+}
 
 /**
  * Posts a profile may publish in 24 hours, where the network caps it (the sandbox refuses the next one, as the
