@@ -55,9 +55,9 @@ export async function proxy(request: NextRequest) {
 function trailingSlashRedirect(request: NextRequest): NextResponse | null {
   const { pathname } = request.nextUrl;
   if (pathname === '/' || !pathname.endsWith('/') || pathname.startsWith('/api/sandbox/')) return null;
-  const url = new URL(request.url);
-  url.pathname = pathname.replace(/\/+$/, '') || '/';
-  return NextResponse.redirect(url, 308);
+  // A relative Location (RFC 9110 §10.2.2): behind a reverse proxy the request's own URL may name the internal host.
+  const location = `${pathname.replace(/\/+$/, '') || '/'}${request.nextUrl.search}`;
+  return new NextResponse(null, { status: 308, headers: { location } });
 }
 
 /**

@@ -70,7 +70,12 @@ export async function listPlatformEvents(db: Executor, params: { workspaceId: st
 }
 
 /** Delivery states an event can no longer move forward: it was settled already (or is an admin's to decide). */
-const SETTLED = ['sent', 'failed', 'canceled', 'missed', 'needs_review'];
+/**
+ * Where an outcome event changes nothing because the delivery already says it: `sent`. On a delivery that failed,
+ * was missed or canceled, or waits for review, a publish's outcome is evidence a person (or the late-copy watch) needs
+ * — a late "complete" says the post is live after all — so it is `kept` with the delivery, never pruned as ignored.
+ */
+const SETTLED = ['sent'];
 
 /**
  * Applies one stored event that reports a publish's outcome, only forward and never around the transition table: an

@@ -78,11 +78,10 @@ export const INBOUND_NETWORKS: Partial<Record<ProviderName, InboundNetwork>> = {
     },
     parse: { kind: 'an Atom feed', read: parseAtom },
     events: youtubeFeedEvents,
-    // WebSub §5.3: the hub confirms a (un)subscription of a channel's feed by its challenge.
+    // WebSub §5.3: the hub confirms a subscription of a channel's feed by its challenge. We never ask to unsubscribe,
+    // so an unsubscription is refused: anyone may ask the hub for one, and confirming it would stop a feed unseen.
     challenge: (params) => {
-      const mode = params.get('hub.mode');
-      if ((mode !== 'subscribe' && mode !== 'unsubscribe') || !isYoutubeChannelTopic(params.get('hub.topic')))
-        return null;
+      if (params.get('hub.mode') !== 'subscribe' || !isYoutubeChannelTopic(params.get('hub.topic'))) return null;
       return params.get('hub.challenge');
     },
   },

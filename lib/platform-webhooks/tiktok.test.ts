@@ -145,6 +145,14 @@ describe('POST /api/webhooks/tiktok', () => {
     ]);
   });
 
+  it('a publish outcome for a delivery waiting for review is kept as its evidence (never ignored, never pruned), and changes nothing', async () => {
+    const { account, id, publishId } = await ambiguousDelivery();
+    await db.update(deliveries).set({ status: 'needs_review' }).where(eq(deliveries.id, id));
+    await deliver(event(account, 'post.publish.complete', { publish_id: publishId, publish_type: 'DIRECT_PUBLISH' }));
+    expect(await status(id)).toBe('needs_review');
+    expect(await eventsOf(id)).toEqual([{ kind: 'post.publish.complete', outcome: 'kept' }]);
+  });
+
   it('a bad, missing, foreign or stale signature is 401 and stores nothing', async () => {
     const { account, publishId } = await ambiguousDelivery();
     const body = event(account, 'post.publish.complete', { publish_id: publishId });

@@ -131,13 +131,13 @@ describe('POST /api/webhooks/youtube', () => {
 });
 
 describe('GET /api/webhooks/youtube (the hub’s subscription check)', () => {
-  it('answers the challenge for a channel feed (subscribe or unsubscribe), else 403', async () => {
+  it('answers the challenge for a subscription of a channel feed; an unsubscription (we never ask for one), another topic or mode: 403', async () => {
     const topic = encodeURIComponent(`https://www.youtube.com/xml/feeds/videos.xml?channel_id=${channelId()}`);
     const check = (query: string) =>
       verifySubscription('youtube', new URL(`http://app.test/api/webhooks/youtube?${query}`));
     const ok = check(`hub.mode=subscribe&hub.topic=${topic}&hub.challenge=abc123&hub.lease_seconds=432000`);
     expect([ok.status, await ok.text()]).toEqual([200, 'abc123']);
-    expect(check(`hub.mode=unsubscribe&hub.topic=${topic}&hub.challenge=x`).status).toBe(200);
+    expect(check(`hub.mode=unsubscribe&hub.topic=${topic}&hub.challenge=x`).status).toBe(403);
     expect(
       check(`hub.mode=subscribe&hub.topic=${encodeURIComponent('https://evil.example/feed')}&hub.challenge=x`).status,
     ).toBe(403);
