@@ -469,6 +469,15 @@ export const deliveries = pgTable(
       .where(sql`${t.status} = 'publishing'`),
     index('deliveries_workspace_status_idx').on(t.workspaceId, t.status),
     index('deliveries_account_idx').on(t.accountId),
+    // A claim shared out between workspaces (more due than it takes) finds each workspace with one probe and reads
+    // its share earliest first; only scheduled rows, so publishing's own updates never touch it.
+    index('deliveries_scheduled_workspace_idx')
+      .on(t.workspaceId, t.dueAt, t.id)
+      .where(sql`${t.status} = 'scheduled'`),
+    // Mark-missed reads the retried ones (a due time later than their post's) apart from the fresh ones.
+    index('deliveries_retry_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.status} = 'scheduled' and ${t.attemptCount} > 0`),
   ],
 );
 export type Delivery = typeof deliveries.$inferSelect;

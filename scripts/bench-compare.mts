@@ -1,5 +1,5 @@
 // npm run bench:compare [-- --deliveries 20000 --accounts 20 --variants c16,c64,c16-batched,c64-batched
-//                           --local-queue 1000 --publishers 2 --skip-semel --skip-graphile]
+//                           --local-queue 1000 --publishers 2 --skip-semel --skip-graphile --cpu-prof DIR]
 // Semel's publisher beside graphile-worker, measured here rather than quoted (docs/operations.md#chaos-run-and-benchmarks).
 // Each side gets a fresh database (Semel's schema), N deliveries due now on its own sandbox accounts, and a child
 // process of its own for its publisher; all sides publish to one standalone sandbox server (in memory, zero latency).
@@ -54,6 +54,8 @@ const { values } = parseArgs({
     publishers: { type: 'string', default: '2' },
     'skip-semel': { type: 'boolean', default: false },
     'skip-graphile': { type: 'boolean', default: false },
+    /** Writes a V8 CPU profile of each side's publisher and of the sandbox into DIR (where a delivery's CPU goes). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const N = Number(values.deliveries);
@@ -89,9 +91,10 @@ if (sides.length === 0) throw new Error('nothing to compare');
 process.env.SEMEL_DATA_DIR ??= '.data/bench-compare';
 // The server only: each side's database is a fresh sibling of this one (never DATABASE_URL's own).
 const server = await resolveDatabase();
+const cpuProfDir = values['cpu-prof'];
 const sandbox = await startSandboxProcess(
   sides.flatMap((s) => s.identities),
-  { handlePrefix: 'cmp' },
+  { handlePrefix: 'cmp', cpuProfDir },
 );
 console.log(
   `bench:compare: ${N} deliveries per side, each side on a fresh database and ${ACCOUNTS} sandbox accounts of its own,`,
@@ -236,11 +239,13 @@ async function measure(side: Side): Promise<Measured> {
           'scripts/lib/compare-semel.mts',
           { ...common, publishers: Number(values.publishers) },
           around,
+          { cpuProfDir },
         )
       : await runSide<GraphileSideConfig>(
           'scripts/lib/compare-graphile.mts',
           { ...common, concurrency: side.concurrency, localQueueSize: side.localQueueSize },
           around,
+          { cpuProfDir },
         );
   await othersGone(q);
   const commits = (await xactCommits(q)) - commitsBefore; // the child's backends have exited and flushed

@@ -140,8 +140,9 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
       // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
       const failure = lanes.find((lane) => lane.status === 'rejected');
       if (failure) throw failure.reason;
-      // A thread goes on in this pass: its next parts are due now (and a cron-triggered host may not call again soon).
-      if (claimed.length < claimLimit && !unlocked) break;
+      // Claim again while more is due than a claim takes (it was shared out), or a thread goes on in this pass: its
+      // next parts are due now (and a cron-triggered host may not call again soon).
+      if (!claimed[0]!.contended && !unlocked) break;
     }
   };
   const maintain = async () => {
