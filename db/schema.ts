@@ -88,7 +88,11 @@ export const workspaces = pgTable(
     requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [unique('workspaces_slug_uq').on(t.slug)],
+  (t) => [
+    unique('workspaces_slug_uq').on(t.slug),
+    // The smallest lateness limit of any workspace, read by every claim and mark-missed: one index probe.
+    index('workspaces_lateness_limit_idx').on(t.latenessLimitSeconds),
+  ],
 );
 export type Workspace = typeof workspaces.$inferSelect;
 export type NewWorkspace = typeof workspaces.$inferInsert;

@@ -112,10 +112,10 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
   };
 
-  const claimDue = async () => {
-    // Before the claims: a delivery held past its lateness limit is marked missed (the claim never takes one that was
-    // claimed before and is now late, whoever ran mark-missed last: claimDueDeliveries).
-    summary.missed += await markMissedDeliveries(db);
+  const claimDue = async (markMissed: boolean) => {
+    // Before the claims: a delivery held past its lateness limit is marked missed (the claim never takes a late one
+    // either way, whoever ran mark-missed last: claimDueDeliveries).
+    if (markMissed) summary.missed += await markMissedDeliveries(db);
     while (Date.now() - started < options.budgetMs) {
       const claimed = await claimDueDeliveries(db, {
         workerId: options.workerId,
@@ -154,19 +154,37 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     summary.stranded += await settleStrandedParts(db);
     return swept.released;
   };
+  let maintaining = takeMaintenanceTurn(options);
   try {
-    await claimDue();
+    await claimDue(maintaining);
+    // Nothing to claim: this pass may have woken for a lapsed lease or a delivery now late, which only maintenance
+    // settles (and the scheduler would wake for it again at once).
+    if (!maintaining && summary.claimed === 0) {
+      maintaining = takeMaintenanceTurn(options, true);
+      summary.missed += await markMissedDeliveries(db);
+    }
   } catch (error) {
     // A pass that failed still sweeps (lapsed leases must not wait for a pass that succeeds), then reports its failure.
     await maintain().catch(() => {});
     throw error;
   }
   // Claims of dead workers released to `scheduled`: published in this pass (after mark-missed) while it has budget.
-  if ((await maintain()) > 0 && Date.now() - started < options.budgetMs) {
-    await claimDue();
+  if (maintaining && (await maintain()) > 0 && Date.now() - started < options.budgetMs) {
+    await claimDue(true);
     summary.stranded += await settleStrandedParts(db);
   }
   return summary;
+}
+
+const lastMaintained = new WeakMap<PublisherOptions, number>();
+
+/** Whether this pass maintains (options.maintainEveryMs): the first pass of the interval does, and records it. */
+function takeMaintenanceTurn(options: PublisherOptions, force = false): boolean {
+  const every = options.maintainEveryMs ?? 0;
+  const now = Date.now();
+  if (!force && every > 0 && now - (lastMaintained.get(options) ?? -Infinity) < every) return false;
+  lastMaintained.set(options, now);
+  return true;
 }
 
 /** One platform call for one attempt; never throws: every failure is an outcome. */

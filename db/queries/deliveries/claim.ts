@@ -4,7 +4,7 @@ import { executePrepared } from '../prepared';
 import { rows } from './rows';
 import { interval } from '../sql-params';
 import { accountCanPublish } from '../token-health';
-import { latenessDeadline } from './lateness';
+import { latenessDeadline, shortestLatenessLimit } from './lateness';
 import { partReady } from './thread';
 import type { ProviderName } from '@/db/schema';
 
@@ -28,12 +28,13 @@ const claimable = sql`
   exists (select 1 from social_accounts a where a.id = d.account_id and ${accountCanPublish})
   -- A thread part only after the part before it is sent (it replies to that part's platform id).
   and ${partReady}
-  -- Never one past its lateness limit, even if mark-missed has not seen it yet: a delivery claimed before
-  -- (attempt_count > 0) can be back in 'scheduled' and due between another pass's mark-missed and this claim
-  -- (released by a lease sweep, deferred, backed off). Fresh ones are left to mark-missed, so the check costs
-  -- nothing at the top of the hour; offset 0 keeps it a probe per row.
-  and (d.attempt_count = 0 or exists (select 1 from posts p join workspaces w on w.id = p.workspace_id
-    where p.id = d.post_id and ${latenessDeadline} >= now() offset 0))`;
+  -- Never one past its lateness limit, whether or not mark-missed (which runs apart from the claims) has seen it. One
+  -- never claimed has a due time no later than its deadline less its workspace's limit (markMissedDeliveries), so it
+  -- cannot be late before it has been due for the smallest limit: the check costs nothing at the top of the hour. The
+  -- others (retried: released, deferred, backed off) are checked by a probe per row (offset 0 keeps it one).
+  and ((d.attempt_count = 0 and d.due_at > now() - (select shortest from lateness))
+    or exists (select 1 from posts p join workspaces w on w.id = p.workspace_id
+      where p.id = d.post_id and ${latenessDeadline} >= now() offset 0))`;
 
 /**
  * Claims up to `limit` due deliveries for `workerId`: scheduled → publishing, claim generation + 1, history row.
@@ -49,7 +50,9 @@ export async function claimDueDeliveries(db: Executor, params: { workerId: strin
   const result = await executePrepared(
     db,
     sql`
-    with recursive head as (
+    with recursive lateness as (
+      select ${shortestLatenessLimit} as shortest
+    ), head as (
       -- Not locked: only whether more is due than this claim takes. Ordered by the partial due index.
       select d.id, d.due_at from deliveries d
       where d.status = 'scheduled' and d.due_at <= now() and ${claimable}

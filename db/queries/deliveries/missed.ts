@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import { executePrepared } from '../prepared';
 import { rows } from './rows';
-import { latenessDeadline } from './lateness';
+import { latenessDeadline, shortestLatenessLimit } from './lateness';
 import { partReady } from './thread';
 
 /**
@@ -20,7 +20,7 @@ export async function markMissedDeliveries(db: Executor) {
     sql`
     with candidates as (
       select d.id from deliveries d where d.status = 'scheduled'
-        and d.due_at <= now() - make_interval(secs => (select coalesce(min(lateness_limit_seconds), 0) from workspaces))
+        and d.due_at <= now() - ${shortestLatenessLimit}
       union
       select d.id from deliveries d where d.status = 'scheduled' and d.attempt_count > 0 and d.due_at <= now()
     ), late as (
