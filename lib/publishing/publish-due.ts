@@ -112,16 +112,17 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
   };
 
+  const claim = () => claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
+  const withinBudget = () => Date.now() - started < options.budgetMs;
+
   const claimDue = async (markMissed: boolean) => {
     // Before the claims: a delivery held past its lateness limit is marked missed (the claim never takes a late one
     // either way, whoever ran mark-missed last: claimDueDeliveries).
     if (markMissed) summary.missed += await markMissedDeliveries(db);
-    while (Date.now() - started < options.budgetMs) {
-      const claimed = await claimDueDeliveries(db, {
-        workerId: options.workerId,
-        limit: claimLimit,
-        leaseMs: options.leaseMs,
-      });
+    let pending: Promise<ClaimedDelivery[]> | undefined = withinBudget() ? claim() : undefined;
+    while (pending) {
+      const claimed = await pending;
+      pending = undefined;
       if (claimed.length === 0) break;
       summary.claimed += claimed.length;
       unlocked = false;
@@ -131,18 +132,27 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
 
       const chunks: ClaimedDelivery[][] = [];
       for (let i = 0; i < allowed.length; i += chunkSize) chunks.push(allowed.slice(i, i + chunkSize));
+      // More was due than this claim took (it was shared out): the next claim is made as soon as the last chunk of
+      // this one has started, so its statement overlaps the calls still in flight instead of following them.
+      const claimAhead = () => {
+        if (pending || !claimed[0]!.contended || !withinBudget()) return;
+        pending = claim();
+        pending.catch(() => {}); // handled where it is awaited; a failure meanwhile is no unhandled rejection
+      };
       let next = 0;
       const lanes = await Promise.allSettled(
         Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
           while (next < chunks.length) await publishChunk(chunks[next++]!);
+          claimAhead();
         }),
       );
       // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
+      // A claim made ahead is left to its lease (nothing was attempted: the sweep releases it).
       const failure = lanes.find((lane) => lane.status === 'rejected');
       if (failure) throw failure.reason;
-      // Claim again while more is due than a claim takes (it was shared out), or a thread goes on in this pass: its
-      // next parts are due now (and a cron-triggered host may not call again soon).
-      if (!claimed[0]!.contended && !unlocked) break;
+      if (chunks.length === 0) claimAhead(); // everything deferred: nothing in flight to overlap
+      // A thread goes on in this pass: its next parts are due now (and a cron-triggered host may not call again soon).
+      if (!pending && unlocked && withinBudget()) pending = claim();
     }
   };
   const maintain = async () => {
