@@ -112,7 +112,8 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
   };
 
-  const claim = () => claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
+  const claim = () =>
+    claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
   const withinBudget = () => Date.now() - started < options.budgetMs;
 
   const claimDue = async (markMissed: boolean) => {
