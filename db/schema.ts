@@ -314,6 +314,11 @@ export const posts = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     kind: postKindEnum().notNull().default('post'),
     text: text().notNull(),
+    /**
+     * The post's first comment (kind `post` only): published as its reply part (deliveries.part 1) on each account
+     * whose network takes one, only once part 0 is `sent` (docs/architecture.md#first-comments). Null: none.
+     */
+    firstComment: text(),
     inReplyTo: text(),
     recipient: text(),
     scheduledAt: timestamp({ withTimezone: true }).notNull(),
@@ -607,10 +612,16 @@ export const postVariants = pgTable(
     workspaceId: uuid()
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    text: text().notNull(),
+    /** The account's own text; null: it publishes the post's text (the variant holds only a first comment). */
+    text: text(),
+    /** The account's own first comment; null: the post's (`posts.first_comment`), if any. */
+    firstComment: text(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ name: 'post_variants_pk', columns: [t.postId, t.accountId] })],
+  (t) => [
+    primaryKey({ name: 'post_variants_pk', columns: [t.postId, t.accountId] }),
+    check('post_variants_content_ck', sql`${t.text} is not null or ${t.firstComment} is not null`),
+  ],
 );
 export type PostVariant = typeof postVariants.$inferSelect;
 

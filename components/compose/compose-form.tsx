@@ -69,6 +69,11 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
     draft.kind === 'post'
       ? Object.fromEntries(Object.entries(draft.formats ?? {}).filter(([id]) => draft.accountIds.includes(id)))
       : {};
+  // A post's first comment; the accounts still ticked keep their own.
+  const ownFirstComments =
+    draft.kind === 'post'
+      ? Object.fromEntries(Object.entries(draft.firstComments ?? {}).filter(([id]) => draft.accountIds.includes(id)))
+      : {};
   const chosenOptions = Object.fromEntries(
     Object.entries(draft.options ?? {}).filter(([id]) => draft.accountIds.includes(id)),
   );
@@ -113,6 +118,8 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
       <input type="hidden" name="variants" value={JSON.stringify(ownTexts)} />
       <input type="hidden" name="formats" value={JSON.stringify(chosenFormats)} />
       <input type="hidden" name="options" value={JSON.stringify(chosenOptions)} />
+      <input type="hidden" name="firstComment" value={draft.kind === 'post' ? (draft.firstComment ?? '') : ''} />
+      <input type="hidden" name="firstComments" value={JSON.stringify(ownFirstComments)} />
       <ComposeOutcome
         state={state}
         networkError={networkError}
@@ -159,6 +166,23 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
             else variants[accountId] = text;
             update({ variants });
           }}
+          firstComment={
+            draft.kind === 'post'
+              ? {
+                  text: draft.firstComment ?? '',
+                  own: ownFirstComments,
+                  formats: chosenFormats,
+                  errorFor: fieldError,
+                  onText: (firstComment) => update({ firstComment }),
+                  onOwn: (accountId, comment) => {
+                    const firstComments = { ...draft.firstComments };
+                    if (comment === undefined) delete firstComments[accountId];
+                    else firstComments[accountId] = comment;
+                    update({ firstComments });
+                  },
+                }
+              : undefined
+          }
         />
       )}
       {Object.keys(state?.errors ?? {}).some((k) => k.startsWith('variants.')) && (

@@ -93,7 +93,7 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                       <span>{d.handle}</span>
                       {d.parts > 1 && (
                         <span data-testid="thread-progress">
-                          part {d.part + 1} of {d.parts}
+                          {post.parts ? `part ${d.part + 1} of ${d.parts}` : d.part > 0 ? 'first comment' : 'post'}
                         </span>
                       )}
                       <StatusBadge status={d.status} />

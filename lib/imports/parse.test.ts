@@ -36,6 +36,7 @@ describe('parseImportCsv', async () => {
           key: 'k1',
           thread_group: 'g',
           part: '1',
+          first_comment: '',
         },
         extraCells: false,
       },

@@ -55,7 +55,7 @@ export async function parseImportCsv(bytes: Uint8Array): Promise<ParsedCsv> {
     return bad(
       422,
       'Missing columns',
-      `The header row must name the columns ${REQUIRED.join(', ')} (missing: ${missing.join(', ')}); optional: time_zone, key, thread_group, part.`,
+      `The header row must name the columns ${REQUIRED.join(', ')} (missing: ${missing.join(', ')}); optional: time_zone, key, thread_group, part, first_comment.`,
     );
   const duplicated = names.filter((n, i) => n !== '' && names.indexOf(n) !== i);
   if (duplicated.length > 0)

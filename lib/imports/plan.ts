@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@/lib/idempotency/fingerprint';
 import { postTextSchema, withinTwoYears } from '@/lib/posts/schemas';
 import { normaliseText } from '@/lib/posts/text';
+import { planFirstComments } from '@/lib/posts/first-comment';
 import { checkTargets, type FieldErrors, type TargetAccount } from '@/lib/posts/targets';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
 import { canonicalTimeZone, zonedLocalToUtc } from '@/lib/time/zoned';
@@ -16,6 +17,10 @@ export type PlannedPost = {
   rows: number[];
   kind: 'post' | 'thread';
   texts: string[];
+  /** A single post's first comment (its `first_comment` cell), published where the network takes one. */
+  firstComment?: string;
+  /** The accounts (lower-case ids) that publish the first comment: set by the target check. */
+  firstCommentAccounts?: ReadonlySet<string>;
   accountIds: string[];
   scheduledAt: Date;
   /** `import:<sha256(row key)>`: the post's idempotency key, unique per workspace (posts_workspace_idempotency_key_uq). */
@@ -134,6 +139,11 @@ function checkRow(row: CsvRow, context: PlanContext, fail: (row: number, message
   const laterPart = group !== '' && cells.part.trim() !== '1';
   const text = postTextSchema.safeParse(cells.text);
   if (!text.success) fail(n, `text: ${text.error.issues[0]!.message}`);
+  if (cells.first_comment.trim() !== '') {
+    const comment = postTextSchema.safeParse(cells.first_comment);
+    if (group !== '') fail(n, 'first_comment: a thread takes no first comment (add it as the next part)');
+    else if (!comment.success) fail(n, `first_comment: ${comment.error.issues[0]!.message}`);
+  }
 
   let part: number | null = null;
   if (group !== '') {
@@ -206,22 +216,32 @@ function parseTime(value: string, zoneCell: string, context: PlanContext): Date 
   return date;
 }
 
+/** The product's target checks for one planned post; sets the accounts that publish its first comment. */
 function targetErrors(post: PlannedPost, context: PlanContext): string[] {
   const { accountIds, kind, texts } = post;
   const fieldErrors: FieldErrors = {};
-  checkTargets(
+  const accounts = checkTargets(
     context.accounts.filter((a) => accountIds.includes(a.id)),
     kind === 'thread' ? { accountIds, kind, parts: texts } : { accountIds, kind, text: texts[0]! },
     fieldErrors,
   );
+  if (post.firstComment !== undefined)
+    post.firstCommentAccounts = new Set(
+      planFirstComments({ accounts, firstComment: post.firstComment }, fieldErrors).keys(),
+    );
   return Object.entries(fieldErrors).flatMap(([field, list]) =>
-    list.map((m) => `${field.replace(/^parts\.(\d+)\.text$/, (_, i: string) => `part ${Number(i) + 1}`)}: ${m}`),
+    list.map(
+      (m) =>
+        `${field.replace(/^parts\.(\d+)\.text$/, (_, i: string) => `part ${Number(i) + 1}`).replace(/^firstComment$/, 'first_comment')}: ${m}`,
+    ),
   );
 }
 
 function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
   const first = members[0]!;
   const texts = members.map((m) => m.row.cells.text);
+  const firstComment =
+    kind === 'post' && first.row.cells.first_comment.trim() !== '' ? first.row.cells.first_comment : undefined;
   const accountIds = first.accountIds;
   const scheduledAt = first.scheduledAt!;
   const sortedAccounts = [...accountIds].map((id) => id.toLowerCase()).sort();
@@ -229,11 +249,21 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
   const rowKey =
     keyCell !== ''
       ? `key:${keyCell}`
-      : `content:${sha256(canonicalJson({ kind, texts: texts.map(normaliseText), accounts: sortedAccounts, at: scheduledAt.toISOString() }))}`;
+      : `content:${sha256(
+          canonicalJson({
+            kind,
+            texts: texts.map(normaliseText),
+            // Only when there is one, so a row without it keeps the key it had before first comments existed.
+            ...(firstComment !== undefined ? { firstComment: normaliseText(firstComment) } : {}),
+            accounts: sortedAccounts,
+            at: scheduledAt.toISOString(),
+          }),
+        )}`;
   return {
     rows: members.map((m) => m.row.row),
     kind,
     texts,
+    ...(firstComment !== undefined ? { firstComment } : {}),
     accountIds,
     scheduledAt,
     postKey: `import:${sha256(rowKey)}`,

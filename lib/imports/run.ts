@@ -139,6 +139,8 @@ export async function importPlannedPosts(
       workspaceId: context.workspaceId,
       kind: post.kind,
       text: post.texts[0]!, // a thread's first part, as lib/posts/create.ts stores it
+      firstComment: post.firstComment ?? null,
+      firstCommentAccounts: [...(post.firstCommentAccounts ?? [])],
       scheduledAt: post.scheduledAt,
       source: context.source,
       idempotencyKey: post.postKey,

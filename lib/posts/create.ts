@@ -14,7 +14,8 @@ import { validateFormats, validateMedia, validatePartMedia } from './media';
 import { validateOptions } from './options';
 import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
-import { validateTargets, variantTexts, type FieldErrors } from './targets';
+import { planFirstComments } from './first-comment';
+import { validateTargets, variantFirstComments, variantTexts, type FieldErrors } from './targets';
 
 export const CREATE_POST_OPERATION = 'posts.create';
 
@@ -107,6 +108,11 @@ async function createPostInTransaction(
   const mediaIds = request.mediaIds ?? [];
   const formats = validateFormats({ formats: request.formats, accounts, mediaCount: mediaIds.length }, errors);
   const options = validateOptions({ options: request.options, accounts }, errors);
+  const ownComments = variantFirstComments(request.variants);
+  const firstComments = planFirstComments(
+    { accounts, firstComment: request.firstComment, own: ownComments, formats },
+    errors,
+  );
   await validateMedia(
     tx,
     { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts, formats },
@@ -151,6 +157,7 @@ async function createPostInTransaction(
     workspaceId: context.workspaceId,
     kind: request.kind,
     text: texts[0]!, // a thread's first part: what lists, the calendar and the duplicate check show
+    firstComment: request.firstComment ?? null,
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
     scheduledAt,
@@ -174,6 +181,7 @@ async function createPostInTransaction(
       status,
       formats,
       options,
+      firstCommentAccounts: new Set(firstComments.keys()),
     })) ??
     (await insertPostWithDeliveries(tx, {
       post: { ...newPost, idempotencyKey: null },
@@ -184,18 +192,21 @@ async function createPostInTransaction(
       status,
       formats,
       options,
+      firstCommentAccounts: new Set(firstComments.keys()),
     }))!;
   const { post, parts } = created;
   await insertPostMedia(tx, { postId: post.id, mediaIds });
   for (const [part, ids] of partMedia.entries()) await insertPostMedia(tx, { postId: post.id, part, mediaIds: ids });
-  const variantRows = accounts.flatMap((a) => {
-    const text = variants.get(a.id.toLowerCase());
-    return text === undefined ? [] : [{ accountId: a.id, text }];
-  });
+  const variantRows = accounts.map((a) => ({
+    accountId: a.id,
+    text: variants.get(a.id.toLowerCase()),
+    firstComment: ownComments.get(a.id.toLowerCase()),
+  }));
   await replacePostVariants(tx, { workspaceId: context.workspaceId, postId: post.id, variants: variantRows });
   const deliveries = created.deliveries.map((d) => ({
     ...d,
     variantText: variants.get(d.accountId.toLowerCase()) ?? null,
+    variantFirstComment: ownComments.get(d.accountId.toLowerCase()) ?? null,
   }));
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock. A draft is never due.

@@ -22,7 +22,8 @@ import { validateMedia, validatePartMedia } from './media';
 import { validateOptions } from './options';
 import type { EditPostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
-import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
+import { planFirstComments } from './first-comment';
+import { validateTargets, variantFirstComments, variantTexts, type FieldErrors, type VariantTexts } from './targets';
 
 export type EditConflictReason = 'already_publishing' | 'already_sent' | 'not_editable';
 export type DeliveryState = { id: string; accountId: string; status: string };
@@ -159,10 +160,17 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const variants = params.changes.variants
       ? variantTexts(params.changes.variants)
       : keptVariants(current.deliveries, targetIds);
+    const ownComments = params.changes.variants
+      ? variantFirstComments(params.changes.variants)
+      : keptVariants(current.deliveries, targetIds, 'variantFirstComment');
+    const firstComment =
+      params.changes.firstComment !== undefined ? params.changes.firstComment : current.post.firstComment;
 
     const errors: FieldErrors = {};
     if (thread && params.changes.text !== undefined) errors.text = ["A thread's text is in its parts: send `parts`"];
     if (!thread && params.changes.parts !== undefined) errors.parts = ['Only threads have parts'];
+    if (current.post.kind !== 'post' && (params.changes.firstComment != null || ownComments.size > 0))
+      errors.firstComment = ['Only posts take a first comment'];
     const accounts = await validateTargets(
       tx,
       {
@@ -183,12 +191,12 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       : [];
     if (thread && (params.changes.parts || params.changes.accountIds))
       await validatePartMedia(tx, { workspaceId: params.workspaceId, partMediaIds, accounts }, errors);
+    const formats = new Map(
+      current.deliveries.filter((d) => d.format && d.part === 0).map((d) => [d.accountId.toLowerCase(), d.format!]),
+    );
     // A post's own media against the accounts it now goes to: an added Instagram or TikTok account needs an image or
     // a video, and every network its own limits, in the format each kept account chose.
     if (!thread && params.changes.accountIds) {
-      const formats = new Map(
-        current.deliveries.filter((d) => d.format).map((d) => [d.accountId.toLowerCase(), d.format!]),
-      );
       const mediaIds = (current.partMedia[0] ?? []).map((m) => m.id);
       await validateMedia(
         tx,
@@ -205,6 +213,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const checkedOptions =
       params.changes.options || params.changes.accountIds ? validateOptions({ options, accounts }, errors) : null;
     const optionsToStore = checkedOptions ?? new Map(Object.entries(options).map(([id, o]) => [id.toLowerCase(), o]));
+    const firstComments = planFirstComments({ accounts, firstComment, own: ownComments, formats }, errors);
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
@@ -228,29 +237,39 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const removed = live.filter((d) => !targetIds.includes(d.accountId));
     if (removed.length) await releaseSlotReservations(tx, { ...params, accountIds: removed.map((d) => d.accountId) });
 
-    await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
-    // A thread's parts are replaced as a whole. Parts past its new length were never claimed (nothing is while the
-    // thread is editable), so their deliveries go; the new positions get one per account.
-    const positions = parts ? parts.map((_, position) => position) : [0];
+    await updatePostContent(tx, {
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      text,
+      firstComment: thread ? undefined : firstComment,
+      scheduledAt,
+    });
+    // A thread's parts are replaced as a whole; a post has part 0, and part 1 (its first comment) on each account that
+    // publishes one. Parts an edit drops were never claimed (nothing is while the post is editable), so their
+    // deliveries go; the new positions get one per account.
+    const threadPositions = parts ? parts.map((_, position) => position) : [0];
+    const positionsOf = (accountId: string) =>
+      thread ? threadPositions : firstComments.has(accountId.toLowerCase()) ? [0, 1] : [0];
     if (parts && params.changes.parts) {
       await replacePostParts(tx, { workspaceId: params.workspaceId, postId: params.postId, parts });
       await replacePartMedia(tx, { workspaceId: params.workspaceId, postId: params.postId, partMediaIds });
-      const dropped = locked.filter((d) => d.part >= parts.length).map((d) => d.id);
-      const removedParts = await removeDroppedParts(tx, {
-        workspaceId: params.workspaceId,
-        postId: params.postId,
-        ids: dropped,
-      });
-      if (removedParts.length !== dropped.length) throw new Error('a dropped thread part could not be removed');
     }
-    const remaining = live.filter((d) => d.part < positions.length);
+    const dropped = locked.filter((d) => d.part >= positionsOf(d.accountId).length).map((d) => d.id);
+    const removedParts = await removeDroppedParts(tx, {
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      ids: dropped,
+    });
+    if (removedParts.length !== dropped.length) throw new Error('a dropped part could not be removed');
+    const remaining = live.filter((d) => !dropped.includes(d.id));
     await replacePostVariants(tx, {
       workspaceId: params.workspaceId,
       postId: params.postId,
-      variants: accounts.flatMap((a) => {
-        const variant = variants.get(a.id.toLowerCase());
-        return variant === undefined ? [] : [{ accountId: a.id, text: variant }];
-      }),
+      variants: accounts.map((a) => ({
+        accountId: a.id,
+        text: variants.get(a.id.toLowerCase()),
+        firstComment: ownComments.get(a.id.toLowerCase()),
+      })),
     });
     await applyEditToDeliveries(tx, {
       workspaceId: params.workspaceId,
@@ -263,7 +282,9 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       status: baseStatus,
     });
     for (const accountId of targetIds.filter((id) => locked.some((d) => d.accountId === id))) {
-      const missing = positions.filter((part) => !locked.some((d) => d.accountId === accountId && d.part === part));
+      const missing = positionsOf(accountId).filter(
+        (part) => !locked.some((d) => d.accountId === accountId && d.part === part),
+      );
       await addDeliveries(tx, {
         workspaceId: params.workspaceId,
         postId: params.postId,
@@ -272,7 +293,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         status: baseStatus,
         accountIds: [accountId],
         parts: missing,
-        reason: 'thread part added by an edit',
+        reason: thread ? 'thread part added by an edit' : 'first comment added by an edit',
         options: optionsToStore,
       });
     }
@@ -283,7 +304,8 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       status: baseStatus,
       actor: params.actor,
       accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
-      parts: positions,
+      parts: threadPositions,
+      partsByAccount: new Map(targetIds.map((id) => [id.toLowerCase(), positionsOf(id)])),
       reason: 'account added by an edit',
       options: optionsToStore,
     });
@@ -329,15 +351,24 @@ function keptOptions(
   );
 }
 
-/** Without new variants an edit keeps the current ones, but for accounts it removes. */
+/** Without new variants an edit keeps the current ones (texts or first comments), but for accounts it removes. */
 function keptVariants(
-  deliveries: { accountId: string; status: string; variantText: string | null }[],
+  deliveries: {
+    accountId: string;
+    part: number;
+    status: string;
+    variantText: string | null;
+    variantFirstComment: string | null;
+  }[],
   targetIds: string[],
+  column: 'variantText' | 'variantFirstComment' = 'variantText',
 ): VariantTexts {
   const targets = new Set(targetIds.map((id) => id.toLowerCase()));
   return new Map(
     deliveries
-      .filter((d) => d.variantText !== null && d.status !== 'canceled' && targets.has(d.accountId.toLowerCase()))
-      .map((d) => [d.accountId.toLowerCase(), d.variantText!]),
+      .filter(
+        (d) => d.part === 0 && d[column] !== null && d.status !== 'canceled' && targets.has(d.accountId.toLowerCase()),
+      )
+      .map((d) => [d.accountId.toLowerCase(), d[column]!]),
   );
 }
