@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   doublePrecision,
   index,
   integer,
@@ -319,6 +320,11 @@ export const posts = pgTable(
      * whose network takes one, only once part 0 is `sent` (docs/architecture.md#first-comments). Null: none.
      */
     firstComment: text(),
+    /**
+     * The post's link tracking (docs/content.md#short-links-and-utm): `{ track?, presetId?, campaign? }`; null: the
+     * workspace's defaults (Settings → Links). Applied to its text per network when it is saved (post_link_texts).
+     */
+    links: jsonb().$type<PostLinkOptions>(),
     inReplyTo: text(),
     recipient: text(),
     scheduledAt: timestamp({ withTimezone: true }).notNull(),
@@ -1514,3 +1520,148 @@ export const platformEvents = pgTable(
   ],
 );
 export type PlatformEvent = typeof platformEvents.$inferSelect;
+
+/** What a post asks of its links (posts.links): tracked or not, a UTM preset, a campaign of its own. */
+export type PostLinkOptions = { track?: boolean; presetId?: string; campaign?: string };
+
+/** The link shorteners a workspace may use: Semel's own redirect (`/l/<code>`) or an external service. */
+export const SHORTENERS = ['semel', 'bitly', 'shlink', 'yourls'] as const;
+export type ShortenerName = (typeof SHORTENERS)[number];
+
+/**
+ * A workspace's link tracking (Settings → Links): UTM tags on every post's links (utm_source = the network,
+ * utm_medium and utm_campaign from the post's preset), and shortening through Semel's redirect or an external
+ * shortener (its URL and its token sealed, bound to the workspace). No row: nothing is tracked.
+ */
+export const linkSettings = pgTable(
+  'link_settings',
+  {
+    workspaceId: uuid()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    utm: boolean().notNull().default(false),
+    shorten: boolean().notNull().default(false),
+    shortener: text({ enum: SHORTENERS }).notNull().default('semel'),
+    /** Shlink's or YOURLS' base URL (`https://s.example`); Bitly: its API base (default api-ssl.bitly.com). */
+    shortenerUrl: text(),
+    /** Bitly's token, Shlink's API key or YOURLS' signature token: sealed (lib/crypto/secret-box.ts). */
+    shortenerSecretSealed: text(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('link_settings_shortener_ck', sql`${t.shortener} in ('semel', 'bitly', 'shlink', 'yourls')`)],
+);
+export type LinkSettings = typeof linkSettings.$inferSelect;
+
+/** A workspace's UTM presets: utm_medium and utm_campaign (utm_source is always the network); one is the default. */
+export const utmPresets = pgTable(
+  'utm_presets',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    medium: text().notNull().default('social'),
+    campaign: text().notNull().default(''),
+    isDefault: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('utm_presets_workspace_name_uq').on(t.workspaceId, t.name),
+    // One default per workspace: setting another one is one statement that unsets the old (db/queries/links.ts).
+    uniqueIndex('utm_presets_one_default_uq')
+      .on(t.workspaceId)
+      .where(sql`${t.isDefault}`),
+  ],
+);
+export type UtmPreset = typeof utmPresets.$inferSelect;
+
+/**
+ * One short link: a target URL with its UTM tags, shortened once per workspace. `short_links_workspace_target_utm_uq`
+ * is the guard: creating the same (workspace, target URL, UTM) again — a second post, two saves racing — returns this
+ * row. `code` is Semel's redirect (`/l/<code>`); an external shortener's link is kept in `short_url`.
+ */
+export const shortLinks = pgTable(
+  'short_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    code: text().notNull(),
+    targetUrl: text().notNull(),
+    /** The network the link was made for (its clicks are that network's); '' for one made without UTM. */
+    utmSource: text().notNull().default(''),
+    utmMedium: text().notNull().default(''),
+    utmCampaign: text().notNull().default(''),
+    /** Where a click goes: the target URL with the UTM tags. */
+    destination: text().notNull(),
+    shortener: text({ enum: SHORTENERS }).notNull().default('semel'),
+    shortUrl: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('short_links_code_uq').on(t.code),
+    unique('short_links_workspace_target_utm_uq').on(
+      t.workspaceId,
+      t.targetUrl,
+      t.utmSource,
+      t.utmMedium,
+      t.utmCampaign,
+    ),
+    check('short_links_code_ck', sql`${t.code} ~ '^[A-Za-z0-9_-]{4,64}$'`),
+    // Short enough for the unique index (a btree entry holds about 2.7 kB).
+    check('short_links_target_ck', sql`length(${t.targetUrl}) <= 2048 and length(${t.destination}) <= 2300`),
+  ],
+);
+export type ShortLink = typeof shortLinks.$inferSelect;
+
+/** Clicks per short link and day (UTC): counted people only (bots by user agent are not), no address or agent kept. */
+export const shortLinkClicks = pgTable(
+  'short_link_clicks',
+  {
+    shortLinkId: uuid()
+      .notNull()
+      .references(() => shortLinks.id, { onDelete: 'cascade' }),
+    day: date().notNull(),
+    clicks: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'short_link_clicks_pk', columns: [t.shortLinkId, t.day] })],
+);
+
+/**
+ * The text one delivery publishes once its links are tracked (UTM tags, short links), per (post, account, part):
+ * written when the post is saved, read first by `deliveryTextSql` — so the publisher reads it in the statement it
+ * already runs. No row: the text as written.
+ */
+export const postLinkTexts = pgTable(
+  'post_link_texts',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    part: integer().notNull(),
+    text: text().notNull(),
+  },
+  (t) => [primaryKey({ name: 'post_link_texts_pk', columns: [t.postId, t.accountId, t.part] })],
+);
+
+/** Which short links a post's texts use (the post page's clicks). */
+export const postShortLinks = pgTable(
+  'post_short_links',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    shortLinkId: uuid()
+      .notNull()
+      .references(() => shortLinks.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'post_short_links_pk', columns: [t.postId, t.shortLinkId] }),
+    index('post_short_links_link_idx').on(t.shortLinkId),
+  ],
+);

@@ -9,6 +9,7 @@ import type { ComposeResult } from '@/lib/posts/compose-form';
 import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
+import { LinkOptions, type LinkPreset } from './link-options';
 import { FormatPicker } from './format-picker';
 import { OptionsPicker } from './options-picker';
 import { MediaPicker } from './media-picker';
@@ -25,9 +26,11 @@ type Props = {
   prefillAt?: string;
   /** The workspace asks for alt text on every image (Settings → General). */
   requireAltText: boolean;
+  /** The workspace tracks links (Settings → Links): its UTM presets; absent: it tracks none. */
+  linkPresets?: LinkPreset[];
 };
 
-export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireAltText }: Props) {
+export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireAltText, linkPresets }: Props) {
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
@@ -224,6 +227,14 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
             onChange={(accountId, next) => update({ options: { ...draft.options, [accountId]: next } })}
           />
         </>
+      )}
+      {linkPresets && (
+        <LinkOptions
+          presets={linkPresets}
+          value={draft.links ?? { track: true, presetId: '', campaign: '' }}
+          error={fieldError('links.presetId')}
+          onChange={(links) => update({ links })}
+        />
       )}
       <SchedulePicker
         draft={draft}

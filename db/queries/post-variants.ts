@@ -3,12 +3,14 @@ import type { Executor } from '../client';
 import { deliveries, postVariants } from '../schema';
 
 /**
- * The text a delivery publishes: its thread part's (post_parts at deliveries.part) for a thread; else for part 0 its
+ * The text a delivery publishes: its tracked text (post_link_texts: its links with UTM tags or shortened, written when
+ * the post was saved), else its thread part's (post_parts at deliveries.part) for a thread; else for part 0 its
  * account's variant, else the post's text; for part 1 of a post (its first comment) the account's own first comment,
  * else the post's (a thread has no variants: the post use cases refuse them). For raw SQL over the aliases `d`
  * (deliveries) and `p` (posts): the publisher, the reconciler, the review queue and the chaos verdict all read it here.
  */
 export const deliveryTextSql = sql`coalesce(
+  (select t.text from post_link_texts t where t.post_id = d.post_id and t.account_id = d.account_id and t.part = d.part),
   (select pp.text from post_parts pp where pp.post_id = d.post_id and pp.position = d.part),
   (select case when d.part = 0 then v.text else v.first_comment end from post_variants v
     where v.post_id = d.post_id and v.account_id = d.account_id),

@@ -1,6 +1,15 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { deliveries, postParts, posts, socialAccounts, type DeliveryStatus, type NewPost, type Post } from '../schema';
+import {
+  deliveries,
+  postParts,
+  posts,
+  socialAccounts,
+  type DeliveryStatus,
+  type NewPost,
+  type Post,
+  type PostLinkOptions,
+} from '../schema';
 import { addDeliveries } from './deliveries/add';
 import { getPartMediaOf } from './media';
 import { variantFirstCommentColumn, variantTextColumn } from './post-variants';
@@ -298,13 +307,21 @@ export async function findRecentSameText(
 
 export async function updatePostContent(
   db: Executor,
-  params: { workspaceId: string; postId: string; text: string; firstComment?: string | null; scheduledAt: Date },
+  params: {
+    workspaceId: string;
+    postId: string;
+    text: string;
+    firstComment?: string | null;
+    links?: PostLinkOptions;
+    scheduledAt: Date;
+  },
 ) {
   await db
     .update(posts)
     .set({
       text: params.text,
       ...(params.firstComment !== undefined ? { firstComment: params.firstComment } : {}),
+      ...(params.links !== undefined ? { links: params.links } : {}),
       scheduledAt: params.scheduledAt,
       updatedAt: new Date(),
       revision: sql`${posts.revision} + 1`,

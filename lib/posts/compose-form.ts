@@ -84,6 +84,10 @@ export const composeFormSchema = z.object({
   firstComments: jsonRecordField('The first comments could not be read; reload the page.').transform((parsed) =>
     Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== '')),
   ),
+  /** The post's link tracking (the Links box, where the workspace tracks links): `off` opts this post out. */
+  linksTrack: z.enum(['on', 'off']).optional(),
+  utmPresetId: optionalText,
+  utmCampaign: optionalText,
   /** Each account's format as JSON `{ [accountId]: format }` (Instagram's "Post as"); the default is left out. */
   formats: jsonRecordField('The formats could not be read; reload the page.'),
   /** Each account's options as JSON `{ [accountId]: { … } }` (TikTok's settings); checked by its network's schema. */
@@ -164,6 +168,17 @@ export async function submitComposeForm(
     // A draft keeps a picked time as its plan; "Add to queue" is a schedule's choice, not a draft's.
     ...(draft ? { status: 'draft' } : form.when === 'queue' ? { slot: 'next' } : {}),
     ...(post && form.firstComment ? { firstComment: form.firstComment } : {}),
+    ...(form.linksTrack
+      ? {
+          links:
+            form.linksTrack === 'off'
+              ? { track: false }
+              : {
+                  ...(form.utmPresetId ? { presetId: form.utmPresetId } : {}),
+                  ...(form.utmCampaign ? { campaign: form.utmCampaign } : {}),
+                },
+        }
+      : {}),
     ...(Object.keys(variantsOut).length ? { variants: variantsOut } : {}),
     ...(form.mediaIds.length > 0 ? { mediaIds: form.mediaIds } : {}),
     ...(formats.length ? { formats: Object.fromEntries(formats) } : {}),
@@ -173,7 +188,7 @@ export async function submitComposeForm(
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
       // A part's or a variant's text: `parts.<i>.text`, `variants.<accountId>.text`.
-      const field = ['parts', 'variants', 'formats', 'options'].includes(String(issue.path[0]))
+      const field = ['parts', 'variants', 'formats', 'options', 'links'].includes(String(issue.path[0]))
         ? issue.path.join('.')
         : String(issue.path[0] ?? 'text');
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);

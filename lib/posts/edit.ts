@@ -11,12 +11,13 @@ import {
 } from '@/db/queries/deliveries';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { replacePartMedia } from '@/db/queries/media';
-import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
+import { getPostWithDeliveries, getTargetAccounts, replacePostParts, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { releaseSlotReservations } from '@/db/queries/slots';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
+import { prepareLinkTracking, writeTrackedTexts, type LinkTracking } from '@/lib/links/track';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateMedia, validatePartMedia } from './media';
 import { validateOptions } from './options';
@@ -51,7 +52,40 @@ const EDIT_POST_OPERATION = 'posts.update';
 const EDITABLE = new Set(['scheduled', 'draft', 'awaiting_approval']);
 const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-type EditParams = { workspaceId: string; postId: string; changes: EditPostRequest; actor: string; now?: Date };
+type EditParams = {
+  workspaceId: string;
+  postId: string;
+  changes: EditPostRequest;
+  actor: string;
+  now?: Date;
+  /** The post's tracked links as edited (prepareEditLinks); absent: read nothing, track nothing. */
+  tracking?: LinkTracking | null;
+};
+
+/**
+ * The edited post's tracked links, before its transaction (short links may call an external shortener): its texts and
+ * accounts as the edit leaves them. A concurrent edit may add a link meanwhile: that one is published as written.
+ */
+async function prepareEditLinks(db: Database, params: EditParams) {
+  const current = await getPostWithDeliveries(db, params);
+  if (!current) return { ok: true as const, tracking: null };
+  const c = params.changes;
+  const accountIds = c.accountIds ?? [...new Set(current.deliveries.map((d) => d.accountId))];
+  const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds });
+  return prepareLinkTracking(db, {
+    workspaceId: params.workspaceId,
+    providers: accounts.map((a) => a.provider),
+    texts: [
+      c.text ?? current.post.text,
+      ...(c.parts?.map((p) => p.text) ?? current.parts),
+      ...(c.variants
+        ? Object.values(c.variants).flatMap((v) => [v.text, v.firstComment])
+        : current.deliveries.flatMap((d) => [d.variantText, d.variantFirstComment])),
+      c.firstComment !== undefined ? c.firstComment : current.post.firstComment,
+    ].filter((t): t is string => typeof t === 'string'),
+    options: c.links ?? current.post.links,
+  });
+}
 
 /**
  * Edits a post. With an Idempotency-Key (the API) the answer — the edited post, or the conflict that
@@ -61,6 +95,9 @@ export async function editPost(
   db: Database,
   params: EditParams & { idempotencyKey?: string },
 ): Promise<EditPostResult> {
+  const prepared = await prepareEditLinks(db, params);
+  if (!prepared.ok) return { kind: 'invalid', errors: prepared.errors };
+  params = { ...params, tracking: prepared.tracking };
   if (!params.idempotencyKey) return fromEditResult(await editScheduledPost(db, params));
   const { idempotencyKey, ...edit } = params;
   let executed: EditOutcome | undefined; // the typed answer of this run; only a replay reads the stored one back
@@ -73,7 +110,7 @@ export async function editPost(
       fingerprint: fingerprint({ postId: params.postId, ...params.changes }),
     },
     async (tx): Promise<OperationResult<EditRejection>> => {
-      const result = fromEditResult(await editScheduledPostInTransaction(tx, edit));
+      const result = fromEditResult(await editInSavepoint(tx, edit));
       executed = result;
       if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
       const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
@@ -118,7 +155,29 @@ function fromEditResult(result: EditResult): EditOutcome {
  * gets published) or is refused after it (the old text was already claimed) — never both.
  */
 export async function editScheduledPost(db: Database, params: EditParams): Promise<EditResult> {
-  return db.transaction((tx) => editScheduledPostInTransaction(tx, params));
+  try {
+    return await db.transaction((tx) => editScheduledPostInTransaction(tx, params));
+  } catch (error) {
+    if (error instanceof InvalidEdit) return { ok: false, reason: 'invalid', errors: error.errors };
+    throw error;
+  }
+}
+
+/** Found after the edit's writes began (a tracked link too long for a network): thrown so the writes roll back. */
+class InvalidEdit extends Error {
+  constructor(readonly errors: FieldErrors) {
+    super('invalid edit');
+  }
+}
+
+/** The edit in a savepoint of the key's transaction: a refusal found after its writes undoes them alone. */
+async function editInSavepoint(tx: Transaction, params: EditParams): Promise<EditResult> {
+  try {
+    return await tx.transaction((sp) => editScheduledPostInTransaction(sp, params));
+  } catch (error) {
+    if (error instanceof InvalidEdit) return { ok: false, reason: 'invalid', errors: error.errors };
+    throw error;
+  }
 }
 
 async function editScheduledPostInTransaction(tx: Transaction, params: EditParams): Promise<EditResult> {
@@ -242,6 +301,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       postId: params.postId,
       text,
       firstComment: thread ? undefined : firstComment,
+      links: params.changes.links,
       scheduledAt,
     });
     // A thread's parts are replaced as a whole; a post has part 0, and part 1 (its first comment) on each account that
@@ -309,6 +369,30 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       reason: 'account added by an edit',
       options: optionsToStore,
     });
+    // The texts as published, links tracked, for every delivery the post now has on its accounts.
+    const trackingErrors: FieldErrors = {};
+    await writeTrackedTexts(
+      tx,
+      {
+        postId: params.postId,
+        tracking: params.tracking ?? null,
+        deliveries: accounts.flatMap((a) =>
+          positionsOf(a.id).map((part) => ({
+            accountId: a.id,
+            provider: a.provider,
+            handle: a.handle,
+            part,
+            text: parts
+              ? parts[part]!
+              : part === 0
+                ? (variants.get(a.id.toLowerCase()) ?? text)
+                : (ownComments.get(a.id.toLowerCase()) ?? firstComment ?? ''),
+          })),
+        ),
+      },
+      trackingErrors,
+    );
+    if (Object.keys(trackingErrors).length) throw new InvalidEdit(trackingErrors);
     if (params.changes.options && checkedOptions)
       await replaceDeliveryOptions(tx, {
         workspaceId: params.workspaceId,

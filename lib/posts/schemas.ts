@@ -59,6 +59,31 @@ export const firstCommentSchema = postTextSchema.describe(
   "kind `post` only: the post's first comment, published on each account whose network takes one (X, Mastodon, Bluesky, Threads: a reply to the post; Instagram: a comment, not on a story) once the post is sent there — never under a post that failed, was canceled or is in review. It has its own delivery (`part` 1) with its own status. Networks that take no comment (LinkedIn, Facebook, TikTok, YouTube) publish the post without it.",
 );
 
+/** How a post's links are tracked (docs/content.md#short-links-and-utm); omitted: the workspace's defaults. */
+export const linkOptionsSchema = z
+  .object({
+    track: z
+      .boolean()
+      .optional()
+      .describe('`false`: its links are published as written, whatever the workspace tracks.'),
+    presetId: z
+      .uuid('Must be a UTM preset id')
+      .optional()
+      .describe('A UTM preset (utm_medium, utm_campaign); default: the workspace’s default preset.'),
+    campaign: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine(withoutNul, NO_NUL_MESSAGE)
+      .optional()
+      .describe("utm_campaign for this post, instead of the preset's."),
+  })
+  .strict()
+  .describe(
+    "How this post's links are tracked where the workspace tracks links (Settings → Links): UTM tags per network (utm_source = the network) and short links, applied to each network's text when the post is saved.",
+  );
+
 /** What a create may ask for: schedule it (the default) or keep it as a draft (never published until scheduled). */
 export const CREATE_STATUSES = ['scheduled', 'draft'] as const;
 
@@ -127,6 +152,7 @@ export const createPostRequestSchema = z
       .optional(),
     kind: z.enum(POST_KINDS).default('post'),
     firstComment: firstCommentSchema.optional(),
+    links: linkOptionsSchema.optional(),
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     variants: variantsSchema.optional(),
@@ -232,6 +258,7 @@ export function fingerprintInput(request: CreatePostRequest) {
     kind: request.kind,
     // Only when used, so a request without one hashes as before first comments existed.
     ...(request.firstComment !== undefined ? { firstComment: request.firstComment.normalize('NFC') } : {}),
+    ...(request.links ? { links: request.links } : {}),
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
     // Only when used, so a request without them hashes as it did before they existed (stored keys still replay).
@@ -254,6 +281,15 @@ export function fingerprintInput(request: CreatePostRequest) {
       ? { partMediaIds: request.parts.map((p) => p.mediaIds ?? []) }
       : {}),
   };
+}
+
+/** Every text a post may publish (its parts or text, its variants, its first comments): where its links are. */
+export function allTexts(request: Pick<CreatePostRequest, 'text' | 'parts' | 'variants' | 'firstComment'>): string[] {
+  return [
+    ...postTexts(request),
+    ...Object.values(request.variants ?? {}).flatMap((v) => [v.text, v.firstComment]),
+    request.firstComment,
+  ].filter((t): t is string => t !== undefined);
 }
 
 /** The images of each thread part, in order (an empty list for a part without any). */
@@ -298,6 +334,7 @@ export const editPostRequestSchema = z
     variants: variantsSchema
       .optional()
       .describe('Replaces every variant (`{}` removes them); omitted, they stay (but for accounts removed).'),
+    links: linkOptionsSchema.optional().describe("Replaces the post's link tracking; omitted, it stays."),
     options: optionsSchema
       .optional()
       .describe(
@@ -314,6 +351,7 @@ export const editPostRequestSchema = z
     (v) =>
       v.text !== undefined ||
       v.firstComment !== undefined ||
+      v.links !== undefined ||
       v.parts !== undefined ||
       v.scheduledAt !== undefined ||
       v.accountIds !== undefined ||

@@ -4,6 +4,7 @@ import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { getLinkSettings, listUtmPresets } from '@/db/queries/links';
 import { getRequireAltText } from '@/db/queries/media';
 import { requirePageWorkspace } from '@/lib/auth/gate';
 import { createPostAction } from './actions';
@@ -16,10 +17,13 @@ const prefillSchema = z.iso.datetime({ offset: true }).optional().catch(undefine
 export default async function ComposePage({ searchParams }: { searchParams: Promise<{ at?: string | string[] }> }) {
   const { allowed, workspace } = await requirePageWorkspace('compose');
   if (!allowed) return <Forbidden capability="compose" />;
-  const [accounts, requireAltText] = await Promise.all([
+  const [accounts, requireAltText, linkSettings, presets] = await Promise.all([
     listAccounts(getDb(), { workspaceId: workspace.id }),
     getRequireAltText(getDb(), { workspaceId: workspace.id }),
+    getLinkSettings(getDb(), { workspaceId: workspace.id }),
+    listUtmPresets(getDb(), { workspaceId: workspace.id }),
   ]);
+  const tracksLinks = Boolean(linkSettings && (linkSettings.utm || linkSettings.shorten));
   return (
     <>
       <PageHeader title="Compose" description="Write once, schedule to one or many accounts." />
@@ -34,6 +38,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
         action={createPostAction}
         prefillAt={prefillSchema.parse((await searchParams).at)}
         requireAltText={requireAltText}
+        linkPresets={tracksLinks ? presets.map((p) => ({ id: p.id, name: p.name, isDefault: p.isDefault })) : undefined}
       />
     </>
   );
