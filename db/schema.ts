@@ -1665,3 +1665,59 @@ export const postShortLinks = pgTable(
     index('post_short_links_link_idx').on(t.shortLinkId),
   ],
 );
+
+/** What a snippet is for (the composer groups them): hashtag groups, signatures, disclaimers, anything else. */
+export const SNIPPET_KINDS = ['hashtags', 'signature', 'disclaimer', 'other'] as const;
+
+/** A workspace's reusable piece of text, inserted from the composer with `/` or the picker (docs/content.md). */
+export const snippets = pgTable(
+  'snippets',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    kind: text({ enum: SNIPPET_KINDS }).notNull().default('other'),
+    text: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('snippets_workspace_name_uq').on(t.workspaceId, t.name),
+    check('snippets_kind_ck', sql`${t.kind} in ('hashtags', 'signature', 'disclaimer', 'other')`),
+  ],
+);
+export type Snippet = typeof snippets.$inferSelect;
+
+/**
+ * A workspace's post template: text with `{{variables}}`, an optional first comment, default accounts, a time of day
+ * (in the workspace's zone) and images. It prefills the composer, and a CSV row's `template` column.
+ */
+export const postTemplates = pgTable(
+  'post_templates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    text: text().notNull(),
+    firstComment: text(),
+    accountIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    /** `HH:MM` in the workspace's zone: the next such time; null: none. */
+    timeOfDay: text(),
+    mediaIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('post_templates_workspace_name_uq').on(t.workspaceId, t.name),
+    check('post_templates_time_ck', sql`${t.timeOfDay} is null or ${t.timeOfDay} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+  ],
+);
+export type PostTemplate = typeof postTemplates.$inferSelect;

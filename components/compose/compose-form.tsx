@@ -9,6 +9,8 @@ import type { ComposeResult } from '@/lib/posts/compose-form';
 import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
+import type { ComposeSnippet } from './snippets';
+import { TemplatePicker, type ComposeTemplate } from './template-picker';
 import { LinkOptions, type LinkPreset } from './link-options';
 import { FormatPicker } from './format-picker';
 import { OptionsPicker } from './options-picker';
@@ -28,9 +30,22 @@ type Props = {
   requireAltText: boolean;
   /** The workspace tracks links (Settings → Links): its UTM presets; absent: it tracks none. */
   linkPresets?: LinkPreset[];
+  /** The workspace's snippets (`/` in the text) and post templates. */
+  snippets?: ComposeSnippet[];
+  templates?: ComposeTemplate[];
 };
 
-export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireAltText, linkPresets }: Props) {
+export function ComposeForm(props: Props) {
+  const {
+    workspaceId,
+    accounts,
+    action,
+    prefillAt,
+    requireAltText,
+    linkPresets,
+    snippets = [],
+    templates = [],
+  } = props;
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
@@ -133,6 +148,19 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
           setState(undefined);
         }}
       />
+      <TemplatePicker
+        templates={templates}
+        onApply={(t) =>
+          update({
+            kind: 'post',
+            text: t.text,
+            ...(t.firstComment !== undefined ? { firstComment: t.firstComment } : {}),
+            ...(t.accountIds ? { accountIds: t.accountIds.filter((id) => accounts.some((a) => a.id === id)) } : {}),
+            ...(t.localDateTime ? { when: 'later' as const, localDateTime: t.localDateTime } : {}),
+            ...(t.media ? { media: t.media } : {}),
+          })
+        }
+      />
       <AccountsPicker
         accounts={accounts}
         selectedIds={draft.accountIds}
@@ -163,6 +191,7 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
           variants={ownTexts}
           errorFor={fieldError}
           onText={(text) => update({ text })}
+          snippets={snippets}
           onVariant={(accountId, text) => {
             const variants = { ...draft.variants };
             if (text === undefined) delete variants[accountId];

@@ -7,6 +7,7 @@ import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ComposeAccount } from './accounts-picker';
 import { AccountFirstComment, SharedFirstComment, type FirstCommentProps } from './first-comment';
 import { NetworkPreview } from './network-preview';
+import type { ComposeSnippet } from './snippets';
 import { TextWithCounts } from './text-with-counts';
 
 type Props = {
@@ -19,13 +20,15 @@ type Props = {
   onVariant: (accountId: string, text: string | undefined) => void;
   /** A post's first comment (kind `post` only), shared and per account, under each panel's text. */
   firstComment?: FirstCommentProps;
+  /** The workspace's snippets, inserted into the text with `/` or the picker. */
+  snippets?: ComposeSnippet[];
 };
 
 /**
  * "All" and one tab per chosen account: the shared text, or an account's own text, each with its live count
  * against that network's limit and a preview of how the network shows it. Only the active panel is rendered.
  */
-export function NetworkTabs({ selected, text, variants, errorFor, onText, onVariant, firstComment }: Props) {
+export function NetworkTabs({ selected, text, variants, errorFor, onText, onVariant, firstComment, snippets }: Props) {
   const [active, setActive] = useState('all');
   const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
   const current = selected.some((a) => a.id === active) ? active : 'all';
@@ -85,7 +88,13 @@ export function NetworkTabs({ selected, text, variants, errorFor, onText, onVari
       >
         {!account ? (
           <div className="space-y-4">
-            <TextWithCounts text={text} selected={shared} error={errorFor('text')} onChange={onText} />
+            <TextWithCounts
+              text={text}
+              selected={shared}
+              error={errorFor('text')}
+              onChange={onText}
+              snippets={snippets}
+            />
             {firstComment && <SharedFirstComment {...firstComment} selected={selected} />}
           </div>
         ) : variants[account.id] === undefined ? (

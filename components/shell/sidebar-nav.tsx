@@ -9,6 +9,7 @@ const ITEMS = [
   { href: '/compose', label: 'Compose' },
   { href: '/drafts', label: 'Drafts' },
   { href: '/import', label: 'Import' },
+  { href: '/library', label: 'Library' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/review', label: 'Review' },
   { href: '/reports', label: 'Reports' },

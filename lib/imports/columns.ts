@@ -10,5 +10,6 @@ export const IMPORT_COLUMNS = [
   'thread_group',
   'part',
   'first_comment',
+  'template',
 ] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];

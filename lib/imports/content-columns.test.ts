@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createTemplate } from '@/db/queries/library';
 import { deliveries, posts } from '@/db/schema';
 import { makeAccount, makeWorkspace } from '@/testing/db/factories';
 import { createTestDatabase } from '@/testing/db/test-database';
@@ -8,7 +9,8 @@ import { importCsv } from './import-csv';
 import type { ImportContext } from './run';
 
 // The import's content columns (docs/publishing.md#import): `first_comment` (a post's first comment, published as its
-// part 1 where the network takes one). Each row still takes effect once: the same file again creates nothing.
+// part 1 where the network takes one) and `template` with a column per variable. Each row still takes effect once: the
+// same file again creates nothing.
 
 const { db } = await createTestDatabase({ max: 10 });
 let context: ImportContext;
@@ -70,5 +72,42 @@ describe('CSV import — first_comment', () => {
     expect(rows.map((r) => r.status)).toEqual(['invalid', 'invalid', 'invalid', 'created']);
     expect(rows[0]!.errors).toEqual(['first_comment: 281/280 characters: too long for a first comment on @brand']);
     expect(rows[1]!.errors).toContain('first_comment: a thread takes no first comment (add it as the next part)');
+  });
+});
+
+describe('CSV import — template and variable columns', () => {
+  it('a row names a template: its text and first comment filled from the row, its accounts the template’s', async () => {
+    await createTemplate(db, {
+      workspaceId: context.workspaceId,
+      name: 'Launch',
+      text: 'New in store: {{product}} at {{price}}',
+      firstComment: 'Shop {{product}}: https://shop.example.com',
+      accountIds: [x.id],
+      timeOfDay: null,
+      mediaIds: [],
+    });
+    const tag = randomUUID().slice(0, 8);
+    const csv = [
+      'template,product,price,scheduled_at,accounts',
+      `launch,Lamp ${tag},€20,${at(4)},`,
+      `Launch,Chair ${tag},,${at(4)},@brandco`,
+      `Nope,x,y,${at(4)},`,
+    ].join('\n');
+    const rows = await rowsOf(await run(csv));
+    expect(rows.map((r) => r.status)).toEqual(['created', 'invalid', 'invalid']);
+    expect(rows[1]!.errors).toEqual(['template "Launch": no value for {{price}} (a column named price)']);
+    expect(rows[2]!.errors![0]).toBe('template: no template "Nope" in this workspace');
+    const [post] = await db.select().from(posts).where(eq(posts.id, rows[0]!.postId!));
+    expect([post!.text, post!.firstComment]).toEqual([
+      `New in store: Lamp ${tag} at €20`,
+      `Shop Lamp ${tag}: https://shop.example.com`,
+    ]);
+    const targets = await db
+      .select({ accountId: deliveries.accountId, part: deliveries.part })
+      .from(deliveries)
+      .where(eq(deliveries.postId, post!.id));
+    expect(targets.map((d) => `${d.accountId}:${d.part}`).sort()).toEqual([`${x.id}:0`, `${x.id}:1`].sort());
+    const [again] = await rowsOf(await run(csv));
+    expect(again).toMatchObject({ status: 'already_imported', postId: post!.id });
   });
 });

@@ -37,6 +37,7 @@ describe('parseImportCsv', async () => {
           thread_group: 'g',
           part: '1',
           first_comment: '',
+          template: '',
         },
         extraCells: false,
       },

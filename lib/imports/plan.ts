@@ -5,7 +5,9 @@ import { normaliseText } from '@/lib/posts/text';
 import { planFirstComments } from '@/lib/posts/first-comment';
 import { checkTargets, type FieldErrors, type TargetAccount } from '@/lib/posts/targets';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
+import { fillTemplate } from '@/lib/templates/variables';
 import { canonicalTimeZone, zonedLocalToUtc } from '@/lib/time/zoned';
+import type { PostTemplate } from '@/db/schema';
 import type { CsvRow } from './parse';
 import { eventLoopSlices } from './slices';
 
@@ -36,7 +38,13 @@ export type PlannedPost = {
  */
 export type ImportPlan = { candidates: PlannedPost[]; posts: PlannedPost[]; errors: Map<number, string[]> };
 
-export type PlanContext = { accounts: readonly TargetAccount[]; workspaceTimeZone: string; now: Date };
+export type PlanContext = {
+  accounts: readonly TargetAccount[];
+  workspaceTimeZone: string;
+  now: Date;
+  /** The workspace's post templates by name (lower case), for a `template` column. */
+  templates?: ReadonlyMap<string, Pick<PostTemplate, 'name' | 'text' | 'firstComment' | 'accountIds'>>;
+};
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -57,7 +65,7 @@ export async function planImport(
   const slices = eventLoopSlices(); // 5,000 rows take a second or more: the event loop runs between slices
   const checked: Checked[] = [];
   for (const r of rows) {
-    checked.push(checkRow(r, context, fail));
+    checked.push(checkRow(fromTemplate(r, context, fail), context, fail));
     await slices.pause();
   }
 
@@ -121,6 +129,40 @@ export async function planImport(
     await slices.pause();
   }
   return { candidates, posts, errors };
+}
+
+/**
+ * A row naming a `template`: its text and first comment are the template's with the row's variables filled (a column
+ * per variable), and its accounts the template's where the row names none. A template unknown, a variable without a
+ * value, or a text given beside the template is that row's error.
+ */
+function fromTemplate(row: CsvRow, context: PlanContext, fail: (row: number, message: string) => void): CsvRow {
+  const name = row.cells.template.trim();
+  if (name === '') return row;
+  const template = context.templates?.get(name.toLowerCase());
+  if (!template) {
+    fail(row.row, `template: no template "${name}" in this workspace`);
+    return row;
+  }
+  if (row.cells.text.trim() !== '') fail(row.row, 'text: give a text or a template, not both');
+  const variables = row.variables ?? {};
+  const text = fillTemplate(template.text, variables);
+  const comment = template.firstComment ? fillTemplate(template.firstComment, variables) : null;
+  for (const missing of new Set([...text.missing, ...(comment?.missing ?? [])]))
+    fail(row.row, `template "${template.name}": no value for {{${missing}}} (a column named ${missing})`);
+  const accounts = context.accounts.filter((a) => template.accountIds.includes(a.id));
+  return {
+    ...row,
+    cells: {
+      ...row.cells,
+      text: text.text,
+      first_comment: row.cells.first_comment.trim() !== '' ? row.cells.first_comment : (comment?.text ?? ''),
+      accounts:
+        row.cells.accounts.trim() !== ''
+          ? row.cells.accounts
+          : accounts.map((a) => `${a.provider}:${a.handle}`).join(';'),
+    },
+  };
 }
 
 type Checked = {
