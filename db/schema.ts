@@ -1721,3 +1721,92 @@ export const postTemplates = pgTable(
   ],
 );
 export type PostTemplate = typeof postTemplates.$inferSelect;
+
+/**
+ * An evergreen queue (docs/content.md#evergreen-queues): posts that recycle into its accounts' posting slots, one at a
+ * time (the next goes once the last one has left `scheduled`), each at most once per cycle, an item not again before
+ * `min_gap_days`. Claimed by the evergreen job with a lease (FOR UPDATE SKIP LOCKED, like the outboxes).
+ */
+export const evergreenQueues = pgTable(
+  'evergreen_queues',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    accountIds: uuid().array().notNull(),
+    minGapDays: integer().notNull().default(7),
+    paused: boolean().notNull().default(false),
+    /** The cycle being published: every item once, then the next (advanced by one compare-and-set statement). */
+    cycle: integer().notNull().default(1),
+    /** Why the last fire could not be made (no free posting slot, an account disconnected), shown on the queue. */
+    lastError: text(),
+    nextRunAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('evergreen_queues_workspace_name_uq').on(t.workspaceId, t.name),
+    check('evergreen_queues_gap_ck', sql`${t.minGapDays} between 0 and 365`),
+    index('evergreen_queues_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`not ${t.paused}`),
+  ],
+);
+export type EvergreenQueue = typeof evergreenQueues.$inferSelect;
+
+/** One post of an evergreen queue, in `position` order; `variants` go in turn to networks that refuse identical text. */
+export const evergreenItems = pgTable(
+  'evergreen_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    queueId: uuid()
+      .notNull()
+      .references(() => evergreenQueues.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    text: text().notNull(),
+    variants: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** "Skip next": its next turn is passed over (recorded as a skipped fire of that cycle), then it is cleared. */
+    skipNext: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('evergreen_items_queue_idx').on(t.queueId, t.position)],
+);
+export type EvergreenItem = typeof evergreenItems.$inferSelect;
+
+/**
+ * Each item's turn in a cycle, taken before its post is made: `evergreen_fires_item_cycle_uq` is the guard — two
+ * schedulers, a restart or a replayed job can take an item's turn in a cycle once. The post is made with the key
+ * `evergreen:<item>:<cycle>` (posts_workspace_idempotency_key_uq), so a turn taken by a scheduler that died before
+ * making its post is finished by the next pass with the same post, never a second.
+ */
+export const evergreenFires = pgTable(
+  'evergreen_fires',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    queueId: uuid()
+      .notNull()
+      .references(() => evergreenQueues.id, { onDelete: 'cascade' }),
+    itemId: uuid()
+      .notNull()
+      .references(() => evergreenItems.id, { onDelete: 'cascade' }),
+    cycle: integer().notNull(),
+    /** The post made for this turn; null while being made (or `skipped`). */
+    postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
+    skipped: boolean().notNull().default(false),
+    firedAt: createdAt(),
+  },
+  (t) => [
+    unique('evergreen_fires_item_cycle_uq').on(t.itemId, t.cycle),
+    index('evergreen_fires_queue_idx').on(t.queueId, t.cycle),
+  ],
+);
+export type EvergreenFire = typeof evergreenFires.$inferSelect;

@@ -10,6 +10,7 @@ const ITEMS = [
   { href: '/drafts', label: 'Drafts' },
   { href: '/import', label: 'Import' },
   { href: '/library', label: 'Library' },
+  { href: '/evergreen', label: 'Evergreen' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/review', label: 'Review' },
   { href: '/reports', label: 'Reports' },

@@ -1,3 +1,4 @@
+import { evergreenJob } from './evergreen';
 import type { JobDefinition } from './job';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
@@ -31,6 +32,7 @@ export const jobs = [
   prunePlatformEventsJob,
   notificationsJob,
   purgeWorkspacesJob,
+  evergreenJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];
