@@ -1810,3 +1810,84 @@ export const evergreenFires = pgTable(
   ],
 );
 export type EvergreenFire = typeof evergreenFires.$inferSelect;
+
+/** What a feed's new items become: a draft to review, a post of an evergreen queue, or a post at the next free slot. */
+export const FEED_MODES = ['draft', 'queue', 'publish'] as const;
+
+/**
+ * An RSS, Atom or JSON feed polled into the workspace (docs/content.md#feeds): fetched through the outbound guard with
+ * size and time limits and conditional requests (its ETag and Last-Modified kept), claimed by the feeds job with a
+ * lease and a generation like the outboxes.
+ */
+export const feeds = pgTable(
+  'feeds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    url: text().notNull(),
+    accountIds: uuid().array().notNull(),
+    templateId: uuid().references(() => postTemplates.id, { onDelete: 'set null' }),
+    mode: text({ enum: FEED_MODES }).notNull().default('draft'),
+    /** The evergreen queue its items join (mode `queue`). */
+    evergreenQueueId: uuid().references(() => evergreenQueues.id, { onDelete: 'set null' }),
+    pollMinutes: integer().notNull().default(60),
+    paused: boolean().notNull().default(false),
+    etag: text(),
+    lastModified: text(),
+    lastPolledAt: timestamp({ withTimezone: true }),
+    /** Why the last poll failed (unreachable, too large, not a feed), shown on the feed; null after a good one. */
+    lastError: text(),
+    nextPollAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('feeds_workspace_url_uq').on(t.workspaceId, t.url),
+    check('feeds_mode_ck', sql`${t.mode} in ('draft', 'queue', 'publish')`),
+    check('feeds_poll_ck', sql`${t.pollMinutes} between 5 and 10080`),
+    index('feeds_due_idx')
+      .on(t.nextPollAt)
+      .where(sql`not ${t.paused}`),
+  ],
+);
+export type Feed = typeof feeds.$inferSelect;
+
+/**
+ * One item a feed published, taken once: by its GUID, its link and its content, each normalised (scheme, `www.`,
+ * trailing slash, tracking parameters and case dropped) and each unique per feed — so a feed that re-orders,
+ * re-publishes or tweaks its GUIDs creates nothing twice. Taken before its post is made; the post's key is
+ * `feed:<item id>`, so a poll that stopped in between is finished with the same post.
+ */
+export const feedItems = pgTable(
+  'feed_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    feedId: uuid()
+      .notNull()
+      .references(() => feeds.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    guidKey: text(),
+    linkKey: text(),
+    contentHash: text().notNull(),
+    title: text().notNull(),
+    link: text(),
+    postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
+    evergreenItemId: uuid(),
+    /** Why its post could not be made (the text too long for a network…); it is not tried again. */
+    error: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('feed_items_guid_uq').on(t.feedId, t.guidKey),
+    unique('feed_items_link_uq').on(t.feedId, t.linkKey),
+    unique('feed_items_content_uq').on(t.feedId, t.contentHash),
+    index('feed_items_feed_created_idx').on(t.feedId, t.createdAt),
+  ],
+);
+export type FeedItem = typeof feedItems.$inferSelect;

@@ -11,6 +11,7 @@ const ITEMS = [
   { href: '/import', label: 'Import' },
   { href: '/library', label: 'Library' },
   { href: '/evergreen', label: 'Evergreen' },
+  { href: '/feeds', label: 'Feeds' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/review', label: 'Review' },
   { href: '/reports', label: 'Reports' },

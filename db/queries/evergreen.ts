@@ -172,15 +172,18 @@ export async function createQueue(
 /** Adds an item at the end of its queue (the queue must be the workspace's). */
 export async function addQueueItem(
   db: Executor,
-  params: { workspaceId: string; queueId: string; text: string; variants: string[] },
+  params: { workspaceId: string; queueId: string; text: string; variants: string[]; id?: string },
 ) {
+  // An id given by the caller (a feed item's) makes the add idempotent: the same id again adds nothing.
   const result = await db.execute(sql`
-    insert into evergreen_items (queue_id, workspace_id, position, text, variants)
-    select q.id, q.workspace_id, coalesce((select max(position) + 1 from evergreen_items where queue_id = q.id), 0),
+    insert into evergreen_items (id, queue_id, workspace_id, position, text, variants)
+    select coalesce(${params.id ?? null}::uuid, gen_random_uuid()), q.id, q.workspace_id,
+      coalesce((select max(position) + 1 from evergreen_items where queue_id = q.id), 0),
       ${params.text}, ${sql.param(params.variants)}::text[]
     from evergreen_queues q where q.id = ${params.queueId} and q.workspace_id = ${params.workspaceId}
+    on conflict (id) do nothing
     returning id`);
-  return rows<{ id: string }>(result)[0]?.id ?? null;
+  return rows<{ id: string }>(result)[0]?.id ?? params.id ?? null;
 }
 
 export async function setQueuePaused(db: Executor, params: { workspaceId: string; queueId: string; paused: boolean }) {

@@ -33,6 +33,7 @@ describe('the job registry', () => {
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
       ['evergreen', 'interval'],
+      ['feeds', 'interval'],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { evergreenJob } from './evergreen';
+import { feedsJob } from './feeds';
 import type { JobDefinition } from './job';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
@@ -33,6 +34,7 @@ export const jobs = [
   notificationsJob,
   purgeWorkspacesJob,
   evergreenJob,
+  feedsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];
