@@ -47,7 +47,7 @@ type EditOutcome =
 /** The edit use case's answer, for the API and the post page alike. */
 export type EditPostResult = EditOutcome | KeyRefusal;
 
-const EDIT_POST_OPERATION = 'posts.update';
+export const EDIT_POST_OPERATION = 'posts.update';
 /** Not yet claimed nor settled: an edit may still land (awaiting approval included: it is a new revision). */
 const EDITABLE = new Set(['scheduled', 'draft', 'awaiting_approval']);
 const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
