@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useActionState, useEffect, useState } from 'react';
+import { useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { fieldAria, inputClass } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -27,19 +27,21 @@ const newKey = () => crypto.randomUUID();
  */
 export function BulkBar({ selected, onClear, accounts, snippets, action }: Props) {
   const queryClient = useQueryClient();
-  const [state, formAction, pending] = useActionState(action, undefined);
   const [kind, setKind] = useState('reschedule');
   const [key, setKey] = useState(newKey);
-  const [shown, setShown] = useState<ActionState<BulkOutcome[]> | undefined>();
-  useEffect(() => {
-    if (!state) return;
-    setShown(state);
-    if (state.ok) {
-      setKey(newKey()); // the next action is a new intent
-      void queryClient.invalidateQueries({ queryKey: queryKeys.calendars() });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.queues() });
-    }
-  }, [state, queryClient]);
+  const [state, formAction, pending] = useActionState(
+    async (previous: ActionState<BulkOutcome[]> | undefined, data: FormData) => {
+      const next = await action(previous, data);
+      if (next.ok) {
+        setKey(newKey()); // the next action is a new intent
+        void queryClient.invalidateQueries({ queryKey: queryKeys.calendars() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.queues() });
+      }
+      return next;
+    },
+    undefined,
+  );
+  const shown = state;
   const textOf = new Map(selected.map((s) => [s.id, s.text]));
   const error = (name: string) => state?.errors?.[name]?.[0];
   return (
