@@ -1,7 +1,6 @@
 'use client';
 
 import { useId, useState, type KeyboardEvent, type RefObject } from 'react';
-import { inputClass } from '@/components/ui/field';
 
 export type ComposeSnippet = { id: string; name: string; kind: string; text: string };
 
@@ -111,7 +110,7 @@ export function SnippetPicker(props: { snippets: ComposeSnippet[]; onInsert: (sn
           const snippet = props.snippets.find((s) => s.id === e.target.value);
           if (snippet) props.onInsert(snippet);
         }}
-        className={`${inputClass} mt-0 w-auto py-1 text-xs`}
+        className="rounded-md border border-slate-300 px-2 py-1 text-xs shadow-sm"
       >
         <option value="">Insert a snippet…</option>
         {props.snippets.map((s) => (
