@@ -1840,7 +1840,8 @@ export const feeds = pgTable(
     lastPolledAt: timestamp({ withTimezone: true }),
     /** Why the last poll failed (unreachable, too large, not a feed), shown on the feed; null after a good one. */
     lastError: text(),
-    nextPollAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When the feed is polled next (`next_run_at`, as every leased row of lib/jobs: db/queries/leased-rows.ts). */
+    nextRunAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     leaseExpiresAt: timestamp({ withTimezone: true }),
     generation: integer().notNull().default(0),
     createdAt: createdAt(),
@@ -1850,7 +1851,7 @@ export const feeds = pgTable(
     check('feeds_mode_ck', sql`${t.mode} in ('draft', 'queue', 'publish')`),
     check('feeds_poll_ck', sql`${t.pollMinutes} between 5 and 10080`),
     index('feeds_due_idx')
-      .on(t.nextPollAt)
+      .on(t.nextRunAt)
       .where(sql`not ${t.paused}`),
   ],
 );

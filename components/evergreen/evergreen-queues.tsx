@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { CheckboxGroup } from '@/components/ui/checkbox-group';
 import { Field, fieldAria, inputClass } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { LocalTime } from '@/components/ui/local-time';
@@ -170,17 +171,13 @@ export function NewQueueForm({ action, accounts }: { action: FormAction; account
             className={inputClass}
           />
         </Field>
-        <fieldset className="sm:col-span-2">
-          <legend className="text-sm font-medium text-slate-900">Accounts (their posting slots)</legend>
-          <div className="mt-1 flex flex-wrap gap-3">
-            {accounts.map((a) => (
-              <label key={a.id} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="accountIds" value={a.id} className="h-4 w-4" /> {a.handle}
-              </label>
-            ))}
-          </div>
-          {error('accountIds') && <p className="text-sm text-rose-700">{error('accountIds')}</p>}
-        </fieldset>
+        <CheckboxGroup
+          legend="Accounts (their posting slots)"
+          name="accountIds"
+          options={accounts.map((a) => ({ value: a.id, label: a.handle }))}
+          error={error('accountIds')}
+          className="sm:col-span-2"
+        />
         <div className="flex items-center gap-3 sm:col-span-2">
           <SubmitButton pending={pending} pendingLabel="Adding…">
             Add queue

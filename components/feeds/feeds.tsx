@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useActionState, useState } from 'react';
+import { CheckboxGroup } from '@/components/ui/checkbox-group';
 import { Field, fieldAria, inputClass } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { LocalTime } from '@/components/ui/local-time';
@@ -173,17 +174,12 @@ export function NewFeedForm(props: {
             </select>
           </Field>
         ) : (
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-900">Accounts</legend>
-            <div className="mt-1 flex flex-wrap gap-3">
-              {props.accounts.map((a) => (
-                <label key={a.id} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="accountIds" value={a.id} className="h-4 w-4" /> {a.handle}
-                </label>
-              ))}
-            </div>
-            {error('accountIds') && <p className="text-sm text-rose-700">{error('accountIds')}</p>}
-          </fieldset>
+          <CheckboxGroup
+            legend="Accounts"
+            name="accountIds"
+            options={props.accounts.map((a) => ({ value: a.id, label: a.handle }))}
+            error={error('accountIds')}
+          />
         )}
         <p className="text-xs text-slate-600 sm:col-span-2">
           Template variables: <code>{'{{title}}'}</code>, <code>{'{{link}}'}</code>, <code>{'{{summary}}'}</code>. Each

@@ -121,49 +121,6 @@ function Check(props: { name: string; checked: boolean; disabled: boolean; label
   );
 }
 
-type Preset = { id: string; name: string; medium: string; campaign: string; isDefault: boolean };
-
-export function UtmPresetList(props: { presets: Preset[]; canEdit: boolean; remove: FormAction }) {
-  const [state, formAction, pending] = useActionState(props.remove, undefined);
-  if (props.presets.length === 0) return <p className="mb-4 text-sm text-slate-600">No presets: medium “social”.</p>;
-  return (
-    <>
-      <ul
-        role="list"
-        aria-label="UTM presets"
-        className="mb-4 divide-y divide-slate-200 rounded-md ring-1 ring-slate-200"
-      >
-        {props.presets.map((p) => (
-          <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-2 text-sm">
-            <span>
-              <strong>{p.name}</strong>
-              {p.isDefault && <span className="ml-2 rounded bg-indigo-50 px-1.5 text-xs text-indigo-700">default</span>}
-              <span className="ml-3 font-mono text-xs text-slate-600">
-                utm_medium={p.medium}
-                {p.campaign && ` · utm_campaign=${p.campaign}`}
-              </span>
-            </span>
-            {props.canEdit && (
-              <form action={formAction}>
-                <input type="hidden" name="presetId" value={p.id} />
-                <SubmitButton
-                  variant="secondary"
-                  pending={pending}
-                  pendingLabel="Deleting…"
-                  aria-label={`Delete ${p.name}`}
-                >
-                  Delete
-                </SubmitButton>
-              </form>
-            )}
-          </li>
-        ))}
-      </ul>
-      {state ? <FormStatus state={state} /> : null}
-    </>
-  );
-}
-
 export function UtmPresetForm({ action }: { action: FormAction }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const error = (name: string) => state?.errors?.[name]?.[0];

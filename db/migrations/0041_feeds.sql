@@ -33,7 +33,7 @@ CREATE TABLE "feeds" (
 	"last_modified" text,
 	"last_polled_at" timestamp with time zone,
 	"last_error" text,
-	"next_poll_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"next_run_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"lease_expires_at" timestamp with time zone,
 	"generation" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -49,4 +49,4 @@ ALTER TABLE "feeds" ADD CONSTRAINT "feeds_workspace_id_workspaces_id_fk" FOREIGN
 ALTER TABLE "feeds" ADD CONSTRAINT "feeds_template_id_post_templates_id_fk" FOREIGN KEY ("template_id") REFERENCES "public"."post_templates"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "feeds" ADD CONSTRAINT "feeds_evergreen_queue_id_evergreen_queues_id_fk" FOREIGN KEY ("evergreen_queue_id") REFERENCES "public"."evergreen_queues"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "feed_items_feed_created_idx" ON "feed_items" USING btree ("feed_id","created_at");--> statement-breakpoint
-CREATE INDEX "feeds_due_idx" ON "feeds" USING btree ("next_poll_at") WHERE not "feeds"."paused";
+CREATE INDEX "feeds_due_idx" ON "feeds" USING btree ("next_run_at") WHERE not "feeds"."paused";

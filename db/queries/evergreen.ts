@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { evergreenItems, evergreenQueues, type EvergreenQueue } from '../schema';
 import { rows } from './deliveries/rows';
-import { interval } from './sql-params';
+import { claimLeasedRows } from './leased-rows';
 
 // Evergreen queues (docs/content.md#evergreen-queues). The guard is evergreen_fires_item_cycle_uq: an item's turn in a
 // cycle is one row, taken before its post is made; the queue's lease only keeps two schedulers from doing the same
@@ -10,24 +10,16 @@ import { interval } from './sql-params';
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
-/** Due, unpaused queues under no live lease, SKIP LOCKED so concurrent schedulers split them; each claim bumps the generation. */
+/** Due, unpaused queues under no live lease (the shared claim, db/queries/leased-rows.ts). */
 export async function claimDueQueues(db: Executor, params: { now: Date; limit: number; leaseMs: number }) {
-  const result = await db.execute(sql`
-    with due as (
-      select q.id from evergreen_queues q
-      where not q.paused and q.next_run_at <= ${at(params.now)}
-        and (q.lease_expires_at is null or q.lease_expires_at <= ${at(params.now)})
-      order by q.next_run_at
-      limit ${params.limit}
-      for update skip locked
-    )
-    update evergreen_queues q set generation = q.generation + 1, lease_expires_at = ${at(params.now)} + ${interval(params.leaseMs)}
-    from due where q.id = due.id
-    returning q.id, q.workspace_id as "workspaceId", q.account_ids as "accountIds", q.min_gap_days as "minGapDays",
-      q.cycle, q.generation`);
-  return rows<Pick<EvergreenQueue, 'id' | 'workspaceId' | 'accountIds' | 'minGapDays' | 'cycle' | 'generation'>>(
-    result,
-  );
+  return (await claimLeasedRows(db, 'evergreen_queues', params)).map((r) => ({
+    id: r.id as string,
+    workspaceId: r.workspace_id as string,
+    accountIds: r.account_ids as string[],
+    minGapDays: r.min_gap_days as number,
+    cycle: r.cycle as number,
+    generation: r.generation as number,
+  }));
 }
 
 /** Ends a claim (fenced by its generation): when to look again, and why the last turn could not be made. */

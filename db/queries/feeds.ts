@@ -1,33 +1,20 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { feedItems, feeds, type Feed } from '../schema';
-import { rows } from './deliveries/rows';
-import { interval, uuidList } from './sql-params';
+import { claimLeasedRows } from './leased-rows';
 
 // Feeds (docs/content.md#feeds). The guards are feed_items' three unique keys: an item is taken once per feed, by its
 // GUID, its link or its content; the feed's lease only keeps two pollers from fetching it at once.
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
-/** Due, unpaused feeds under no live lease (SKIP LOCKED: concurrent pollers split them); each claim bumps the generation. */
+/** Due (or the named) unpaused feeds under no live lease (the shared claim, db/queries/leased-rows.ts). */
 export async function claimDueFeeds(
   db: Executor,
   params: { now: Date; limit: number; leaseMs: number; ids?: string[] },
 ) {
-  const only = params.ids ? sql`and f.id in ${uuidList(params.ids)}` : sql`and f.next_poll_at <= ${at(params.now)}`;
-  const result = await db.execute(sql`
-    with due as (
-      select f.id from feeds f
-      where not f.paused ${only}
-        and (f.lease_expires_at is null or f.lease_expires_at <= ${at(params.now)})
-      order by f.next_poll_at
-      limit ${params.limit}
-      for update skip locked
-    )
-    update feeds f set generation = f.generation + 1, lease_expires_at = ${at(params.now)} + ${interval(params.leaseMs)}
-    from due where f.id = due.id
-    returning f.*`);
-  return rows<Record<string, unknown>>(result).map((r): Feed => ({
+  const date = (v: unknown) => (v ? new Date(v as string) : null);
+  return (await claimLeasedRows(db, 'feeds', params)).map((r): Feed => ({
     id: r.id as string,
     workspaceId: r.workspace_id as string,
     name: r.name as string,
@@ -40,12 +27,12 @@ export async function claimDueFeeds(
     paused: r.paused as boolean,
     etag: (r.etag as string | null) ?? null,
     lastModified: (r.last_modified as string | null) ?? null,
-    lastPolledAt: r.last_polled_at ? new Date(r.last_polled_at as string) : null,
+    lastPolledAt: date(r.last_polled_at),
     lastError: (r.last_error as string | null) ?? null,
-    nextPollAt: new Date(r.next_poll_at as string),
-    leaseExpiresAt: r.lease_expires_at ? new Date(r.lease_expires_at as string) : null,
+    nextRunAt: date(r.next_run_at)!,
+    leaseExpiresAt: date(r.lease_expires_at),
     generation: r.generation as number,
-    createdAt: new Date(r.created_at as string),
+    createdAt: date(r.created_at)!,
   }));
 }
 
@@ -59,14 +46,14 @@ export async function finishPoll(
     id: string;
     generation: number;
     now: Date;
-    nextPollAt: Date;
+    nextRunAt: Date;
     etag?: string | null;
     lastModified?: string | null;
     error: string | null;
   },
 ) {
   await db.execute(sql`
-    update feeds set lease_expires_at = null, last_polled_at = ${at(params.now)}, next_poll_at = ${at(params.nextPollAt)},
+    update feeds set lease_expires_at = null, last_polled_at = ${at(params.now)}, next_run_at = ${at(params.nextRunAt)},
       last_error = ${params.error},
       etag = ${params.etag === undefined ? sql`etag` : sql`${params.etag}`},
       last_modified = ${params.lastModified === undefined ? sql`last_modified` : sql`${params.lastModified}`}

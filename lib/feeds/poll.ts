@@ -53,37 +53,29 @@ export async function pollFeeds(db: Database, options: FeedPollOptions): Promise
   });
   for (const feed of claimed) {
     summary.feeds++;
-    const next = new Date(now().getTime() + feed.pollMinutes * 60_000);
+    const finish = (error: string | null, validators: { etag?: string | null; lastModified?: string | null } = {}) =>
+      finishPoll(db, {
+        id: feed.id,
+        generation: feed.generation,
+        now: now(),
+        nextRunAt: new Date(now().getTime() + feed.pollMinutes * 60_000),
+        error,
+        ...validators,
+      });
     try {
       for (const item of await unfinishedFeedItems(db, { feedId: feed.id })) await makeItemPost(db, feed, item);
       const fetched = await fetchFeed(feed.url, { etag: feed.etag, lastModified: feed.lastModified }, options.limits);
-      if (fetched.kind === 'error') {
-        summary.failed++;
-        await finishPoll(db, {
-          id: feed.id,
-          generation: feed.generation,
-          now: now(),
-          nextPollAt: next,
-          error: fetched.reason,
-        });
-        continue;
-      }
-      if (fetched.kind === 'not_modified') {
-        summary.notModified++;
-        await finishPoll(db, { id: feed.id, generation: feed.generation, now: now(), nextPollAt: next, error: null });
+      if (fetched.kind !== 'ok') {
+        if (fetched.kind === 'error') summary.failed++;
+        else summary.notModified++;
+        await finish(fetched.kind === 'error' ? fetched.reason : null);
         continue;
       }
       summary.fetched++;
       const parsed = parseFeed(fetched.body, fetched.contentType);
       if (!parsed.ok) {
         summary.failed++;
-        await finishPoll(db, {
-          id: feed.id,
-          generation: feed.generation,
-          now: now(),
-          nextPollAt: next,
-          error: parsed.reason,
-        });
+        await finish(parsed.reason);
         continue;
       }
       // The newest entries, taken oldest first so their posts keep the feed's order.
@@ -102,25 +94,11 @@ export async function pollFeeds(db: Database, options: FeedPollOptions): Promise
         await makeItemPost(db, feed, { id: itemId, title: entry.title, link: entry.link, summary: entry.summary });
       }
       // An answer without validators keeps none: the next request is unconditional.
-      await finishPoll(db, {
-        id: feed.id,
-        generation: feed.generation,
-        now: now(),
-        nextPollAt: next,
-        etag: fetched.etag,
-        lastModified: fetched.lastModified,
-        error: null,
-      });
+      await finish(null, { etag: fetched.etag, lastModified: fetched.lastModified });
     } catch (error) {
       summary.failed++;
       logger.error({ err: error, feedId: feed.id }, 'feed poll failed');
-      await finishPoll(db, {
-        id: feed.id,
-        generation: feed.generation,
-        now: now(),
-        nextPollAt: next,
-        error: 'The last poll failed; it will be tried again.',
-      });
+      await finish('The last poll failed; it will be tried again.');
     }
   }
   return summary;

@@ -5,16 +5,10 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { addQueueItem, createQueue, moveQueueItem, setItemSkipNext, setQueuePaused } from '@/db/queries/evergreen';
 import { getTargetAccounts } from '@/db/queries/posts';
-import { workspaceAction } from '@/lib/auth/action';
+import { invalidFields, workspaceAction } from '@/lib/auth/action';
 import { postTextSchema } from '@/lib/posts/schemas';
 
 const PATH = '/evergreen';
-const invalid = (errors: Record<string, string[]>) => ({
-  ok: false,
-  status: 422 as const,
-  errors,
-  message: 'Please fix the highlighted fields.',
-});
 
 const queueForm = z.preprocess(
   (v) => {
@@ -34,9 +28,9 @@ export const createQueueAction = workspaceAction(
     const db = getDb();
     const accounts = await getTargetAccounts(db, { workspaceId: workspace.id, accountIds: input.accountIds });
     if (accounts.length !== new Set(input.accountIds).size)
-      return invalid({ accountIds: ['One or more accounts do not exist in this workspace'] });
+      return invalidFields({ accountIds: ['One or more accounts do not exist in this workspace'] });
     const queue = await createQueue(db, { workspaceId: workspace.id, ...input });
-    if (!queue) return invalid({ name: ['A queue with this name exists'] });
+    if (!queue) return invalidFields({ name: ['A queue with this name exists'] });
     revalidatePath(PATH);
     return { ok: true, message: `Queue “${input.name}” added. Add its posts below.` };
   },

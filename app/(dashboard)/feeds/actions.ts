@@ -8,17 +8,11 @@ import { createFeed, getFeed, setFeedPaused } from '@/db/queries/feeds';
 import { getTemplate } from '@/db/queries/library';
 import { getTargetAccounts } from '@/db/queries/posts';
 import { FEED_MODES } from '@/db/schema';
-import { workspaceAction } from '@/lib/auth/action';
+import { invalidFields, workspaceAction } from '@/lib/auth/action';
 import { FEED_POLL_DEFAULTS, pollFeeds } from '@/lib/feeds/poll';
 import { baseUrlRefusal } from '@/lib/net/outbound-guard';
 
 const PATH = '/feeds';
-const invalid = (errors: Record<string, string[]>) => ({
-  ok: false,
-  status: 422 as const,
-  errors,
-  message: 'Please fix the highlighted fields.',
-});
 
 const feedForm = z.preprocess(
   (v) => {
@@ -61,14 +55,14 @@ export const createFeedAction = workspaceAction(
     const db = getDb();
     const accounts = await getTargetAccounts(db, { workspaceId: workspace.id, accountIds: input.accountIds });
     if (accounts.length !== new Set(input.accountIds).size)
-      return invalid({ accountIds: ['One or more accounts do not exist in this workspace'] });
+      return invalidFields({ accountIds: ['One or more accounts do not exist in this workspace'] });
     if (input.templateId && !(await getTemplate(db, { workspaceId: workspace.id, id: input.templateId })))
-      return invalid({ templateId: ['No such template'] });
+      return invalidFields({ templateId: ['No such template'] });
     const queue =
       input.mode === 'queue'
         ? (await listQueues(db, { workspaceId: workspace.id })).find((q) => q.id === input.evergreenQueueId)
         : undefined;
-    if (input.mode === 'queue' && !queue) return invalid({ evergreenQueueId: ['No such queue'] });
+    if (input.mode === 'queue' && !queue) return invalidFields({ evergreenQueueId: ['No such queue'] });
     const feed = await createFeed(db, {
       workspaceId: workspace.id,
       name: input.name,
@@ -79,7 +73,7 @@ export const createFeedAction = workspaceAction(
       evergreenQueueId: queue?.id ?? null,
       pollMinutes: input.pollMinutes,
     });
-    if (!feed) return invalid({ url: ['This feed is already added'] });
+    if (!feed) return invalidFields({ url: ['This feed is already added'] });
     revalidatePath(PATH);
     return { ok: true, message: `Feed “${input.name}” added: it is read within a minute (or use Check now).` };
   },

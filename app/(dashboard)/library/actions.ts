@@ -4,23 +4,17 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { deleteSnippet, deleteTemplate } from '@/db/queries/library';
-import { workspaceAction } from '@/lib/auth/action';
+import { invalidFields, workspaceAction } from '@/lib/auth/action';
 import { addSnippet, addTemplate } from '@/lib/templates/library';
 import { snippetInput, templateInput } from '@/lib/templates/schemas';
 
 const PATH = '/library';
-const invalid = (errors: Record<string, string[]>) => ({
-  ok: false,
-  status: 422 as const,
-  errors,
-  message: 'Please fix the highlighted fields.',
-});
 
 export const createSnippetAction = workspaceAction(
   { name: 'createSnippet', can: 'compose', schema: snippetInput },
   async (input, { workspace }) => {
     const result = await addSnippet(getDb(), workspace.id, input);
-    if (!result.ok) return invalid(result.errors);
+    if (!result.ok) return invalidFields(result.errors);
     revalidatePath(PATH);
     return { ok: true, message: `Snippet “${input.name}” added: type /${input.name} in the composer.` };
   },
@@ -51,7 +45,7 @@ export const createTemplateAction = workspaceAction(
   { name: 'createTemplate', can: 'compose', schema: templateForm },
   async (input, { workspace }) => {
     const result = await addTemplate(getDb(), workspace.id, input);
-    if (!result.ok) return invalid(result.errors);
+    if (!result.ok) return invalidFields(result.errors);
     revalidatePath(PATH);
     return { ok: true, message: `Template “${input.name}” added: pick it in the composer.` };
   },

@@ -1,4 +1,5 @@
-import { LibraryList, SnippetForm, TemplateForm } from '@/components/library/library-forms';
+import { SnippetForm, TemplateForm } from '@/components/library/library-forms';
+import { DeletableList } from '@/components/ui/deletable-list';
 import { Forbidden } from '@/components/ui/forbidden';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
@@ -34,7 +35,7 @@ export default async function LibraryPage() {
           Hashtag groups, signatures, disclaimers: type <kbd>/</kbd> and the name in the composer’s text, or pick one
           under it.
         </p>
-        <LibraryList
+        <DeletableList
           label="Snippets"
           remove={deleteSnippetAction}
           items={snippets.map((s) => ({ id: s.id, title: `/${s.name}`, badge: s.kind, body: s.text }))}
@@ -50,7 +51,7 @@ export default async function LibraryPage() {
           composer and fill its variables; in a CSV import, name it in a <code>template</code> column and give each
           variable a column of its name.
         </p>
-        <LibraryList
+        <DeletableList
           label="Templates"
           remove={deleteTemplateAction}
           items={templates.map((t) => ({

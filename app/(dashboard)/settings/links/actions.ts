@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { createUtmPreset, deleteUtmPreset, saveLinkSettings } from '@/db/queries/links';
 import { SHORTENERS } from '@/db/schema';
-import { workspaceAction } from '@/lib/auth/action';
+import { invalidFields, workspaceAction } from '@/lib/auth/action';
 import { encryptSecret } from '@/lib/crypto/secret-box';
 import { getEnv } from '@/lib/env';
 import { baseUrlRefusal } from '@/lib/net/outbound-guard';
@@ -78,22 +78,16 @@ export const createUtmPresetAction = workspaceAction(
   },
   async (input, { workspace }) => {
     const id = await getDb().transaction((tx) => createUtmPreset(tx, { ...input, workspaceId: workspace.id }));
-    if (!id)
-      return {
-        ok: false,
-        status: 422,
-        errors: { name: ['A preset with this name exists'] },
-        message: 'Please fix the highlighted fields.',
-      };
+    if (!id) return invalidFields({ name: ['A preset with this name exists'] });
     revalidatePath(PATH);
     return { ok: true, message: `Preset “${input.name}” added.` };
   },
 );
 
 export const deleteUtmPresetAction = workspaceAction(
-  { name: 'deleteUtmPreset', can: 'manageWorkspace', schema: z.object({ presetId: z.uuid() }) },
-  async ({ presetId }, { workspace }) => {
-    await deleteUtmPreset(getDb(), { workspaceId: workspace.id, id: presetId });
+  { name: 'deleteUtmPreset', can: 'manageWorkspace', schema: z.object({ id: z.uuid() }) },
+  async ({ id }, { workspace }) => {
+    await deleteUtmPreset(getDb(), { workspaceId: workspace.id, id });
     revalidatePath(PATH);
     return { ok: true, message: 'Preset deleted.' };
   },

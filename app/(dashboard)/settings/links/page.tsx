@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { LinkSettingsForm, UtmPresetForm, UtmPresetList } from '@/components/links/link-settings';
+import { LinkSettingsForm, UtmPresetForm } from '@/components/links/link-settings';
+import { DeletableList } from '@/components/ui/deletable-list';
 import { ShortLinkTable } from '@/components/links/short-link-table';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
@@ -58,16 +59,16 @@ export default async function LinkSettingsPage() {
           utm_source is always the network (x, mastodon, bluesky…); a preset gives utm_medium and utm_campaign. A post
           uses the default preset unless it names another or a campaign of its own.
         </p>
-        <UtmPresetList
-          presets={presets.map((p) => ({
+        <DeletableList
+          label="UTM presets"
+          empty="No presets: medium “social”, no campaign."
+          items={presets.map((p) => ({
             id: p.id,
-            name: p.name,
-            medium: p.medium,
-            campaign: p.campaign,
-            isDefault: p.isDefault,
+            title: p.name,
+            badge: p.isDefault ? 'default' : undefined,
+            body: `utm_medium=${p.medium}${p.campaign ? ` · utm_campaign=${p.campaign}` : ''}`,
           }))}
-          canEdit={admin}
-          remove={deleteUtmPresetAction}
+          remove={admin ? deleteUtmPresetAction : undefined}
         />
         {admin && <UtmPresetForm action={createUtmPresetAction} />}
       </section>

@@ -1,7 +1,6 @@
 import { getDb } from '@/db/client';
 import { listTemplates } from '@/db/queries/library';
-import { apiHandler, json, readJson, validationProblem } from '@/lib/api/handler';
-import { problem } from '@/lib/http/problem';
+import { apiHandler, fieldsProblem, json, readJson, validationProblem } from '@/lib/api/handler';
 import { addTemplate, serializeTemplate } from '@/lib/templates/library';
 import { templateInput } from '@/lib/templates/schemas';
 
@@ -20,12 +19,6 @@ export const POST = apiHandler('posts:write', async (request, principal) => {
   const parsed = templateInput.safeParse(body.value);
   if (!parsed.success) return validationProblem(parsed.error);
   const result = await addTemplate(getDb(), principal.workspaceId, parsed.data);
-  if (!result.ok)
-    return problem({
-      status: 422,
-      title: 'Unprocessable Content',
-      detail: 'The request has invalid fields; nothing was stored.',
-      errors: result.errors,
-    });
+  if (!result.ok) return fieldsProblem(result.errors);
   return json(serializeTemplate(result.value), 201);
 });
