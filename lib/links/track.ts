@@ -24,14 +24,21 @@ export const shortenerSecretContext = (workspaceId: string) => `link_settings:${
  */
 export async function prepareLinkTracking(
   db: Executor,
-  params: { workspaceId: string; providers: ProviderName[]; texts: string[]; options?: PostLinkOptions | null },
+  params: {
+    workspaceId: string;
+    /** The networks the post goes to: read only when there is something to track. */
+    providers: () => Promise<ProviderName[]>;
+    texts: string[];
+    options?: PostLinkOptions | null;
+  },
 ): Promise<{ ok: true; tracking: LinkTracking | null } | { ok: false; errors: FieldErrors }> {
   if (params.options?.track === false) return { ok: true, tracking: null };
-  const settings = await getLinkSettings(db, params);
-  if (!settings || (!settings.utm && !settings.shorten)) return { ok: true, tracking: null };
+  // Most posts have no link: then nothing is read at all.
   const own = `${shortLinkOrigin()}/l/`;
   const urls = [...new Set(params.texts.flatMap(findUrls))].filter((u) => !u.startsWith(own));
   if (urls.length === 0) return { ok: true, tracking: null };
+  const settings = await getLinkSettings(db, params);
+  if (!settings || (!settings.utm && !settings.shorten)) return { ok: true, tracking: null };
 
   const presets = params.options?.presetId
     ? await getUtmPresets(db, { workspaceId: params.workspaceId, ids: [params.options.presetId] })
@@ -58,7 +65,7 @@ export async function prepareLinkTracking(
         };
 
   const byProvider: LinkTracking['byProvider'] = new Map();
-  for (const provider of new Set(params.providers)) {
+  for (const provider of new Set(await params.providers())) {
     const links = new Map<string, { text: string; shortLinkId?: string }>();
     const utm = settings.utm ? { source: provider, medium, campaign } : { source: '', medium: '', campaign: '' };
     for (const url of urls) {
@@ -84,9 +91,16 @@ export type DeliveryText = { accountId: string; provider: ProviderName; handle: 
  */
 export async function writeTrackedTexts(
   db: Executor,
-  params: { postId: string; tracking: LinkTracking | null; deliveries: DeliveryText[] },
+  params: {
+    postId: string;
+    tracking: LinkTracking | null;
+    deliveries: DeliveryText[];
+    /** A post made just now: without tracking there is nothing of its own to remove (no statement at all). */
+    fresh?: boolean;
+  },
   errors: FieldErrors,
 ) {
+  if (!params.tracking && params.fresh) return;
   const texts: { accountId: string; part: number; text: string }[] = [];
   const shortLinkIds: string[] = [];
   for (const d of params.tracking ? params.deliveries : []) {

@@ -68,13 +68,12 @@ export async function createPost(
     {
       // Short links are made under the held key, before the transaction: an external shortener is another server.
       prepare: async () => {
-        const accounts = await getTargetAccounts(db, {
-          workspaceId: context.workspaceId,
-          accountIds: request.accountIds,
-        });
         const prepared = await prepareLinkTracking(db, {
           workspaceId: context.workspaceId,
-          providers: accounts.map((a) => a.provider),
+          providers: async () =>
+            (await getTargetAccounts(db, { workspaceId: context.workspaceId, accountIds: request.accountIds })).map(
+              (a) => a.provider,
+            ),
           texts: allTexts(request),
           options: request.links,
         });
@@ -231,6 +230,7 @@ async function createPostInTransaction(
     {
       postId: post.id,
       tracking,
+      fresh: true,
       deliveries: created.deliveries.map((d) => {
         const key = d.accountId.toLowerCase();
         const text = content.parts

@@ -71,10 +71,10 @@ async function prepareEditLinks(db: Database, params: EditParams) {
   if (!current) return { ok: true as const, tracking: null };
   const c = params.changes;
   const accountIds = c.accountIds ?? [...new Set(current.deliveries.map((d) => d.accountId))];
-  const accounts = await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds });
   return prepareLinkTracking(db, {
     workspaceId: params.workspaceId,
-    providers: accounts.map((a) => a.provider),
+    providers: async () =>
+      (await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds })).map((a) => a.provider),
     texts: [
       c.text ?? current.post.text,
       ...(c.parts?.map((p) => p.text) ?? current.parts),
