@@ -143,25 +143,24 @@ export function CalendarBoard(props: Props) {
         timeZone={timeZone}
         workspaceTimeZone={props.workspaceTimeZone}
         accounts={props.accounts}
+        actions={
+          props.bulk && (
+            <Button
+              type="button"
+              variant="secondary"
+              aria-pressed={selecting}
+              title="Tick posts to reschedule, move, re-target, edit or cancel them together"
+              onClick={() => {
+                setSelecting(!selecting);
+                setSelected([]);
+              }}
+              className="self-end"
+            >
+              {selecting ? 'Done selecting' : 'Select posts'}
+            </Button>
+          )
+        }
       />
-      {props.bulk && (
-        <div className="mb-3 flex items-center gap-3">
-          <Button
-            type="button"
-            variant="secondary"
-            aria-pressed={selecting}
-            onClick={() => {
-              setSelecting(!selecting);
-              setSelected([]);
-            }}
-          >
-            {selecting ? 'Done selecting' : 'Select posts'}
-          </Button>
-          {selecting && selected.length === 0 && (
-            <span className="text-sm text-slate-600">Tick the posts to change together.</span>
-          )}
-        </div>
-      )}
       {props.bulk && selecting && selected.length > 0 && (
         <BulkBar
           selected={selected.map((id) => ({ id, text: posts.find((p) => p.id === id)?.text ?? id }))}

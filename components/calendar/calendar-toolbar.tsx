@@ -1,5 +1,6 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { statusLabel } from '@/components/posts/status-badge';
@@ -36,12 +37,14 @@ type Props = {
   timeZone: string;
   workspaceTimeZone: string;
   accounts: { id: string; handle: string; displayName: string | null }[];
+  /** More controls beside the filters (the bulk actions' "Select posts"), on the same row. */
+  actions?: ReactNode;
 };
 
 const linkClass =
   'rounded-md px-3 py-1.5 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600';
 
-export function CalendarToolbar({ location, title, today, timeZone, workspaceTimeZone, accounts }: Props) {
+export function CalendarToolbar({ location, title, today, timeZone, workspaceTimeZone, accounts, actions }: Props) {
   const router = useRouter();
   const unit = location.view === 'month' ? 'month' : 'week';
   const go = (change: Partial<CalendarLocation>) => router.push(calendarHref({ ...location, ...change }));
@@ -115,6 +118,7 @@ export function CalendarToolbar({ location, title, today, timeZone, workspaceTim
               ))}
             </select>
           </label>
+          {actions}
         </div>
         <p className="text-xs text-slate-600" data-testid="calendar-zones">
           Times in your time zone, <strong>{timeZone}</strong>
