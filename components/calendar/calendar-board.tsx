@@ -154,7 +154,7 @@ export function CalendarBoard(props: Props) {
                 setSelecting(!selecting);
                 setSelected([]);
               }}
-              className="self-end"
+              className="py-1.5"
             >
               {selecting ? 'Done selecting' : 'Select posts'}
             </Button>

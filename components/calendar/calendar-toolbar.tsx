@@ -37,7 +37,7 @@ type Props = {
   timeZone: string;
   workspaceTimeZone: string;
   accounts: { id: string; handle: string; displayName: string | null }[];
-  /** More controls beside the filters (the bulk actions' "Select posts"), on the same row. */
+  /** More controls on the title's row, before the view switch (the bulk actions' "Select posts"). */
   actions?: ReactNode;
 };
 
@@ -73,18 +73,21 @@ export function CalendarToolbar({ location, title, today, timeZone, workspaceTim
             {title}
           </h2>
         </div>
-        <nav aria-label="Calendar view" className="flex gap-1">
-          {(['month', 'week'] as const).map((view) => (
-            <Link
-              key={view}
-              href={calendarHref({ ...location, view })}
-              aria-current={location.view === view ? 'page' : undefined}
-              className={`${linkClass} ${location.view === view ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700'}`}
-            >
-              {view === 'month' ? 'Month' : 'Week'}
-            </Link>
-          ))}
-        </nav>
+        <div className="flex items-center gap-3">
+          {actions}
+          <nav aria-label="Calendar view" className="flex gap-1">
+            {(['month', 'week'] as const).map((view) => (
+              <Link
+                key={view}
+                href={calendarHref({ ...location, view })}
+                aria-current={location.view === view ? 'page' : undefined}
+                className={`${linkClass} ${location.view === view ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700'}`}
+              >
+                {view === 'month' ? 'Month' : 'Week'}
+              </Link>
+            ))}
+          </nav>
+        </div>
       </div>
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap gap-3">
@@ -118,7 +121,6 @@ export function CalendarToolbar({ location, title, today, timeZone, workspaceTim
               ))}
             </select>
           </label>
-          {actions}
         </div>
         <p className="text-xs text-slate-600" data-testid="calendar-zones">
           Times in your time zone, <strong>{timeZone}</strong>
