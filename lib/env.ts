@@ -138,6 +138,18 @@ const envSchema = z.object({
     .default(1024 * 1024 * 1024),
   NEXTAUTH_SECRET: z.string({ error: SECRET_HINT.NEXTAUTH_SECRET }).min(32, SECRET_HINT.NEXTAUTH_SECRET),
   NEXTAUTH_URL: z.url().optional(),
+  /**
+   * The origin short links are written with (`https://go.example.com` → `https://go.example.com/l/<code>`): a short
+   * domain pointed at this app. Blank: NEXTAUTH_URL's origin (docs/content.md#short-links-and-utm).
+   */
+  SHORT_LINK_DOMAIN: z
+    .url()
+    .refine((v) => {
+      const url = new URL(v);
+      return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username;
+    }, 'an origin such as https://go.example.com (http or https, no path, query or user)')
+    .transform((v) => new URL(v).origin)
+    .optional(),
   APP_ENCRYPTION_KEY: z
     .string({ error: SECRET_HINT.APP_ENCRYPTION_KEY })
     .refine((v) => Buffer.from(v, 'base64').length === 32, SECRET_HINT.APP_ENCRYPTION_KEY),

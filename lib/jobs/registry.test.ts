@@ -32,6 +32,8 @@ describe('the job registry', () => {
       ['prune-platform-events', 'interval'],
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
+      ['evergreen', 'interval'],
+      ['feeds', 'interval'],
     ]);
   });
 

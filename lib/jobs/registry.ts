@@ -1,3 +1,5 @@
+import { evergreenJob } from './evergreen';
+import { feedsJob } from './feeds';
 import type { JobDefinition } from './job';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
@@ -31,6 +33,8 @@ export const jobs = [
   prunePlatformEventsJob,
   notificationsJob,
   purgeWorkspacesJob,
+  evergreenJob,
+  feedsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

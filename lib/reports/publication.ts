@@ -43,7 +43,7 @@ export const SETTLEMENT_LABEL: Record<Settlement, string> = {
 
 export type ReportRow = {
   text: string;
-  /** "Part 2 of 3" for a thread's part, else null. */
+  /** "Part 2 of 3" for a thread's part, "First comment" for a post's, else null. */
   part: string | null;
   network: string;
   account: string;
@@ -152,7 +152,7 @@ function toRow(d: DeliveryRow, origin: string): ReportRow {
   const scheduledAt = toDate(d.scheduled_at);
   return {
     text: d.text,
-    part: d.kind === 'thread' ? `Part ${d.part + 1} of ${d.parts}` : null,
+    part: d.kind === 'thread' ? `Part ${d.part + 1} of ${d.parts}` : d.part > 0 ? 'First comment' : null,
     network: PROVIDER_LABEL[d.provider] ?? d.provider,
     account: d.handle,
     status: d.status,

@@ -177,6 +177,18 @@ export default async function SettingsPage() {
           Open posting slots →
         </Link>
       </section>
+      <section aria-labelledby="links" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="links" className="mb-2 text-base font-semibold">
+          Links
+        </h2>
+        <p className="text-sm text-slate-600">UTM tags and short links per network, UTM presets, and clicks.</p>
+        <Link
+          href="/settings/links"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open link settings →
+        </Link>
+      </section>
       <section aria-labelledby="api" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="api" className="mb-2 text-base font-semibold">
           API

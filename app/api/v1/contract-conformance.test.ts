@@ -28,6 +28,14 @@ import { mediaContract } from './media/contract';
 import { POST as uploadMedia } from './media/route';
 import { makeImage } from '@/testing/images';
 import { GET as listPosts, POST as createPost } from './posts/route';
+import { snippetContract } from './snippets/[id]/contract';
+import { DELETE as deleteSnippet } from './snippets/[id]/route';
+import { snippetsContract } from './snippets/contract';
+import { GET as listSnippets, POST as createSnippet } from './snippets/route';
+import { templateContract } from './templates/[id]/contract';
+import { DELETE as deleteTemplate, GET as getTemplate } from './templates/[id]/route';
+import { templatesContract } from './templates/contract';
+import { GET as listTemplates, POST as createTemplate } from './templates/route';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
 import { DELETE as deleteWebhookEndpoint } from './webhook-endpoints/[id]/route';
 import { webhookEndpointsContract } from './webhook-endpoints/contract';
@@ -381,6 +389,72 @@ describe('real answers match the generated contract', () => {
     await expectConforms(importsContract, 'POST', await send(undefined, csv));
     await expectConforms(importsContract, 'POST', await send(randomUUID(), 'a,b\n1,2\n'));
     await expectConforms(importsContract, 'POST', await send(randomUUID(), csv, 'text/csv'));
+  });
+
+  it('GET, POST /snippets, /templates; GET, DELETE /templates/{id}, DELETE /snippets/{id}: 201, 422, 200, 204, 404', async () => {
+    const { token } = tenant;
+    const snippet = { name: `tags-${randomUUID().slice(0, 6)}`, kind: 'hashtags', text: '#launch #spring' };
+    const made = await createSnippet(
+      apiRequest('/api/v1/snippets', { method: 'POST', token, body: snippet }),
+      noParams,
+    );
+    expect(made.status).toBe(201);
+    const created = await expectConforms(snippetsContract, 'POST', made);
+    const again = await createSnippet(
+      apiRequest('/api/v1/snippets', { method: 'POST', token, body: snippet }),
+      noParams,
+    );
+    expect(again.status).toBe(422);
+    await expectConforms(snippetsContract, 'POST', again);
+    await expectConforms(
+      snippetsContract,
+      'GET',
+      await listSnippets(apiRequest('/api/v1/snippets', { token }), noParams),
+    );
+    const id = created.id as string;
+    const del = () => deleteSnippet(apiRequest(`/api/v1/snippets/${id}`, { method: 'DELETE', token }), idParams(id));
+    expect((await del()).status).toBe(204);
+    const gone = await del();
+    expect(gone.status).toBe(404);
+    await expectConforms(snippetContract, 'DELETE', gone);
+
+    const template = {
+      name: `launch-${randomUUID().slice(0, 6)}`,
+      text: 'New: {{product}}',
+      accountIds: [tenant.accounts[0]!.id],
+      timeOfDay: '09:30',
+    };
+    const t = await createTemplate(
+      apiRequest('/api/v1/templates', { method: 'POST', token, body: template }),
+      noParams,
+    );
+    expect(t.status).toBe(201);
+    const tid = (await expectConforms(templatesContract, 'POST', t)).id as string;
+    const foreign = { ...template, name: 'other', accountIds: [randomUUID()] };
+    const refused = await createTemplate(
+      apiRequest('/api/v1/templates', { method: 'POST', token, body: foreign }),
+      noParams,
+    );
+    expect(refused.status).toBe(422);
+    await expectConforms(templatesContract, 'POST', refused);
+    await expectConforms(
+      templatesContract,
+      'GET',
+      await listTemplates(apiRequest('/api/v1/templates', { token }), noParams),
+    );
+    await expectConforms(
+      templateContract,
+      'GET',
+      await getTemplate(apiRequest(`/api/v1/templates/${tid}`, { token }), idParams(tid)),
+    );
+    expect(
+      (await deleteTemplate(apiRequest(`/api/v1/templates/${tid}`, { method: 'DELETE', token }), idParams(tid))).status,
+    ).toBe(204);
+    await expectConforms(
+      templateContract,
+      'GET',
+      await getTemplate(apiRequest(`/api/v1/templates/${tid}`, { token }), idParams(tid)),
+    );
   });
 
   it('GET, POST /webhook-endpoints and DELETE /webhook-endpoints/{id}: 201 with the secret, 403, 422, 204, 404', async () => {

@@ -17,6 +17,10 @@ import { publicationReportContract } from './reports/publication/contract';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
 import { webhookEndpointsContract } from './webhook-endpoints/contract';
 import { workspaceContract } from './workspace/contract';
+import { snippetContract } from './snippets/[id]/contract';
+import { snippetsContract } from './snippets/contract';
+import { templateContract } from './templates/[id]/contract';
+import { templatesContract } from './templates/contract';
 
 /** Every route.ts under app/api/v1 has its contract here (contracts.test.ts fails when one is missing). */
 export const apiV1Contracts: readonly RouteContract[] = [
@@ -37,5 +41,9 @@ export const apiV1Contracts: readonly RouteContract[] = [
   webhookEndpointsContract,
   webhookEndpointContract,
   workspaceContract,
+  snippetsContract,
+  snippetContract,
+  templatesContract,
+  templateContract,
   openApiContract,
 ];

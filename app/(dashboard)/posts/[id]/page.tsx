@@ -9,7 +9,9 @@ import { StatusBadge } from '@/components/posts/status-badge';
 import { CancelButton } from '@/components/queue/cancel-button';
 import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
+import { ShortLinkTable } from '@/components/links/short-link-table';
 import { getDb } from '@/db/client';
+import { listPostShortLinks } from '@/db/queries/links';
 import { listAccounts } from '@/db/queries/accounts';
 import { getRequireAltText } from '@/db/queries/media';
 import { listDecisions } from '@/db/queries/approvals';
@@ -42,6 +44,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const open = (s: string) => s === 'scheduled' || s === 'draft' || s === 'awaiting_approval';
   const isDraft = post.deliveries.some((d) => d.status === 'draft');
   const awaiting = post.deliveries.some((d) => d.status === 'awaiting_approval');
+  const links = await listPostShortLinks(getDb(), { workspaceId: workspace.id, postId: id });
   const decisions = await listDecisions(getDb(), { workspaceId: workspace.id, postId: id });
   const request = (await listRequestsForPosts(getDb(), { workspaceId: workspace.id, postIds: [id] })).get(id);
   // Shown while it waits, and after a decision (the card keeps its answer when the page refreshes).
@@ -129,13 +132,34 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
       {Object.keys(post.variants).length > 0 && (
         <section aria-label="Own texts" className="mb-6 space-y-2">
           {post.deliveries
-            .filter((d) => post.variants[d.accountId])
+            .filter((d) => d.part === 0 && post.variants[d.accountId])
             .map((d) => (
               <div key={d.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
-                <p className="mb-1 font-semibold text-slate-700">Own text for {d.handle}</p>
-                <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.text}</p>
+                {post.variants[d.accountId]!.text !== undefined && (
+                  <>
+                    <p className="mb-1 font-semibold text-slate-700">Own text for {d.handle}</p>
+                    <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.text}</p>
+                  </>
+                )}
+                {post.variants[d.accountId]!.firstComment !== undefined && (
+                  <>
+                    <p className="mt-2 mb-1 font-semibold text-slate-700">Own first comment for {d.handle}</p>
+                    <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.firstComment}</p>
+                  </>
+                )}
               </div>
             ))}
+        </section>
+      )}
+      {links.length > 0 && (
+        <section aria-labelledby="post-links" className="mb-6 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <h2 id="post-links" className="mb-2 text-base font-semibold">
+            Links and clicks
+          </h2>
+          <ShortLinkTable
+            links={links.map((l) => ({ ...l, createdAt: l.createdAt.toISOString() }))}
+            caption="This post’s short links and their clicks"
+          />
         </section>
       )}
       {post.inReplyTo && <p className="mb-4 text-sm text-slate-600">In reply to {post.inReplyTo}</p>}
