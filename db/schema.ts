@@ -1503,3 +1503,31 @@ export const platformEvents = pgTable(
   ],
 );
 export type PlatformEvent = typeof platformEvents.$inferSelect;
+
+/**
+ * The read budget (docs/architecture.md#read-budget): one row per platform read that spent an account's rate-limit
+ * budget (metrics, the inbox). Counted with the account's attempts against the per-account limit; reads may take only
+ * what a reserved share leaves (lib/read-budget), taken under a per-account lock in one statement.
+ */
+export const platformReads = pgTable(
+  'platform_reads',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    /** Who read (`metrics`, `followers`, `inbox`…): shown and counted apart, spent from one budget. */
+    purpose: text().notNull(),
+    /** Platform calls this read may make (a batch of ids in one call is one). */
+    calls: integer().notNull(),
+    takenAt: createdAt(),
+  },
+  (t) => [
+    index('platform_reads_account_taken_idx').on(t.accountId, t.takenAt),
+    check('platform_reads_calls_ck', sql`${t.calls} >= 1`),
+  ],
+);
+export type PlatformRead = typeof platformReads.$inferSelect;

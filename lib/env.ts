@@ -223,6 +223,13 @@ const envSchema = z.object({
   RECONCILE_ALLOWANCE_CEILING_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(900_000),
   RECONCILE_WATCH_DELAYS_MS: watchDelaysSchema,
   RATE_LIMITS: rateLimitsSchema,
+  // The share of every account's rate-limit window kept for publishing and reconciliation: reads (metrics, the inbox)
+  // spend only the rest (docs/architecture.md#read-budget). 1: reads never spend a limited account's budget.
+  READ_BUDGET_RESERVED_SHARE: z.coerce
+    .number()
+    .min(0.1, 'at least 0.1: publishing always keeps a share')
+    .max(1, 'at most 1')
+    .default(0.5),
   // The LinkedIn-Version header (YYYYMM); blank: the version the LinkedIn client is written against.
   LINKEDIN_API_VERSION: z
     .string()

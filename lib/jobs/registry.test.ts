@@ -30,6 +30,7 @@ describe('the job registry', () => {
       ['prune-webhooks', 'interval'],
       ['prune-media', 'interval'],
       ['prune-platform-events', 'interval'],
+      ['prune-platform-reads', 'interval'],
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
     ]);

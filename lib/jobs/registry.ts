@@ -4,6 +4,7 @@ import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneMediaJob } from './prune-media';
 import { prunePlatformEventsJob } from './prune-platform-events';
+import { prunePlatformReadsJob } from './prune-platform-reads';
 import { pruneSessionsJob } from './prune-sessions';
 import { pruneWebhooksJob } from './prune-webhooks';
 import { purgeWorkspacesJob } from './purge-workspaces';
@@ -29,6 +30,7 @@ export const jobs = [
   pruneWebhooksJob,
   pruneMediaJob,
   prunePlatformEventsJob,
+  prunePlatformReadsJob,
   notificationsJob,
   purgeWorkspacesJob,
 ] as const satisfies readonly JobDefinition[];
