@@ -11,6 +11,7 @@ const ITEMS = [
   { href: '/import', label: 'Import' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/review', label: 'Review' },
+  { href: '/analytics', label: 'Analytics' },
   { href: '/reports', label: 'Reports' },
   { href: '/accounts', label: 'Accounts' },
   { href: '/sandbox', label: 'Sandbox' },

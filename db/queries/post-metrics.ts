@@ -204,32 +204,34 @@ export async function releaseMetricReads(db: Executor, releases: MetricRelease[]
   return [...result].length;
 }
 
-/** One delivery's readings, oldest first, with why reading stopped (the post page, the API). */
-export async function listDeliveryMetricHistory(db: Executor, params: { workspaceId: string; postId: string }) {
-  const latest = rows<{
+/**
+ * A post's deliveries with their read state and every reading, oldest first (the post page, the API); empty when the
+ * post is not this workspace's.
+ */
+export async function listPostMetricHistory(db: Executor, params: { workspaceId: string; postId: string }) {
+  const deliveries = rows<{
     deliveryId: string;
+    accountId: string;
+    handle: string;
+    provider: ProviderName;
+    part: number;
+    status: string;
+    tracked: boolean;
     nextDueAt: string | null;
-    stoppedReason: string | null;
+    stoppedReason: 'done' | 'deleted' | 'unsupported' | null;
     stoppedAt: string | null;
   }>(
     await db.execute(sql`
-      select delivery_id as "deliveryId", to_json(next_due_at)#>>'{}' as "nextDueAt", stopped_reason as "stoppedReason",
-        to_json(stopped_at)#>>'{}' as "stoppedAt"
-      from post_metrics where workspace_id = ${params.workspaceId} and post_id = ${params.postId}`),
+      select d.id as "deliveryId", d.account_id as "accountId", a.handle, a.provider, d.part, d.status,
+        m.delivery_id is not null as tracked, to_json(m.next_due_at)#>>'{}' as "nextDueAt",
+        m.stopped_reason as "stoppedReason", to_json(m.stopped_at)#>>'{}' as "stoppedAt"
+      from deliveries d
+      join social_accounts a on a.id = d.account_id
+      left join post_metrics m on m.delivery_id = d.id
+      where d.workspace_id = ${params.workspaceId} and d.post_id = ${params.postId}
+      order by d.part, a.provider, a.handle`),
   );
-  const snapshots = rows<{
-    deliveryId: string;
-    reading: number;
-    readingAt: string;
-    takenAt: string;
-    views: number | null;
-    likes: number | null;
-    reposts: number | null;
-    replies: number | null;
-    quotes: number | null;
-    saves: number | null;
-    clicks: number | null;
-  }>(
+  const snapshots = rows<Record<string, unknown>>(
     await db.execute(sql`
       select s.delivery_id as "deliveryId", s.reading, to_json(s.reading_at)#>>'{}' as "readingAt",
         to_json(s.taken_at)#>>'{}' as "takenAt", ${sql.raw(METRIC_NAMES.map((m) => `s.${m}::float8 as ${m}`).join(', '))}
@@ -237,5 +239,5 @@ export async function listDeliveryMetricHistory(db: Executor, params: { workspac
       where s.workspace_id = ${params.workspaceId} and d.post_id = ${params.postId}
       order by s.delivery_id, s.reading_at`),
   );
-  return { latest, snapshots };
+  return { deliveries, snapshots };
 }
