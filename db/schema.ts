@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -1670,15 +1671,31 @@ export const followerSnapshots = pgTable(
 );
 export type FollowerSnapshot = typeof followerSnapshots.$inferSelect;
 
-/** Where the monthly client report goes (Settings → Reports); no row: none is sent. */
-export const clientReportSchedules = pgTable('client_report_schedules', {
-  workspaceId: uuid()
-    .primaryKey()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
-  toAddress: text().notNull(),
-  updatedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
-  updatedAt: createdAt(),
-});
+/** PNG or JPEG bytes, for the report logo: small by check (lib/reports/logo.ts), kept in the row it belongs to. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * The client report's settings (Settings → Client report): the workspace's logo on the PDF, and where the monthly
+ * report goes (no address: none is sent).
+ */
+export const clientReportSettings = pgTable(
+  'client_report_settings',
+  {
+    workspaceId: uuid()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The monthly report's recipient (the client); null: no monthly report. */
+    toAddress: text(),
+    logo: bytea(),
+    logoType: text({ enum: ['image/png', 'image/jpeg'] }),
+    updatedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    check('client_report_settings_logo_ck', sql`(${t.logo} is null) = (${t.logoType} is null)`),
+    check('client_report_settings_logo_size_ck', sql`${t.logo} is null or octet_length(${t.logo}) <= 262144`),
+  ],
+);
 
 /**
  * One monthly client report sent (or being sent): `client_reports_workspace_period_uq` keeps one per workspace and

@@ -8,11 +8,15 @@ CREATE TABLE "account_metrics" (
 	"unsupported" boolean DEFAULT false NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "client_report_schedules" (
+CREATE TABLE "client_report_settings" (
 	"workspace_id" uuid PRIMARY KEY NOT NULL,
-	"to_address" text NOT NULL,
+	"to_address" text,
+	"logo" "bytea",
+	"logo_type" text,
 	"updated_by_user_id" uuid,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "client_report_settings_logo_ck" CHECK (("client_report_settings"."logo" is null) = ("client_report_settings"."logo_type" is null)),
+	CONSTRAINT "client_report_settings_logo_size_ck" CHECK ("client_report_settings"."logo" is null or octet_length("client_report_settings"."logo") <= 262144)
 );
 --> statement-breakpoint
 CREATE TABLE "client_reports" (
@@ -82,8 +86,8 @@ CREATE TABLE "post_metrics" (
 ALTER TABLE "notification_sends" ADD COLUMN "client_report_id" uuid;--> statement-breakpoint
 ALTER TABLE "account_metrics" ADD CONSTRAINT "account_metrics_account_id_social_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."social_accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "account_metrics" ADD CONSTRAINT "account_metrics_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "client_report_schedules" ADD CONSTRAINT "client_report_schedules_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "client_report_schedules" ADD CONSTRAINT "client_report_schedules_updated_by_user_id_users_id_fk" FOREIGN KEY ("updated_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "client_report_settings" ADD CONSTRAINT "client_report_settings_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "client_report_settings" ADD CONSTRAINT "client_report_settings_updated_by_user_id_users_id_fk" FOREIGN KEY ("updated_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "client_reports" ADD CONSTRAINT "client_reports_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "follower_snapshots" ADD CONSTRAINT "follower_snapshots_account_id_social_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."social_accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "follower_snapshots" ADD CONSTRAINT "follower_snapshots_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -34,6 +34,7 @@ describe('the job registry', () => {
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
       ['metrics', 'interval'],
+      ['client-reports', 'interval'],
     ]);
   });
 

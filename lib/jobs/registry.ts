@@ -1,4 +1,5 @@
 import type { JobDefinition } from './job';
+import { clientReportsJob } from './client-reports';
 import { metricsJob } from './metrics';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
@@ -35,6 +36,7 @@ export const jobs = [
   notificationsJob,
   purgeWorkspacesJob,
   metricsJob,
+  clientReportsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

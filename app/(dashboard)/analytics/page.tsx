@@ -63,7 +63,7 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
                 Download metrics (CSV)
               </a>
               <a
-                href={`/reports/pdf?${filterQuery}`}
+                href={`/reports/pdf?from=${encodeURIComponent(fromDay)}&to=${encodeURIComponent(toDay)}`}
                 className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-500"
               >
                 Client report (PDF)

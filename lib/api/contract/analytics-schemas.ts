@@ -39,11 +39,9 @@ export const analyticsSummarySchema = z
     previous: z
       .object({ from: z.string(), to: z.string(), totals: metricTotalsSchema })
       .openapi({ description: 'The period of the same length just before.' }),
-    change: z
-      .record(z.string(), z.number().nullable())
-      .openapi({
-        description: 'Each total against the previous period, as a share (0.25 = +25 %); null: nothing to compare.',
-      }),
+    change: z.record(z.string(), z.number().nullable()).openapi({
+      description: 'Each total against the previous period, as a share (0.25 = +25 %); null: nothing to compare.',
+    }),
     followers: z.object({
       end: z
         .number()
@@ -89,3 +87,23 @@ export const postMetricsSchema = z
     ),
   })
   .openapi('PostMetrics', { description: 'Each delivery’s metric history, one entry per reading, oldest first.' });
+
+/** A report row's latest reading (the proof-of-publication report's performance section). */
+export const reportPerformanceSchema = z
+  .object({
+    ...metricsShape,
+    engagement: z.number().nullable(),
+    readAt: z.string().openapi({ format: 'date-time', description: 'When its latest reading was taken.' }),
+  })
+  .nullable()
+  .openapi({
+    description: 'How it did, at its latest reading; null before the first one (an hour after it goes out).',
+  });
+
+export const reportPerformanceTotalsSchema = z
+  .object({
+    read: z.number().int().openapi({ description: 'Sent deliveries read so far.' }),
+    ...metricsShape,
+    engagement: z.number().nullable(),
+  })
+  .openapi({ description: 'The performance section’s totals over the deliveries read.' });
