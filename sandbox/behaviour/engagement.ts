@@ -97,3 +97,29 @@ export function followersOf(account: { platformUserId: string }, platform: Platf
   // The swing's slope (perDay × 0.4 × 2π / 7 < perDay) never outruns the growth, so the count never falls.
   return Math.floor(start + perDay * days + perDay * 0.4 * Math.sin((2 * Math.PI * days) / 7));
 }
+
+/**
+ * Which of a post's counts each network's API gives, under the app's metric names (docs/analytics.md#networks): what
+ * its dialect serves and its provider client reads (lib/analytics/network-metrics.test.ts holds the three together).
+ */
+export const SERVED_METRICS: Record<Platform, readonly (keyof Engagement)[]> = {
+  x: ['views', 'likes', 'reposts', 'replies', 'quotes', 'saves'],
+  mastodon: ['likes', 'reposts', 'replies'],
+  bluesky: ['likes', 'reposts', 'replies', 'quotes'],
+  linkedin: ['views', 'likes', 'reposts', 'replies', 'clicks'],
+  threads: ['views', 'likes', 'reposts', 'replies', 'quotes'],
+  instagram: ['views', 'likes', 'reposts', 'replies', 'saves'],
+  facebook: ['likes', 'reposts', 'replies'],
+  tiktok: ['views', 'likes', 'reposts', 'replies'],
+  youtube: ['views', 'likes', 'replies'],
+};
+
+/** A post's counts as its network's API gives them at `now` (the others absent). */
+export function servedMetrics(
+  post: Pick<SandboxPost, 'id' | 'createdAt' | 'kind'>,
+  platform: Platform,
+  now: Date = new Date(),
+): Partial<Engagement> {
+  const counts = engagementOf(post, platform, now);
+  return Object.fromEntries(SERVED_METRICS[platform].map((m) => [m, counts[m]]));
+}
