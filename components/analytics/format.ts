@@ -24,4 +24,4 @@ export const hourRange = (hour: number) =>
   `${String(hour).padStart(2, '0')}:00–${String((hour + 1) % 24).padStart(2, '0')}:00`;
 
 /** A short count for a small cell (1.2K). */
-export const compact = (value: number) => compactFormat.format(value);
+export const compact = (value: number) => compactFormat.format(value < 1000 ? Math.round(value) : value);

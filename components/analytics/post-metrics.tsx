@@ -31,10 +31,7 @@ export function PostMetrics({ deliveries, parts }: { deliveries: DeliveryMetrics
               <p className="mb-2 text-xs text-slate-600">
                 {STATE[d.state]}
                 {d.state === 'reading' && d.nextReadingAt && (
-                  <>
-                    {' '}
-                    Next reading: <LocalTime iso={d.nextReadingAt} />.
-                  </>
+                  <> Next reading: {d.nextReadingDue ? 'due now' : <LocalTime iso={d.nextReadingAt} />}.</>
                 )}
                 {d.stoppedAt && d.state === 'deleted' && (
                   <>

@@ -218,12 +218,14 @@ export async function listPostMetricHistory(db: Executor, params: { workspaceId:
     status: string;
     tracked: boolean;
     nextDueAt: string | null;
+    nextDue: boolean;
     stoppedReason: 'done' | 'deleted' | 'unsupported' | null;
     stoppedAt: string | null;
   }>(
     await db.execute(sql`
       select d.id as "deliveryId", d.account_id as "accountId", a.handle, a.provider, d.part, d.status,
         m.delivery_id is not null as tracked, to_json(m.next_due_at)#>>'{}' as "nextDueAt",
+        coalesce(m.next_due_at <= now(), false) as "nextDue",
         m.stopped_reason as "stoppedReason", to_json(m.stopped_at)#>>'{}' as "stoppedAt"
       from deliveries d
       join social_accounts a on a.id = d.account_id

@@ -24,6 +24,8 @@ export type DeliveryMetricsView = {
   /** `waiting`: not sent yet, or its first reading is not due; `reading`: more readings to come; then why it stopped. */
   state: 'waiting' | 'reading' | 'done' | 'deleted' | 'unsupported';
   nextReadingAt: string | null;
+  /** The next reading is due already (the job takes it on its next run). */
+  nextReadingDue: boolean;
   stoppedAt: string | null;
   readings: MetricReadingView[];
 };
@@ -42,6 +44,7 @@ export async function readPostMetrics(
     part: d.part,
     state: !d.tracked ? 'waiting' : (d.stoppedReason ?? 'reading'),
     nextReadingAt: d.nextDueAt,
+    nextReadingDue: d.nextDue,
     stoppedAt: d.stoppedAt,
     readings: snapshots
       .filter((s) => s.deliveryId === d.deliveryId)

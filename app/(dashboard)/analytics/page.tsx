@@ -93,10 +93,8 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
               followers={view.followers}
               previousLabel={`${view.previousFromDay} to ${view.previousToDay}`}
             />
-            <div className="mb-6 grid gap-6 xl:grid-cols-3">
-              <div className="xl:col-span-2">
-                <TrendChart series={view.series} />
-              </div>
+            <div className="mb-6 space-y-6">
+              <TrendChart series={view.series} />
               <NetworkBreakdown networks={view.networks} />
             </div>
             <section aria-labelledby="top-posts" className="mb-6">

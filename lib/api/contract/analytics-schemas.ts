@@ -81,6 +81,9 @@ export const postMetricsSchema = z
             '`waiting`: not sent, or its first reading is not due yet; `reading`: more readings to come; `done`: every reading taken; `deleted`: gone from the network (read no more); `unsupported`: the network gives no metrics for it.',
         }),
         nextReadingAt: z.string().nullable(),
+        nextReadingDue: z
+          .boolean()
+          .openapi({ description: 'The next reading is due already: the metrics job takes it on its next run.' }),
         stoppedAt: z.string().nullable(),
         readings: z.array(readingSchema),
       }),

@@ -1,18 +1,17 @@
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Font } from '@react-pdf/renderer';
 
 // The PDF's font (docs/analytics.md#the-client-report). Next ships Geist (Latin, Latin Extended, Cyrillic, punctuation,
 // arrows) with its image renderer; where that file is not found, the PDF's own Helvetica (Latin-1 and typographic
 // punctuation). Either way a character the font cannot draw (emoji, CJK, Greek) becomes "·" instead of a wrong glyph.
 
-const require = createRequire(import.meta.url);
+/** Where Next keeps the font; a path built at run time, so no bundler takes the .ttf for a module to compile. */
+const GEIST_PATH = ['node_modules', 'next', 'dist', 'compiled', '@vercel', 'og', 'Geist-Regular.ttf'];
 
 function geistFile(): string | null {
-  try {
-    return require.resolve('next/dist/compiled/@vercel/og/Geist-Regular.ttf');
-  } catch {
-    return null;
-  }
+  const file = path.join(process.cwd(), ...GEIST_PATH);
+  return existsSync(file) ? file : null;
 }
 
 const GEIST = geistFile();
