@@ -51,7 +51,7 @@ export function ClientReportForm({ toAddress, hasLogo, canEdit, recipientAction,
           id="client-report-logo"
           label="Logo on the report"
           error={logoError}
-          description={`PNG, JPEG, GIF or WebP, at most 1 MB. ${hasLogo ? 'A logo is set.' : 'None set: the report shows the workspace name only.'}`}
+          description={`PNG, JPEG, GIF or WebP, at most 800 KB. ${hasLogo ? 'A logo is set.' : 'None set: the report shows the workspace name only.'}`}
         >
           <div className="flex flex-wrap items-center gap-3">
             <input

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
@@ -125,4 +126,32 @@ test('the analytics page on the seeded demo: populated, filtered, its chart’s 
     expect(flat).toContain(`Deliveries ${format(db!.deliveries)}`);
     expect(flat).toContain(`Total engagement ${format(db!.engagement)}`);
   }).toPass({ timeout: 45_000 });
+});
+
+test('Settings → Client report: the monthly recipient and the logo, refused when invalid', async ({ page }) => {
+  const workspaceId = await demo();
+  await signIn(page, 'admin@demo.test');
+  await page.goto('/settings');
+  const recipient = page.getByLabel('Send the monthly report to');
+  await recipient.fill('not an address');
+  await page.getByRole('button', { name: 'Save recipient' }).click();
+  await expect(page.getByText('Enter an email address, or leave it empty')).toBeVisible();
+  await expect(recipient).toHaveAttribute('aria-invalid', 'true');
+  expect(await e2eSql()`select 1 from client_report_settings where workspace_id = ${workspaceId}`).toHaveLength(0);
+
+  await recipient.fill('Client@Example.test');
+  await page.getByRole('button', { name: 'Save recipient' }).click();
+  await expect(page.getByText('The monthly report goes to client@example.test.')).toBeVisible();
+  const png = await sharp({ create: { width: 600, height: 200, channels: 3, background: '#4338ca' } })
+    .png()
+    .toBuffer();
+  await page.getByLabel('Logo on the report').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'Save logo' }).click();
+  await expect(page.getByText('Logo saved: it heads the client report.')).toBeVisible();
+  const [row] = await e2eSql()<{ to_address: string; logo_type: string; bytes: number }[]>`
+    select to_address, logo_type, octet_length(logo) as bytes from client_report_settings where workspace_id = ${workspaceId}`;
+  expect(row).toMatchObject({ to_address: 'client@example.test', logo_type: 'image/png' });
+  expect(row!.bytes).toBeGreaterThan(0);
+  // Cleared again for the other tests (the seeded demo is shared).
+  await e2eSql()`delete from client_report_settings where workspace_id = ${workspaceId}`;
 });

@@ -42,7 +42,7 @@ export const setClientReportRecipientAction = workspaceAction(
   },
 );
 
-/** The logo on the client report (PNG, JPEG, GIF or WebP, at most 1 MB; stored as a PNG), or its removal. */
+/** The logo on the client report (PNG, JPEG, GIF or WebP, at most 800 KB, under the server actions’ 1 MB body limit; stored as a PNG), or its removal. */
 export const setClientReportLogoAction = workspaceAction(
   {
     name: 'setClientReportLogo',
@@ -59,7 +59,7 @@ export const setClientReportLogoAction = workspaceAction(
       return { ok: true, message: 'Logo removed.' };
     }
     if (!logo || logo.size === 0) return { ok: false, status: 422, errors: { logo: ['Choose an image'] } };
-    if (logo.size > 1024 * 1024) return { ok: false, status: 422, errors: { logo: ['The image is over 1 MB'] } };
+    if (logo.size > 800 * 1024) return { ok: false, status: 422, errors: { logo: ['The image is over 800 KB'] } };
     const prepared = await prepareLogo(new Uint8Array(await logo.arrayBuffer()));
     if (!prepared.ok) return { ok: false, status: 422, errors: { logo: [prepared.message] } };
     await setClientReportLogo(getDb(), {
