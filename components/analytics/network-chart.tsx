@@ -19,7 +19,7 @@ export function NetworkBreakdown({ networks }: { networks: Network[] }) {
       <figcaption id="networks-title" className="mb-2 text-sm font-semibold text-slate-900">
         Engagement by network
       </figcaption>
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="space-y-3">
         <div className="h-56 w-full">
           <ResponsiveContainer width="100%" height="100%">
             <BarChart
@@ -34,7 +34,7 @@ export function NetworkBreakdown({ networks }: { networks: Network[] }) {
               <XAxis type="number" tick={{ fontSize: 12, fill: '#334155' }} tickFormatter={(v: number) => count(v)} />
               <YAxis type="category" dataKey="network" width={90} tick={{ fontSize: 12, fill: '#334155' }} />
               <Tooltip formatter={(v) => count(typeof v === 'number' ? v : null)} />
-              <Bar dataKey="engagement" name="Engagement" fill="#4338ca">
+              <Bar dataKey="engagement" name="Engagement" fill="#4338ca" isAnimationActive={false}>
                 <LabelList
                   dataKey="engagement"
                   position="right"

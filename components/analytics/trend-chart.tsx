@@ -6,7 +6,7 @@ import { count } from './format';
 
 /**
  * Engagement (by the day posts went out) and followers over the period, one line each on its own axis: told apart by
- * name, dash and axis, not colour alone. The chart is keyboard-focusable (arrow keys move its tooltip), and the same
+ * name, dash and axis, not colour alone; drawn without animation (nothing moves). The chart is keyboard-focusable (arrow keys move its tooltip), and the same
  * numbers are in the data table below it.
  */
 export function TrendChart({ series }: { series: DayPoint[] }) {
@@ -52,6 +52,7 @@ export function TrendChart({ series }: { series: DayPoint[] }) {
               strokeWidth={2}
               dot={false}
               connectNulls
+              isAnimationActive={false}
             />
             <Line
               yAxisId="followers"
@@ -63,6 +64,7 @@ export function TrendChart({ series }: { series: DayPoint[] }) {
               strokeDasharray="6 3"
               dot={false}
               connectNulls
+              isAnimationActive={false}
             />
           </LineChart>
         </ResponsiveContainer>
