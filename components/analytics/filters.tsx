@@ -1,4 +1,5 @@
 import type { ProviderName } from '@/db/schema';
+import { DayField } from '@/components/ui/day-field';
 import { PROVIDER_LABEL } from '@/lib/providers/catalog';
 
 type Account = { id: string; handle: string; provider: ProviderName; disconnected: boolean };
@@ -29,8 +30,8 @@ export function AnalyticsFilters({
       className="mb-6 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 print:hidden"
     >
       <div className="flex flex-wrap items-end gap-4">
-        <DayField name="from" label="From" value={fromDay} error={errors.from} />
-        <DayField name="to" label="To (included)" value={toDay} error={errors.to} />
+        <DayField idPrefix="analytics" name="from" label="From" value={fromDay} error={errors.from} />
+        <DayField idPrefix="analytics" name="to" label="To (included)" value={toDay} error={errors.to} />
         <p className="text-xs text-slate-500">Days in {timeZone}.</p>
       </div>
       {accounts.length > 0 && (
@@ -63,27 +64,5 @@ export function AnalyticsFilters({
         Show
       </button>
     </form>
-  );
-}
-
-function DayField({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
-  const errorId = `analytics-${name}-error`;
-  return (
-    <label className="text-sm">
-      <span className="block font-medium text-slate-700">{label}</span>
-      <input
-        type="date"
-        name={name}
-        defaultValue={value}
-        aria-invalid={!!error}
-        aria-describedby={error ? errorId : undefined}
-        className="mt-1 rounded-md border border-slate-300 px-2 py-1"
-      />
-      {error && (
-        <span id={errorId} role="alert" className="mt-1 block text-rose-700">
-          {error}
-        </span>
-      )}
-    </label>
   );
 }

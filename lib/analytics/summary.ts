@@ -89,38 +89,38 @@ function followerFigures(series: { day: string; followers: number | null }[], fr
   };
 }
 
-/** Totals against the previous period, followers, and the per-network split (the API summary, the report). */
-export async function readAnalyticsSummary(
-  db: Executor,
-  params: { workspaceId: string; timeZone: string; period: ReportPeriod; accountIds: string[] | null },
-): Promise<AnalyticsSummary> {
+type SummaryParams = { workspaceId: string; timeZone: string; period: ReportPeriod; accountIds: string[] | null };
+
+/** The summary's three queries, side by side; the followers' day series kept for the page's chart. */
+async function summaryWithSeries(db: Executor, params: SummaryParams) {
   const scope = scopeOf(params);
   const days = daysIn(params.period);
-  const [totals, followers, networks] = await Promise.all([
+  const [totals, series, networks] = await Promise.all([
     getAnalyticsTotals(db, scope),
-    getFollowerSeries(db, {
-      ...scope,
-      fromDay: addDays(params.period.fromDay, -1 - days),
-      toDay: params.period.toDay,
-    }),
+    getFollowerSeries(db, { ...scope, fromDay: addDays(params.period.fromDay, -1 - days), toDay: params.period.toDay }),
     getNetworkBreakdown(db, scope),
   ]);
-  return { ...totals, followers: followerFigures(followers, params.period.fromDay, days), networks };
+  const summary: AnalyticsSummary = {
+    ...totals,
+    followers: followerFigures(series, params.period.fromDay, days),
+    networks,
+  };
+  return { summary, series };
+}
+
+/** Totals against the previous period, followers, and the per-network split (the API summary, the report). */
+export async function readAnalyticsSummary(db: Executor, params: SummaryParams): Promise<AnalyticsSummary> {
+  return (await summaryWithSeries(db, params)).summary;
 }
 
 /** Everything the analytics page shows, its queries run side by side. */
-export async function readAnalyticsView(
-  db: Executor,
-  params: { workspaceId: string; timeZone: string; period: ReportPeriod; accountIds: string[] | null },
-): Promise<AnalyticsView> {
+export async function readAnalyticsView(db: Executor, params: SummaryParams): Promise<AnalyticsView> {
   const scope = scopeOf(params);
   const days = daysIn(params.period);
   const { fromDay, toDay } = params.period;
-  const [totals, followers, daily, networks, topPosts, hours] = await Promise.all([
-    getAnalyticsTotals(db, scope),
-    getFollowerSeries(db, { ...scope, fromDay: addDays(fromDay, -1 - days), toDay }),
+  const [{ summary, series: followers }, daily, topPosts, hours] = await Promise.all([
+    summaryWithSeries(db, params),
     getDailyEngagement(db, scope),
-    getNetworkBreakdown(db, scope),
     listTopPosts(db, { ...scope, limit: TOP_POSTS }),
     getEngagementByHour(db, { ...scope, historyDays: BEST_TIME_HISTORY_DAYS }),
   ]);
@@ -139,9 +139,7 @@ export async function readAnalyticsView(
   }
   const ranked = hours.filter((h) => h.posts >= 2).sort((a, b) => b.avgEngagement - a.avgEngagement);
   return {
-    ...totals,
-    followers: followerFigures(followers, fromDay, days),
-    networks,
+    ...summary,
     fromDay,
     toDay,
     previousFromDay: addDays(fromDay, -days),

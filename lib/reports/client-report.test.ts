@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { enqueueClientReport, setClientReportLogo, setClientReportRecipient } from '@/db/queries/client-reports';
@@ -11,6 +9,7 @@ import { makeAccount, makeUser, makeWorkspace } from '@/testing/db/factories';
 import { createTestDatabase } from '@/testing/db/test-database';
 import { makeImage } from '@/testing/images';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
+import { startSmtpCapture } from '@/testing/smtp';
 import { readClientReport } from './client-report';
 import { prepareLogo } from './logo';
 import { enqueueMonthlyClientReports, lastCompleteMonth, monthPeriod } from './monthly';
@@ -101,34 +100,20 @@ describe('the client report', () => {
       db.insert(clientReports).values({ workspaceId: workspace.id, period: '2026-05', toAddress: 'x@y.test' }),
     ).rejects.toMatchObject({ cause: { constraint_name: 'client_reports_workspace_period_uq' } });
 
-    const received: { to: string[]; data: string }[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const smtp = await startSmtpCapture();
     try {
-      const smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
       const [a, b] = await Promise.all([
-        deliverDueNotifications(db, { smtpUrl, encryptionKey: TEST_ENCRYPTION_KEY }),
-        deliverDueNotifications(db, { smtpUrl, encryptionKey: TEST_ENCRYPTION_KEY }),
+        deliverDueNotifications(db, { smtpUrl: smtp.url, encryptionKey: TEST_ENCRYPTION_KEY }),
+        deliverDueNotifications(db, { smtpUrl: smtp.url, encryptionKey: TEST_ENCRYPTION_KEY }),
       ]);
       expect(a.sent + b.sent).toBe(1);
-      expect(received).toHaveLength(1);
-      expect(received[0]!.to).toEqual(['client@example.test']);
-      expect(received[0]!.data).toContain('Monthly report: May 2026');
-      expect(received[0]!.data).toMatch(/Content-Type: application\/pdf;\s+name=/);
-      expect(received[0]!.data).toContain('-report-2026-05-01-to-2026-05-31.pdf');
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.to).toEqual(['client@example.test']);
+      expect(smtp.received[0]!.data).toContain('Monthly report: May 2026');
+      expect(smtp.received[0]!.data).toMatch(/Content-Type: application\/pdf;\s+name=/);
+      expect(smtp.received[0]!.data).toContain('-report-2026-05-01-to-2026-05-31.pdf');
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await smtp.close();
     }
   });
 

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { addDueMetricReads } from '@/db/queries/post-metrics';
+import { providerEnum } from '@/db/schema';
 import { checkAnalyticsPeriod } from '@/lib/analytics/period';
 import { DEFAULT_READ_DELAYS_MS, readHorizonMs } from '@/lib/analytics/schedule';
 import { readAnalyticsView } from '@/lib/analytics/summary';
@@ -31,18 +32,8 @@ export type AnalyticsBenchFigures = {
 async function seedWorkspace(db: Database, posts: number, readings: number) {
   const workspace = await makeWorkspace(db);
   const accounts = [];
-  for (const provider of [
-    'x',
-    'x',
-    'mastodon',
-    'bluesky',
-    'linkedin',
-    'threads',
-    'instagram',
-    'facebook',
-    'tiktok',
-    'youtube',
-  ] as const)
+  // One account per network, and a second X account: ten.
+  for (const provider of [...providerEnum.enumValues, 'x' as const])
     accounts.push((await makeAccount(db, workspace.id, provider)).id);
   const to = new Date();
   await insertMetricHistory(db, {

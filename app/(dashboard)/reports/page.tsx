@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { count } from '@/components/analytics/format';
 import { PrintButton } from '@/components/reports/print-button';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { DayField } from '@/components/ui/day-field';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
@@ -83,8 +84,20 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
       />
 
       <form method="get" aria-label="Report period" className="mb-6 flex flex-wrap items-end gap-4 print:hidden">
-        <DateField name="from" label="From" value={fromDay} error={checked.ok ? undefined : checked.errors.from} />
-        <DateField name="to" label="To (included)" value={toDay} error={checked.ok ? undefined : checked.errors.to} />
+        <DayField
+          idPrefix="period"
+          name="from"
+          label="From"
+          value={fromDay}
+          error={checked.ok ? undefined : checked.errors.from}
+        />
+        <DayField
+          idPrefix="period"
+          name="to"
+          label="To (included)"
+          value={toDay}
+          error={checked.ok ? undefined : checked.errors.to}
+        />
         <button
           type="submit"
           className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-500"
@@ -243,28 +256,6 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
         </>
       )}
     </>
-  );
-}
-
-function DateField({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
-  const errorId = `period-${name}-error`;
-  return (
-    <label className="text-sm">
-      <span className="block font-medium text-slate-700">{label}</span>
-      <input
-        type="date"
-        name={name}
-        defaultValue={value}
-        aria-invalid={!!error}
-        aria-describedby={error ? errorId : undefined}
-        className="mt-1 rounded-md border border-slate-300 px-2 py-1"
-      />
-      {error && (
-        <span id={errorId} className="mt-1 block text-rose-700">
-          {error}
-        </span>
-      )}
-    </label>
   );
 }
 
