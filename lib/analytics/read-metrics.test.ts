@@ -163,6 +163,23 @@ describe('the metrics job', () => {
     expect((await snapshotsOf([ids[1]!])).map((s) => s.reading)).toEqual([0, 1, 3]);
   });
 
+  it('a disconnected account is not read: its readings wait, and end once the post is past its last reading', async () => {
+    const { a, ids } = await published('x', 1);
+    await age(ids, 2 * HOUR);
+    await db.execute(sql`update social_accounts set disconnected_at = now() where id = ${a.productAccountId}`);
+    await readDueMetrics(db, options());
+    expect(await snapshotsOf(ids)).toHaveLength(0);
+    const [waiting] = await db.select().from(postMetrics).where(eq(postMetrics.deliveryId, ids[0]!));
+    expect(waiting!.nextDueAt!.getTime()).toBeGreaterThan(Date.now() + 5 * HOUR);
+    expect(waiting!.stoppedReason).toBeNull();
+    await age(ids, 40 * 24 * HOUR);
+    await db.execute(sql`update post_metrics set next_due_at = now() where delivery_id = ${ids[0]}`);
+    await readDueMetrics(db, options());
+    const [ended] = await db.select().from(postMetrics).where(eq(postMetrics.deliveryId, ids[0]!));
+    expect(ended).toMatchObject({ stoppedReason: 'done', nextDueAt: null });
+    expect(await snapshotsOf(ids)).toHaveLength(0);
+  });
+
   it('reads wait while publishing holds the account’s budget, and publishing still goes first', async () => {
     // Four calls an hour per account, half kept for publishing: reads may spend two.
     const readBudget = { rateLimits: { sandbox: { max: 4, windowSeconds: 3600 } }, reservedShare: 0.5 };

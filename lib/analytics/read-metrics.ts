@@ -157,9 +157,14 @@ async function readAccount(
   const readable: DueMetricRead[] = [];
   for (const r of reads) {
     if (!r.externalId) out.releases.push({ ...fence(r), dueAt: null, stop: 'unsupported' });
-    // Disconnected, waiting for a reconnect, or no longer sent (a late copy is in review): looked at again later.
+    // Disconnected, waiting for a reconnect, or no longer sent (a late copy is in review): looked at again later,
+    // until the post is past its last reading (then reading ends).
     else if (r.accountDisconnected || !r.accountCanRead || r.deliveryStatus !== 'sent')
-      later(r, new Date(now().getTime() + PAUSE_MS));
+      out.releases.push(
+        now().getTime() > r.publishedAt.getTime() + readHorizonMs(options.delaysMs)
+          ? { ...fence(r), dueAt: null, skipTo: { reading: r.nextReading, dueAt: null } }
+          : { ...fence(r), dueAt: new Date(now().getTime() + PAUSE_MS) },
+      );
     else readable.push(r);
   }
   if (readable.length === 0) return out;
