@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
   check,
   date,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -962,6 +964,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'delivery.duplicate_detected',
   'post.approved',
   'post.rejected',
+  'metrics.updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const webhookMessageStatusEnum = pgEnum('webhook_message_status', ['pending', 'succeeded', 'failed']);
@@ -1286,6 +1289,8 @@ export const notificationSends = pgTable(
     digestSendId: uuid(),
     /** An invitation email (its recipient is the invitation's address, not a member). */
     invitationId: uuid().references(() => workspaceInvitations.id, { onDelete: 'cascade' }),
+    /** A monthly client report's email (its recipient is the report's address, not a member). */
+    clientReportId: uuid().references((): AnyPgColumn => clientReports.id, { onDelete: 'cascade' }),
     status: notificationSendStatusEnum().notNull().default('pending'),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }),
@@ -1905,3 +1910,214 @@ export const feedItems = pgTable(
   ],
 );
 export type FeedItem = typeof feedItems.$inferSelect;
+
+/**
+ * The read budget (docs/architecture.md#read-budget): one row per platform read that spent an account's rate-limit
+ * budget (metrics, the inbox). Counted with the account's attempts against the per-account limit; reads may take only
+ * what a reserved share leaves (lib/read-budget), taken under a per-account lock in one statement.
+ */
+export const platformReads = pgTable(
+  'platform_reads',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    /** Who read (`metrics`, `followers`, `inbox`…): shown and counted apart, spent from one budget. */
+    purpose: text().notNull(),
+    /** Platform calls this read may make (a batch of ids in one call is one). */
+    calls: integer().notNull(),
+    takenAt: createdAt(),
+  },
+  (t) => [
+    index('platform_reads_account_taken_idx').on(t.accountId, t.takenAt),
+    check('platform_reads_calls_ck', sql`${t.calls} >= 1`),
+  ],
+);
+export type PlatformRead = typeof platformReads.$inferSelect;
+
+const metricColumns = () => ({
+  views: bigint({ mode: 'number' }),
+  likes: bigint({ mode: 'number' }),
+  reposts: bigint({ mode: 'number' }),
+  replies: bigint({ mode: 'number' }),
+  quotes: bigint({ mode: 'number' }),
+  saves: bigint({ mode: 'number' }),
+  clicks: bigint({ mode: 'number' }),
+});
+
+/**
+ * One sent delivery's metrics (docs/analytics.md): its read schedule (the readings at PUBLISHED + each of
+ * ANALYTICS_READ_DELAYS_MS), the claim of the metrics job (generation, lease), and the latest reading's values, which
+ * the analytics page aggregates (one row per post and account, however many readings it has). Written only by the
+ * metrics job's statements (db/queries/post-metrics.ts), never by the publisher: a row appears when its first
+ * reading falls due.
+ */
+export const postMetrics = pgTable(
+  'post_metrics',
+  {
+    deliveryId: uuid()
+      .primaryKey()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    provider: providerEnum().notNull(),
+    /** When the call that made the post started (its attempt), else when the delivery was confirmed sent. */
+    publishedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The next reading (an index into the configured delays); past the last one, nothing is due. */
+    nextReading: integer().notNull().default(0),
+    /** When the next reading falls due; null: no more readings (done, deleted, or not readable). */
+    nextDueAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    workerId: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** Why reading stopped: `done` (every reading taken), `deleted` (gone from the platform), `unsupported`. */
+    stoppedReason: text({ enum: ['done', 'deleted', 'unsupported'] }),
+    stoppedAt: timestamp({ withTimezone: true }),
+    /** The latest reading (null until the first one). */
+    readAt: timestamp({ withTimezone: true }),
+    ...metricColumns(),
+    /** The latest reading's engagement: the sum of the interactions the network gives (null before any reading). */
+    engagement: bigint({ mode: 'number' }),
+    /** Unreadable readings in a row (the network failed to answer); reset by a reading. */
+    failures: integer().notNull().default(0),
+  },
+  (t) => [
+    // The analytics page: one workspace's posts published in a period (an index range, whatever the table holds).
+    index('post_metrics_workspace_published_idx').on(t.workspaceId, t.publishedAt),
+    // The metrics job's claim: due readings only.
+    index('post_metrics_due_idx')
+      .on(t.nextDueAt)
+      .where(sql`${t.nextDueAt} is not null`),
+    check('post_metrics_stopped_reason_ck', sql`${t.stoppedReason} in ('done', 'deleted', 'unsupported')`),
+  ],
+);
+export type PostMetricsRow = typeof postMetrics.$inferSelect;
+
+/**
+ * A reading of one delivery's public metrics, append-only: one row per delivery and reading time
+ * (`metric_snapshots_delivery_reading_uq`), so a re-run or a racing job never doubles a point. Null: the network does
+ * not give that metric (docs/analytics.md#metrics).
+ */
+export const metricSnapshots = pgTable(
+  'metric_snapshots',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    deliveryId: uuid()
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    /** Which configured reading (0: the first delay after publishing). */
+    reading: integer().notNull(),
+    /** When it was due (published + its delay): the point it stands for. */
+    readingAt: timestamp({ withTimezone: true }).notNull(),
+    /** When it was read. */
+    takenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...metricColumns(),
+  },
+  (t) => [unique('metric_snapshots_delivery_reading_uq').on(t.deliveryId, t.readingAt)],
+);
+export type MetricSnapshot = typeof metricSnapshots.$inferSelect;
+
+/** One account's follower-count reads: its daily schedule and the metrics job's claim (generation, lease). */
+export const accountMetrics = pgTable(
+  'account_metrics',
+  {
+    accountId: uuid()
+      .primaryKey()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    nextDueAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    generation: integer().notNull().default(0),
+    workerId: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** The network gives no follower count to this account's token (read no more). */
+    unsupported: boolean().notNull().default(false),
+  },
+  (t) => [index('account_metrics_due_idx').on(t.nextDueAt)],
+);
+
+/** An account's follower count, one row per account and UTC day (`follower_snapshots_pk`), append-only. */
+export const followerSnapshots = pgTable(
+  'follower_snapshots',
+  {
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    day: text().notNull(),
+    followers: bigint({ mode: 'number' }).notNull(),
+    takenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'follower_snapshots_pk', columns: [t.accountId, t.day] }),
+    index('follower_snapshots_workspace_day_idx').on(t.workspaceId, t.day),
+    check('follower_snapshots_day_ck', sql`${t.day} ~ '^\\d{4}-\\d{2}-\\d{2}$'`),
+  ],
+);
+export type FollowerSnapshot = typeof followerSnapshots.$inferSelect;
+
+/** PNG or JPEG bytes, for the report logo: small by check (lib/reports/logo.ts), kept in the row it belongs to. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * The client report's settings (Settings → Client report): the workspace's logo on the PDF, and where the monthly
+ * report goes (no address: none is sent).
+ */
+export const clientReportSettings = pgTable(
+  'client_report_settings',
+  {
+    workspaceId: uuid()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The monthly report's recipient (the client); null: no monthly report. */
+    toAddress: text(),
+    logo: bytea(),
+    logoType: text({ enum: ['image/png', 'image/jpeg'] }),
+    updatedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    check('client_report_settings_logo_ck', sql`(${t.logo} is null) = (${t.logoType} is null)`),
+    check('client_report_settings_logo_size_ck', sql`${t.logo} is null or octet_length(${t.logo}) <= 262144`),
+  ],
+);
+
+/**
+ * One monthly client report sent (or being sent): `client_reports_workspace_period_uq` keeps one per workspace and
+ * month, however many jobs run; its email goes through the notifications outbox (notification_sends.client_report_id).
+ */
+export const clientReports = pgTable(
+  'client_reports',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The month it covers, YYYY-MM, in the workspace's zone. */
+    period: text().notNull(),
+    toAddress: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('client_reports_workspace_period_uq').on(t.workspaceId, t.period),
+    check('client_reports_period_ck', sql`${t.period} ~ '^\\d{4}-\\d{2}$'`),
+  ],
+);
+export type ClientReport = typeof clientReports.$inferSelect;

@@ -51,6 +51,27 @@ const watchDelaysSchema = z
     });
     return z.NEVER;
   });
+/** When a sent post's metrics are read after it was published: growing, 1 to 8 readings, each within a year. */
+const readDelaysSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx): number[] => {
+    if (value === undefined || value.trim() === '') return [3_600_000, 86_400_000, 604_800_000, 2_592_000_000];
+    const delays = value.split(',').map((part) => Number(part.trim()));
+    const valid =
+      delays.length >= 1 &&
+      delays.length <= 8 &&
+      delays.every(
+        (d, i) => Number.isInteger(d) && d >= 60_000 && d <= 365 * DAY_MS && (i === 0 || d > delays[i - 1]!),
+      );
+    if (valid) return delays;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'growing milliseconds, comma-separated, 1 to 8 of them, each from 60000 to 31536000000 (e.g. 3600000,86400000,604800000,2592000000)',
+    });
+    return z.NEVER;
+  });
 const rateLimitsSchema = z
   .string()
   .optional()
@@ -235,6 +256,15 @@ const envSchema = z.object({
   RECONCILE_ALLOWANCE_CEILING_MS: z.coerce.number().int().min(0).max(3_600_000, 'at most one hour').default(900_000),
   RECONCILE_WATCH_DELAYS_MS: watchDelaysSchema,
   RATE_LIMITS: rateLimitsSchema,
+  // The share of every account's rate-limit window kept for publishing and reconciliation: reads (metrics, the inbox)
+  // spend only the rest (docs/architecture.md#read-budget). 1: reads never spend a limited account's budget.
+  // When a sent post's public metrics are read, after it was published (docs/analytics.md#the-metrics-job).
+  ANALYTICS_READ_DELAYS_MS: readDelaysSchema,
+  READ_BUDGET_RESERVED_SHARE: z.coerce
+    .number()
+    .min(0.1, 'at least 0.1: publishing always keeps a share')
+    .max(1, 'at most 1')
+    .default(0.5),
   // The LinkedIn-Version header (YYYYMM); blank: the version the LinkedIn client is written against.
   LINKEDIN_API_VERSION: z
     .string()

@@ -1,9 +1,9 @@
 // The screenshots of README.md and the guides in docs/: the calendar, the composer with a thread, a post's timeline
 // while it is being verified, the agency features (approvals and the client's link, the publication report,
-// webhooks, the request form, the notifications Outbox, CSV import) and the content tools (docs/content.md), taken
-// from a production build on a fresh, seeded database (as the e2e suite starts it), written to docs/screenshots/*.png.
-// Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=... (signed in with the demo
-// password, DEMO_PASSWORD or semel-demo). `-- --only content` takes the content tools' screenshots alone.
+// webhooks, the request form, the notifications Outbox, CSV import, analytics) and the content tools (docs/content.md),
+// taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
+// docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=... (signed
+// in with the demo password, DEMO_PASSWORD or semel-demo). `-- --only content` takes the content tools' screenshots alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -175,6 +175,13 @@ async function agencyScreenshots(sql: postgres.Sql) {
     await page.waitForTimeout(1000);
   }
   await save(page, 'report.png');
+
+  // The analytics page on the seeded six weeks of readings: totals, the chart, engagement by network.
+  await page.goto('/analytics');
+  await page.getByRole('table', { name: 'Figures by network' }).waitFor();
+  await page.locator('.recharts-line').first().waitFor();
+  await page.getByRole('group', { name: /^Posts published/ }).scrollIntoViewIfNeeded();
+  await save(page, 'analytics.png');
   await context.close();
 }
 

@@ -14,6 +14,7 @@ const ITEMS = [
   { href: '/feeds', label: 'Feeds' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/review', label: 'Review' },
+  { href: '/analytics', label: 'Analytics' },
   { href: '/reports', label: 'Reports' },
   { href: '/accounts', label: 'Accounts' },
   { href: '/sandbox', label: 'Sandbox' },

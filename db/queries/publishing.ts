@@ -45,15 +45,26 @@ export async function getNextDueAfterNow(db: Executor): Promise<Date | null> {
   return at ? new Date(at) : null;
 }
 
-/** Attempts started per account since `since` (the per-account rate limit). */
+/**
+ * Attempts started per account since `since`, plus the platform calls its reads spent (the per-account rate limit:
+ * one budget for publishing and reading, docs/architecture.md#read-budget). Reads only ever take what the reserved
+ * share leaves, so publishing keeps that share whatever they spent.
+ */
 export async function countRecentAttemptsByAccount(db: Executor, params: { accountIds: string[]; since: Date }) {
   if (params.accountIds.length === 0) return new Map<string, number>();
   const result = await executePrepared(
     db,
     sql`
-    select a.account_id as "accountId", count(*)::int as n from attempts a
-    where a.account_id = ${uuidAny(params.accountIds)} and a.started_at > ${params.since.toISOString()}::timestamptz
-    group by a.account_id`,
+    select u.account_id as "accountId", sum(u.n)::int as n from (
+      select a.account_id, count(*) as n from attempts a
+      where a.account_id = ${uuidAny(params.accountIds)} and a.started_at > ${params.since.toISOString()}::timestamptz
+      group by a.account_id
+      union all
+      select r.account_id, sum(r.calls) as n from platform_reads r
+      where r.account_id = ${uuidAny(params.accountIds)} and r.taken_at > ${params.since.toISOString()}::timestamptz
+      group by r.account_id
+    ) u
+    group by u.account_id`,
   );
   return new Map(rows<{ accountId: string; n: number }>(result).map((r) => [r.accountId, r.n]));
 }

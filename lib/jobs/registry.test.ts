@@ -30,10 +30,13 @@ describe('the job registry', () => {
       ['prune-webhooks', 'interval'],
       ['prune-media', 'interval'],
       ['prune-platform-events', 'interval'],
+      ['prune-platform-reads', 'interval'],
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
       ['evergreen', 'interval'],
       ['feeds', 'interval'],
+      ['metrics', 'interval'],
+      ['client-reports', 'interval'],
     ]);
   });
 

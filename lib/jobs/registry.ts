@@ -1,11 +1,14 @@
 import { evergreenJob } from './evergreen';
 import { feedsJob } from './feeds';
 import type { JobDefinition } from './job';
+import { clientReportsJob } from './client-reports';
+import { metricsJob } from './metrics';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
 import { pruneMediaJob } from './prune-media';
 import { prunePlatformEventsJob } from './prune-platform-events';
+import { prunePlatformReadsJob } from './prune-platform-reads';
 import { pruneSessionsJob } from './prune-sessions';
 import { pruneWebhooksJob } from './prune-webhooks';
 import { purgeWorkspacesJob } from './purge-workspaces';
@@ -31,10 +34,13 @@ export const jobs = [
   pruneWebhooksJob,
   pruneMediaJob,
   prunePlatformEventsJob,
+  prunePlatformReadsJob,
   notificationsJob,
   purgeWorkspacesJob,
   evergreenJob,
   feedsJob,
+  metricsJob,
+  clientReportsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

@@ -10,4 +10,5 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'delivery.duplicate_detected': 'A late copy of a sent delivery appeared: it is back in review with both copies',
   'post.approved': 'A post was approved',
   'post.rejected': 'A post was rejected',
+  'metrics.updated': 'New metrics were read for sent posts (one event per metrics run)',
 };

@@ -41,6 +41,11 @@ import { DELETE as deleteWebhookEndpoint } from './webhook-endpoints/[id]/route'
 import { webhookEndpointsContract } from './webhook-endpoints/contract';
 import { GET as listWebhookEndpoints, POST as createWebhookEndpoint } from './webhook-endpoints/route';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
+import { insertMetricHistory } from '@/testing/analytics';
+import { analyticsSummaryContract } from './analytics/summary/contract';
+import { GET as getAnalyticsSummary } from './analytics/summary/route';
+import { postMetricsContract } from './posts/[id]/metrics/contract';
+import { GET as getPostMetrics } from './posts/[id]/metrics/route';
 
 process.env.APP_ENCRYPTION_KEY ??= TEST_ENCRYPTION_KEY;
 // POST /accounts calls a Mastodon-API server on loopback, allowed by name as on the e2e server.
@@ -192,6 +197,44 @@ describe('real answers match the generated contract', () => {
     );
     expect(canceled.status).toBe(200);
     expect(await expectConforms(cancelPostContract, 'POST', canceled)).toMatchObject({ status: 'canceled' });
+  });
+
+  it('GET /analytics/summary and GET /posts/{id}/metrics: the figures, 422 for a bad period, 404 for an unknown post', async () => {
+    const [postId] = await insertMetricHistory(fixture.db, {
+      workspaceId: tenant.workspace.id,
+      accountIds: tenant.accounts.map((a) => a.id),
+      posts: 4,
+      from: new Date('2026-02-01T00:00:00Z'),
+      to: new Date('2026-02-05T00:00:00Z'),
+      readings: 2,
+    });
+    const summary = await getAnalyticsSummary(
+      apiRequest('/api/v1/analytics/summary?from=2026-02-01T00:00:00Z&to=2026-02-05T00:00:00Z', {
+        token: tenant.token,
+      }),
+      noParams,
+    );
+    expect(summary.status).toBe(200);
+    expect((await expectConforms(analyticsSummaryContract, 'GET', summary)).totals).toMatchObject({ posts: 4 });
+    const invalid = await getAnalyticsSummary(
+      apiRequest('/api/v1/analytics/summary?from=2026-02-01T00:00:00Z', { token: tenant.token }),
+      noParams,
+    );
+    expect(invalid.status).toBe(422);
+    await expectConforms(analyticsSummaryContract, 'GET', invalid);
+    const metrics = await getPostMetrics(
+      apiRequest(`/api/v1/posts/${postId}/metrics`, { token: tenant.token }),
+      idParams(postId!),
+    );
+    expect(metrics.status).toBe(200);
+    await expectConforms(postMetricsContract, 'GET', metrics);
+    const unknown = randomUUID();
+    const missing = await getPostMetrics(
+      apiRequest(`/api/v1/posts/${unknown}/metrics`, { token: tenant.token }),
+      idParams(unknown),
+    );
+    expect(missing.status).toBe(404);
+    await expectConforms(postMetricsContract, 'GET', missing);
   });
 
   it('GET /accounts and GET /openapi.json', async () => {

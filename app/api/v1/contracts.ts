@@ -1,5 +1,6 @@
 import type { RouteContract } from '@/lib/api/contract/define';
 import { accountContract } from './accounts/[id]/contract';
+import { analyticsSummaryContract } from './analytics/summary/contract';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
 import { importsContract } from './imports/contract';
@@ -12,6 +13,7 @@ import { approvePostContract } from './posts/[id]/approve/contract';
 import { rejectPostContract } from './posts/[id]/reject/contract';
 import { cancelPostContract } from './posts/[id]/cancel/contract';
 import { postContract } from './posts/[id]/contract';
+import { postMetricsContract } from './posts/[id]/metrics/contract';
 import { postsContract } from './posts/contract';
 import { publicationReportContract } from './reports/publication/contract';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
@@ -29,6 +31,7 @@ export const apiV1Contracts: readonly RouteContract[] = [
   cancelPostContract,
   approvePostContract,
   rejectPostContract,
+  postMetricsContract,
   accountsContract,
   accountContract,
   accountScheduleContract,
@@ -37,6 +40,7 @@ export const apiV1Contracts: readonly RouteContract[] = [
   uploadsContract,
   uploadContract,
   publicationReportContract,
+  analyticsSummaryContract,
   importsContract,
   webhookEndpointsContract,
   webhookEndpointContract,

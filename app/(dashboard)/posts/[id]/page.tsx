@@ -1,6 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ApprovalCard } from '@/components/approvals/approval-card';
+import { PostMetrics } from '@/components/analytics/post-metrics';
 import { CreateApprovalLink } from '@/components/approvals/create-link';
 import { ScheduleDraft } from '@/components/drafts/schedule-draft';
 import { DeliveryTimelines } from '@/components/posts/delivery-timeline';
@@ -16,9 +17,11 @@ import { listAccounts } from '@/db/queries/accounts';
 import { getRequireAltText } from '@/db/queries/media';
 import { listDecisions } from '@/db/queries/approvals';
 import { listRequestsForPosts } from '@/db/queries/requests';
+import { readPostMetrics } from '@/lib/analytics/post-history';
 import { readApprovalPost } from '@/lib/approvals/view';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/gate';
+import { getEnv } from '@/lib/env';
 import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { readPostDetail } from '@/lib/reads/post-detail';
@@ -52,6 +55,11 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
     awaiting || decisions.length > 0
       ? await readApprovalPost(getDb(), { workspaceId: workspace.id, postId: id })
       : null;
+  const metrics = await readPostMetrics(getDb(), {
+    workspaceId: workspace.id,
+    postId: id,
+    delaysMs: getEnv().ANALYTICS_READ_DELAYS_MS,
+  });
   const editable =
     can(role, 'edit') &&
     post.deliveries.some((d) => open(d.status)) &&
@@ -168,6 +176,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
       <HydrationBoundary state={dehydrate(queryClient)}>
         <DeliveryTimelines postId={post.id} />
       </HydrationBoundary>
+      <PostMetrics deliveries={metrics} parts={!!post.parts} />
       {editable && (
         <div id="edit" className="mt-6 scroll-mt-4">
           <EditPostForm
