@@ -128,12 +128,6 @@ export function ThreadParts({ parts, onChange, providers, errors = {}, idPrefix 
           </p>
         );
       })}
-      {/* The thread as a whole, refused by the server (more parts than a network whose replies are comments takes). */}
-      {errors.parts?.[0] && (
-        <p id={`${idPrefix}s-error`} className="mt-2 text-sm font-medium text-rose-700">
-          {errors.parts.join(' ')}
-        </p>
-      )}
       <ol className="mt-3 space-y-4">
         {parts.map((part, i) => {
           const id = `${idPrefix}-${i}`;
