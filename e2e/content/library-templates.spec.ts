@@ -26,7 +26,7 @@ test('a template gets an image in the Library form, then is edited there: text, 
   await templates.getByLabel('Name', { exact: true }).fill(name);
   await templates.getByLabel('Text, with {{variables}}').fill('New in store: {{product}}');
   await templates.getByLabel('First comment (optional)').fill('Shop {{product}}');
-  await templates.getByRole('checkbox', { name: '@demo_support' }).check();
+  await templates.getByRole('checkbox', { name: '@demo_support', exact: true }).check();
   const image = await randomImage();
   await templates
     .getByLabel('Add images')
@@ -52,11 +52,11 @@ test('a template gets an image in the Library form, then is edited there: text, 
   const form = templates.locator('#edit-template');
   await expect(form.getByRole('heading', { name: `Edit “${name}”` })).toBeVisible();
   await expect(form.getByLabel('Text, with {{variables}}')).toHaveValue('New in store: {{product}}');
-  await expect(form.getByRole('checkbox', { name: '@demo_support' })).toBeChecked();
+  await expect(form.getByRole('checkbox', { name: '@demo_support', exact: true })).toBeChecked();
   await expect(form.getByText('Image 1 uploaded')).toBeVisible();
   await form.getByLabel('Text, with {{variables}}').fill('Back in store: {{product}} at {{price}}');
   await form.getByLabel('First comment (optional)').fill('');
-  await form.getByRole('checkbox', { name: '@demo_brand' }).check();
+  await form.getByRole('checkbox', { name: '@demo_brand', exact: true }).check();
   await form.getByRole('button', { name: 'Remove image 1' }).click();
   const second = await randomImage();
   await form
