@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useActionState, useState } from 'react';
 import type { DraftMedia } from '@/components/compose/draft-parts';
 import { MediaPicker } from '@/components/compose/media-picker';
+import type { ComposeTemplate } from '@/components/compose/template-picker';
 import { buttonClass } from '@/components/ui/button';
 import { CheckboxGroup } from '@/components/ui/checkbox-group';
 import { Field, fieldAria, inputClass } from '@/components/ui/field';
@@ -45,17 +46,6 @@ export function SnippetForm({ action }: { action: FormAction }) {
   );
 }
 
-/** A template as the Library's edit form opens it. */
-export type EditedTemplate = {
-  id: string;
-  name: string;
-  text: string;
-  firstComment: string | null;
-  accountIds: string[];
-  timeOfDay: string | null;
-  media: DraftMedia[];
-};
-
 /**
  * Library → Templates: a new template, or one being edited (`template`, its fields as they are; Save replaces them).
  * Its images are uploaded as the composer's are (alt text as the workspace requires) and sent as `mediaIds`.
@@ -69,7 +59,7 @@ export function TemplateForm({
   action: FormAction;
   accounts: { id: string; handle: string }[];
   requireAltText: boolean;
-  template?: EditedTemplate;
+  template?: ComposeTemplate;
 }) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const [media, setMedia] = useState<DraftMedia[]>(template?.media ?? []);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { deliveries, reconciliations } from '@/db/schema';
+import { deliveries } from '@/db/schema';
 import { attemptCount, deliveryStates, testPublisherOptions } from '@/testing/publisher';
-import { testReconcileOptions } from '@/testing/reconciler';
+import { reconcileDecisions, testReconcileOptions } from '@/testing/reconciler';
 import { startTestSandbox } from '@/testing/sandbox';
 import type { FaultSettings } from '@/sandbox/store/types';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
@@ -27,14 +27,7 @@ const publish = (callTimeoutMs = 4_000) =>
 const reconcile = () => reconcileAmbiguousDeliveries(db, testReconcileOptions(sandbox.url));
 const status = async (id: string) => (await deliveryStates(db, [id])).get(id)!;
 const dueNow = (id: string) => db.update(deliveries).set({ dueAt: new Date() }).where(eq(deliveries.id, id));
-const decisions = async (id: string) =>
-  (
-    await db
-      .select({ decision: reconciliations.decision })
-      .from(reconciliations)
-      .where(eq(reconciliations.deliveryId, id))
-      .orderBy(reconciliations.checkedAt)
-  ).map((r) => r.decision);
+const decisions = (id: string) => reconcileDecisions(db, id);
 
 const NETWORKS = [
   {
