@@ -117,8 +117,8 @@ export async function listLinkedinComments(
       const text = asString(asRecord(comment.message).text) ?? '';
       mine.push({ id: urn, text, createdAt: new Date(createdAt), inReplyTo: parent });
     }
-    const total = Number(asRecord(asRecord(body).paging).total);
-    if (elements.length < PAGE_SIZE || (Number.isFinite(total) && start + elements.length >= total))
+    const total = asRecord(asRecord(body).paging).total;
+    if (elements.length < PAGE_SIZE || (typeof total === 'number' && start + elements.length >= total))
       return mine.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   }
   // More comments than the pages read: ours may be on a page not read, so this listing proves nothing.
