@@ -244,7 +244,20 @@ async function contentScreenshots(sql: postgres.Sql) {
   await page.getByRole('heading', { name: 'UTM presets' }).scrollIntoViewIfNeeded();
   await save(page, 'links.png');
 
+  // The Library: the template opened with Edit, a photo of the dish attached as the composer attaches one.
   await page.goto('/library');
+  await page.getByRole('link', { name: 'Edit New on the menu' }).click();
+  const form = page.locator('#edit-template');
+  const photo = await sharp({ create: { width: 480, height: 360, channels: 3, background: { r: 214, g: 122, b: 46 } } })
+    .jpeg()
+    .toBuffer();
+  await form.getByLabel('Add images').setInputFiles({ name: 'soup.jpeg', mimeType: 'image/jpeg', buffer: photo });
+  await form.getByLabel(/Alt text for image 1/).fill('A bowl of pumpkin soup on a wooden table');
+  await form.getByRole('button', { name: 'Upload image 1' }).click();
+  await form.getByText('Image 1 uploaded').waitFor();
+  await form.getByRole('button', { name: 'Save template' }).click();
+  await form.getByRole('status').filter({ hasText: 'saved' }).waitFor();
+  await form.getByRole('heading').scrollIntoViewIfNeeded();
   await save(page, 'library.png');
 
   // Evergreen: a queue of tips into the brand's slots.

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '@/db/client';
+import { reconciliations } from '@/db/schema';
 import { NO_ALLOWANCE } from './publisher';
 import { TEST_ENCRYPTION_KEY } from './keys';
 import { RECONCILE_DEFAULTS } from '@/lib/reconcile/options';
@@ -36,4 +39,14 @@ export function testWatchOptions(origin: string, overrides: Partial<WatchOptions
     origin,
     ...overrides,
   };
+}
+
+/** The reconciler's decisions on one delivery, oldest first (`found`, `not_found_recheck`, `released`, …). */
+export async function reconcileDecisions(db: Executor, deliveryId: string) {
+  const rows = await db
+    .select({ decision: reconciliations.decision })
+    .from(reconciliations)
+    .where(eq(reconciliations.deliveryId, deliveryId))
+    .orderBy(reconciliations.checkedAt);
+  return rows.map((r) => r.decision);
 }

@@ -124,7 +124,9 @@ export function ImportFlow({ workspaceTimeZone }: { workspaceTimeZone: string })
           Drop a file here or choose one. Columns: <code>text</code>, <code>accounts</code> (handles separated by
           &ldquo;;&rdquo;), <code>scheduled_at</code> (ISO 8601, or a local time in the row&rsquo;s{' '}
           <code>time_zone</code> or the workspace&rsquo;s, {workspaceTimeZone}); optional <code>key</code>,{' '}
-          <code>thread_group</code> and <code>part</code>. Up to 5,000 rows and 5 MB.
+          <code>thread_group</code> and <code>part</code>, <code>first_comment</code>, <code>template</code> (and its
+          variables&rsquo; columns), <code>track_links</code> (yes or no), <code>utm_preset</code> and{' '}
+          <code>utm_campaign</code>. Up to 5,000 rows and 5 MB.
         </p>
         <input
           ref={input}

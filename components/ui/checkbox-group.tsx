@@ -3,6 +3,8 @@ export function CheckboxGroup(props: {
   legend: string;
   name: string;
   options: { value: string; label: string }[];
+  /** The values ticked when the form opens (an edit's current ones). */
+  checked?: readonly string[];
   error?: string;
   className?: string;
 }) {
@@ -12,7 +14,14 @@ export function CheckboxGroup(props: {
       <div className="mt-1 flex flex-wrap gap-3">
         {props.options.map((o) => (
           <label key={o.value} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name={props.name} value={o.value} className="h-4 w-4" /> {o.label}
+            <input
+              type="checkbox"
+              name={props.name}
+              value={o.value}
+              defaultChecked={props.checked?.includes(o.value)}
+              className="h-4 w-4"
+            />{' '}
+            {o.label}
           </label>
         ))}
       </div>

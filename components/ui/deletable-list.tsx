@@ -1,11 +1,14 @@
 'use client';
 
+import Link from 'next/link';
 import { useActionState } from 'react';
 import type { FormAction } from '@/lib/auth/action';
+import { buttonClass } from './button';
 import { FormStatus } from './form-status';
 import { SubmitButton } from './submit-button';
 
-export type DeletableItem = { id: string; title: string; badge?: string; body: string };
+/** `editHref`: where the item is edited (an Edit link beside its Delete). */
+export type DeletableItem = { id: string; title: string; badge?: string; body: string; editHref?: string };
 
 /** Items each with a Delete (its form sends `id` to `remove`); without `remove`, the list only shows them. */
 export function DeletableList(props: { label: string; items: DeletableItem[]; remove?: FormAction; empty?: string }) {
@@ -32,19 +35,26 @@ export function DeletableList(props: { label: string; items: DeletableItem[]; re
               </p>
               <p className="mt-1 whitespace-pre-wrap text-slate-700">{item.body}</p>
             </div>
-            {props.remove && (
-              <form action={formAction}>
-                <input type="hidden" name="id" value={item.id} />
-                <SubmitButton
-                  variant="secondary"
-                  pending={pending}
-                  pendingLabel="Deleting…"
-                  aria-label={`Delete ${item.title}`}
-                >
-                  Delete
-                </SubmitButton>
-              </form>
-            )}
+            <div className="flex shrink-0 gap-2">
+              {item.editHref && (
+                <Link href={item.editHref} aria-label={`Edit ${item.title}`} className={buttonClass('secondary')}>
+                  Edit
+                </Link>
+              )}
+              {props.remove && (
+                <form action={formAction}>
+                  <input type="hidden" name="id" value={item.id} />
+                  <SubmitButton
+                    variant="secondary"
+                    pending={pending}
+                    pendingLabel="Deleting…"
+                    aria-label={`Delete ${item.title}`}
+                  >
+                    Delete
+                  </SubmitButton>
+                </form>
+              )}
+            </div>
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../client';
+import { violatedConstraint } from '../constraint';
 import { postTemplates, snippets, type PostTemplate, type Snippet } from '../schema';
 
 /** A workspace's snippets and post templates (the composer's library): every query scoped by workspace. */
@@ -52,6 +53,34 @@ export async function createTemplate(
 ): Promise<PostTemplate | null> {
   const [row] = await db.insert(postTemplates).values(params).onConflictDoNothing().returning();
   return row ?? null;
+}
+
+/**
+ * Changes a template's fields (those given): the row as it is now, null when the workspace has no such template,
+ * `name_taken` when another of its templates has the new name (`post_templates_workspace_name_uq`, in a savepoint, so
+ * the caller's transaction goes on).
+ */
+export async function updateTemplate(
+  db: Executor,
+  params: {
+    workspaceId: string;
+    id: string;
+    changes: Partial<Omit<PostTemplate, 'id' | 'workspaceId' | 'createdAt'>>;
+  },
+): Promise<PostTemplate | null | 'name_taken'> {
+  try {
+    return await db.transaction(async (savepoint) => {
+      const [row] = await savepoint
+        .update(postTemplates)
+        .set(params.changes)
+        .where(and(eq(postTemplates.workspaceId, params.workspaceId), eq(postTemplates.id, params.id)))
+        .returning();
+      return row ?? null;
+    });
+  } catch (error) {
+    if (violatedConstraint(error) === 'post_templates_workspace_name_uq') return 'name_taken';
+    throw error;
+  }
 }
 
 export async function deleteTemplate(db: Executor, params: { workspaceId: string; id: string }) {

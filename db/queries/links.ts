@@ -124,6 +124,19 @@ export async function replacePostLinkTexts(
     await db.insert(postShortLinks).values(ids.map((shortLinkId) => ({ postId: params.postId, shortLinkId })));
 }
 
+/** New posts' tracked texts and short links (an import's, just inserted: nothing of theirs to replace), in batches. */
+export async function insertNewPostsLinkTexts(
+  db: Executor,
+  posts: { postId: string; texts: { accountId: string; part: number; text: string }[]; shortLinkIds: string[] }[],
+) {
+  const texts = posts.flatMap((p) => p.texts.map((t) => ({ ...t, postId: p.postId })));
+  const links = posts.flatMap((p) =>
+    [...new Set(p.shortLinkIds)].map((shortLinkId) => ({ postId: p.postId, shortLinkId })),
+  );
+  for (let at = 0; at < texts.length; at += 500) await db.insert(postLinkTexts).values(texts.slice(at, at + 500));
+  for (let at = 0; at < links.length; at += 500) await db.insert(postShortLinks).values(links.slice(at, at + 500));
+}
+
 export async function getLinkSettings(db: Executor, params: { workspaceId: string }) {
   const [row] = await db.select().from(linkSettings).where(eq(linkSettings.workspaceId, params.workspaceId));
   return row ?? null;

@@ -84,16 +84,20 @@ test('a thread of 3 composed in the browser goes out as a chain, one copy per pa
   await expect(row.getByTestId('thread-progress')).toHaveText(Array(4).fill('part 3 of 3'));
 });
 
-test('a thread to LinkedIn is refused with a field error, and nothing is scheduled', async ({ page }) => {
-  const text = `No thread on LinkedIn ${randomUUID()}`;
+test('a thread of three to LinkedIn (a post and its first comment at most) is refused with a field error, and nothing is scheduled', async ({
+  page,
+}) => {
+  const text = `No thread of three on LinkedIn ${randomUUID()}`;
   await page.goto('/compose');
   await page.getByRole('checkbox', { name: /Demo Agency on LinkedIn/ }).check();
   await page.getByRole('radio', { name: 'Thread' }).check();
-  await expect(page.getByRole('note')).toContainText('LinkedIn cannot publish threads');
+  await expect(page.getByRole('note')).toContainText('LinkedIn takes 2 parts at most');
   await page.getByLabel('Part 1', { exact: true }).fill(text);
   await page.getByLabel('Part 2', { exact: true }).fill('second part');
+  await page.getByRole('button', { name: 'Add part' }).click();
+  await page.getByLabel('Part 3', { exact: true }).fill('third part');
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await expect(page.locator('#accountIds-error')).toContainText('LinkedIn cannot publish threads');
+  await expect(page.locator('#parts-error')).toContainText('LinkedIn takes a post and 1 comment');
   const [row] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from posts where text = ${text}`;
   expect(row!.n).toBe(0);
 });

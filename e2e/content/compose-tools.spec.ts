@@ -4,7 +4,8 @@ import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
 
 // The composer's content tools (docs/content.md): start from a template (its variables filled), insert a snippet with
-// `/`, write a first comment — then one post with its text, its first comment as X's part 1, and LinkedIn without one.
+// `/`, write a first comment — then one post with its text, its first comment as X's reply and the LinkedIn page's
+// comment (each account's part 1).
 
 const accountId = async (handle: string) =>
   (
@@ -13,7 +14,9 @@ const accountId = async (handle: string) =>
       where w.slug = 'demo' and a.handle = ${handle}`
   )[0]!.id;
 
-test('compose with a template, a snippet and a first comment: one post, its comment on X only', async ({ page }) => {
+test('compose with a template, a snippet and a first comment: one post, its comment on X and on LinkedIn', async ({
+  page,
+}) => {
   const tag = randomUUID().slice(0, 8);
   const [x, linkedin] = [await accountId('@demo_support'), await accountId('Demo Agency (page)')];
   await e2eSql()`
@@ -47,7 +50,7 @@ test('compose with a template, a snippet and a first comment: one post, its comm
   await expect(text).toHaveValue(`New in store: Lamp ${tag}! — The Demo team ${tag}`);
 
   await page.getByLabel('First comment (optional)').fill(`Shop it: https://shop.example.com/${tag}`);
-  await expect(page.getByText(/Demo Agency \(page\) publish without it/)).toBeVisible();
+  await expect(page.getByText(/as @demo_support’s own reply, Demo Agency \(page\)’s comment\./)).toBeVisible();
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Scheduled/ })).toBeVisible();
 
@@ -60,10 +63,13 @@ test('compose with a template, a snippet and a first comment: one post, its comm
   expect(post!.scheduled_at.getTime()).toBeGreaterThan(Date.now());
   const parts = await e2eSql()<{ account_id: string; part: number; status: string }[]>`
     select account_id, part, status from deliveries where post_id = ${post!.id} order by account_id, part`;
-  expect(parts.map((d) => `${d.account_id}:${d.part}`).sort()).toEqual([`${x}:0`, `${x}:1`, `${linkedin}:0`].sort());
+  expect(parts.map((d) => `${d.account_id}:${d.part}`).sort()).toEqual(
+    [`${x}:0`, `${x}:1`, `${linkedin}:0`, `${linkedin}:1`].sort(),
+  );
   expect(parts.every((d) => d.status === 'scheduled')).toBe(true);
 
   // The post page shows the comment as a delivery of its own, waiting for its post.
   await page.goto(`/posts/${post!.id}`);
   await expect(page.getByRole('region', { name: 'First comment on @demo_support' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'First comment on Demo Agency (page)' })).toBeVisible();
 });

@@ -101,7 +101,7 @@ test('a denied LinkedIn consent returns to /accounts with a clear message and co
   expect(await linkedinAccountCount()).toBe(before);
 });
 
-test('LinkedIn takes no replies: the server refuses a reply to a LinkedIn account with a field error, storing nothing', async ({
+test('LinkedIn takes a comment only as a post’s first: the server refuses a reply to a LinkedIn account with a field error, storing nothing', async ({
   page,
 }) => {
   await signIn(page, 'admin@demo.test');
@@ -118,13 +118,15 @@ test('LinkedIn takes no replies: the server refuses a reply to a LinkedIn accoun
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Please fix the highlighted fields.' })).toBeVisible();
   await expect(
-    page.getByRole('group', { name: 'Accounts', exact: true }).getByText(/LinkedIn takes posts only/),
+    page
+      .getByRole('group', { name: 'Accounts', exact: true })
+      .getByText(/LinkedIn takes a comment only as a thread's second part/),
   ).toBeVisible();
   const [stored] = await e2eSql()<{ n: number }[]>`select count(*)::int as n from posts where text = ${text}`;
   expect(stored!.n).toBe(0);
 });
 
-test('LinkedIn takes no threads: the server refuses a thread to a LinkedIn account with a field error, storing nothing', async ({
+test('LinkedIn takes a thread of two (the post and its first comment): the server refuses a third part with a field error, storing nothing', async ({
   page,
 }) => {
   await signIn(page, 'admin@demo.test');
@@ -134,16 +136,19 @@ test('LinkedIn takes no threads: the server refuses a thread to a LinkedIn accou
     .first()
     .check();
   await page.getByRole('radio', { name: 'Thread' }).check();
-  // The composer says so at once; the server refuses it anyway when it is sent.
-  await expect(page.getByRole('note').filter({ hasText: 'LinkedIn cannot publish threads' })).toBeVisible();
+  // The composer says what part 2 is, and that a third is too many; the server refuses it anyway when it is sent.
+  const note = page.getByRole('note').filter({ hasText: 'On LinkedIn, part 2 is the post’s first comment' });
+  await expect(note).toContainText('LinkedIn takes 2 parts at most');
   const tag = randomUUID();
   await page.getByLabel('Part 1', { exact: true }).fill(`A thread LinkedIn cannot take ${tag}: one`);
   await page.getByLabel('Part 2', { exact: true }).fill(`A thread LinkedIn cannot take ${tag}: two`);
+  await page.getByRole('button', { name: 'Add part' }).click();
+  await page.getByLabel('Part 3', { exact: true }).fill(`A thread LinkedIn cannot take ${tag}: three`);
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Please fix the highlighted fields.' })).toBeVisible();
-  await expect(
-    page.getByRole('group', { name: 'Accounts', exact: true }).getByText(/LinkedIn cannot publish threads/),
-  ).toBeVisible();
+  await expect(page.locator('#parts-error')).toHaveText(
+    /^LinkedIn takes a post and 1 comment \(.+\): at most 2 parts$/,
+  );
   const [stored] = await e2eSql()<{ n: number }[]>`
     select count(*)::int as n from post_parts where text like ${`A thread LinkedIn cannot take ${tag}%`}`;
   expect(stored!.n).toBe(0);

@@ -6,6 +6,7 @@ import { insertInstallation, setupOpen, setupTokenExists, storeSetupToken } from
 import { canonicalTimeZone } from '@/lib/time/zoned';
 import { hashPassword } from './password';
 import { checkNewPassword } from './password-policy';
+import { violatedConstraint } from '@/db/constraint';
 
 /** SHA-256 of a one-time token: the tokens are 32 random bytes, so no slow hash is needed (like API keys). */
 export function hashOneTimeToken(token: string): string {
@@ -67,15 +68,6 @@ export type SetupResult =
   | { kind: 'bad_token' }
   | { kind: 'already_set_up' }
   | { kind: 'slug_taken' };
-
-/** The Postgres constraint a query failed on (drizzle wraps the driver's error in `cause`), if any. */
-function violatedConstraint(error: unknown): string | null {
-  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint_name } = e as { code?: string; constraint_name?: string };
-    if (code === '23505' || code === '23514') return constraint_name ?? null;
-  }
-  return null;
-}
 
 /**
  * Creates the first admin and workspace in one transaction. `token` is the setup token (the web form); null for

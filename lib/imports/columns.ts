@@ -11,5 +11,8 @@ export const IMPORT_COLUMNS = [
   'part',
   'first_comment',
   'template',
+  'track_links',
+  'utm_preset',
+  'utm_campaign',
 ] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];

@@ -2,9 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '@/db/client';
 import { ensureImport } from '@/db/queries/imports';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
-import { runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { runIdempotentPrepared } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
+import { trackImportLinks, withoutRefusedLinks, type ImportLinks } from './links';
 import type { BadFile } from './parse';
 import {
   IMPORT_CHUNK_POSTS,
@@ -37,7 +38,7 @@ export async function importCsv(
 ): Promise<ImportCsvResult> {
   const read = await readImportFile(db, file, context);
   if (!read.ok) return read; // a bad file is refused before any work: not stored, the key stays free
-  const outcome = await runIdempotent(
+  const outcome = await runIdempotentPrepared<ImportLinks>(
     db,
     {
       workspaceId: context.workspaceId,
@@ -48,34 +49,47 @@ export async function importCsv(
         fileName: file.fileName,
       }),
     },
-    async (tx) => {
-      const importId = randomUUID();
-      await ensureImport(tx, {
-        id: importId,
-        workspaceId: context.workspaceId,
-        fileName: file.fileName,
-        source: context.source,
-        createdByUserId: context.userId ?? null,
-        createdByApiKeyId: context.apiKeyId ?? null,
-      });
-      const reports = new Map<number, ImportRowReport>();
-      const { posts } = read.plan;
-      for (let at = 0; at < posts.length; at += IMPORT_CHUNK_POSTS)
-        for (const [row, report] of await importPlannedPosts(tx, posts.slice(at, at + IMPORT_CHUNK_POSTS), {
-          ...context,
-          importId,
-        }))
-          reports.set(row, report);
-      const rows = withInvalidRows(read, reports);
-      const result: ImportResult = { importId, fileName: file.fileName, counts: countRows(rows), rows };
-      const latest = Math.max(Date.now(), ...posts.map((p) => p.scheduledAt.getTime()));
-      return {
-        store: true,
-        status: 201,
-        body: JSON.stringify(result),
-        resourceId: importId,
-        retainUntil: new Date(latest + RETENTION_AFTER_SCHEDULE_MS),
-      };
+    {
+      // Links are tracked under the held key, before the transaction: an external shortener is another server.
+      prepare: async () => ({
+        ok: true,
+        value: await trackImportLinks(db, {
+          workspaceId: context.workspaceId,
+          posts: read.plan.posts,
+          accounts: read.accounts,
+        }),
+      }),
+      operation: async (tx, links) => {
+        const importId = randomUUID();
+        await ensureImport(tx, {
+          id: importId,
+          workspaceId: context.workspaceId,
+          fileName: file.fileName,
+          source: context.source,
+          createdByUserId: context.userId ?? null,
+          createdByApiKeyId: context.apiKeyId ?? null,
+        });
+        const reports = new Map<number, ImportRowReport>();
+        const { posts } = withoutRefusedLinks(read.plan, links);
+        for (let at = 0; at < posts.length; at += IMPORT_CHUNK_POSTS)
+          for (const [row, report] of await importPlannedPosts(
+            tx,
+            posts.slice(at, at + IMPORT_CHUNK_POSTS),
+            { ...context, importId },
+            links.tracked,
+          ))
+            reports.set(row, report);
+        const rows = withInvalidRows(read, reports);
+        const result: ImportResult = { importId, fileName: file.fileName, counts: countRows(rows), rows };
+        const latest = Math.max(Date.now(), ...posts.map((p) => p.scheduledAt.getTime()));
+        return {
+          store: true,
+          status: 201,
+          body: JSON.stringify(result),
+          resourceId: importId,
+          retainUntil: new Date(latest + RETENTION_AFTER_SCHEDULE_MS),
+        };
+      },
     },
     { leaseMs: IMPORT_LEASE_MS },
   );
@@ -112,7 +126,12 @@ export async function importCsvChunk(
   const range = { from: context.chunk * IMPORT_CHUNK_POSTS, to: (context.chunk + 1) * IMPORT_CHUNK_POSTS };
   const read = await readImportFile(db, file, context, range);
   if (!read.ok) return read;
-  const { candidates, posts: slice } = read.plan;
+  const links = await trackImportLinks(db, {
+    workspaceId: context.workspaceId,
+    posts: read.plan.posts,
+    accounts: read.accounts,
+  });
+  const { candidates, posts: slice } = withoutRefusedLinks(read.plan, links);
   const reports = await db.transaction(async (tx) => {
     const owned = await ensureImport(tx, {
       id: context.importId,
@@ -121,7 +140,7 @@ export async function importCsvChunk(
       source: context.source,
       createdByUserId: context.userId ?? null,
     });
-    return owned ? importPlannedPosts(tx, slice, context) : null;
+    return owned ? importPlannedPosts(tx, slice, context, links.tracked) : null;
   });
   if (!reports)
     return { ok: false, status: 409, title: 'Conflict', detail: 'This import id belongs to another workspace.' };

@@ -59,7 +59,7 @@ export async function parseImportCsv(bytes: Uint8Array): Promise<ParsedCsv> {
     return bad(
       422,
       'Missing columns',
-      `The header row must name the columns ${REQUIRED.join(', ')} (missing: ${missing.join(', ')}); optional: time_zone, key, thread_group, part, first_comment, template (and its variables' columns).`,
+      `The header row must name the columns ${REQUIRED.join(', ')} (missing: ${missing.join(', ')}); optional: time_zone, key, thread_group, part, first_comment, template (and its variables' columns), track_links, utm_preset, utm_campaign.`,
     );
   const duplicated = names.filter((n, i) => n !== '' && names.indexOf(n) !== i);
   if (duplicated.length > 0)

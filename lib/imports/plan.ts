@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@/lib/idempotency/fingerprint';
-import { postTextSchema, withinTwoYears } from '@/lib/posts/schemas';
+import { linkOptionsSchema, postTextSchema, withinTwoYears } from '@/lib/posts/schemas';
 import { normaliseText } from '@/lib/posts/text';
 import { planFirstComments } from '@/lib/posts/first-comment';
 import { checkTargets, type FieldErrors, type TargetAccount } from '@/lib/posts/targets';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
 import { fillTemplate } from '@/lib/templates/variables';
 import { canonicalTimeZone, zonedLocalToUtc } from '@/lib/time/zoned';
-import type { PostTemplate } from '@/db/schema';
+import type { PostLinkOptions, PostTemplate } from '@/db/schema';
 import type { CsvRow } from './parse';
 import { eventLoopSlices } from './slices';
 
@@ -23,6 +23,8 @@ export type PlannedPost = {
   firstComment?: string;
   /** The accounts (lower-case ids) that publish the first comment: set by the target check. */
   firstCommentAccounts?: ReadonlySet<string>;
+  /** How its links are tracked (`track_links`, `utm_preset`, `utm_campaign`), as the API's `links`; none: as the workspace tracks. */
+  links?: PostLinkOptions;
   accountIds: string[];
   scheduledAt: Date;
   /** `import:<sha256(row key)>`: the post's idempotency key, unique per workspace (posts_workspace_idempotency_key_uq). */
@@ -44,6 +46,8 @@ export type PlanContext = {
   now: Date;
   /** The workspace's post templates by name (lower case), for a `template` column. */
   templates?: ReadonlyMap<string, Pick<PostTemplate, 'name' | 'text' | 'firstComment' | 'accountIds'>>;
+  /** The workspace's UTM presets' ids by name (lower case), for a `utm_preset` column. */
+  utmPresets?: ReadonlyMap<string, string>;
 };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -96,6 +100,9 @@ export async function planImport(
     for (const m of ordered.slice(1)) {
       if (m.row.cells.accounts.trim() !== '' && !sameSet(m.accountIds, first.accountIds))
         fail(m.row.row, `Thread "${group}": a later part must name part 1's accounts or leave them empty`);
+      for (const column of LINK_COLUMNS)
+        if (m.row.cells[column].trim() !== '' && m.row.cells[column].trim() !== first.row.cells[column].trim())
+          fail(m.row.row, `Thread "${group}": a later part must have part 1's ${column} or leave it empty`);
       if (m.row.cells.scheduled_at.trim() !== '' && m.scheduledAt?.getTime() !== first.scheduledAt?.getTime())
         fail(m.row.row, `Thread "${group}": a later part must have part 1's time or leave it empty`);
     }
@@ -171,7 +178,40 @@ type Checked = {
   part: number | null;
   accountIds: string[];
   scheduledAt: Date | null;
+  links?: PostLinkOptions;
 };
+
+/** The columns of a row's link tracking (the API's `links`: track, presetId, campaign). */
+const LINK_COLUMNS = ['track_links', 'utm_preset', 'utm_campaign'] as const;
+const YES = new Set(['yes', 'y', 'true', '1', 'on']);
+const NO = new Set(['no', 'n', 'false', '0', 'off']);
+
+/**
+ * A row's link tracking, as the composer and the API take it: `track_links` yes or no (empty: as the workspace
+ * tracks), `utm_preset` a UTM preset by name (empty: the workspace's default), `utm_campaign` this post's campaign.
+ * Undefined when the row says nothing, so its key stays what it was before these columns existed.
+ */
+function checkLinks(
+  cells: CsvRow['cells'],
+  context: PlanContext,
+  fail: (message: string) => void,
+): PostLinkOptions | undefined {
+  const links: PostLinkOptions = {};
+  const track = cells.track_links.trim().toLowerCase();
+  if (YES.has(track)) links.track = true;
+  else if (NO.has(track)) links.track = false;
+  else if (track !== '') fail(`track_links: "${cells.track_links.trim()}" is not yes or no`);
+  const preset = cells.utm_preset.trim();
+  if (preset !== '') {
+    const id = context.utmPresets?.get(preset.toLowerCase());
+    if (id) links.presetId = id;
+    else fail(`utm_preset: no UTM preset "${preset}" in this workspace (Settings → Links)`);
+  }
+  const campaign = linkOptionsSchema.shape.campaign.safeParse(cells.utm_campaign.trim() || undefined);
+  if (!campaign.success) fail(`utm_campaign: ${campaign.error.issues[0]!.message}`);
+  else if (campaign.data !== undefined) links.campaign = campaign.data;
+  return Object.keys(links).length > 0 ? links : undefined;
+}
 
 function checkRow(row: CsvRow, context: PlanContext, fail: (row: number, message: string) => void): Checked {
   const { cells } = row;
@@ -217,7 +257,8 @@ function checkRow(row: CsvRow, context: PlanContext, fail: (row: number, message
     if (typeof time === 'string') fail(n, time);
     else scheduledAt = time;
   }
-  return { row, group, part, accountIds, scheduledAt };
+  const links = checkLinks(cells, context, (message) => fail(n, message));
+  return { row, group, part, accountIds, scheduledAt, ...(links ? { links } : {}) };
 }
 
 /** `@handle`, `handle`, or `network:@handle` where two networks share a handle; case-insensitive. */
@@ -286,6 +327,7 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
     kind === 'post' && first.row.cells.first_comment.trim() !== '' ? first.row.cells.first_comment : undefined;
   const accountIds = first.accountIds;
   const scheduledAt = first.scheduledAt!;
+  const links = first.links;
   const sortedAccounts = [...accountIds].map((id) => id.toLowerCase()).sort();
   const keyCell = first.row.cells.key.trim();
   const rowKey =
@@ -297,6 +339,8 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
             texts: texts.map(normaliseText),
             // Only when there is one, so a row without it keeps the key it had before first comments existed.
             ...(firstComment !== undefined ? { firstComment: normaliseText(firstComment) } : {}),
+            // Likewise: another tracking of the same text is another intent.
+            ...(links ? { links } : {}),
             accounts: sortedAccounts,
             at: scheduledAt.toISOString(),
           }),
@@ -306,6 +350,7 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
     kind,
     texts,
     ...(firstComment !== undefined ? { firstComment } : {}),
+    ...(links ? { links } : {}),
     accountIds,
     scheduledAt,
     postKey: `import:${sha256(rowKey)}`,

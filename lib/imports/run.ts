@@ -3,6 +3,9 @@ import type { Database, Executor, Transaction } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { insertImportedPosts, insertImportRows } from '@/db/queries/imports';
 import { listTemplates } from '@/db/queries/library';
+import { insertNewPostsLinkTexts, listUtmPresets } from '@/db/queries/links';
+import type { TrackedTexts } from '@/lib/links/track';
+import type { TargetAccount } from '@/lib/posts/targets';
 import { notifyDue } from '@/db/queries/publishing';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { findAlreadyImported, findEditedCopies, type EditedCopies } from './classify';
@@ -26,7 +29,8 @@ export type ImportContext = {
   now?: Date;
 };
 
-export type ReadFile = { ok: true; rows: CsvRow[]; plan: ImportPlan; ignoredColumns: string[] } | BadFile;
+export type ReadFile =
+  { ok: true; rows: CsvRow[]; plan: ImportPlan; ignoredColumns: string[]; accounts: TargetAccount[] } | BadFile;
 
 /** Parse and check a file against the workspace's accounts and time zone (no writes). */
 export async function readImportFile(
@@ -37,10 +41,13 @@ export async function readImportFile(
 ): Promise<ReadFile> {
   const parsed = await parseImportCsv(file.bytes);
   if (!parsed.ok) return parsed;
-  const [accounts, settings, templates] = await Promise.all([
+  // The UTM presets only where a row names one (most files name none).
+  const presetsNamed = parsed.rows.some((r) => r.cells.utm_preset.trim() !== '');
+  const [accounts, settings, templates, presets] = await Promise.all([
     listAccounts(db, { workspaceId: context.workspaceId }),
     getWorkspaceSettings(db, { workspaceId: context.workspaceId }),
     listTemplates(db, { workspaceId: context.workspaceId }),
+    presetsNamed ? listUtmPresets(db, { workspaceId: context.workspaceId }) : [],
   ]);
   const plan = await planImport(
     parsed.rows,
@@ -49,10 +56,11 @@ export async function readImportFile(
       workspaceTimeZone: settings?.timeZone ?? 'UTC',
       now: context.now ?? new Date(),
       templates: new Map(templates.map((t) => [t.name.toLowerCase(), t])),
+      utmPresets: new Map(presets.map((p) => [p.name.toLowerCase(), p.id])),
     },
     range,
   );
-  return { ok: true, rows: parsed.rows, plan, ignoredColumns: parsed.ignoredColumns };
+  return { ok: true, rows: parsed.rows, plan, ignoredColumns: parsed.ignoredColumns, accounts };
 }
 
 /** The preview: per row new / already imported / looks like an edited copy / its errors. Writes nothing. */
@@ -130,6 +138,8 @@ export async function importPlannedPosts(
   tx: Transaction,
   planned: readonly PlannedPost[],
   context: ImportContext & { importId: string },
+  /** Each post's texts with its tracked links, by post key (lib/imports/links.ts); none: its links as written. */
+  tracked: ReadonlyMap<string, TrackedTexts> = new Map(),
 ): Promise<Map<number, ImportRowReport>> {
   const now = context.now ?? new Date();
   const copies = await findEditedCopies(tx, context.workspaceId, planned);
@@ -144,6 +154,7 @@ export async function importPlannedPosts(
       text: post.texts[0]!, // a thread's first part, as lib/posts/create.ts stores it
       firstComment: post.firstComment ?? null,
       firstCommentAccounts: [...(post.firstCommentAccounts ?? [])],
+      links: post.links ?? null,
       scheduledAt: post.scheduledAt,
       source: context.source,
       idempotencyKey: post.postKey,
@@ -173,6 +184,12 @@ export async function importPlannedPosts(
     (p) => created.has(p.postKey) && p.scheduledAt.getTime() - now.getTime() < NOTIFY_HORIZON_MS,
   );
   await insertImportRows(tx, importRows);
+  await insertNewPostsLinkTexts(
+    tx,
+    sorted
+      .filter((p) => created.has(p.postKey) && tracked.has(p.postKey))
+      .map((p) => ({ postId: created.get(p.postKey)!, ...tracked.get(p.postKey)! })),
+  );
   if (dueSoon) await notifyDue(tx);
   const already = await findAlreadyImported(
     tx,

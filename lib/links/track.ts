@@ -84,27 +84,18 @@ export async function prepareLinkTracking(
 
 export type DeliveryText = { accountId: string; provider: ProviderName; handle: string; part: number; text: string };
 
+/** A post's texts with their tracked links (post_link_texts rows) and the short links they use. */
+export type TrackedTexts = { texts: { accountId: string; part: number; text: string }[]; shortLinkIds: string[] };
+
 /**
- * A post's tracked texts, written in its transaction (post_link_texts, read first by deliveryTextSql) with the short
- * links they use; each checked against its network's limit as published (a long UTM-tagged link on Bluesky). Without
- * tracking, the post's rows are removed (an edit that dropped its links).
+ * Each delivery's text with its links tracked for its network, checked against that network's limit as published (a
+ * long UTM-tagged link on Bluesky: an error on `text`). Only the texts that have a tracked link are returned.
  */
-export async function writeTrackedTexts(
-  db: Executor,
-  params: {
-    postId: string;
-    tracking: LinkTracking | null;
-    deliveries: DeliveryText[];
-    /** A post made just now: without tracking there is nothing of its own to remove (no statement at all). */
-    fresh?: boolean;
-  },
-  errors: FieldErrors,
-) {
-  if (!params.tracking && params.fresh) return;
-  const texts: { accountId: string; part: number; text: string }[] = [];
+export function trackTexts(tracking: LinkTracking, deliveries: DeliveryText[], errors: FieldErrors): TrackedTexts {
+  const texts: TrackedTexts['texts'] = [];
   const shortLinkIds: string[] = [];
-  for (const d of params.tracking ? params.deliveries : []) {
-    const links = params.tracking!.byProvider.get(d.provider);
+  for (const d of deliveries) {
+    const links = tracking.byProvider.get(d.provider);
     if (!links) continue;
     const found = findUrls(d.text).filter((u) => links.has(u));
     if (found.length === 0) continue;
@@ -118,5 +109,28 @@ export async function writeTrackedTexts(
       );
     texts.push({ accountId: d.accountId, part: d.part, text: tracked });
   }
-  await replacePostLinkTexts(db, { postId: params.postId, texts, shortLinkIds });
+  return { texts, shortLinkIds };
+}
+
+/**
+ * A post's tracked texts, written in its transaction (post_link_texts, read first by deliveryTextSql) with the short
+ * links they use; each checked against its network's limit as published (trackTexts). Without tracking, the post's
+ * rows are removed (an edit that dropped its links).
+ */
+export async function writeTrackedTexts(
+  db: Executor,
+  params: {
+    postId: string;
+    tracking: LinkTracking | null;
+    deliveries: DeliveryText[];
+    /** A post made just now: without tracking there is nothing of its own to remove (no statement at all). */
+    fresh?: boolean;
+  },
+  errors: FieldErrors,
+) {
+  if (!params.tracking && params.fresh) return;
+  const tracked = params.tracking
+    ? trackTexts(params.tracking, params.deliveries, errors)
+    : { texts: [], shortLinkIds: [] };
+  await replacePostLinkTexts(db, { postId: params.postId, ...tracked });
 }

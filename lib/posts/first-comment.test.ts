@@ -154,10 +154,27 @@ describe('first comments — never under a post that failed or is in review', ()
     await publish();
     await publish();
     expect(await statuses([post, reply])).toEqual(['failed', 'failed']);
-    expect(await lastReason(reply)).toBe(
-      'Not published: part 1 of the thread failed, so this part has nothing to reply to',
-    );
+    // Said as what it is: the post's first comment, not a thread's part.
+    const failed = 'Not published: the post failed, so its first comment has nothing to answer';
+    expect(await lastReason(reply)).toBe(failed);
+    expect((await state(reply)).failureReason).toBe(failed);
     expect(await attemptCount(db, reply)).toBe(0);
+    expect(await sandbox.copiesOfText(account.sandboxAccount.id, comment)).toBe(0);
+  });
+
+  it('I2 — the post is past the lateness limit: missed, and its comment with it, saying so; nothing published', async () => {
+    const account = await sandbox.connectAccount('x');
+    const { postId, of, text, comment } = await postWithComment([account], 'late');
+    const [post, reply] = of(account) as [string, string];
+    await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = ${postId}`);
+    await db.execute(sql`update deliveries set due_at = now() - interval '2 hours' where post_id = ${postId}`);
+    await publish();
+    expect(await statuses([post, reply])).toEqual(['missed', 'missed']);
+    expect(await lastReason(post)).toBe('past the workspace lateness limit');
+    expect(await lastReason(reply)).toBe(
+      'Not published: the post was missed (past the workspace lateness limit), so its first comment has nothing to answer',
+    );
+    expect(await sandbox.copiesOfText(account.sandboxAccount.id, text)).toBe(0);
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, comment)).toBe(0);
   });
 
@@ -214,7 +231,9 @@ describe('first comments — never under a post that failed or is in review', ()
     });
     await publish();
     expect(await statuses([post, reply])).toEqual(['canceled', 'canceled']);
-    expect(await lastReason(reply)).toBe('Not published: part 1 of the thread was canceled');
+    expect(await lastReason(reply)).toBe(
+      'Not published: the post was canceled, so its first comment has nothing to answer',
+    );
     expect(await sandbox.copiesOfText(account.sandboxAccount.id, comment)).toBe(0);
     const sent = await db
       .select({ n: sql<number>`count(*)::int` })

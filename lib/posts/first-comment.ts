@@ -7,13 +7,14 @@ const HASHTAG = /#[\p{L}\p{N}_]+/gu;
 
 /**
  * Whether a network takes a post's first comment: one whose meta takes replies (X, Mastodon, Bluesky, Threads: a
- * reply of its own; Instagram: a comment), and not an Instagram story (stories take no comments). Browser-safe.
+ * reply of its own; Instagram, LinkedIn, Facebook: a comment), and not an Instagram story (stories take no comments).
+ * Browser-safe.
  */
 export function takesFirstComment(provider: ProviderName, format?: string | null): boolean {
   return (PROVIDER_META[provider].kinds as readonly string[]).includes('reply') && format !== 'story';
 }
 
-/** What people call a first comment on this network (Instagram: a comment; elsewhere a reply). */
+/** What people call a first comment on this network (Instagram, LinkedIn, Facebook: a comment; elsewhere a reply). */
 export function firstCommentNoun(provider: ProviderName): string {
   return PROVIDER_META[provider].replies?.noun ?? 'reply';
 }
@@ -22,7 +23,8 @@ export function firstCommentNoun(provider: ProviderName): string {
  * The first comment each account publishes (docs/architecture.md#first-comments), keyed by lower-case account id:
  * its variant's, else the post's, on every account whose network takes one (`takesFirstComment`). An account's own
  * first comment on a network that takes none is a field error; the post's is left out there (the post goes alone).
- * Each text is checked against the network's reply limits (Instagram's comment: 2,200 characters, 30 hashtags).
+ * Each text is checked against the network's reply limits (a comment: Instagram's 2,200 characters and 30 hashtags,
+ * LinkedIn's 1,250 characters, Facebook's 8,000).
  */
 export function planFirstComments(
   params: {
@@ -55,7 +57,7 @@ export function planFirstComments(
     if (length > limit)
       (errors[field] ??= []).push(`${length}/${limit} characters: too long for a first comment on ${account.handle}`);
     const hashtags = (text.match(HASHTAG) ?? []).length;
-    if (replies && hashtags > replies.maxHashtags)
+    if (replies?.maxHashtags !== undefined && hashtags > replies.maxHashtags)
       (errors[field] ??= []).push(
         `${hashtags} hashtags: a ${replies.noun} on ${account.handle} takes at most ${replies.maxHashtags}`,
       );

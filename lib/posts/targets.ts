@@ -108,7 +108,7 @@ export function checkTargets(
           `${length}/${limit} characters: too long for ${account.handle}${reply && replies ? ` (a ${replies.noun})` : ''}`,
         );
       const hashtags = (text.match(HASHTAG) ?? []).length;
-      if (reply && replies && hashtags > replies.maxHashtags)
+      if (reply && replies?.maxHashtags !== undefined && hashtags > replies.maxHashtags)
         (errors[field] ??= []).push(
           `${hashtags} hashtags: a ${replies.noun} on ${account.handle} takes at most ${replies.maxHashtags}`,
         );

@@ -47,7 +47,7 @@ describe('post use cases answer typed results, free of HTTP', () => {
     expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, badKey))).toHaveLength(0);
   });
 
-  it('create: a kind the network does not take (a reply on LinkedIn) is a field error on the accounts, stores nothing', async () => {
+  it("create: a reply LinkedIn does not take (a comment only as a thread's second part) is a field error on the accounts, stores nothing", async () => {
     const [linkedin] = await db
       .insert(socialAccounts)
       .values({
@@ -65,7 +65,11 @@ describe('post use cases answer typed results, free of HTTP', () => {
     const key = randomUUID();
     expect(await createPost(db, reply, context(key))).toEqual({
       kind: 'invalid',
-      errors: { accountIds: ['LinkedIn takes posts only: Sandbox Company 0001'] },
+      errors: {
+        accountIds: [
+          "LinkedIn takes a comment only as a thread's second part, the post's first comment (Sandbox Company 0001)",
+        ],
+      },
     });
     expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toHaveLength(0);
     expect(await createPost(db, { ...reply, accountIds: [accountId] }, context())).toMatchObject({ kind: 'ok' });

@@ -7,6 +7,7 @@ import { INSTAGRAM_RULES, classifyInstagram } from './instagram/classifier';
 import { THREADS_RULES, classifyThreads } from './threads/classifier';
 import { TIKTOK_RULES, UNAUDITED_REASON, classifyTiktok } from './tiktok/classifier';
 import { LINKEDIN_RULES, classifyLinkedin } from './linkedin/classifier';
+import { LINKEDIN_COMMENT_RULES, classifyLinkedinComment } from './linkedin/comments';
 import type { Classification, ConnectionFacts, Outcome, RawOutcome } from './types';
 import { X_RULES, classifyX } from './x/classifier';
 import { YOUTUBE_RULES, classifyYoutube } from './youtube/classifier';
@@ -881,4 +882,58 @@ const FACEBOOK_CASES: Case[] = [
 suite('Facebook', FACEBOOK_RULES, classifyFacebook, FACEBOOK_CASES);
 suite('TikTok', TIKTOK_RULES, classifyTiktok, TIKTOK_CASES);
 suite('LinkedIn', LINKEDIN_RULES, classifyLinkedin, LINKEDIN_CASES);
+
+const COMMENT_URN = 'urn:li:comment:(urn:li:activity:7096760097833439232,7096760097833439999)';
+/** A comment's answers (linkedin/comments.ts): its own success row, then LinkedIn's rows a comment can meet. */
+const LINKEDIN_COMMENT_CASES: Case[] = [
+  {
+    name: '201 with the comment (commentUrn) → sent, named by its URN',
+    raw: response(
+      201,
+      { commentUrn: COMMENT_URN, id: '7096760097833439999' },
+      { 'x-restli-id': '7096760097833439999' },
+    ),
+    rule: 'linkedin-comment-created',
+    outcome: 'sent',
+    check: (c) => expect(c.externalId).toBe(COMMENT_URN),
+  },
+  {
+    name: '201 naming the comment by its Rest.li $URN only',
+    raw: response(201, { $URN: COMMENT_URN }),
+    rule: 'linkedin-comment-created',
+    outcome: 'sent',
+    check: (c) => expect(c.externalId).toBe(COMMENT_URN),
+  },
+  {
+    name: '201 whose body names no comment (only x-restli-id) → unknown: the post’s comments settle it',
+    raw: response(201, null, { 'x-restli-id': '7096760097833439999' }),
+    rule: 'success-without-id',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '201 whose body broke off → unknown (a comment’s URN is in its body, not a header)',
+    raw: bodyError(201),
+    rule: 'success-body-lost',
+    outcome: 'ambiguous',
+  },
+  {
+    name: '429 “Comment create throttled” → not_sent, a minute',
+    raw: response(429, { status: 429, message: 'Comment create throttled: creation rate limit exceeded for member' }),
+    rule: 'rate-limited',
+    outcome: 'not_sent',
+  },
+  {
+    name: 'a 422 naming a duplicate is no special row for a comment: failed with LinkedIn’s words',
+    raw: response(422, LINKEDIN_DUPLICATE),
+    rule: 'invalid-request',
+    outcome: 'failed',
+  },
+  ...LINKEDIN_CASES.filter((c) => LINKEDIN_COMMENT_RULES.some((r) => r.id === c.rule)),
+];
+suite(
+  'LinkedIn comment',
+  LINKEDIN_COMMENT_RULES,
+  (raw, context) => classifyLinkedinComment(raw, context),
+  LINKEDIN_COMMENT_CASES,
+);
 suite('YouTube', YOUTUBE_RULES, classifyYoutube, YOUTUBE_CASES);

@@ -36,14 +36,15 @@ export type ProviderMeta = {
   /** Kinds of post this network takes (a DM where the platform has them). */
   kinds: readonly PostKind[];
   /**
-   * Where a network's replies are not posts (Instagram's are comments on a media object): what people call one, its
-   * own text and hashtag limits, that it takes no media, how many parts a thread may have (the post and its first
-   * comment), and that it takes one only as a thread's part (`threadOnly`: no reply to a post named by id or link).
+   * Where a network's replies are not posts (Instagram's, LinkedIn's and Facebook's are comments on a post): what
+   * people call one, its own text limit and hashtag limit (none: the network names none), that it takes no media, how
+   * many parts a thread may have (the post and its first comment), and that it takes one only as a thread's part
+   * (`threadOnly`: no reply to a post named by id or link).
    */
   replies?: {
     noun: string;
     textLimit: number;
-    maxHashtags: number;
+    maxHashtags?: number;
     media: false;
     maxThreadParts: number;
     threadOnly: boolean;

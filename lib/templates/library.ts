@@ -1,10 +1,10 @@
 import type { Executor } from '@/db/client';
-import { createSnippet, createTemplate } from '@/db/queries/library';
+import { createSnippet, createTemplate, updateTemplate } from '@/db/queries/library';
 import { getWorkspaceMedia } from '@/db/queries/media';
 import { getTargetAccounts } from '@/db/queries/posts';
 import type { PostTemplate, Snippet } from '@/db/schema';
 import type { FieldErrors } from '@/lib/posts/targets';
-import type { TemplateInput } from './schemas';
+import type { TemplateInput, TemplatePatch } from './schemas';
 
 export type LibraryResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
@@ -18,21 +18,36 @@ export async function addSnippet(
   return row ? { ok: true, value: row } : { ok: false, errors: { name: ['A snippet with this name exists'] } };
 }
 
-/** A template whose accounts and images are this workspace's (another's are reported as missing: I6). */
+/** Whether a template's accounts and images are this workspace's (another's are reported as missing: I6). */
+async function checkReferences(
+  db: Executor,
+  workspaceId: string,
+  refs: { accountIds?: string[]; mediaIds?: string[] },
+): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  if (refs.accountIds) {
+    const accountIds = [...new Set(refs.accountIds)];
+    const accounts = await getTargetAccounts(db, { workspaceId, accountIds });
+    if (accounts.length !== accountIds.length)
+      errors.accountIds = ['One or more accounts do not exist in this workspace'];
+  }
+  if (refs.mediaIds) {
+    const media = await getWorkspaceMedia(db, { workspaceId, ids: refs.mediaIds });
+    if (media.length !== new Set(refs.mediaIds).size)
+      errors.mediaIds = ['One or more images do not exist in this workspace'];
+  }
+  return errors;
+}
+
+/** A template whose accounts and images are this workspace's, unique by name (a taken name is a field error). */
 export async function addTemplate(
   db: Executor,
   workspaceId: string,
   input: TemplateInput,
 ): Promise<LibraryResult<PostTemplate>> {
-  const errors: FieldErrors = {};
-  const accountIds = [...new Set(input.accountIds)];
-  const accounts = await getTargetAccounts(db, { workspaceId, accountIds });
-  if (accounts.length !== accountIds.length)
-    errors.accountIds = ['One or more accounts do not exist in this workspace'];
-  const media = await getWorkspaceMedia(db, { workspaceId, ids: input.mediaIds });
-  if (media.length !== new Set(input.mediaIds).size)
-    errors.mediaIds = ['One or more images do not exist in this workspace'];
+  const errors = await checkReferences(db, workspaceId, input);
   if (Object.keys(errors).length) return { ok: false, errors };
+  const accountIds = [...new Set(input.accountIds)];
   const row = await createTemplate(db, {
     workspaceId,
     name: input.name,
@@ -43,6 +58,34 @@ export async function addTemplate(
     mediaIds: input.mediaIds,
   });
   return row ? { ok: true, value: row } : { ok: false, errors: { name: ['A template with this name exists'] } };
+}
+
+/**
+ * A template's fields changed (those given; `null` removes a first comment or a time): its accounts and images must
+ * be this workspace's, its new name unused by another. Null: the workspace has no such template.
+ */
+export async function editTemplate(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  patch: TemplatePatch,
+): Promise<LibraryResult<PostTemplate> | null> {
+  const errors = await checkReferences(db, workspaceId, patch);
+  if (Object.keys(errors).length) return { ok: false, errors };
+  const row = await updateTemplate(db, {
+    workspaceId,
+    id,
+    changes: {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.text !== undefined ? { text: patch.text } : {}),
+      ...(patch.firstComment !== undefined ? { firstComment: patch.firstComment } : {}),
+      ...(patch.accountIds !== undefined ? { accountIds: [...new Set(patch.accountIds)] } : {}),
+      ...(patch.timeOfDay !== undefined ? { timeOfDay: patch.timeOfDay } : {}),
+      ...(patch.mediaIds !== undefined ? { mediaIds: patch.mediaIds } : {}),
+    },
+  });
+  if (row === 'name_taken') return { ok: false, errors: { name: ['A template with this name exists'] } };
+  return row && { ok: true, value: row };
 }
 
 export const serializeSnippet = (s: Snippet) => ({

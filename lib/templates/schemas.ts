@@ -18,23 +18,45 @@ export const snippetInput = z
   })
   .strict();
 
+const templateText = postTextSchema.describe(
+  'The post’s text, with `{{variables}}` filled in the composer or a CSV row.',
+);
+const accountIdsSchema = z.array(z.uuid('Must be an account id')).max(50).describe('The accounts ticked by default.');
+const timeOfDaySchema = z
+  .string()
+  .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'A time of day, HH:MM')
+  .describe('The next such time in the workspace’s zone.');
+const templateMediaIds = mediaIdsSchema('post').describe('Images attached by default (POST /api/v1/media).');
+
 /** POST /api/v1/templates and Library → Templates. */
 export const templateInput = z
   .object({
     name: nameSchema,
-    text: postTextSchema.describe('The post’s text, with `{{variables}}` filled in the composer or a CSV row.'),
+    text: templateText,
     firstComment: postTextSchema.optional().describe('A first comment, with variables too.'),
-    accountIds: z
-      .array(z.uuid('Must be an account id'))
-      .max(50)
-      .default([])
-      .describe('The accounts ticked by default.'),
-    timeOfDay: z
-      .string()
-      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'A time of day, HH:MM')
-      .optional()
-      .describe('The next such time in the workspace’s zone.'),
-    mediaIds: mediaIdsSchema('post').default([]).describe('Images attached by default (POST /api/v1/media).'),
+    accountIds: accountIdsSchema.default([]),
+    timeOfDay: timeOfDaySchema.optional(),
+    mediaIds: templateMediaIds.default([]),
   })
   .strict();
 export type TemplateInput = z.output<typeof templateInput>;
+
+/** PATCH /api/v1/templates/{id} and Library → Edit: the fields given replace the template's; `null` removes one. */
+export const templatePatch = z
+  .object({
+    name: nameSchema.optional(),
+    text: templateText.optional(),
+    firstComment: postTextSchema
+      .nullable()
+      .optional()
+      .describe('A first comment, with variables too; `null` removes it.'),
+    accountIds: accountIdsSchema.optional(),
+    timeOfDay: timeOfDaySchema
+      .nullable()
+      .optional()
+      .describe('The next such time in the workspace’s zone; `null`: none.'),
+    mediaIds: templateMediaIds.optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((field) => field !== undefined), 'Give at least one field to change');
+export type TemplatePatch = z.output<typeof templatePatch>;

@@ -10,6 +10,7 @@ import { getRequireAltText, getWorkspaceMedia } from '@/db/queries/media';
 import { serializeMedia } from '@/lib/media/serialize';
 import { requirePageWorkspace } from '@/lib/auth/gate';
 import { createPostAction } from './actions';
+import { draftMediaFor } from '@/components/compose/draft-parts';
 
 export const metadata = { title: 'Compose' };
 
@@ -61,22 +62,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
           firstComment: t.firstComment,
           accountIds: t.accountIds,
           timeOfDay: t.timeOfDay,
-          media: t.mediaIds.flatMap((id) => {
-            const m = templateMedia.get(id);
-            return m
-              ? [
-                  {
-                    id: m.id,
-                    type: m.type,
-                    width: m.width,
-                    height: m.height,
-                    size: m.size,
-                    altText: m.altText,
-                    ...(m.video ? { video: m.video } : {}),
-                  },
-                ]
-              : [];
-          }),
+          media: draftMediaFor(t.mediaIds, templateMedia),
         }))}
         linkPresets={tracksLinks ? presets.map((p) => ({ id: p.id, name: p.name, isDefault: p.isDefault })) : undefined}
       />

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { deleteSnippet, deleteTemplate } from '@/db/queries/library';
 import { invalidFields, workspaceAction } from '@/lib/auth/action';
-import { addSnippet, addTemplate } from '@/lib/templates/library';
+import { addSnippet, addTemplate, editTemplate } from '@/lib/templates/library';
 import { snippetInput, templateInput } from '@/lib/templates/schemas';
 
 const PATH = '/library';
@@ -29,17 +29,25 @@ export const deleteSnippetAction = workspaceAction(
   },
 );
 
-/** The form's fields: accounts as a checkbox group, a blank time or comment as none. */
-const templateForm = z.preprocess((v) => {
+/** The form's fields: accounts and images as repeated fields, a blank time or comment as none. */
+const templateFields = (v: unknown) => {
   const input = v as Record<string, unknown>;
+  const list = (value: unknown) => (value === undefined ? [] : [value].flat());
   return {
     name: input.name,
     text: input.text,
     ...(input.firstComment ? { firstComment: input.firstComment } : {}),
-    accountIds: input.accountIds === undefined ? [] : [input.accountIds].flat(),
+    accountIds: list(input.accountIds),
     ...(input.timeOfDay ? { timeOfDay: input.timeOfDay } : {}),
+    mediaIds: list(input.mediaIds),
   };
-}, templateInput);
+};
+const templateForm = z.preprocess(templateFields, templateInput);
+/** The edit form sends every field: what it leaves blank (a first comment, a time) is removed. */
+const templateEditForm = z.preprocess(
+  (v) => ({ ...templateFields(v), id: (v as Record<string, unknown>).id }),
+  templateInput.extend({ id: z.uuid() }),
+);
 
 export const createTemplateAction = workspaceAction(
   { name: 'createTemplate', can: 'compose', schema: templateForm },
@@ -48,6 +56,21 @@ export const createTemplateAction = workspaceAction(
     if (!result.ok) return invalidFields(result.errors);
     revalidatePath(PATH);
     return { ok: true, message: `Template “${input.name}” added: pick it in the composer.` };
+  },
+);
+
+export const updateTemplateAction = workspaceAction(
+  { name: 'updateTemplate', can: 'compose', schema: templateEditForm },
+  async ({ id, ...input }, { workspace }) => {
+    const result = await editTemplate(getDb(), workspace.id, id, {
+      ...input,
+      firstComment: input.firstComment ?? null,
+      timeOfDay: input.timeOfDay ?? null,
+    });
+    if (!result) return { ok: false, message: 'This template no longer exists: it was deleted.' };
+    if (!result.ok) return invalidFields(result.errors);
+    revalidatePath(PATH);
+    return { ok: true, message: `Template “${input.name}” saved.` };
   },
 );
 

@@ -1,3 +1,4 @@
+import { draftMediaFor } from '@/components/compose/draft-parts';
 import { SnippetForm, TemplateForm } from '@/components/library/library-forms';
 import { DeletableList } from '@/components/ui/deletable-list';
 import { Forbidden } from '@/components/ui/forbidden';
@@ -5,22 +6,45 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { listSnippets, listTemplates } from '@/db/queries/library';
+import { getRequireAltText, getWorkspaceMedia } from '@/db/queries/media';
 import { requirePageWorkspace } from '@/lib/auth/gate';
+import { serializeMedia } from '@/lib/media/serialize';
 import { templateVariables } from '@/lib/templates/variables';
-import { createSnippetAction, createTemplateAction, deleteSnippetAction, deleteTemplateAction } from './actions';
+import {
+  createSnippetAction,
+  createTemplateAction,
+  deleteSnippetAction,
+  deleteTemplateAction,
+  updateTemplateAction,
+} from './actions';
 
 export const metadata = { title: 'Library' };
 
-export default async function LibraryPage() {
+/** `?edit=<template id>` opens that template in the form (a link from its row); any other value opens none. */
+export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ edit?: string | string[] }> }) {
   const { allowed, workspace } = await requirePageWorkspace('compose');
   if (!allowed) return <Forbidden capability="compose" />;
   const db = getDb();
-  const [snippets, templates, accounts] = await Promise.all([
+  const [snippets, templates, accounts, requireAltText] = await Promise.all([
     listSnippets(db, { workspaceId: workspace.id }),
     listTemplates(db, { workspaceId: workspace.id }),
     listAccounts(db, { workspaceId: workspace.id }),
+    getRequireAltText(db, { workspaceId: workspace.id }),
   ]);
   const handle = new Map(accounts.map((a) => [a.id, a.handle]));
+  const { edit } = await searchParams;
+  const edited = templates.find((t) => t.id === edit);
+  const editedMedia = edited
+    ? draftMediaFor(
+        edited.mediaIds,
+        new Map(
+          (await getWorkspaceMedia(db, { workspaceId: workspace.id, ids: edited.mediaIds }))
+            .map(serializeMedia)
+            .map((m) => [m.id, m]),
+        ),
+      )
+    : [];
+  const formAccounts = accounts.filter((a) => !a.disconnectedAt).map((a) => ({ id: a.id, handle: a.handle }));
   return (
     <>
       <PageHeader
@@ -47,9 +71,9 @@ export default async function LibraryPage() {
           Templates
         </h2>
         <p className="mb-4 text-sm text-slate-600">
-          Text with <code>{'{{variables}}'}</code>, a first comment, default accounts and a time of day. Pick one in the
-          composer and fill its variables; in a CSV import, name it in a <code>template</code> column and give each
-          variable a column of its name.
+          Text with <code>{'{{variables}}'}</code>, a first comment, default accounts, a time of day and images. Pick
+          one in the composer and fill its variables; in a CSV import, name it in a <code>template</code> column and
+          give each variable a column of its name.
         </p>
         <DeletableList
           label="Templates"
@@ -57,6 +81,7 @@ export default async function LibraryPage() {
           items={templates.map((t) => ({
             id: t.id,
             title: t.name,
+            editHref: `/library?edit=${t.id}#edit-template`,
             badge:
               templateVariables(t.text, t.firstComment)
                 .map((v) => `{{${v}}}`)
@@ -67,6 +92,7 @@ export default async function LibraryPage() {
               [
                 t.accountIds.map((id) => handle.get(id) ?? 'an account removed').join(', '),
                 t.timeOfDay ? `at ${t.timeOfDay}` : null,
+                t.mediaIds.length ? `${t.mediaIds.length} image${t.mediaIds.length > 1 ? 's' : ''}` : null,
               ]
                 .filter(Boolean)
                 .join(' · ') || null,
@@ -75,10 +101,28 @@ export default async function LibraryPage() {
               .join('\n'),
           }))}
         />
-        <TemplateForm
-          action={createTemplateAction}
-          accounts={accounts.filter((a) => !a.disconnectedAt).map((a) => ({ id: a.id, handle: a.handle }))}
-        />
+        {edited ? (
+          <div id="edit-template" className="rounded-md bg-slate-50 p-4 ring-1 ring-slate-200">
+            <h3 className="mb-3 text-sm font-semibold text-slate-900">Edit “{edited.name}”</h3>
+            <TemplateForm
+              key={edited.id}
+              action={updateTemplateAction}
+              accounts={formAccounts}
+              requireAltText={requireAltText}
+              template={{
+                id: edited.id,
+                name: edited.name,
+                text: edited.text,
+                firstComment: edited.firstComment,
+                accountIds: edited.accountIds,
+                timeOfDay: edited.timeOfDay,
+                media: editedMedia,
+              }}
+            />
+          </div>
+        ) : (
+          <TemplateForm action={createTemplateAction} accounts={formAccounts} requireAltText={requireAltText} />
+        )}
       </section>
     </>
   );

@@ -33,7 +33,7 @@ import { DELETE as deleteSnippet } from './snippets/[id]/route';
 import { snippetsContract } from './snippets/contract';
 import { GET as listSnippets, POST as createSnippet } from './snippets/route';
 import { templateContract } from './templates/[id]/contract';
-import { DELETE as deleteTemplate, GET as getTemplate } from './templates/[id]/route';
+import { DELETE as deleteTemplate, GET as getTemplate, PATCH as patchTemplate } from './templates/[id]/route';
 import { templatesContract } from './templates/contract';
 import { GET as listTemplates, POST as createTemplate } from './templates/route';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
@@ -434,21 +434,24 @@ describe('real answers match the generated contract', () => {
     await expectConforms(importsContract, 'POST', await send(randomUUID(), csv, 'text/csv'));
   });
 
-  it('GET, POST /snippets, /templates; GET, DELETE /templates/{id}, DELETE /snippets/{id}: 201, 422, 200, 204, 404', async () => {
+  it('GET, POST /snippets, /templates; GET, PATCH, DELETE /templates/{id}, DELETE /snippets/{id}: 201 (and its replay), 400, 422, 200, 204, 404', async () => {
     const { token } = tenant;
     const snippet = { name: `tags-${randomUUID().slice(0, 6)}`, kind: 'hashtags', text: '#launch #spring' };
-    const made = await createSnippet(
-      apiRequest('/api/v1/snippets', { method: 'POST', token, body: snippet }),
-      noParams,
-    );
+    const key = randomUUID();
+    const postSnippet = (body: unknown, k: string | null = randomUUID()) =>
+      createSnippet(apiRequest('/api/v1/snippets', { method: 'POST', token, key: k ?? undefined, body }), noParams);
+    const made = await postSnippet(snippet, key);
     expect(made.status).toBe(201);
     const created = await expectConforms(snippetsContract, 'POST', made);
-    const again = await createSnippet(
-      apiRequest('/api/v1/snippets', { method: 'POST', token, body: snippet }),
-      noParams,
-    );
+    const replay = await postSnippet(snippet, key);
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    await expectConforms(snippetsContract, 'POST', replay);
+    const again = await postSnippet(snippet);
     expect(again.status).toBe(422);
     await expectConforms(snippetsContract, 'POST', again);
+    const keyless = await postSnippet(snippet, null);
+    expect(keyless.status).toBe(400);
+    await expectConforms(snippetsContract, 'POST', keyless);
     await expectConforms(
       snippetsContract,
       'GET',
@@ -468,18 +471,32 @@ describe('real answers match the generated contract', () => {
       timeOfDay: '09:30',
     };
     const t = await createTemplate(
-      apiRequest('/api/v1/templates', { method: 'POST', token, body: template }),
+      apiRequest('/api/v1/templates', { method: 'POST', token, key: randomUUID(), body: template }),
       noParams,
     );
     expect(t.status).toBe(201);
     const tid = (await expectConforms(templatesContract, 'POST', t)).id as string;
     const foreign = { ...template, name: 'other', accountIds: [randomUUID()] };
     const refused = await createTemplate(
-      apiRequest('/api/v1/templates', { method: 'POST', token, body: foreign }),
+      apiRequest('/api/v1/templates', { method: 'POST', token, key: randomUUID(), body: foreign }),
       noParams,
     );
     expect(refused.status).toBe(422);
     await expectConforms(templatesContract, 'POST', refused);
+    const patch = (body: unknown, id = tid) =>
+      patchTemplate(
+        apiRequest(`/api/v1/templates/${id}`, { method: 'PATCH', token, key: randomUUID(), body }),
+        idParams(id),
+      );
+    const changed = await patch({ text: 'Now: {{product}}', firstComment: null });
+    expect(changed.status).toBe(200);
+    await expectConforms(templateContract, 'PATCH', changed);
+    const missing = await patch({ text: 'x' }, randomUUID());
+    expect(missing.status).toBe(404);
+    await expectConforms(templateContract, 'PATCH', missing);
+    const empty = await patch({});
+    expect(empty.status).toBe(422);
+    await expectConforms(templateContract, 'PATCH', empty);
     await expectConforms(
       templatesContract,
       'GET',

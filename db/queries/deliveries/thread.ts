@@ -34,15 +34,17 @@ export const partCount = sql`(select count(*)::int from deliveries cnt where cnt
 /**
  * Thread parts that can never go out because an earlier part of the same account ended without being sent:
  * after a failed part they fail, after a canceled one they are canceled, after a missed one (lateness limit)
- * they are missed, each with the reason. One statement; rows another statement holds are left for the next pass.
- * A part waiting behind one that is publishing, ambiguous or in review stays scheduled: that part may yet be sent.
+ * they are missed, each with the reason — a thread's part says which part stopped it, a post's first comment (part 1
+ * of a post that is no thread) says the post did. One statement; rows another statement holds are left for the next
+ * pass. A part waiting behind one that is publishing, ambiguous or in review stays scheduled: that part may yet be
+ * sent.
  */
 export async function settleStrandedParts(db: Executor) {
   const result = await executePrepared(
     db,
     sql`
     with stranded as (
-      select d.id, d.workspace_id, blocker.part as blocker_part, blocker.status as blocker_status
+      select d.id, d.workspace_id, d.post_id, blocker.part as blocker_part, blocker.status as blocker_status
       from deliveries d
       cross join lateral (
         select e.part, e.status from deliveries e
@@ -55,9 +57,17 @@ export async function settleStrandedParts(db: Executor) {
       for update of d skip locked
     ), settled as (
       select s.*, s.blocker_status::delivery_status as to_status,
-        'Not published: part ' || (s.blocker_part + 1) || ' of the thread ' ||
-          case s.blocker_status when 'failed' then 'failed, so this part has nothing to reply to'
-            when 'canceled' then 'was canceled' else 'was missed (past the workspace lateness limit)' end as reason
+        -- The post's kind, read for the stranded rows only (by its key).
+        case when (select p.kind from posts p where p.id = s.post_id) = 'thread' then
+          'Not published: part ' || (s.blocker_part + 1) || ' of the thread ' ||
+            case s.blocker_status when 'failed' then 'failed, so this part has nothing to reply to'
+              when 'canceled' then 'was canceled' else 'was missed (past the workspace lateness limit)' end
+        else
+          'Not published: the post ' ||
+            case s.blocker_status when 'failed' then 'failed' when 'canceled' then 'was canceled'
+              else 'was missed (past the workspace lateness limit)' end ||
+            ', so its first comment has nothing to answer'
+        end as reason
       from stranded s
     ), updated as (
       update deliveries d set status = s.to_status,

@@ -22,6 +22,7 @@ import { createGraph, type Graph, type GraphAccount } from '../meta-graph/graph'
 import { facebookPostMetrics, readFollowersField } from '../meta-graph/insights';
 import { FACEBOOK_NETWORK } from '../meta-graph/network';
 import { classifyFacebook } from './classifier';
+import { facebookCommentReadBack, listFacebookComments, publishFacebookComment } from './comments';
 import { publishVideo } from './publish-video';
 import { readVideo } from './video';
 
@@ -45,7 +46,7 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
     const startedAt = new Date();
     const media = input.media ?? [];
     if (input.kind !== 'post')
-      return rejectedInput('Facebook Pages publish posts only here: no replies or DMs.', startedAt);
+      return rejectedInput('Facebook Pages publish posts and comments only here: no DMs.', startedAt);
     const videos = media.filter(isVideo);
     if (videos.length > 0 && media.length > 1)
       return rejectedInput('A Facebook post takes one video, or up to 10 photos, never both.', startedAt);
@@ -187,11 +188,13 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
 
   return {
     provider: 'facebook',
-    publish,
-    listRecent,
+    // A reply is the Page's comment on its post (a thread's part 2: the first comment; comments.ts).
+    publish: (input) => (input.kind === 'reply' ? publishFacebookComment(graph, input) : publish(input)),
+    listRecent: (input) =>
+      input.inReplyTo ? listFacebookComments(graph, account.platformUserId, input.inReplyTo, input) : listRecent(input),
     whoAmI,
     deletePost,
-    readBack,
+    readBack: async (input) => (input.kind === 'reply' ? facebookCommentReadBack(input) : readBack(input)),
     listIdentities,
     postMetrics: facebookPostMetrics(graph),
     readFollowers: (options: CallOptions = {}) => readFollowersField(graph, account.platformUserId, options),

@@ -17,7 +17,7 @@ export type LinkedinAccount = {
 export type LinkedinOptions = { version?: string };
 export type CallOptions = { timeoutMs?: number; signal?: AbortSignal };
 
-const REAL_API_HOST = 'api.linkedin.com';
+export const REAL_API_HOST = 'api.linkedin.com';
 
 /** What every call of one account shares: where, with which headers, how a post is linked. */
 export function linkedinApi(account: LinkedinAccount, send: ProviderTransport, options: LinkedinOptions = {}) {

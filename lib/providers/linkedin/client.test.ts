@@ -118,13 +118,16 @@ describe('LinkedIn client against the sandbox, per fault (organization page)', (
     expect(await sandbox.copies(theirs.sandboxAccount.id)).toBe(0);
   });
 
-  it('commentary over 3000 characters → failed 422 with LinkedIn’s message; replies and DMs are refused before any call', async () => {
+  it('commentary over 3000 characters → failed 422 with LinkedIn’s message; a DM is refused before any call, a comment on no post by LinkedIn', async () => {
     const account = await page();
     const long = await account.client.publish(post('a'.repeat(3_001)));
     expect(long).toMatchObject({ outcome: 'failed', rule: 'invalid-request', httpStatus: 422 });
     expect(long.reason).toContain('/commentary');
+    const dm = await account.client.publish({ ...post('dm'), kind: 'dm', recipient: 'urn:li:person:1' });
+    expect(dm).toMatchObject({ outcome: 'failed', rule: 'invalid-input' });
+    // A reply is a comment (page-comments.test.ts): on a post that does not exist, LinkedIn answers 404.
     const reply = await account.client.publish({ ...post('re'), kind: 'reply', inReplyTo: 'urn:li:share:1' });
-    expect(reply).toMatchObject({ outcome: 'failed', rule: 'invalid-input' });
+    expect(reply).toMatchObject({ outcome: 'failed', rule: 'not-found', httpStatus: 404 });
     expect(await sandbox.copies(account.sandboxAccount.id)).toBe(0);
   });
 

@@ -15,6 +15,13 @@ import {
 } from '../types';
 import { linkedinApi, toRecentPost, type CallOptions, type LinkedinAccount, type LinkedinOptions } from './api';
 import { LINKEDIN_RULES, classifyLinkedin } from './classifier';
+import {
+  COMMENT_URN,
+  deleteLinkedinComment,
+  linkedinCommentReadBack,
+  listLinkedinComments,
+  publishLinkedinComment,
+} from './comments';
 import { listLinkedinIdentities } from './identities';
 import { toLittleText } from './little-text';
 import { linkedinPostMetrics, readLinkedinFollowers } from './metrics';
@@ -37,7 +44,7 @@ export function createLinkedinClient(
 
   async function publish(input: PublishInput): Promise<PublishResult> {
     const startedAt = new Date();
-    if (input.kind !== 'post') return rejectedInput('LinkedIn takes posts only (no replies or messages).', startedAt);
+    if (input.kind !== 'post') return rejectedInput('LinkedIn takes posts and comments only (no messages).', startedAt);
     if (!authorKind(account.platformUserId))
       return rejectedInput('The account’s id is not a LinkedIn member or organization URN.', startedAt);
     const budget = callBudget(input.timeoutMs, input.signal);
@@ -141,11 +148,13 @@ export function createLinkedinClient(
 
   return {
     provider: 'linkedin',
-    publish,
-    listRecent,
+    // A reply is the account's comment on its post (a thread's part 2: the first comment; comments.ts).
+    publish: (input) => (input.kind === 'reply' ? publishLinkedinComment(api, input) : publish(input)),
+    listRecent: (input) => (input.inReplyTo ? listLinkedinComments(api, input.inReplyTo, input) : listRecent(input)),
     whoAmI,
-    deletePost,
-    readBack: (input) => linkedinReadBack(api, input),
+    deletePost: (id, call) => (COMMENT_URN.test(id) ? deleteLinkedinComment(api, id, call) : deletePost(id, call)),
+    readBack: async (input) =>
+      input.kind === 'reply' ? linkedinCommentReadBack(api, input) : linkedinReadBack(api, input),
     listIdentities: (call) => listLinkedinIdentities(api, whoAmI, call),
     postMetrics: linkedinPostMetrics(api),
     readFollowers: (call) => readLinkedinFollowers(api, call),

@@ -29,7 +29,7 @@ export type ContainerRead =
 export type ContainerParams = Record<string, string | undefined>;
 
 /** Graph's `2017-08-31T18:10:30+0000` (no colon in the offset) as a Date; invalid when it is not one. */
-const graphTimestamp = (value: unknown) => new Date(String(value).replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+export const graphTimestamp = (value: unknown) => new Date(String(value).replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
 
 /** One Graph request per call through the transport (never retried); the token travels in the header. */
 export function createGraph(
@@ -223,6 +223,17 @@ export function createGraph(
     /** GET /{id}/{edge}?…, the answer as it came (a deleted object's error is an answer, not a failure). */
     getObjectEdge: (id: string, edge: string | null, query: Record<string, string | undefined>, options: CallOptions) =>
       request('GET', url(`/${encodeURIComponent(id)}${edge ? `/${edge}` : ''}`, query), options),
+
+    /** POST /{id}/{edge} with a form body (Facebook's comment on a page post: a long message stays out of the URL). */
+    postObjectEdge: (id: string, edge: string, form: Record<string, string>, options: CallOptions) =>
+      send({
+        method: 'POST',
+        url: url(`/${encodeURIComponent(id)}/${edge}`),
+        headers,
+        outbound: account.outbound,
+        form,
+        ...options,
+      }),
 
     /** Any other read of the account's own (Instagram's content_publishing_limit). */
     readEdge: (edge: string, query: Record<string, string | undefined>, options: CallOptions) =>

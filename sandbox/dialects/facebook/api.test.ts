@@ -141,6 +141,66 @@ describe.each(backends)('Facebook sandbox dialect ($name)', async ({ start }) =>
     expect(posts.map((p) => [p.text, p.media.map((m) => m.type)])).toEqual([['once', ['video/mp4']]]);
   });
 
+  it('comments: no dedupe (the same comment twice is two), everyone listed with `from`, the page’s own deleted once', async () => {
+    const page = await sandbox.connectAccount('facebook');
+    const visitor = await sandbox.connectAccount('facebook');
+    const post = await call(page.token, 'POST', `/${page.platformUserId}/feed`, form({ message: 'commented' }));
+    const comments = `/${post.body.id}/comments`;
+    const first = await call(page.token, 'POST', comments, form({ message: 'same words' }));
+    const second = await call(page.token, 'POST', comments, form({ message: 'same words' }));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.body.id).toMatch(/^\d+_\d+$/);
+    expect(first.body.id).not.toBe(second.body.id);
+    const postId = String(post.body.id).split('_')[1]!;
+    await sandbox.store.insertPost({ account: visitor.sandboxAccount, kind: 'reply', text: 'hi', inReplyToId: postId });
+    // Two a page, newest first: the second page holds the rest, and no third.
+    const read = (after?: string) =>
+      call(
+        page.token,
+        'GET',
+        `${comments}?fields=id,message,created_time,from&order=reverse_chronological&summary=true&limit=2${after ? `&after=${after}` : ''}`,
+      );
+    const one = await read();
+    expect(one.status).toBe(200);
+    expect(one.body.summary).toMatchObject({ total_count: 3 });
+    const two = await read(one.body.paging.cursors.after);
+    expect(two.body.paging.next).toBeUndefined();
+    const all = [...one.body.data, ...two.body.data] as Json[];
+    const ids = all.map((c) => c.id);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids).toEqual(expect.arrayContaining([first.body.id, second.body.id]));
+    expect(all.map((c) => [c.message, c.from.id]).sort()).toEqual(
+      [
+        ['hi', visitor.platformUserId],
+        ['same words', page.platformUserId],
+        ['same words', page.platformUserId],
+      ].sort(),
+    );
+    expect((await call(page.token, 'DELETE', `/${first.body.id}`)).body).toEqual({ success: true });
+    expect((await call(page.token, 'DELETE', `/${first.body.id}`)).body.error).toMatchObject({
+      code: 100,
+      error_subcode: 33,
+    });
+  });
+
+  it('comments refused as Facebook refuses: another page’s post, no message, too long, an attachment', async () => {
+    const page = await sandbox.connectAccount('facebook');
+    const other = await sandbox.connectAccount('facebook');
+    const post = await call(page.token, 'POST', `/${page.platformUserId}/feed`, form({ message: 'mine' }));
+    const comments = `/${post.body.id}/comments`;
+    for (const [token, fields] of [
+      [other.token, { message: 'not your page' }],
+      [page.token, { message: ' ' }],
+      [page.token, { message: 'x'.repeat(8_001) }],
+      [page.token, { message: 'with a picture', attachment_url: 'https://example.com/a.jpg' }],
+    ] as const) {
+      const refused = await call(token, 'POST', comments, form(fields));
+      expect(refused.status, JSON.stringify(fields).slice(0, 40)).toBe(400);
+      expect(refused.body.error.code).toBe(100);
+    }
+    expect((await sandbox.store.listAllPosts(page.sandboxAccount.id)).filter((p) => p.kind === 'reply')).toEqual([]);
+  });
+
   it('bytes that are not a video: the finish is taken, processing fails, no post', async () => {
     const page = await sandbox.connectAccount('facebook');
     const videos = `/${page.platformUserId}/videos`;

@@ -18,6 +18,7 @@ import { facebookAdministratorOf, facebookPagesOf } from './identity';
 import { FACEBOOK_MAX_MESSAGE, facebookMessageLength } from './text-length';
 import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { videoJson, videoPhase } from './video';
+import { deleteFacebookComment, handleFacebookComments } from './comments';
 
 // The Graph API for Facebook Pages (graph.facebook.com) as the sandbox serves it, from developers.facebook.com/docs/
 // pages-api/posts, …/graph-api/reference/page/photos, …/page/feed, …/video-api and …/facebook-login (long-lived
@@ -63,6 +64,8 @@ export async function handleFacebook(request: Request, path: string, deps: Sandb
     return graphError(400, { message: 'An active access token must be used to query information.', code: 2500 });
   }
   if (id === 'me' && edge === 'accounts' && request.method === 'GET') return pageAccounts(viewer, deps);
+  if (edge === 'comments' && /^\d+_\d+$/.test(id))
+    return handleFacebookComments(request, url, params, id, viewer, deps);
   if (edge) {
     const page = id === 'me' ? viewer : id === viewer.platformUserId ? viewer : null;
     if (!page) return notAPageToken(id);
@@ -78,7 +81,8 @@ export async function handleFacebook(request: Request, path: string, deps: Sandb
     return unknownPath(path);
   }
   if (request.method === 'GET') return getNode(params, id, viewer, deps, base);
-  if (request.method === 'DELETE') return deletePost(id, viewer, deps);
+  if (request.method === 'DELETE')
+    return (await deleteFacebookComment(id, viewer, deps)) ?? deletePost(id, viewer, deps);
   return unknownPath(path);
 }
 

@@ -260,3 +260,72 @@ describe('LinkedIn sandbox accounts in the app', async () => {
     expect((await view(null)).status).toBe(401);
   });
 });
+
+describe.each(backends)('LinkedIn comments ($name)', async ({ start }) => {
+  const sandbox = await start();
+  const comment = (token: string, urn: string, body: Record<string, unknown>) =>
+    call(sandbox, token, `/rest/socialActions/${encodeURIComponent(urn)}/comments`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+
+  it('no idempotency and no duplicate refusal: the same comment twice is two comments, each with its actor and URN', async () => {
+    const a = await sandbox.connectAccount('linkedin');
+    const { urn } = await create(sandbox, a.token, a.platformUserId, sandbox.uniqueText('commented'));
+    const body = { actor: a.platformUserId, object: urn, message: { text: 'Same words' } };
+    const [first, second] = [await comment(a.token, urn!, body), await comment(a.token, urn!, body)];
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const [one, two] = [await first.json(), await second.json()];
+    expect(one).toMatchObject({ actor: a.platformUserId, message: { text: 'Same words' } });
+    expect(one.commentUrn).toMatch(/^urn:li:comment:\(urn:li:activity:\d+,\d+\)$/);
+    expect(first.headers.get('x-restli-id')).toBe(one.id);
+    expect(one.commentUrn).not.toBe(two.commentUrn);
+    // The comment names its thread by the post's activity, another number than the share's.
+    expect(one.object).not.toBe(`urn:li:activity:${urn!.split(':').at(-1)}`);
+    const listed = await call(sandbox, a.token, `/rest/socialActions/${encodeURIComponent(urn!)}/comments?count=10`);
+    expect(listed.status).toBe(200);
+    const page = await listed.json();
+    expect(page.paging).toMatchObject({ start: 0, count: 10, total: 2 });
+    expect(page.elements.map((e: { $URN: string }) => e.$URN).sort()).toEqual([one.$URN, two.$URN].sort());
+  });
+
+  it('refused as LinkedIn refuses: another actor (403), another object (422), no text or too long (422), a post not there (404)', async () => {
+    const a = await sandbox.connectAccount('linkedin');
+    const b = await sandbox.connectAccount('linkedin');
+    const { urn } = await create(sandbox, a.token, a.platformUserId, sandbox.uniqueText('refusals'));
+    const ok = { actor: a.platformUserId, object: urn, message: { text: 'fine' } };
+    expect((await comment(a.token, urn!, { ...ok, actor: b.platformUserId })).status).toBe(403);
+    expect((await comment(a.token, urn!, { ...ok, object: 'urn:li:share:1' })).status).toBe(422);
+    expect((await comment(a.token, urn!, { ...ok, message: { text: ' ' } })).status).toBe(422);
+    expect((await comment(a.token, urn!, { ...ok, message: { text: 'x'.repeat(1_251) } })).status).toBe(422);
+    expect((await comment(a.token, 'urn:li:share:1', { ...ok, object: 'urn:li:share:1' })).status).toBe(404);
+    expect((await sandbox.store.listAllPosts(a.sandboxAccount.id)).filter((p) => p.kind === 'reply')).toEqual([]);
+  });
+
+  it("a member's post: commented as the member, but its comments are not listed to this app (r_member_social)", async () => {
+    const person = { linkedinAuthor: 'person' } as const;
+    const m = await ('db' in sandbox
+      ? sandbox.connectAccount('linkedin', undefined, person)
+      : sandbox.connectAccount('linkedin', person));
+    expect(m.platformUserId).toMatch(/^urn:li:person:/);
+    const { urn } = await create(sandbox, m.token, m.platformUserId, sandbox.uniqueText('member'));
+    const made = await comment(m.token, urn!, { actor: m.platformUserId, object: urn, message: { text: 'mine' } });
+    expect(made.status).toBe(201);
+    const listed = await call(sandbox, m.token, `/rest/socialActions/${encodeURIComponent(urn!)}/comments`);
+    expect(listed.status).toBe(403);
+  });
+
+  it('a comment is deleted by its actor once (204, then 404), and by no one else', async () => {
+    const a = await sandbox.connectAccount('linkedin');
+    const b = await sandbox.connectAccount('linkedin');
+    const { urn } = await create(sandbox, a.token, a.platformUserId, sandbox.uniqueText('deleted'));
+    const made = await (
+      await comment(a.token, urn!, { actor: a.platformUserId, object: urn, message: { text: 'gone soon' } })
+    ).json();
+    const path = (actor: string) =>
+      `/rest/socialActions/${encodeURIComponent(made.object)}/comments/${made.id}?actor=${encodeURIComponent(actor)}`;
+    expect((await call(sandbox, b.token, path(b.platformUserId), { method: 'DELETE' })).status).toBe(403);
+    expect((await call(sandbox, a.token, path(a.platformUserId), { method: 'DELETE' })).status).toBe(204);
+    expect((await call(sandbox, a.token, path(a.platformUserId), { method: 'DELETE' })).status).toBe(404);
+  });
+});

@@ -5,6 +5,7 @@ import { linkedinPostJson, shareId, shareUrn } from './posts';
 import { accessDenied, duplicatePost, error, invalidToken, notFound, unprocessable } from './errors';
 import { getOrganization, organizationAcls, userinfo } from './members';
 import { networkSizes, shareStatistics } from './statistics';
+import { handleLinkedinComments } from './comments';
 import { sniffImageType } from '@/lib/media/sniff';
 import { MAX_SANDBOX_IMAGE_BYTES, postMediaOf, resolveMedia, sha256Of } from '@/sandbox/http/media';
 import { writeWithProfile } from '@/sandbox/behaviour/profiles';
@@ -54,6 +55,8 @@ export async function handleLinkedin(
   if (organization && method === 'GET') return getOrganization(member, organization[1]!, deps);
   if (path === '/rest/organizationalEntityShareStatistics' && method === 'GET')
     return shareStatistics(request, member, deps);
+  const comments = /^\/rest\/socialActions\/([^/]+)\/comments(?:\/(\d{1,19}))?$/.exec(path);
+  if (comments) return handleLinkedinComments(request, member, decode(comments[1]!), comments[2], version, deps);
   const networkSize = /^\/rest\/networkSizes\/([^/]+)$/.exec(path);
   if (networkSize && method === 'GET') return networkSizes(request, member, decode(networkSize[1]!), deps);
   return error(404, `Resource ${path.slice('/rest/'.length).split('/')[0]} does not exist`);

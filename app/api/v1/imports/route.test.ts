@@ -141,6 +141,7 @@ describe('POST /api/v1/imports', () => {
       `${tag} lonely,@alice,${time},t2,1`,
       `${tag} on linkedin,@carol,${time},t3,1`,
       `${tag} on linkedin 2,,,t3,2`,
+      `${tag} on linkedin 3,,,t3,3`,
     ].join('\n');
     const result = await imported(csv);
     expect(result.rows.map((r) => r.status)).toEqual([
@@ -148,6 +149,7 @@ describe('POST /api/v1/imports', () => {
       'created',
       'created',
       'created',
+      'invalid',
       'invalid',
       'invalid',
       'invalid',
@@ -166,7 +168,8 @@ describe('POST /api/v1/imports', () => {
     const [origin] = await fixture.db.select().from(importRows).where(eq(importRows.postId, threadId));
     expect(origin!.rowNumber).toBe(3); // the row of part 1
     expect(result.rows[4]!.errors![0]).toMatch(/thread has 2–25 parts/);
-    expect(result.rows[5]!.errors!.join(' ')).toMatch(/LinkedIn cannot publish threads/);
+    // LinkedIn takes a thread of two (the post and its first comment), not of three.
+    expect(result.rows[5]!.errors!.join(' ')).toMatch(/LinkedIn takes a post and 1 comment \(.+\): at most 2 parts/);
     // Again: the thread is already imported.
     const again = await imported(csv);
     expect(again.rows.slice(0, 3).map((r) => r.status)).toEqual([

@@ -9,18 +9,23 @@ import { POST as createPost } from './route';
 
 // A post's first comment through the public API (docs/api.md#first-comments): `firstComment`, and an account's own
 // in `variants[accountId].firstComment`. It is the post's reply part (deliveries.part 1) on each account whose
-// network takes one; LinkedIn publishes the post alone. Refusals are 422s naming the field, storing nothing.
+// network takes one (LinkedIn and Facebook: the page's own comment); TikTok publishes the post alone. Refusals are
+// 422s naming the field, storing nothing.
 
 const fixture = await createApiFixture();
 const { db } = fixture;
 let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
 let mastodon: Awaited<ReturnType<typeof makeAccount>>;
 let linkedin: Awaited<ReturnType<typeof makeAccount>>;
+let facebook: Awaited<ReturnType<typeof makeAccount>>;
+let tiktok: Awaited<ReturnType<typeof makeAccount>>;
 
 beforeAll(async () => {
   tenant = await fixture.tenant();
   mastodon = await makeAccount(db, tenant.workspace.id, { provider: 'mastodon', handle: '@brand@social.test' });
   linkedin = await makeAccount(db, tenant.workspace.id, { provider: 'linkedin', handle: 'Brand' });
+  facebook = await makeAccount(db, tenant.workspace.id, { provider: 'facebook', handle: 'Brand Page' });
+  tiktok = await makeAccount(db, tenant.workspace.id, { provider: 'tiktok', handle: '@brand_tok' });
 });
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -45,25 +50,22 @@ const partsOf = async (postId: string) =>
 const storedPosts = async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from posts`))[0]!.n;
 
 describe('POST /api/v1/posts — firstComment', () => {
-  it('a part 1 delivery on each account whose network takes a comment; LinkedIn publishes the post alone', async () => {
+  it('a part 1 delivery on each account whose network takes a comment, LinkedIn and Facebook pages included', async () => {
     const x = tenant.accounts[0]!;
+    const accounts = [x.id, mastodon.id, linkedin.id, facebook.id];
     const res = await create({
       text: `post ${randomUUID()}`,
       firstComment: 'Link in the first comment: https://example.com',
-      accountIds: [x.id, mastodon.id, linkedin.id],
+      accountIds: accounts,
       scheduledAt: inAnHour(),
     });
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.firstComment).toBe('Link in the first comment: https://example.com');
     expect(body.deliveries.map((d: { accountId: string; part: number }) => `${d.accountId}:${d.part}`).sort()).toEqual(
-      [`${x.id}:0`, `${x.id}:1`, `${mastodon.id}:0`, `${mastodon.id}:1`, `${linkedin.id}:0`].sort(),
+      accounts.flatMap((id) => [`${id}:0`, `${id}:1`]).sort(),
     );
-    expect(await partsOf(body.id)).toEqual(
-      [x.id, mastodon.id, linkedin.id]
-        .flatMap((id) => (id === linkedin.id ? [`${id}:0:scheduled`] : [`${id}:0:scheduled`, `${id}:1:scheduled`]))
-        .sort(),
-    );
+    expect(await partsOf(body.id)).toEqual(accounts.flatMap((id) => [`${id}:0:scheduled`, `${id}:1:scheduled`]).sort());
   });
 
   it("an account's own first comment replaces the post's there, with or without its own text", async () => {
@@ -88,24 +90,34 @@ describe('POST /api/v1/posts — firstComment', () => {
     expect(comments).toEqual({ [x.id]: 'shared comment', [mastodon.id]: 'for the fediverse' });
   });
 
-  it('refused with a 422 naming the field, nothing stored: not a post, own comment on LinkedIn, too long', async () => {
+  it('refused with a 422 naming the field, nothing stored: not a post, own comment on TikTok, too long', async () => {
     const x = tenant.accounts[0]!;
     const before = await storedPosts();
     const reply = await create({ kind: 'reply', inReplyTo: '1', text: 'r', firstComment: 'c', accountIds: [x.id] });
     expect(reply.status).toBe(422);
     expect((await reply.json()).errors.firstComment).toEqual(['Only posts take a first comment']);
-    const onLinkedin = await create({
+    const onTiktok = await create({
       text: 'p',
-      accountIds: [linkedin.id],
-      variants: { [linkedin.id]: { firstComment: 'c' } },
+      accountIds: [tiktok.id],
+      variants: { [tiktok.id]: { firstComment: 'c' } },
     });
-    expect(onLinkedin.status).toBe(422);
-    expect((await onLinkedin.json()).errors[`variants.${linkedin.id}.firstComment`]).toEqual([
-      'LinkedIn takes no first comment (Brand)',
+    expect(onTiktok.status).toBe(422);
+    expect((await onTiktok.json()).errors[`variants.${tiktok.id}.firstComment`]).toEqual([
+      'TikTok takes no first comment (@brand_tok)',
     ]);
     const long = await create({ text: 'p', accountIds: [x.id], firstComment: 'w'.repeat(281) });
     expect(long.status).toBe(422);
     expect((await long.json()).errors.firstComment[0]).toMatch(/^281\/280 characters/);
+    // A comment's own limit: LinkedIn takes 1,250 characters in a comment, whatever the post may hold.
+    const onLinkedin = await create({
+      text: 'p',
+      accountIds: [linkedin.id, facebook.id],
+      firstComment: 'w'.repeat(1_251),
+    });
+    expect(onLinkedin.status).toBe(422);
+    expect((await onLinkedin.json()).errors).toEqual({
+      firstComment: ['1251/1250 characters: too long for a first comment on Brand'],
+    });
     expect(await storedPosts()).toBe(before);
   });
 });
@@ -121,7 +133,7 @@ describe('PATCH /api/v1/posts/{id} — firstComment', () => {
     expect(added.status).toBe(200);
     expect((await added.json()).firstComment).toBe('now with a comment');
     expect(await partsOf(created.id)).toEqual(
-      [`${x.id}:0:scheduled`, `${x.id}:1:scheduled`, `${linkedin.id}:0:scheduled`].sort(),
+      [`${x.id}:0:scheduled`, `${x.id}:1:scheduled`, `${linkedin.id}:0:scheduled`, `${linkedin.id}:1:scheduled`].sort(),
     );
     const removed = await patch(created.id, { firstComment: null });
     expect(removed.status).toBe(200);
@@ -129,16 +141,10 @@ describe('PATCH /api/v1/posts/{id} — firstComment', () => {
     expect(await partsOf(created.id)).toEqual([`${x.id}:0:scheduled`, `${linkedin.id}:0:scheduled`].sort());
     // An account added later gets the comment too, if its network takes one.
     await patch(created.id, { firstComment: 'again' });
-    const widened = await patch(created.id, { accountIds: [x.id, linkedin.id, mastodon.id] });
+    const widened = await patch(created.id, { accountIds: [x.id, linkedin.id, facebook.id] });
     expect(widened.status).toBe(200);
     expect(await partsOf(created.id)).toEqual(
-      [
-        `${x.id}:0:scheduled`,
-        `${x.id}:1:scheduled`,
-        `${linkedin.id}:0:scheduled`,
-        `${mastodon.id}:0:scheduled`,
-        `${mastodon.id}:1:scheduled`,
-      ].sort(),
+      [x.id, linkedin.id, facebook.id].flatMap((id) => [`${id}:0:scheduled`, `${id}:1:scheduled`]).sort(),
     );
     const stored = await db.select().from(postVariants).where(eq(postVariants.postId, created.id));
     expect(stored).toEqual([]);

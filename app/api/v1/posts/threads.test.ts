@@ -112,12 +112,12 @@ describe('POST /api/v1/posts — kind "thread"', () => {
     );
   });
 
-  it('refuses a thread to LinkedIn (it takes no replies) with a field error, storing nothing', async () => {
+  it('refuses a thread of three to LinkedIn (a post and its first comment at most) with a field error, storing nothing', async () => {
     const linkedin = await makeAccount(db, tenant.workspace.id, 'linkedin');
     await expectRefused(
       thread({ accountIds: [tenant.accounts[0]!.id, linkedin.id] }),
-      'accountIds',
-      /LinkedIn cannot publish threads/,
+      'parts',
+      /^LinkedIn takes a post and 1 comment \(.+\): at most 2 parts$/,
     );
   });
 });

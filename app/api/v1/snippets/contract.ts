@@ -1,7 +1,8 @@
-import { defineRoute, jsonResponse, problemResponse } from '@/lib/api/contract/define';
+import { defineRoute, idempotencyKeyHeader, jsonResponse, problemResponse } from '@/lib/api/contract/define';
 import { named, z } from '@/lib/api/contract/zod';
 import { SNIPPET_KINDS } from '@/db/schema';
 import { snippetInput } from '@/lib/templates/schemas';
+import { keyedLibraryResponses } from '../templates/contract';
 
 export const snippetSchema = z
   .object({
@@ -23,16 +24,19 @@ export const snippetsContract = defineRoute('/snippets', {
   },
   POST: {
     operationId: 'createSnippet',
-    summary: 'Add a snippet',
-    description: 'Names are unique per workspace: the same name again is a 422, so a retry never makes a second one.',
+    summary: 'Add a snippet (idempotent)',
+    description:
+      'Exactly once per Idempotency-Key: a retry with the same key and body is answered the first 201 (`Idempotent-Replayed: true`), never “name taken”. Names are unique per workspace: another request with a name already used is a 422.',
     scope: 'posts:write',
     request: {
+      headers: idempotencyKeyHeader,
       body: { required: true, content: { 'application/json': { schema: named('SnippetInput', snippetInput) } } },
     },
     responses: {
-      201: jsonResponse('The snippet', snippetSchema),
-      400: problemResponse('A body that is not JSON (nothing stored)'),
-      422: problemResponse('Invalid fields, or a name already used (`errors`; nothing stored)'),
+      ...keyedLibraryResponses({ status: 201, description: 'The snippet', schema: snippetSchema }),
+      422: problemResponse(
+        'Invalid fields, a name already used (`errors`), or the key already used with another body; nothing stored',
+      ),
     },
   },
 });

@@ -1,8 +1,10 @@
 import { getDb } from '@/db/client';
 import { listSnippets } from '@/db/queries/library';
-import { apiHandler, fieldsProblem, json, readJson, validationProblem } from '@/lib/api/handler';
-import { addSnippet, serializeSnippet } from '@/lib/templates/library';
+import { apiHandler, json, readKeyedRequest } from '@/lib/api/handler';
+import { createSnippetOnce } from '@/lib/templates/keyed';
+import { serializeSnippet } from '@/lib/templates/library';
 import { snippetInput } from '@/lib/templates/schemas';
+import { keyedLibraryResponse } from '../templates/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,13 +14,16 @@ export const GET = apiHandler('posts:read', async (_request, principal) => {
   return json({ data: rows.map(serializeSnippet) });
 });
 
-/** Adds a snippet; a name already used in the workspace is a 422 (nothing stored), so a retry creates no second one. */
+/**
+ * Adds a snippet, exactly once per Idempotency-Key (a retry is answered its first 201, marked replayed); a name another
+ * intent already used in the workspace is a 422 (nothing stored).
+ */
 export const POST = apiHandler('posts:write', async (request, principal) => {
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = snippetInput.safeParse(body.value);
-  if (!parsed.success) return validationProblem(parsed.error);
-  const result = await addSnippet(getDb(), principal.workspaceId, parsed.data);
-  if (!result.ok) return fieldsProblem(result.errors);
-  return json(serializeSnippet(result.value), 201);
+  const input = await readKeyedRequest(request, snippetInput);
+  if (!input.ok) return input.response;
+  const result = await createSnippetOnce(getDb(), input.data, {
+    workspaceId: principal.workspaceId,
+    idempotencyKey: input.key,
+  });
+  return keyedLibraryResponse(result, (id) => `/api/v1/snippets/${id}`);
 });

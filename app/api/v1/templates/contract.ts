@@ -1,4 +1,11 @@
-import { defineRoute, jsonResponse, problemResponse } from '@/lib/api/contract/define';
+import {
+  defineRoute,
+  idempotencyKeyHeader,
+  jsonResponse,
+  problemResponse,
+  replayedHeader,
+  retryAfterHeader,
+} from '@/lib/api/contract/define';
 import { named, z } from '@/lib/api/contract/zod';
 import { templateInput } from '@/lib/templates/schemas';
 
@@ -18,6 +25,26 @@ export const templateSchema = z
       'A post template: its text and first comment with `{{variables}}`, default accounts, time of day and images. It prefills the composer; a CSV row names it in a `template` column, its variables in columns of their names.',
   });
 
+/**
+ * A keyed library write's answers (snippets and templates, docs/api.md#idempotency-key-rules): the success and its
+ * replay, a missing key, a key still running, and a 422 that also covers a key reused for another body.
+ */
+export function keyedLibraryResponses(success: { status: 200 | 201; description: string; schema: z.ZodType }) {
+  return {
+    [success.status]: jsonResponse(
+      `${success.description}, or the replay of the first answer for this key`,
+      success.schema,
+      replayedHeader.extend({ Location: z.string().openapi({ description: 'Where it is.' }) }),
+    ),
+    400: problemResponse('Missing or malformed Idempotency-Key, or a body that is not JSON (nothing stored)'),
+    409: problemResponse(
+      'The first request with this key is still running (retry after `Retry-After` seconds)',
+      undefined,
+      retryAfterHeader,
+    ),
+  };
+}
+
 /** /api/v1/templates — the contract of ./route.ts. */
 export const templatesContract = defineRoute('/templates', {
   GET: {
@@ -28,17 +55,19 @@ export const templatesContract = defineRoute('/templates', {
   },
   POST: {
     operationId: 'createTemplate',
-    summary: 'Add a post template',
+    summary: 'Add a post template (idempotent)',
     description:
-      'Names are unique per workspace (the same name again is a 422). Accounts and images must be this workspace’s.',
+      'Exactly once per Idempotency-Key: a retry with the same key and body is answered the first 201 (`Idempotent-Replayed: true`), never “name taken”. Names are unique per workspace (another request with a name already used is a 422). Accounts and images must be this workspace’s.',
     scope: 'posts:write',
     request: {
+      headers: idempotencyKeyHeader,
       body: { required: true, content: { 'application/json': { schema: named('TemplateInput', templateInput) } } },
     },
     responses: {
-      201: jsonResponse('The template', templateSchema),
-      400: problemResponse('A body that is not JSON (nothing stored)'),
-      422: problemResponse('Invalid fields, another workspace’s account or image, or a name already used (`errors`)'),
+      ...keyedLibraryResponses({ status: 201, description: 'The template', schema: templateSchema }),
+      422: problemResponse(
+        'Invalid fields, another workspace’s account or image, a name already used (`errors`), or the key already used with another body; nothing stored',
+      ),
     },
   },
 });

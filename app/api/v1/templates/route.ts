@@ -1,8 +1,10 @@
 import { getDb } from '@/db/client';
 import { listTemplates } from '@/db/queries/library';
-import { apiHandler, fieldsProblem, json, readJson, validationProblem } from '@/lib/api/handler';
-import { addTemplate, serializeTemplate } from '@/lib/templates/library';
+import { apiHandler, json, readKeyedRequest } from '@/lib/api/handler';
+import { createTemplateOnce } from '@/lib/templates/keyed';
+import { serializeTemplate } from '@/lib/templates/library';
 import { templateInput } from '@/lib/templates/schemas';
+import { keyedLibraryResponse } from './http';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,13 +14,16 @@ export const GET = apiHandler('posts:read', async (_request, principal) => {
   return json({ data: rows.map(serializeTemplate) });
 });
 
-/** Adds a template; its accounts and images must be this workspace's; a name already used is a 422. */
+/**
+ * Adds a template, exactly once per Idempotency-Key; its accounts and images must be this workspace's; a name another
+ * intent already used is a 422.
+ */
 export const POST = apiHandler('posts:write', async (request, principal) => {
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = templateInput.safeParse(body.value);
-  if (!parsed.success) return validationProblem(parsed.error);
-  const result = await addTemplate(getDb(), principal.workspaceId, parsed.data);
-  if (!result.ok) return fieldsProblem(result.errors);
-  return json(serializeTemplate(result.value), 201);
+  const input = await readKeyedRequest(request, templateInput);
+  if (!input.ok) return input.response;
+  const result = await createTemplateOnce(getDb(), input.data, {
+    workspaceId: principal.workspaceId,
+    idempotencyKey: input.key,
+  });
+  return keyedLibraryResponse(result, (id) => `/api/v1/templates/${id}`);
 });
