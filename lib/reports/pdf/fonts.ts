@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Font } from '@react-pdf/renderer';
+import type { Font as PdfFont } from '@react-pdf/renderer';
 
 // The PDF's font (docs/analytics.md#the-client-report). Next ships Geist (Latin, Latin Extended, Cyrillic, punctuation,
 // arrows) with its image renderer; where that file is not found, the PDF's own Helvetica (Latin-1 and typographic
@@ -15,11 +15,14 @@ function geistFile(): string | null {
 }
 
 const GEIST = geistFile();
-if (GEIST) Font.register({ family: 'Geist', src: GEIST });
-// Long words (links) break anywhere instead of overflowing a cell.
-Font.registerHyphenationCallback((word) => (word.length > 24 ? word.split('') : [word]));
 
-export const PDF_FONT = GEIST ? 'Geist' : 'Helvetica';
+/** Registers the font with the loaded renderer (once) and names it for the document's styles. */
+export function registerPdfFont(Font: typeof PdfFont): string {
+  if (GEIST) Font.register({ family: 'Geist', src: GEIST });
+  // Long words (links) break anywhere instead of overflowing a cell.
+  Font.registerHyphenationCallback((word) => (word.length > 24 ? word.split('') : [word]));
+  return GEIST ? 'Geist' : 'Helvetica';
+}
 
 /** Latin-1 and Latin Extended, Cyrillic, punctuation, currency and arrows: Geist's coverage. */
 const GEIST_CHARS = /[\u0020-\u007e\u00a0-\u024f\u0400-\u04ff\u2010-\u205e\u20a0-\u20bf\u2190-\u21ff\n]/u;
