@@ -1,6 +1,7 @@
 import { problem } from '@/lib/http/problem';
 import { requestOrigin } from '@/lib/http/request-origin';
 import { logger } from '@/lib/logging/logger';
+import { SANDBOX_INBOX_ROUTES } from '@/sandbox/dialects/inbox-registry';
 import { SANDBOX_DIALECTS } from '@/sandbox/dialects/registry';
 import { handleFaults, handleTimeline } from './control';
 import { handleOAuth, handleRevoke } from '@/sandbox/oauth/oauth';
@@ -26,7 +27,8 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
       const dialect = SANDBOX_DIALECTS[platform];
       const oauth = /^\/oauth(\/[a-z]+)$/.exec(rest);
       if (oauth && dialect.oauth) return await handleOAuth(request, platform, oauth[1]!, deps);
-      return await dialect.handle(request, rest, deps, `${root}/${platform}`);
+      const inbox = await SANDBOX_INBOX_ROUTES[platform]?.(request, rest, deps, `${root}/${platform}`);
+      return inbox ?? (await dialect.handle(request, rest, deps, `${root}/${platform}`));
     }
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);

@@ -60,6 +60,7 @@ import {
 } from '@/sandbox/db/queries/youtube';
 import type { SandboxYoutubeUploadRow } from '@/sandbox/db/schema';
 import { getSandboxMedia, insertSandboxMedia, updateSandboxMedia } from '@/sandbox/db/queries/media';
+import { getSandboxInbound, insertSandboxInbound, listSandboxInbound } from '@/sandbox/db/queries/inbound';
 import { getSandboxAccountByAccessToken } from '@/sandbox/db/queries/oauth';
 import { createPgSandboxOAuthStore } from './pg-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
@@ -238,6 +239,43 @@ export function createPgSandboxStore(
       const rows = await listSandboxReplies(db, {
         postId,
         maxId: parsePostId(query.maxId) ?? undefined,
+        createdUpTo: query.createdUpTo,
+        limit: query.limit,
+      });
+      return rows.map(toPost);
+    },
+
+    async insertInbound(input) {
+      for (let attempt = 0; ; attempt++) {
+        const createdAt = input.createdAt ?? new Date();
+        const row = await insertSandboxInbound(db, {
+          id: BigInt(newPostId(createdAt)),
+          accountId: input.account.id,
+          kind: input.kind,
+          text: input.text,
+          inReplyToId: input.inReplyToId ?? null,
+          recipientId: input.recipientId ?? null,
+          recordKey: input.recordKey ?? null,
+          record: input.record ?? null,
+          createdAt,
+          addressedTo: input.addressedTo,
+          inboundKey: input.inboundKey,
+        });
+        if (row) return toPost(row);
+        const stored = await getSandboxInbound(db, { inboundKey: input.inboundKey });
+        if (stored) return toPost(stored);
+        // Else the same snowflake in the same millisecond: draw again (a taken record key would never clear).
+        if (attempt >= 5) throw new Error(`sandbox: inbound post ${input.inboundKey} could not be stored`);
+      }
+    },
+
+    async listInbound(accountId, query) {
+      const rows = await listSandboxInbound(db, {
+        accountId,
+        kinds: query.kinds,
+        sinceId: parsePostId(query.sinceId) ?? undefined,
+        maxId: parsePostId(query.maxId) ?? undefined,
+        startTime: query.startTime,
         createdUpTo: query.createdUpTo,
         limit: query.limit,
       });

@@ -1,0 +1,22 @@
+import type { ProviderName } from '@/lib/providers/types';
+import type { SandboxDeps } from '@/sandbox/store/types';
+import { handleXInbox } from './x/inbox';
+
+/**
+ * One network's inbox reads (what people said to an account: docs/sandbox.md#inbound), tried before the dialect's
+ * own routes: a Response for a path it serves, null for any other.
+ */
+export type InboxRoutes = (request: Request, path: string, deps: SandboxDeps, root: string) => Promise<Response | null>;
+
+/** Every network, one entry each; null where the network's API lets an account read nothing people send it. */
+export const SANDBOX_INBOX_ROUTES: { [P in ProviderName]: InboxRoutes | null } = {
+  x: handleXInbox,
+  mastodon: null,
+  bluesky: null,
+  linkedin: null,
+  threads: null,
+  instagram: null,
+  tiktok: null,
+  facebook: null,
+  youtube: null,
+};
