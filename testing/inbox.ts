@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '@/db/client';
 import { insertInboxItems, type NewInboxItem } from '@/db/queries/inbox/items';
 import type { ProviderName } from '@/db/schema';
+import type { InboxJobOptions } from '@/lib/inbox/read-inbox';
+import { TEST_ENCRYPTION_KEY } from './keys';
 
 /** One inbound item stored as the inbox job would store it (a stranger's reply to `inReplyTo`, by default). */
 export async function storeInboxItem(
@@ -37,4 +39,23 @@ export async function storeInboxItem(
     ],
   });
   return stored!;
+}
+
+/** Inbox job options for tests: every stream due again at once, the sandbox unlimited, only the given accounts. */
+export function testInboxOptions(origin: string, overrides: Partial<InboxJobOptions> = {}): InboxJobOptions {
+  return {
+    workerId: `inbox-${randomUUID().slice(0, 8)}`,
+    batchSize: 50,
+    leaseMs: 30_000,
+    readTimeoutMs: 5_000,
+    intervalMs: 0,
+    maxPages: 10,
+    backfillMs: 3 * 24 * 3_600_000,
+    postsWindowMs: 14 * 24 * 3_600_000,
+    budgetMs: 20_000,
+    readBudget: { rateLimits: {}, reservedShare: 0.5 },
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    origin,
+    ...overrides,
+  };
 }

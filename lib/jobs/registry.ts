@@ -1,4 +1,5 @@
 import type { JobDefinition } from './job';
+import { inboxJob } from './inbox';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
@@ -33,6 +34,7 @@ export const jobs = [
   prunePlatformReadsJob,
   notificationsJob,
   purgeWorkspacesJob,
+  inboxJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { deliveries, inboxCursors, inboxItems, posts } from '@/db/schema';
+import { sendOnce } from '@/lib/net/send';
+import type { ProviderName } from '@/lib/providers/types';
+import { receiveInbound } from '@/sandbox/behaviour/inbound';
+import type { SandboxPost } from '@/sandbox/store/types';
+import { testInboxOptions } from '@/testing/inbox';
+import { startTestSandbox } from '@/testing/sandbox';
+import { readInbox, type InboxJobOptions } from './read-inbox';
+
+// Reading per network (docs/inbox.md#networks): what the sandbox's people said to an account, served through the
+// network's real wire format and read by the real provider reader through the real job. Every item is stored once
+// (overlapping reads and re-runs store nothing twice), under our post where it answers one; the cursor moves forward
+// (the next read asks only for what is new); a failing listing stores nothing and moves nothing; what the account
+// answered itself on the platform is marked answered.
+
+const sandbox = await startTestSandbox();
+const { db, store } = sandbox;
+type Account = Awaited<ReturnType<typeof sandbox.connectAccount>>;
+
+const DAY = 24 * 3_600_000;
+
+/** The requests the job sent, for what a read asked for (its cursor on the wire). */
+function recordingOptions(overrides: Partial<InboxJobOptions> = {}) {
+  const urls: string[] = [];
+  const options = testInboxOptions(sandbox.url, {
+    transport: async (request) => {
+      urls.push(request.url);
+      return sendOnce(request);
+    },
+    ...overrides,
+  });
+  return { options, urls };
+}
+
+/** A post of ours a day old: on the platform, and in Semel as a sent delivery with its platform id. */
+async function ourPost(a: Account, make: (a: Account, at: Date) => Promise<{ post: SandboxPost; externalId: string }>) {
+  const { post, externalId } = await make(a, new Date(Date.now() - DAY));
+  const [row] = await db
+    .insert(posts)
+    .values({
+      workspaceId: a.workspaceId,
+      text: post.text,
+      scheduledAt: post.createdAt,
+      source: 'api',
+      idempotencyKey: randomUUID(),
+    })
+    .returning();
+  const [delivery] = await db
+    .insert(deliveries)
+    .values({
+      workspaceId: a.workspaceId,
+      postId: row!.id,
+      accountId: a.productAccountId,
+      status: 'sent',
+      dueAt: post.createdAt,
+      externalId,
+      settledAt: post.createdAt,
+    })
+    .returning();
+  return { post, externalId, deliveryId: delivery!.id };
+}
+
+const textPost = async (a: Account, at: Date) => {
+  const post = await store.insertPost({
+    account: a.sandboxAccount,
+    kind: 'post',
+    text: sandbox.uniqueText('ours'),
+    createdAt: at,
+  });
+  return { post: post!, externalId: post!.id };
+};
+
+type Case = {
+  make: (a: Account, at: Date) => Promise<{ post: SandboxPost; externalId: string }>;
+  /** The platform id an item has in the product (the sandbox post's id, or what the network names it by). */
+  idOf: (p: SandboxPost) => string;
+  /** A reply by the account itself on the platform, as another app would make it: answers `item`. */
+  answerOnPlatform: (a: Account, item: SandboxPost) => Promise<void>;
+  /** What the second read asks for, on the wire: it names the cursor the first read kept. */
+  cursorOnWire: RegExp;
+};
+
+const CASES: Partial<Record<ProviderName, Case>> = {
+  x: {
+    make: textPost,
+    idOf: (p) => p.id,
+    answerOnPlatform: async (a, item) => {
+      const kind = item.kind === 'dm' ? 'dm' : 'reply';
+      await store.insertPost({
+        account: a.sandboxAccount,
+        kind,
+        text: sandbox.uniqueText('answered elsewhere'),
+        ...(kind === 'dm'
+          ? { recipientId: (await store.getAccountById(item.accountId))!.platformUserId }
+          : { inReplyToId: item.id }),
+      });
+    },
+    cursorOnWire: /\/mentions\?.*since_id=\d+/,
+  },
+};
+
+const inboundOf = (a: Account) =>
+  store.listInbound(a.sandboxAccount.id, { kinds: ['post', 'reply', 'dm'], limit: 1000 });
+const storedOf = (a: Account) => db.select().from(inboxItems).where(eq(inboxItems.accountId, a.productAccountId));
+
+describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (network, c) => {
+  it('stores everything people said once, under our post where it answers one; a re-run and an overlapping read store nothing twice', async () => {
+    const a = await sandbox.connectAccount(network);
+    const ours = await ourPost(a, c.make);
+    await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 40 });
+    await receiveInbound(store, a.sandboxAccount);
+    const said = await inboundOf(a);
+    expect(said.length).toBeGreaterThan(10);
+
+    const first = await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+    expect(first.stored).toBe(said.length);
+    const stored = await storedOf(a);
+    expect(stored.map((i) => i.platformId).sort()).toEqual(said.map(c.idOf).sort());
+    const replies = said.filter((p) => p.inReplyToId);
+    expect(replies.length).toBeGreaterThan(0);
+    for (const p of replies) {
+      const item = stored.find((i) => i.platformId === c.idOf(p))!;
+      expect(item, p.id).toMatchObject({ kind: 'reply', deliveryId: ours.deliveryId });
+    }
+    expect(stored.every((i) => i.answeredAt === null && i.text.length > 0 && i.authorHandle.length > 1)).toBe(true);
+
+    // A re-run reads from its cursors and stores nothing.
+    expect((await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }))).stored).toBe(0);
+    // Two readers at once from the very start (cursors lost): every page is read twice, nothing stored twice.
+    await db.update(inboxCursors).set({ cursor: null }).where(eq(inboxCursors.accountId, a.productAccountId));
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }))),
+    );
+    expect(racing.reduce((n, r) => n + r.stored, 0)).toBe(0);
+    expect(await storedOf(a)).toHaveLength(said.length);
+  });
+
+  it('reads forward from its cursor: only what is new; a failing listing stores nothing and keeps the cursor', async () => {
+    const a = await sandbox.connectAccount(network);
+    await ourPost(a, c.make);
+    await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20 });
+    await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+    const before = await storedOf(a);
+    const cursors = await db.select().from(inboxCursors).where(eq(inboxCursors.accountId, a.productAccountId));
+
+    await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20, listingUnavailable: 1 });
+    const failing = await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+    expect(failing.unreadable).toBeGreaterThan(0);
+    expect(failing.stored).toBe(0);
+    const after = await db.select().from(inboxCursors).where(eq(inboxCursors.accountId, a.productAccountId));
+    expect(after.map((r) => r.cursor).sort()).toEqual(cursors.map((r) => r.cursor).sort());
+    expect(after.every((r) => r.failures === 1 && r.lastError)).toBe(true);
+
+    // Something new arrives: the next read asks from where it was and stores only that.
+    await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20 });
+    const [latest] = await store.listPosts(a.sandboxAccount.id, { kinds: ['post'], limit: 1 });
+    const { sendInbound } = await import('@/sandbox/behaviour/inbound');
+    const fresh = await sendInbound(store, a.sandboxAccount, { kind: 'reply', text: 'A fresh reply', replyTo: latest });
+    await db.update(inboxCursors).set({ nextReadAt: new Date() }).where(eq(inboxCursors.accountId, a.productAccountId));
+    const { options, urls } = recordingOptions({ accountIds: [a.productAccountId] });
+    const next = await readInbox(db, options);
+    expect(next.stored).toBe(1);
+    expect(urls.some((u) => c.cursorOnWire.test(u))).toBe(true);
+    const items = await storedOf(a);
+    expect(items).toHaveLength(before.length + 1);
+    expect(items.find((i) => i.platformId === c.idOf(fresh))).toMatchObject({ text: 'A fresh reply', kind: 'reply' });
+  });
+
+  it('an item the account answered on the platform itself (from another app) is marked answered, before or after it is read', async () => {
+    const a = await sandbox.connectAccount(network);
+    await ourPost(a, c.make);
+    await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20 });
+    await receiveInbound(store, a.sandboxAccount);
+    const said = await inboundOf(a);
+    // One answered before the first read, one after it.
+    await c.answerOnPlatform(a, said[0]!);
+    await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+    await c.answerOnPlatform(a, said[1]!);
+    await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+    const answered = await db
+      .select()
+      .from(inboxItems)
+      .where(and(eq(inboxItems.accountId, a.productAccountId), sql`${inboxItems.answeredAt} is not null`));
+    expect(answered.map((i) => i.platformId).sort()).toEqual([c.idOf(said[0]!), c.idOf(said[1]!)].sort());
+    expect(answered.every((i) => i.answerSource === 'platform' && i.platformAnswerId)).toBe(true);
+  });
+});
