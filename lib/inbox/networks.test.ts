@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { deliveries, inboxCursors, inboxItems, posts } from '@/db/schema';
 import { sendOnce } from '@/lib/net/send';
 import type { ProviderName } from '@/lib/providers/types';
-import { receiveInbound } from '@/sandbox/behaviour/inbound';
+import { INBOUND_KINDS, receiveInbound } from '@/sandbox/behaviour/inbound';
+import { PEOPLE } from '@/sandbox/behaviour/people';
 import type { SandboxPost } from '@/sandbox/store/types';
 import { testInboxOptions } from '@/testing/inbox';
 import { startTestSandbox } from '@/testing/sandbox';
@@ -100,6 +101,21 @@ const CASES: Partial<Record<ProviderName, Case>> = {
     },
     cursorOnWire: /\/mentions\?.*since_id=\d+/,
   },
+  mastodon: {
+    make: textPost,
+    idOf: (p) => p.id,
+    answerOnPlatform: async (a, item) => {
+      const author = (await store.getAccountById(item.accountId))!;
+      const acct = author.handle.replace(/^@/, '').split('@')[0]!;
+      await store.insertPost({
+        account: a.sandboxAccount,
+        ...(item.kind === 'dm'
+          ? { kind: 'dm', text: `@${acct} ${sandbox.uniqueText('answered elsewhere')}`, recipientId: acct }
+          : { kind: 'reply', text: sandbox.uniqueText('answered elsewhere'), inReplyToId: item.id }),
+      });
+    },
+    cursorOnWire: /\/notifications\?.*min_id=\d+/,
+  },
 };
 
 const inboundOf = (a: Account) =>
@@ -174,17 +190,39 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
     await ourPost(a, c.make);
     await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20 });
     await receiveInbound(store, a.sandboxAccount);
-    const said = await inboundOf(a);
+    const [first, second] = (await inboundOf(a)).filter((p) => p.kind !== 'dm');
     // One answered before the first read, one after it.
-    await c.answerOnPlatform(a, said[0]!);
+    await c.answerOnPlatform(a, first!);
     await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
-    await c.answerOnPlatform(a, said[1]!);
+    await c.answerOnPlatform(a, second!);
     await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
     const answered = await db
       .select()
       .from(inboxItems)
       .where(and(eq(inboxItems.accountId, a.productAccountId), sql`${inboxItems.answeredAt} is not null`));
-    expect(answered.map((i) => i.platformId).sort()).toEqual([c.idOf(said[0]!), c.idOf(said[1]!)].sort());
+    expect(answered.map((i) => i.platformId).sort()).toEqual([c.idOf(first!), c.idOf(second!)].sort());
     expect(answered.every((i) => i.answerSource === 'platform' && i.platformAnswerId)).toBe(true);
   });
+
+  it.runIf(INBOUND_KINDS[network].includes('dm'))(
+    'a DM the account sent from another app answers that conversation up to then: the person’s earlier DMs, not later ones',
+    async () => {
+      const a = await sandbox.connectAccount(network);
+      const [ana, ben] = PEOPLE;
+      const { sendInbound } = await import('@/sandbox/behaviour/inbound');
+      const dm = (person: typeof ana, text: string, minutesAgo: number) =>
+        sendInbound(store, a.sandboxAccount, { kind: 'dm', text, person, at: new Date(Date.now() - minutesAgo * 60_000) });
+      const early = await dm(ana, 'Hello?', 30);
+      const other = await dm(ben, 'Hi from Ben', 25);
+      const asked = await dm(ana, 'Anyone there?', 20);
+      await c.answerOnPlatform(a, asked);
+      await new Promise((r) => setTimeout(r, 5));
+      const late = await dm(ana, 'Thanks!', 0);
+      await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+      const items = await storedOf(a);
+      const answeredOf = (p: SandboxPost) => items.find((i) => i.platformId === c.idOf(p))!.answeredAt !== null;
+      expect([early, asked].map(answeredOf)).toEqual([true, true]);
+      expect([other, late].map(answeredOf)).toEqual([false, false]);
+    },
+  );
 });

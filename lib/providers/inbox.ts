@@ -3,6 +3,7 @@ import type { ResolvedAccount } from './definition';
 import type { InboxReader } from './inbox-types';
 import { resolvedAccountFor } from './index';
 import type { ProviderTransport } from './transport';
+import { createMastodonInboxReader } from './mastodon/inbox';
 import { createXInboxReader } from './x/inbox';
 
 export type * from './inbox-types';
@@ -18,7 +19,7 @@ export type InboxEntry =
 
 export const INBOX_READERS = {
   x: { streams: ['mentions', 'dms', 'answers'], create: createXInboxReader },
-  mastodon: { streams: [], unreadable: 'Not read yet.' },
+  mastodon: { streams: ['notifications', 'answers'], create: createMastodonInboxReader },
   bluesky: { streams: [], unreadable: 'Not read yet.' },
   linkedin: { streams: [], unreadable: 'Not read yet.' },
   threads: { streams: [], unreadable: 'Not read yet.' },

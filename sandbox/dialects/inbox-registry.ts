@@ -1,5 +1,6 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
+import { handleMastodonInbox } from './mastodon/inbox';
 import { handleXInbox } from './x/inbox';
 
 /**
@@ -11,7 +12,7 @@ export type InboxRoutes = (request: Request, path: string, deps: SandboxDeps, ro
 /** Every network, one entry each; null where the network's API lets an account read nothing people send it. */
 export const SANDBOX_INBOX_ROUTES: { [P in ProviderName]: InboxRoutes | null } = {
   x: handleXInbox,
-  mastodon: null,
+  mastodon: handleMastodonInbox,
   bluesky: null,
   linkedin: null,
   threads: null,

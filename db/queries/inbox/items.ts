@@ -81,10 +81,10 @@ export async function insertInboxItems(
           or exists (select 1 from input j where j.platform_id = i.in_reply_to)) as under_ours,
         (select min(o.created_at) from inbox_own_messages o
           where o.account_id = ${account} and (o.in_reply_to = i.platform_id
-            or (i.kind = 'dm' and o.conversation_id = i.conversation_id and o.created_at >= i.received_at))) as own_at,
+            or (i.kind = 'dm' and o.conversation_id = i.conversation_id and o.created_at > i.received_at))) as own_at,
         (select o.platform_id from inbox_own_messages o
           where o.account_id = ${account} and (o.in_reply_to = i.platform_id
-            or (i.kind = 'dm' and o.conversation_id = i.conversation_id and o.created_at >= i.received_at))
+            or (i.kind = 'dm' and o.conversation_id = i.conversation_id and o.created_at > i.received_at))
           order by o.created_at limit 1) as own_id
       from input i
       left join ours on ours.id = i.in_reply_to
@@ -145,7 +145,7 @@ export async function recordOwnMessages(
     where ii.account_id = ${params.accountId} and ii.answered_at is null
       and ((o.in_reply_to is not null and ii.platform_id = o.in_reply_to)
         or (o.conversation_id is not null and ii.kind = 'dm' and ii.conversation_id = o.conversation_id
-          and ii.received_at <= o.created_at))
+          and ii.received_at < o.created_at))
     returning ii.id, ii.workspace_id as "workspaceId", ii.platform_answer_id as "platformAnswerId"`);
   return rows(result);
 }
