@@ -6,6 +6,8 @@ import { sendOnce } from '@/lib/net/send';
 import type { ProviderName } from '@/lib/providers/types';
 import { INBOUND_KINDS, receiveInbound } from '@/sandbox/behaviour/inbound';
 import { PEOPLE } from '@/sandbox/behaviour/people';
+import { recordCid, recordUri } from '@/sandbox/dialects/bluesky/records';
+import { tidOf } from '@/sandbox/dialects/bluesky/tid';
 import type { SandboxPost } from '@/sandbox/store/types';
 import { testInboxOptions } from '@/testing/inbox';
 import { startTestSandbox } from '@/testing/sandbox';
@@ -77,7 +79,7 @@ const textPost = async (a: Account, at: Date) => {
 type Case = {
   make: (a: Account, at: Date) => Promise<{ post: SandboxPost; externalId: string }>;
   /** The platform id an item has in the product (the sandbox post's id, or what the network names it by). */
-  idOf: (p: SandboxPost) => string;
+  idOf: (p: SandboxPost) => Promise<string>;
   /** A reply by the account itself on the platform, as another app would make it: answers `item`. */
   answerOnPlatform: (a: Account, item: SandboxPost) => Promise<void>;
   /** What the second read asks for, on the wire: it names the cursor the first read kept. */
@@ -87,7 +89,7 @@ type Case = {
 const CASES: Partial<Record<ProviderName, Case>> = {
   x: {
     make: textPost,
-    idOf: (p) => p.id,
+    idOf: async (p) => p.id,
     answerOnPlatform: async (a, item) => {
       const kind = item.kind === 'dm' ? 'dm' : 'reply';
       await store.insertPost({
@@ -103,7 +105,7 @@ const CASES: Partial<Record<ProviderName, Case>> = {
   },
   mastodon: {
     make: textPost,
-    idOf: (p) => p.id,
+    idOf: async (p) => p.id,
     answerOnPlatform: async (a, item) => {
       const author = (await store.getAccountById(item.accountId))!;
       const acct = author.handle.replace(/^@/, '').split('@')[0]!;
@@ -115,6 +117,46 @@ const CASES: Partial<Record<ProviderName, Case>> = {
       });
     },
     cursorOnWire: /\/notifications\?.*min_id=\d+/,
+  },
+  bluesky: {
+    make: async (a, at) => {
+      const recordKey = tidOf(BigInt(at.getTime()) * 1000n, 7);
+      const text = sandbox.uniqueText('ours');
+      const post = await store.insertPost({
+        account: a.sandboxAccount,
+        kind: 'post',
+        text,
+        recordKey,
+        record: { $type: 'app.bsky.feed.post', text, createdAt: at.toISOString() },
+      });
+      // A PDS dates a record when it is written: moved back as if written then.
+      await db.execute(
+        sql`update sandbox.posts set created_at = ${at.toISOString()}::timestamptz where id = ${post!.id}::bigint`,
+      );
+      return { post: (await store.getPost(post!.id))!, externalId: recordUri(a.sandboxAccount, recordKey) };
+    },
+    idOf: async (p) => recordUri((await store.getAccountById(p.accountId))!, p.recordKey!),
+    answerOnPlatform: async (a, item) => {
+      const author = (await store.getAccountById(item.accountId))!;
+      const parent = { uri: recordUri(author, item.recordKey!), cid: recordCid(item.record ?? {}) };
+      const text = sandbox.uniqueText('answered elsewhere');
+      const createdAt = new Date();
+      await store.insertPost({
+        account: a.sandboxAccount,
+        kind: 'reply',
+        text,
+        inReplyToId: parent.uri,
+        recordKey: tidOf(BigInt(createdAt.getTime()) * 1000n, 9),
+        record: {
+          $type: 'app.bsky.feed.post',
+          text,
+          createdAt: createdAt.toISOString(),
+          reply: { root: parent, parent },
+        },
+        createdAt,
+      });
+    },
+    cursorOnWire: /listNotifications\?/,
   },
 };
 
@@ -134,11 +176,12 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
     const first = await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
     expect(first.stored).toBe(said.length);
     const stored = await storedOf(a);
-    expect(stored.map((i) => i.platformId).sort()).toEqual(said.map(c.idOf).sort());
+    expect(stored.map((i) => i.platformId).sort()).toEqual((await Promise.all(said.map(c.idOf))).sort());
     const replies = said.filter((p) => p.inReplyToId);
     expect(replies.length).toBeGreaterThan(0);
     for (const p of replies) {
-      const item = stored.find((i) => i.platformId === c.idOf(p))!;
+      const id = await c.idOf(p);
+      const item = stored.find((i) => i.platformId === id)!;
       expect(item, p.id).toMatchObject({ kind: 'reply', deliveryId: ours.deliveryId });
     }
     expect(stored.every((i) => i.answeredAt === null && i.text.length > 0 && i.authorHandle.length > 1)).toBe(true);
@@ -182,7 +225,8 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
     expect(urls.some((u) => c.cursorOnWire.test(u))).toBe(true);
     const items = await storedOf(a);
     expect(items).toHaveLength(before.length + 1);
-    expect(items.find((i) => i.platformId === c.idOf(fresh))).toMatchObject({ text: 'A fresh reply', kind: 'reply' });
+    const freshId = await c.idOf(fresh);
+    expect(items.find((i) => i.platformId === freshId)).toMatchObject({ text: 'A fresh reply', kind: 'reply' });
   });
 
   it('an item the account answered on the platform itself (from another app) is marked answered, before or after it is read', async () => {
@@ -200,7 +244,7 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
       .select()
       .from(inboxItems)
       .where(and(eq(inboxItems.accountId, a.productAccountId), sql`${inboxItems.answeredAt} is not null`));
-    expect(answered.map((i) => i.platformId).sort()).toEqual([c.idOf(first!), c.idOf(second!)].sort());
+    expect(answered.map((i) => i.platformId).sort()).toEqual([await c.idOf(first!), await c.idOf(second!)].sort());
     expect(answered.every((i) => i.answerSource === 'platform' && i.platformAnswerId)).toBe(true);
   });
 
@@ -211,7 +255,12 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
       const [ana, ben] = PEOPLE;
       const { sendInbound } = await import('@/sandbox/behaviour/inbound');
       const dm = (person: typeof ana, text: string, minutesAgo: number) =>
-        sendInbound(store, a.sandboxAccount, { kind: 'dm', text, person, at: new Date(Date.now() - minutesAgo * 60_000) });
+        sendInbound(store, a.sandboxAccount, {
+          kind: 'dm',
+          text,
+          person,
+          at: new Date(Date.now() - minutesAgo * 60_000),
+        });
       const early = await dm(ana, 'Hello?', 30);
       const other = await dm(ben, 'Hi from Ben', 25);
       const asked = await dm(ana, 'Anyone there?', 20);
@@ -220,9 +269,9 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
       const late = await dm(ana, 'Thanks!', 0);
       await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
       const items = await storedOf(a);
-      const answeredOf = (p: SandboxPost) => items.find((i) => i.platformId === c.idOf(p))!.answeredAt !== null;
-      expect([early, asked].map(answeredOf)).toEqual([true, true]);
-      expect([other, late].map(answeredOf)).toEqual([false, false]);
+      const ids = await Promise.all([early, asked, other, late].map(c.idOf));
+      const answeredOf = (id: string) => items.find((i) => i.platformId === id)!.answeredAt !== null;
+      expect(ids.map(answeredOf)).toEqual([true, true, false, false]);
     },
   );
 });

@@ -3,6 +3,7 @@ import type { ResolvedAccount } from './definition';
 import type { InboxReader } from './inbox-types';
 import { resolvedAccountFor } from './index';
 import type { ProviderTransport } from './transport';
+import { createBlueskyInboxReader } from './bluesky/inbox';
 import { createMastodonInboxReader } from './mastodon/inbox';
 import { createXInboxReader } from './x/inbox';
 
@@ -20,7 +21,7 @@ export type InboxEntry =
 export const INBOX_READERS = {
   x: { streams: ['mentions', 'dms', 'answers'], create: createXInboxReader },
   mastodon: { streams: ['notifications', 'answers'], create: createMastodonInboxReader },
-  bluesky: { streams: [], unreadable: 'Not read yet.' },
+  bluesky: { streams: ['notifications', 'answers'], create: createBlueskyInboxReader },
   linkedin: { streams: [], unreadable: 'Not read yet.' },
   threads: { streams: [], unreadable: 'Not read yet.' },
   instagram: { streams: [], unreadable: 'Not read yet.' },

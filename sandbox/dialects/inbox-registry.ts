@@ -1,5 +1,6 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
+import { handleBlueskyInbox } from './bluesky/inbox';
 import { handleMastodonInbox } from './mastodon/inbox';
 import { handleXInbox } from './x/inbox';
 
@@ -13,7 +14,7 @@ export type InboxRoutes = (request: Request, path: string, deps: SandboxDeps, ro
 export const SANDBOX_INBOX_ROUTES: { [P in ProviderName]: InboxRoutes | null } = {
   x: handleXInbox,
   mastodon: handleMastodonInbox,
-  bluesky: null,
+  bluesky: handleBlueskyInbox,
   linkedin: null,
   threads: null,
   instagram: null,

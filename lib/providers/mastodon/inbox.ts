@@ -68,7 +68,12 @@ export function createMastodonInboxReader(account: ResolvedAccount, send?: Provi
   const notifications = {
     name: 'notifications',
     async read(input: InboxReadInput): Promise<InboxPage> {
-      const read = await page('/api/v1/notifications', NOTIFICATIONS_PAGE, new URLSearchParams([['types[]', 'mention']]), input);
+      const read = await page(
+        '/api/v1/notifications',
+        NOTIFICATIONS_PAGE,
+        new URLSearchParams([['types[]', 'mention']]),
+        input,
+      );
       const items: InboundItem[] = [];
       for (const n of read.entries) {
         const status = asRecord(n.status);
@@ -88,10 +93,12 @@ export function createMastodonInboxReader(account: ResolvedAccount, send?: Provi
           url: asString(status.url) ?? null,
           inReplyTo: direct ? null : inReplyTo,
           conversationId: direct ? acct : null,
-          media: (Array.isArray(status.media_attachments) ? status.media_attachments : []).map(asRecord).flatMap((m) => {
-            const url = asString(m.url) ?? asString(m.preview_url);
-            return url ? [{ type: String(m.type ?? 'image'), url }] : [];
-          }),
+          media: (Array.isArray(status.media_attachments) ? status.media_attachments : [])
+            .map(asRecord)
+            .flatMap((m) => {
+              const url = asString(m.url) ?? asString(m.preview_url);
+              return url ? [{ type: String(m.type ?? 'image'), url }] : [];
+            }),
         });
       }
       return { items, own: [], cursor: read.cursor, more: read.more };
