@@ -80,8 +80,10 @@ type Case = {
   make: (a: Account, at: Date) => Promise<{ post: SandboxPost; externalId: string }>;
   /** The platform id an item has in the product (the sandbox post's id, or what the network names it by). */
   idOf: (p: SandboxPost) => Promise<string>;
-  /** A reply by the account itself on the platform, as another app would make it: answers `item`. */
-  answerOnPlatform: (a: Account, item: SandboxPost) => Promise<void>;
+  /** A reply by the account itself on the platform, as another app would make it: answers `item` (none: not seen). */
+  answerOnPlatform?: (a: Account, item: SandboxPost) => Promise<void>;
+  /** What an answer under our post is on this network (Instagram: a comment). */
+  replyKind?: 'comment';
   /** What the second read asks for, on the wire: it names the cursor the first read kept. */
   cursorOnWire: RegExp;
 };
@@ -158,6 +160,25 @@ const CASES: Partial<Record<ProviderName, Case>> = {
     },
     cursorOnWire: /listNotifications\?/,
   },
+  threads: {
+    make: textPost,
+    idOf: async (p) => p.id,
+    answerOnPlatform: async (a, item) => {
+      await store.insertPost({
+        account: a.sandboxAccount,
+        kind: 'reply',
+        text: sandbox.uniqueText('answered elsewhere'),
+        inReplyToId: item.id,
+      });
+    },
+    cursorOnWire: /\/mentions\?.*since=\d+/,
+  },
+  instagram: {
+    make: textPost,
+    idOf: async (p) => p.id,
+    replyKind: 'comment',
+    cursorOnWire: /\/comments\?/,
+  },
 };
 
 const inboundOf = (a: Account) =>
@@ -182,7 +203,7 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
     for (const p of replies) {
       const id = await c.idOf(p);
       const item = stored.find((i) => i.platformId === id)!;
-      expect(item, p.id).toMatchObject({ kind: 'reply', deliveryId: ours.deliveryId });
+      expect(item, p.id).toMatchObject({ kind: c.replyKind ?? 'reply', deliveryId: ours.deliveryId });
     }
     expect(stored.every((i) => i.answeredAt === null && i.text.length > 0 && i.authorHandle.length > 1)).toBe(true);
 
@@ -226,27 +247,34 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
     const items = await storedOf(a);
     expect(items).toHaveLength(before.length + 1);
     const freshId = await c.idOf(fresh);
-    expect(items.find((i) => i.platformId === freshId)).toMatchObject({ text: 'A fresh reply', kind: 'reply' });
+    expect(items.find((i) => i.platformId === freshId)).toMatchObject({
+      text: 'A fresh reply',
+      kind: c.replyKind ?? 'reply',
+    });
   });
 
-  it('an item the account answered on the platform itself (from another app) is marked answered, before or after it is read', async () => {
-    const a = await sandbox.connectAccount(network);
-    await ourPost(a, c.make);
-    await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20 });
-    await receiveInbound(store, a.sandboxAccount);
-    const [first, second] = (await inboundOf(a)).filter((p) => p.kind !== 'dm');
-    // One answered before the first read, one after it.
-    await c.answerOnPlatform(a, first!);
-    await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
-    await c.answerOnPlatform(a, second!);
-    await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
-    const answered = await db
-      .select()
-      .from(inboxItems)
-      .where(and(eq(inboxItems.accountId, a.productAccountId), sql`${inboxItems.answeredAt} is not null`));
-    expect(answered.map((i) => i.platformId).sort()).toEqual([await c.idOf(first!), await c.idOf(second!)].sort());
-    expect(answered.every((i) => i.answerSource === 'platform' && i.platformAnswerId)).toBe(true);
-  });
+  it.runIf(c.answerOnPlatform)(
+    'an item the account answered on the platform itself (from another app) is marked answered, before or after it is read',
+    async () => {
+      const answerOnPlatform = c.answerOnPlatform!;
+      const a = await sandbox.connectAccount(network);
+      await ourPost(a, c.make);
+      await sandbox.setFaults(a.sandboxAccount.id, { inboundPerDay: 20 });
+      await receiveInbound(store, a.sandboxAccount);
+      const [first, second] = (await inboundOf(a)).filter((p) => p.kind !== 'dm');
+      // One answered before the first read, one after it.
+      await answerOnPlatform(a, first!);
+      await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+      await answerOnPlatform(a, second!);
+      await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));
+      const answered = await db
+        .select()
+        .from(inboxItems)
+        .where(and(eq(inboxItems.accountId, a.productAccountId), sql`${inboxItems.answeredAt} is not null`));
+      expect(answered.map((i) => i.platformId).sort()).toEqual([await c.idOf(first!), await c.idOf(second!)].sort());
+      expect(answered.every((i) => i.answerSource === 'platform' && i.platformAnswerId)).toBe(true);
+    },
+  );
 
   it.runIf(INBOUND_KINDS[network].includes('dm'))(
     'a DM the account sent from another app answers that conversation up to then: the person’s earlier DMs, not later ones',
@@ -264,7 +292,7 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
       const early = await dm(ana, 'Hello?', 30);
       const other = await dm(ben, 'Hi from Ben', 25);
       const asked = await dm(ana, 'Anyone there?', 20);
-      await c.answerOnPlatform(a, asked);
+      await c.answerOnPlatform!(a, asked);
       await new Promise((r) => setTimeout(r, 5));
       const late = await dm(ana, 'Thanks!', 0);
       await readInbox(db, testInboxOptions(sandbox.url, { accountIds: [a.productAccountId] }));

@@ -138,6 +138,10 @@ async function readStream(
   const posts = stream.perPost
     ? await listInboxPosts(db, { accountId: claim.accountId, sinceMs: options.postsWindowMs, limit: 50 })
     : [];
+  if (stream.perPost && posts.length === 0) {
+    await release(later(options.intervalMs)); // no recent post of ours to read under: no call at all
+    return;
+  }
   let cursor = claim.cursor;
   let next = later(options.intervalMs);
   for (let page = 0; page < options.maxPages; page++) {

@@ -4,7 +4,9 @@ import type { InboxReader } from './inbox-types';
 import { resolvedAccountFor } from './index';
 import type { ProviderTransport } from './transport';
 import { createBlueskyInboxReader } from './bluesky/inbox';
+import { createInstagramInboxReader } from './instagram/inbox';
 import { createMastodonInboxReader } from './mastodon/inbox';
+import { createThreadsInboxReader } from './threads/inbox';
 import { createXInboxReader } from './x/inbox';
 
 export type * from './inbox-types';
@@ -23,8 +25,8 @@ export const INBOX_READERS = {
   mastodon: { streams: ['notifications', 'answers'], create: createMastodonInboxReader },
   bluesky: { streams: ['notifications', 'answers'], create: createBlueskyInboxReader },
   linkedin: { streams: [], unreadable: 'Not read yet.' },
-  threads: { streams: [], unreadable: 'Not read yet.' },
-  instagram: { streams: [], unreadable: 'Not read yet.' },
+  threads: { streams: ['mentions', 'replies', 'answers'], create: createThreadsInboxReader },
+  instagram: { streams: ['comments'], create: createInstagramInboxReader },
   tiktok: {
     streams: [],
     unreadable:

@@ -1,7 +1,9 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
 import { handleBlueskyInbox } from './bluesky/inbox';
+import { handleInstagramInbox } from './instagram/inbox';
 import { handleMastodonInbox } from './mastodon/inbox';
+import { handleThreadsInbox } from './threads/inbox';
 import { handleXInbox } from './x/inbox';
 
 /**
@@ -16,8 +18,8 @@ export const SANDBOX_INBOX_ROUTES: { [P in ProviderName]: InboxRoutes | null } =
   mastodon: handleMastodonInbox,
   bluesky: handleBlueskyInbox,
   linkedin: null,
-  threads: null,
-  instagram: null,
+  threads: handleThreadsInbox,
+  instagram: handleInstagramInbox,
   tiktok: null,
   facebook: null,
   youtube: null,
