@@ -3,6 +3,8 @@ import { accountContract } from './accounts/[id]/contract';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
 import { importsContract } from './imports/contract';
+import { inboxReplyContract } from './inbox/[id]/reply/contract';
+import { inboxContract } from './inbox/contract';
 import { mediaContentContract } from './media/[id]/content/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
@@ -37,5 +39,7 @@ export const apiV1Contracts: readonly RouteContract[] = [
   webhookEndpointsContract,
   webhookEndpointContract,
   workspaceContract,
+  inboxContract,
+  inboxReplyContract,
   openApiContract,
 ];
