@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { INBOX_ITEM_KINDS, type InboxItemKind } from './inbox-kinds';
 import { MAX_MEDIA_PER_POST } from './media-limits';
 import { MAX_THREAD_PARTS } from './thread-limits';
 
@@ -1465,9 +1466,7 @@ export const webauthnChallenges = pgTable(
   ],
 );
 
-/** What an inbound item is (docs/inbox.md): a reply under our post, a comment on it, a mention, a direct message. */
-export const INBOX_ITEM_KINDS = ['reply', 'comment', 'mention', 'dm'] as const;
-export type InboxItemKind = (typeof INBOX_ITEM_KINDS)[number];
+export { INBOX_ITEM_KINDS, type InboxItemKind };
 
 /**
  * One thing someone said to a connected account, read from the platform by the inbox job (docs/inbox.md): stored

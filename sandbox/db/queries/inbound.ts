@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, inArray, isNull, lt, lte } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '@/db/client';
 import { sandboxPosts } from '@/sandbox/db/schema';
 
@@ -65,4 +65,12 @@ export async function listSandboxInbound(
     )
     .orderBy(desc(sandboxPosts.id))
     .limit(params.limit);
+}
+
+/** A demo account receives `perDay` inbound posts unless its settings were chosen already (they are kept). */
+export async function seedInboundRate(db: Executor, params: { accountId: string; profile: string; perDay: number }) {
+  await db.execute(sql`
+    insert into sandbox.faults (account_id, profile, inbound_per_day)
+    values (${params.accountId}, ${params.profile}, ${params.perDay})
+    on conflict (account_id) do nothing`);
 }
