@@ -220,7 +220,7 @@ function streamOf(claim: ClaimedInboxStream, options: InboxJobOptions): InboxStr
  * One page, in one transaction under the claim: the cursor moved (nothing at all when the claim was lost), the new
  * items stored once, the account's own messages kept and what they answer marked, and both announced.
  */
-async function storePage(db: Database, claim: ClaimedInboxStream, page: InboxPage) {
+export async function storePage(db: Database, claim: ClaimedInboxStream, page: InboxPage) {
   return db.transaction(async (tx) => {
     if (!(await advanceInboxCursor(tx, { ...fence(claim), cursor: page.cursor }))) return null;
     const items = await insertInboxItems(tx, {

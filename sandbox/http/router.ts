@@ -4,6 +4,7 @@ import { logger } from '@/lib/logging/logger';
 import { SANDBOX_INBOX_ROUTES } from '@/sandbox/dialects/inbox-registry';
 import { SANDBOX_DIALECTS } from '@/sandbox/dialects/registry';
 import { handleFaults, handleTimeline } from './control';
+import { handleInbound } from './inbound-control';
 import { handleOAuth, handleRevoke } from '@/sandbox/oauth/oauth';
 import type { Platform, SandboxDeps } from '@/sandbox/store/types';
 
@@ -32,6 +33,7 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
     }
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
+    if (path === '/inbound') return await handleInbound(request, deps);
     if (path === '/revoke') return await handleRevoke(request, deps);
     return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });
   } catch (error) {
