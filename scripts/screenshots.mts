@@ -1,6 +1,6 @@
 // The screenshots of README.md and the guides in docs/: the calendar, the composer with a thread, a post's timeline
 // while it is being verified, and the agency features (approvals and the client's link, the publication report,
-// webhooks, the request form, the notifications Outbox, CSV import), taken from a production build on a fresh, seeded
+// webhooks, the request form, the notifications Outbox, CSV import, the inbox), taken from a production build on a fresh, seeded
 // database (as the e2e suite starts it), written to docs/screenshots/*.png. Needs `npx next build` first. Against a
 // running server instead: SCREENSHOTS_URL=... (signed in with the demo password, DEMO_PASSWORD or semel-demo).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -174,6 +174,15 @@ async function agencyScreenshots(sql: postgres.Sql) {
     await page.waitForTimeout(1000);
   }
   await save(page, 'report.png');
+
+  // The inbox: what the demo accounts' people said (the inbox job reads it at start), one reply open under our post.
+  await page.goto('/inbox?kind=reply');
+  const item = page.getByRole('list', { name: 'Items' }).getByRole('button').first();
+  await item.waitFor({ timeout: 90_000 });
+  await item.click();
+  await page.getByRole('form', { name: 'Reply' }).waitFor();
+  await page.getByLabel(/^Your answer to/).fill('Thanks! It ships tomorrow: the tracking link is on its way by email.');
+  await save(page, 'inbox.png');
   await context.close();
 }
 
