@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { InboxPage } from '@/lib/inbox/list';
 import { getJson } from '@/lib/query/get-json';
 import { queryKeys, readUrls, type InboxQuery } from '@/lib/query/keys';
@@ -33,7 +33,7 @@ export function InboxView({ initialQuery, initialItem, accounts, actions }: Prop
     queryFn: () => getJson<InboxPage>(readUrls.inbox(query)),
     refetchInterval: LIST_POLL_MS,
   });
-  const items = data?.items ?? [];
+  const items = useMemo(() => data?.items ?? [], [data]);
 
   useEffect(() => {
     const params = new URLSearchParams(

@@ -89,7 +89,8 @@ export async function listInboxItems(db: Executor, filter: InboxFilter): Promise
       order by x."sortAt" desc, x.id desc
       limit ${filter.limit}`),
   );
-  return found.map(({ sortAt: _, ...row }) => row);
+  for (const row of found) delete row.sortAt;
+  return found;
 }
 
 /** How many items each status holds (each count stops at `cap`: the page says "1,000+"). */

@@ -19,12 +19,9 @@ export const inboxItemSchema = z
     receivedAt: z.string().openapi({ description: 'When the network says it was written (ISO 8601).' }),
     status: z.enum(['unanswered', 'answered', 'done']),
     answeredAt: z.string().nullable(),
-    answerSource: z
-      .enum(['semel', 'platform'])
-      .nullable()
-      .openapi({
-        description: '`semel`: an answer was sent from Semel; `platform`: the account answered it elsewhere.',
-      }),
+    answerSource: z.enum(['semel', 'platform']).nullable().openapi({
+      description: '`semel`: an answer was sent from Semel; `platform`: the account answered it elsewhere.',
+    }),
     answers: z.int().openapi({ description: 'Answers sent from Semel: the `after` for "send another reply anyway".' }),
     assignedTo: z.object({ id: z.uuid(), name: z.string().nullable() }).nullable(),
     deliveryId: z.uuid().nullable().openapi({ description: 'The delivery of our post it is under, if any.' }),
