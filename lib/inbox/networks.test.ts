@@ -179,6 +179,30 @@ const CASES: Partial<Record<ProviderName, Case>> = {
     replyKind: 'comment',
     cursorOnWire: /\/comments\?/,
   },
+  linkedin: {
+    make: async (a, at) => {
+      const { post } = await textPost(a, at);
+      return { post, externalId: `urn:li:share:${post.id}` };
+    },
+    idOf: async (p) => `urn:li:comment:(urn:li:share:${p.inReplyToId},${p.id})`,
+    replyKind: 'comment',
+    cursorOnWire: /\/rest\/socialActions\/urn%3Ali%3Ashare%3A\d+\/comments\?/,
+  },
+  facebook: {
+    make: async (a, at) => {
+      const { post } = await textPost(a, at);
+      return { post, externalId: `${a.platformUserId}_${post.id}` };
+    },
+    idOf: async (p) => `${p.inReplyToId}_${p.id}`,
+    replyKind: 'comment',
+    cursorOnWire: /_\d+\/comments\?/,
+  },
+  youtube: {
+    make: textPost,
+    idOf: async (p) => p.id,
+    replyKind: 'comment',
+    cursorOnWire: /\/youtube\/v3\/commentThreads\?/,
+  },
 };
 
 const inboundOf = (a: Account) =>

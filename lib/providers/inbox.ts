@@ -4,10 +4,13 @@ import type { InboxReader } from './inbox-types';
 import { resolvedAccountFor } from './index';
 import type { ProviderTransport } from './transport';
 import { createBlueskyInboxReader } from './bluesky/inbox';
+import { createFacebookInboxReader } from './facebook/inbox';
 import { createInstagramInboxReader } from './instagram/inbox';
+import { createLinkedinInboxReader } from './linkedin/inbox';
 import { createMastodonInboxReader } from './mastodon/inbox';
 import { createThreadsInboxReader } from './threads/inbox';
 import { createXInboxReader } from './x/inbox';
+import { createYoutubeInboxReader } from './youtube/inbox';
 
 export type * from './inbox-types';
 
@@ -24,7 +27,7 @@ export const INBOX_READERS = {
   x: { streams: ['mentions', 'dms', 'answers'], create: createXInboxReader },
   mastodon: { streams: ['notifications', 'answers'], create: createMastodonInboxReader },
   bluesky: { streams: ['notifications', 'answers'], create: createBlueskyInboxReader },
-  linkedin: { streams: [], unreadable: 'Not read yet.' },
+  linkedin: { streams: ['comments'], create: createLinkedinInboxReader },
   threads: { streams: ['mentions', 'replies', 'answers'], create: createThreadsInboxReader },
   instagram: { streams: ['comments'], create: createInstagramInboxReader },
   tiktok: {
@@ -32,8 +35,8 @@ export const INBOX_READERS = {
     unreadable:
       'TikTok’s Content Posting and Display APIs give an app no comments or messages; only its Research API reads comments, for approved researchers.',
   },
-  facebook: { streams: [], unreadable: 'Not read yet.' },
-  youtube: { streams: [], unreadable: 'Not read yet.' },
+  facebook: { streams: ['comments'], create: createFacebookInboxReader },
+  youtube: { streams: ['comments'], create: createYoutubeInboxReader },
 } as const satisfies { [P in ProviderName]: InboxEntry };
 
 /** The streams a network's inbox has (none: it cannot be read). */

@@ -1,10 +1,13 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
 import { handleBlueskyInbox } from './bluesky/inbox';
+import { handleFacebookInbox } from './facebook/inbox';
 import { handleInstagramInbox } from './instagram/inbox';
+import { handleLinkedinInbox } from './linkedin/inbox';
 import { handleMastodonInbox } from './mastodon/inbox';
 import { handleThreadsInbox } from './threads/inbox';
 import { handleXInbox } from './x/inbox';
+import { handleYoutubeInbox } from './youtube/inbox';
 
 /**
  * One network's inbox reads (what people said to an account: docs/sandbox.md#inbound), tried before the dialect's
@@ -17,10 +20,10 @@ export const SANDBOX_INBOX_ROUTES: { [P in ProviderName]: InboxRoutes | null } =
   x: handleXInbox,
   mastodon: handleMastodonInbox,
   bluesky: handleBlueskyInbox,
-  linkedin: null,
+  linkedin: handleLinkedinInbox,
   threads: handleThreadsInbox,
   instagram: handleInstagramInbox,
   tiktok: null,
-  facebook: null,
-  youtube: null,
+  facebook: handleFacebookInbox,
+  youtube: handleYoutubeInbox,
 };
