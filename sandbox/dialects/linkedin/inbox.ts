@@ -4,7 +4,7 @@ import { bearerToken } from '@/sandbox/http/request';
 import type { SandboxDeps, SandboxPost } from '@/sandbox/store/types';
 import { accessDenied, error, invalidToken } from './errors';
 import { actsAs } from './identity';
-import { shareId, shareUrn } from './posts';
+import { shareId } from './posts';
 
 // The comments on an organization's posts, as LinkedIn's Comments API serves them (learn.microsoft.com/linkedin:
 // Community Management, "Comments API"): GET /rest/socialActions/{share URN}/comments, newest first, `start`/`count`
