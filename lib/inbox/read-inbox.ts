@@ -7,7 +7,8 @@ import {
   releaseInboxStream,
   type ClaimedInboxStream,
 } from '@/db/queries/inbox/cursors';
-import { insertInboxItems, recordOwnMessages } from '@/db/queries/inbox/items';
+import { insertInboxItems, pruneInboxOwnMessages, recordOwnMessages } from '@/db/queries/inbox/items';
+import { pruneInboxPresence } from '@/db/queries/inbox/work';
 import { providerEnum } from '@/db/schema';
 import { logger } from '@/lib/logging/logger';
 import { ProviderReadError, type ProviderTransport } from '@/lib/providers';
@@ -58,6 +59,8 @@ export type InboxSummary = {
 const PAUSE_MS = 6 * 3_600_000;
 /** A stream its network no longer has (a reader changed): looked at again in a week. */
 const UNSUPPORTED_MS = 7 * 24 * 3_600_000;
+/** An item older than this is not read any more (two days back, 14 days of posts): nor are answers to it kept. */
+const OWN_MESSAGES_KEPT_MS = 30 * 24 * 3_600_000;
 /** How long before a lease runs out a reader stops starting calls. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -113,6 +116,9 @@ export async function readInbox(db: Database, options: InboxJobOptions): Promise
     if (batch.length < options.batchSize) break;
   }
   summary.settled = await settleAnswers(db);
+  // Housekeeping, a batch a run: heartbeats long gone, own messages older than anything they could still answer.
+  await pruneInboxPresence(db, { olderThanMs: 3_600_000 });
+  await pruneInboxOwnMessages(db, { olderThanMs: OWN_MESSAGES_KEPT_MS });
   return summary;
 }
 

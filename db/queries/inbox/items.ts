@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
 import type { InboxItemKind, ProviderName } from '../../schema';
 import { rows } from '../deliveries/rows';
-import { jsonb } from '../sql-params';
+import { interval, jsonb } from '../sql-params';
 
 // Storing what the inbox job read (docs/inbox.md#reading): each item once per account and platform id
 // (`inbox_items_account_platform_uq`), placed under our post, and answered where the account already answered it.
@@ -148,4 +148,13 @@ export async function recordOwnMessages(
           and ii.received_at < o.created_at))
     returning ii.id, ii.workspace_id as "workspaceId", ii.platform_answer_id as "platformAnswerId"`);
   return rows(result);
+}
+
+/** The account's own messages kept longer than any item they could still answer (the inbox job, in batches). */
+export async function pruneInboxOwnMessages(db: Executor, params: { olderThanMs: number }): Promise<number> {
+  const result = await db.execute(sql`
+    delete from inbox_own_messages where ctid in (
+      select ctid from inbox_own_messages where created_at < now() - ${interval(params.olderThanMs)} limit 1000)
+    returning platform_id`);
+  return [...result].length;
 }
