@@ -20,7 +20,15 @@ import { ReplyBox } from './reply-box';
 const ITEM_POLL_MS = 2_000;
 
 /** One item: our post above it, the thread around it, its answers, who is replying, the reply box, notes. */
-export function Conversation({ itemId, actions }: { itemId: string; actions: ConversationActions }) {
+export function Conversation({
+  itemId,
+  actions,
+  shortcuts,
+}: {
+  itemId: string;
+  actions: ConversationActions;
+  shortcuts: boolean;
+}) {
   const queryClient = useQueryClient();
   const { data: item, isError } = useQuery({
     queryKey: queryKeys.inboxItem(itemId),
@@ -43,7 +51,7 @@ export function Conversation({ itemId, actions }: { itemId: string; actions: Con
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event) || !item?.canAnswer) return;
+      if (!shortcuts || isTyping(event) || !item?.canAnswer) return;
       if (event.key === 'e') {
         event.preventDefault();
         run(actions.done, { done: String(!done) });
@@ -150,7 +158,7 @@ export function Conversation({ itemId, actions }: { itemId: string; actions: Con
       </p>
       {item.canAnswer ? (
         <>
-          <ReplyBox item={item} actions={actions} onSent={refresh} />
+          <ReplyBox item={item} actions={actions} onSent={refresh} shortcuts={shortcuts} />
           <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4">
             <label className="flex items-center gap-2 text-sm text-slate-700">
               Assigned to
@@ -168,8 +176,18 @@ export function Conversation({ itemId, actions }: { itemId: string; actions: Con
                 ))}
               </select>
             </label>
-            <Button variant="secondary" disabled={pending} onClick={() => run(actions.done, { done: String(!done) })}>
-              {done ? 'Reopen' : 'Mark done'} <kbd className="text-xs text-slate-500">e</kbd>
+            <Button
+              variant="secondary"
+              disabled={pending}
+              aria-keyshortcuts={shortcuts ? 'e' : undefined}
+              onClick={() => run(actions.done, { done: String(!done) })}
+            >
+              {done ? 'Reopen' : 'Mark done'}{' '}
+              {shortcuts && (
+                <kbd aria-hidden="true" className="text-xs text-slate-600">
+                  e
+                </kbd>
+              )}
             </Button>
             <span role="status" className="text-sm text-slate-700">
               {status}

@@ -11,6 +11,7 @@ import type { ConversationActions } from './inbox-actions';
 import { InboxFilters } from './inbox-filters';
 import { InboxList } from './inbox-list';
 import { isTyping } from './keys';
+import { useShortcuts } from './use-shortcuts';
 
 /** New items appear without a reload: the list is read again this often. */
 const LIST_POLL_MS = 5_000;
@@ -34,6 +35,7 @@ export function InboxView({ initialQuery, initialItem, accounts, actions }: Prop
     refetchInterval: LIST_POLL_MS,
   });
   const items = useMemo(() => data?.items ?? [], [data]);
+  const [shortcuts, setShortcuts] = useShortcuts();
 
   useEffect(() => {
     const params = new URLSearchParams(
@@ -44,7 +46,7 @@ export function InboxView({ initialQuery, initialItem, accounts, actions }: Prop
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event) || (event.key !== 'j' && event.key !== 'k')) return;
+      if (!shortcuts || isTyping(event) || (event.key !== 'j' && event.key !== 'k')) return;
       event.preventDefault();
       const at = items.findIndex((i) => i.id === selected);
       const next = event.key === 'j' ? Math.min(at + 1, items.length - 1) : Math.max(at - 1, 0);
@@ -55,19 +57,28 @@ export function InboxView({ initialQuery, initialItem, accounts, actions }: Prop
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [items, selected]);
+  }, [items, selected, shortcuts]);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-label="Inbox items" className="min-w-0 space-y-3">
         <InboxFilters query={query} counts={data?.counts} accounts={accounts} onChange={setQuery} />
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="h-4 w-4 rounded border-slate-300"
+            checked={shortcuts}
+            onChange={(e) => setShortcuts(e.target.checked)}
+          />
+          Single-key shortcuts (j, k, r, e)
+        </label>
         <div className="lg:max-h-[calc(100vh-15rem)] lg:overflow-y-auto">
           <InboxList items={items} selected={selected} onSelect={setSelected} status={query.status ?? 'unanswered'} />
         </div>
       </section>
       <section aria-label="Conversation" className="min-w-0 lg:max-h-[calc(100vh-10rem)] lg:overflow-y-auto">
         {selected ? (
-          <Conversation key={selected} itemId={selected} actions={actions} />
+          <Conversation key={selected} itemId={selected} actions={actions} shortcuts={shortcuts} />
         ) : (
           <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-sm text-slate-600">
             Choose an item to read its conversation and answer it.

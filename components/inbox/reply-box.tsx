@@ -23,10 +23,12 @@ export function ReplyBox({
   item,
   actions,
   onSent,
+  shortcuts,
 }: {
   item: InboxItemRead;
   actions: ConversationActions;
   onSent: () => void;
+  shortcuts: boolean;
 }) {
   const [intent, setIntent] = useState<Intent>(() => ({ key: crypto.randomUUID(), after: item.answers.length }));
   const [text, setText] = useState('');
@@ -96,10 +98,15 @@ export function ReplyBox({
     >
       <label htmlFor="reply-text" className="block text-sm font-medium text-slate-900">
         {intent.after > 0 ? 'Another reply' : 'Your answer'} to {item.authorName ?? item.authorHandle}{' '}
-        <kbd className="text-xs font-normal text-slate-500">r</kbd>
+        {shortcuts && (
+          <kbd aria-hidden="true" className="text-xs font-normal text-slate-600">
+            r
+          </kbd>
+        )}
       </label>
       <textarea
         {...fieldAria('reply-text', { error })}
+        aria-keyshortcuts={shortcuts ? 'r' : undefined}
         rows={4}
         className={inputClass}
         value={text}
