@@ -133,4 +133,20 @@ test('two members answer one comment at once: one reply; a double-clicked saved 
     from posts p join deliveries d on d.post_id = p.id join attempts a on a.delivery_id = d.id
     where p.in_reply_to = ${thirdId}`;
   expect(attempts).toEqual({ n: 1, found: 1 });
+
+  // The keyboard: k and j move between items (the newest first: the comment is the oldest of the three), e marks the
+  // open one done.
+  await ada.goto('/inbox?status=answered');
+  await items(ada).getByRole('button').filter({ hasText: comment }).click();
+  const current = items(ada).locator('[aria-current="true"]');
+  await ada.keyboard.press('k');
+  await expect(current).toContainText(second);
+  await ada.keyboard.press('j');
+  await expect(current).toContainText(comment);
+  await expect(conversation(ada).getByRole('heading', { name: /^Ana Rivera/ })).toBeVisible();
+  await ada.keyboard.press('e');
+  await expect(conversation(ada).getByRole('status').filter({ hasText: 'Marked done.' })).toBeVisible();
+  const [done] = await e2eSql()<{ done: boolean }[]>`
+    select done_at is not null as done from inbox_items where platform_id = ${commentId}`;
+  expect(done).toEqual({ done: true });
 });
