@@ -2,28 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fc, { type Scheduler } from 'fast-check';
 import type { Database } from '@/db/client';
-import { upsertAccount } from '@/db/queries/accounts';
 import { insertInboxItems } from '@/db/queries/inbox/items';
 import { rows } from '@/db/queries/deliveries/rows';
 import { answerInboxItem, type AnswerResult } from '@/lib/inbox/answer';
-import { sealCredentials } from '@/lib/providers/credentials';
-import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
-import { allowanceFor } from '@/lib/reconcile/allowance-map';
 import { seededRandom } from '@/lib/random/seeded';
 import { PEOPLE, personAccount } from '@/sandbox/behaviour/people';
-import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import { NO_FAULTS, type Profile } from '@/sandbox/store/types';
 import { makeWorkspace } from '../db/factories';
-import { TEST_ENCRYPTION_KEY } from '../keys';
-import { testPublisherOptions } from '../publisher';
-import { testReconcileOptions } from '../reconciler';
-import { listSimDeliveries, resetSimulationData, shiftTimestampsBack } from './database';
+import { listSimDeliveries, resetSimulationData } from './database';
 import { gatedDatabase } from './gated-database';
 import type { FaultRates } from './plan';
-import { SIM_ORIGIN, simulatedPlatform } from './platform';
-import { Simulation, type Actor } from './scheduler';
-import { JUMP_MS, type SimulationResult } from './simulate';
+import { simulatedPlatform } from './platform';
+import { Simulation } from './scheduler';
+import type { SimulationResult } from './simulate';
+import { simAccount, simWorkers, TERMINAL } from './workers';
 
 // Concurrent answers to one inbox item (docs/inbox.md#answering), under every interleaving fast-check picks: members
 // answering at once, each intent retried (a double click, a resubmission with its key), "send another reply anyway",
@@ -104,8 +96,6 @@ export const inboxAnswersPlan: fc.Arbitrary<InboxAnswersPlan> = fc
     }),
   ) as fc.Arbitrary<InboxAnswersPlan>;
 
-const TIMING = { leaseMs: 60_000, callTimeoutMs: 10_000, allowanceMs: allowanceFor(60_000) };
-const TERMINAL = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review']);
 const MAX_DRAIN_ROUNDS = 12;
 
 export type InboxAnswersResult = SimulationResult & {
@@ -128,32 +118,19 @@ export async function simulateInboxAnswers(
   const sim = new Simulation(s);
   const platform = simulatedPlatform(sim, { random: seededRandom(plan.randomSeed) });
   const workspace = await makeWorkspace(db);
-  const { platformUserId, token, suffix } = newSandboxIdentity();
-  const handle = `@sim_${suffix}`;
-  const ours = await platform.store.registerAccount({ platform: plan.platform, platformUserId, handle, token });
-  await platform.store.setFaults([ours.id], { ...NO_FAULTS, ...plan.faults, profile: plan.profile });
-  platform.setSlowShare(ours.id, plan.slowShare);
-  const product = await upsertAccount(db, {
-    workspaceId: workspace.id,
-    provider: plan.platform,
-    sandbox: true,
-    handle,
-    platformUserId,
-    baseUrl: `/api/sandbox/${plan.platform}`,
-    ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
-  });
+  const ours = await simAccount(db, platform, workspace.id, plan);
   // One of the sandbox's people mentions the account; the inbox stored it.
   const person = await personAccount(platform.store, plan.platform, PEOPLE[0]!);
   const said = await platform.store.insertInbound({
     account: person,
     kind: 'post',
-    text: `${handle} where is my order?`,
-    addressedTo: ours.id,
+    text: `${ours.handle} where is my order?`,
+    addressedTo: ours.sandboxAccountId,
     inboundKey: randomUUID(),
   });
   const [item] = await insertInboxItems(db, {
     workspaceId: workspace.id,
-    accountId: product!.id,
+    accountId: ours.productAccountId,
     provider: plan.platform,
     stream: 'mentions',
     items: [
@@ -178,35 +155,7 @@ export async function simulateInboxAnswers(
     text: `answer ${i} ${randomUUID().slice(0, 6)}`,
   }));
 
-  const publish = (actor: Actor) =>
-    publishDueDeliveries(
-      gatedDatabase(db, sim, actor),
-      testPublisherOptions(SIM_ORIGIN, {
-        workerId: actor.name,
-        chunkSize: 1,
-        budgetMs: 60_000,
-        ...TIMING,
-        transport: platform.transport(actor),
-      }),
-    );
-  const reconcile = (actor: Actor) =>
-    reconcileAmbiguousDeliveries(
-      gatedDatabase(db, sim, actor),
-      testReconcileOptions(SIM_ORIGIN, {
-        workerId: actor.name,
-        batchSize: 2,
-        ...TIMING,
-        recheckDelayMs: 15_000,
-        releaseMarginMs: 30_000,
-        transport: platform.transport(actor),
-      }),
-    );
-  const timeJump = (actor: Actor) =>
-    sim.io(actor, 'time jump', async () => {
-      await shiftTimestampsBack(db, JUMP_MS);
-      platform.shiftBack(JUMP_MS);
-      sim.jump();
-    });
+  const { publish, reconcile, timeJump } = simWorkers(db, sim, platform);
 
   const answers: InboxAnswersResult['answers'] = [];
   for (const [i, a] of plan.actors.entries()) {
@@ -242,7 +191,7 @@ export async function simulateInboxAnswers(
 
   // The drain: the platform recovers (its profile stays), time passes, one publisher and one reconciler per jump.
   sim.free = true;
-  await platform.store.setFaults([ours.id], { ...NO_FAULTS, profile: plan.profile });
+  await platform.store.setFaults([ours.sandboxAccountId], { ...NO_FAULTS, profile: plan.profile });
   for (let round = 0; round < MAX_DRAIN_ROUNDS; round++) {
     if ((await listSimDeliveries(db)).every((d) => TERMINAL.has(d.status))) break;
     await timeJump(sim.actor(`drain-jump#${round}`, null));
@@ -267,13 +216,13 @@ export async function simulateInboxAnswers(
     deliveries: stored.map((s) => ({
       id: s.deliveryId,
       postId: s.postId,
-      sandboxAccountId: ours.id,
+      sandboxAccountId: ours.sandboxAccountId,
       texts: new Set([s.text]),
       lateCreates: false,
     })),
     platformPosts: created.map((p) => ({ id: p.id, accountId: p.accountId, text: p.text, kind: p.kind })),
     replies: created
-      .filter((p) => p.accountId === ours.id && p.inReplyToId === said.id && !p.deletedAt)
+      .filter((p) => p.accountId === ours.sandboxAccountId && p.inReplyToId === said.id && !p.deletedAt)
       .map((p) => ({ id: p.id, text: p.text })),
   };
 }
