@@ -2,7 +2,7 @@ import { sniffImageType } from '@/lib/media/sniff';
 import { json, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
 import { graphDialect, sleep, storeContainer, type MediaEdgeCall } from '@/sandbox/dialects/graph/api';
 import { invalidParameter, unknownPath, unsupportedRequest } from '@/sandbox/dialects/threads/errors';
-import { graphTime, listThreads } from '@/sandbox/dialects/threads/reads';
+import { graphPage, graphTime, listThreads } from '@/sandbox/dialects/threads/reads';
 import { fetchImageOverHttp, sha256Of, sniffVideoType } from '@/sandbox/http/media';
 import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxPostMedia } from '@/sandbox/store/types';
 import { instagramCaptionLength } from './text-length';
@@ -107,21 +107,7 @@ async function listComments(
     const author = (await deps.store.getAccountById(comment.accountId))!;
     data.push(commentJson(comment, author, fields));
   }
-  const body: Record<string, unknown> = { data };
-  if (page.length > 0) {
-    const cursor = (id: string) => Buffer.from(id).toString('base64url');
-    const paging: Record<string, unknown> = {
-      cursors: { before: cursor(page[0]!.id), after: cursor(page.at(-1)!.id) },
-    };
-    if (rows.length > limit) {
-      const next = new URL(url);
-      next.searchParams.delete('access_token');
-      next.searchParams.set('after', cursor(page.at(-1)!.id));
-      paging.next = next.toString();
-    }
-    body.paging = paging;
-  }
-  return json(200, body);
+  return graphPage(url, rows, limit, data);
 }
 
 /** An IG Comment with the requested fields (`id` always), named by its own author. */

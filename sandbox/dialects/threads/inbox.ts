@@ -1,9 +1,9 @@
-import { json, withListingFaults } from '@/sandbox/behaviour/faults';
+import { withListingFaults } from '@/sandbox/behaviour/faults';
 import { receiveInbound } from '@/sandbox/behaviour/inbound';
 import { bearerToken } from '@/sandbox/http/request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from '@/sandbox/store/types';
 import { invalidParameter, invalidToken, unsupportedRequest } from './errors';
-import { mediaJson } from './reads';
+import { graphPage, mediaJson } from './reads';
 
 // What people say to a Threads account, as the Threads API serves it (developers.facebook.com/documentation/threads:
 // "Mentions", "Retrieve Media Replies and Conversations"): GET /{user}/mentions (public posts that tag the profile,
@@ -69,21 +69,7 @@ async function respond(
       ...(fields.has('root_post') && post.inReplyToId ? { root_post: { id: await rootOf(post, deps) } } : {}),
     });
   }
-  const body: Record<string, unknown> = { data };
-  if (page.length > 0) {
-    const cursor = (id: string) => Buffer.from(id).toString('base64url');
-    const paging: Record<string, unknown> = {
-      cursors: { before: cursor(page[0]!.id), after: cursor(page.at(-1)!.id) },
-    };
-    if (rows.length > limit) {
-      const next = new URL(url);
-      next.searchParams.delete('access_token');
-      next.searchParams.set('after', cursor(page.at(-1)!.id));
-      paging.next = next.toString();
-    }
-    body.paging = paging;
-  }
-  return json(200, body);
+  return graphPage(url, rows, limit, data);
 }
 
 async function rootOf(post: SandboxPost, deps: SandboxDeps): Promise<string> {
