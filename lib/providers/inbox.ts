@@ -1,7 +1,7 @@
 import type { ProviderName } from '@/db/schema';
 import type { ResolvedAccount } from './definition';
 import type { InboxReader } from './inbox-types';
-import { resolvedAccountFor } from './index';
+import { resolvedAccountFor, type providerClientForAccount } from './index';
 import type { ProviderTransport } from './transport';
 import { createBlueskyInboxReader } from './bluesky/inbox';
 import { createFacebookInboxReader } from './facebook/inbox';
@@ -46,13 +46,7 @@ export function inboxStreams(provider: ProviderName): readonly string[] {
 
 /** A stored account's inbox reader: its sealed credentials opened, its base URL and outbound guard resolved. */
 export function inboxReaderForAccount(
-  account: {
-    id: string;
-    provider: ProviderName;
-    baseUrl: string;
-    platformUserId: string;
-    credentialsEncrypted: string;
-  },
+  account: Parameters<typeof providerClientForAccount>[0],
   options: { encryptionKey: string; origin?: string; transport?: ProviderTransport },
 ): InboxReader | null {
   const entry: InboxEntry = INBOX_READERS[account.provider];

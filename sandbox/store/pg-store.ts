@@ -78,6 +78,20 @@ import {
   type SandboxStore,
 } from './types';
 
+/** The columns of a new post's row every insert writes (a fresh snowflake for `createdAt`). */
+function columnsOf(input: NewSandboxPost, createdAt: Date) {
+  return {
+    id: BigInt(newPostId(createdAt)),
+    accountId: input.account.id,
+    kind: input.kind,
+    text: input.text,
+    inReplyToId: input.inReplyToId ?? null,
+    recipientId: input.recipientId ?? null,
+    record: input.record ?? null,
+    createdAt,
+  };
+}
+
 /**
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product
  * sandbox accounts the sandbox has not seen yet, then the lookup is tried once more.
@@ -115,16 +129,9 @@ export function createPgSandboxStore(
     for (;;) {
       const createdAt = input.createdAt ?? new Date();
       const row = await insertSandboxPost(tx, {
-        id: BigInt(newPostId(createdAt)),
-        accountId: input.account.id,
-        kind: input.kind,
-        text: input.text,
-        inReplyToId: input.inReplyToId ?? null,
-        recipientId: input.recipientId ?? null,
+        ...columnsOf(input, createdAt),
         idempotencyKey: input.idempotencyKey ?? null,
-        record: input.record ?? null,
         media: input.media ?? [],
-        createdAt,
       });
       if (row) return toPost(row); // else: the same snowflake in the same millisecond; draw again
     }
@@ -249,15 +256,8 @@ export function createPgSandboxStore(
       for (let attempt = 0; ; attempt++) {
         const createdAt = input.createdAt ?? new Date();
         const row = await insertSandboxInbound(db, {
-          id: BigInt(newPostId(createdAt)),
-          accountId: input.account.id,
-          kind: input.kind,
-          text: input.text,
-          inReplyToId: input.inReplyToId ?? null,
-          recipientId: input.recipientId ?? null,
+          ...columnsOf(input, createdAt),
           recordKey: input.recordKey ?? null,
-          record: input.record ?? null,
-          createdAt,
           addressedTo: input.addressedTo,
           inboundKey: input.inboundKey,
         });

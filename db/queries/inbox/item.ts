@@ -1,38 +1,21 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../client';
-import type { InboxItemKind, ProviderName } from '../../schema';
 import { rows } from '../deliveries/rows';
 import { jsonb } from '../sql-params';
 import { listItemAnswers, type AnswerView } from './answers';
+import type { InboxListRow } from './list';
 
 // One inbox item with what the conversation view shows: our post above it, the thread around it, its answers, the
 // team's notes and who is replying now.
 
-export type InboxItemView = {
-  id: string;
-  workspaceId: string;
-  workspaceName: string;
-  accountId: string;
-  accountHandle: string;
-  provider: ProviderName;
-  kind: InboxItemKind;
-  platformId: string;
+/** An item as the list shows it, with what the conversation adds. */
+export type InboxItemView = Omit<InboxListRow, 'deliveryId' | 'answers'> & {
   authorPlatformId: string | null;
-  authorHandle: string;
-  authorName: string | null;
-  text: string;
-  url: string | null;
   media: { type: string; url: string }[];
   inReplyTo: string | null;
   conversationId: string | null;
-  receivedAt: string;
-  answeredAt: string | null;
-  answerSource: 'semel' | 'platform' | null;
   platformAnswerId: string | null;
-  doneAt: string | null;
   doneByName: string | null;
-  assignedToUserId: string | null;
-  assignedToName: string | null;
   /** Our post it is under: its text and link. */
   ourPost: { postId: string; text: string; url: string | null } | null;
 };

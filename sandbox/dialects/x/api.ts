@@ -13,9 +13,9 @@ const MAX_CHARACTERS = 280;
 /** X Premium: a post may hold up to 25,000 characters (a "note tweet"). */
 const PREMIUM_MAX_CHARACTERS = 25_000;
 
-const unauthorized = () =>
+export const unauthorized = () =>
   json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
-const invalidRequest = (message: string) =>
+export const invalidRequest = (message: string) =>
   json(400, {
     errors: [{ message }],
     title: 'Invalid Request',

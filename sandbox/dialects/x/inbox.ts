@@ -2,21 +2,12 @@ import { json, withListingFaults } from '@/sandbox/behaviour/faults';
 import { receiveInbound } from '@/sandbox/behaviour/inbound';
 import { bearerToken } from '@/sandbox/http/request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from '@/sandbox/store/types';
+import { invalidRequest, unauthorized } from './api';
 import { shownText } from './text';
 
 // What people say to an X account, as X API v2 serves it (docs.x.com: GET /2/users/:id/mentions, GET /2/dm_events):
 // the mentions timeline (replies to the account are in it: they mention it) newest first with since_id and
 // pagination_token, and the account's DM events, both its own and those sent to it, newest first.
-
-const invalidRequest = (message: string) =>
-  json(400, {
-    errors: [{ message }],
-    title: 'Invalid Request',
-    detail: 'One or more parameters to your request was invalid.',
-    type: 'https://api.twitter.com/2/problems/invalid-request',
-  });
-const unauthorized = () =>
-  json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
 
 /** The X inbox routes; null for any other path (the dialect's own handler takes it). */
 export async function handleXInbox(request: Request, path: string, deps: SandboxDeps): Promise<Response | null> {
