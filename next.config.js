@@ -10,6 +10,8 @@ const nextConfig = {
     '@aws-sdk/lib-storage',
     '@ffprobe-installer/ffprobe',
     '@ffmpeg-installer/ffmpeg',
+    // The client report's PDF renderer (its layout engine and fonts are loaded at run time).
+    '@react-pdf/renderer',
   ],
   poweredByHeader: false,
   // TikTok's API paths end in a slash (…/creator_info/query/), and the sandbox's TikTok dialect is served here: Next's

@@ -20,6 +20,8 @@ const PUBLIC = [
   /^\/request\//,
   // An invitation link: the invitee may have no account yet (the page and its action check the token).
   /^\/invite\//,
+  // Short links (/l/<code>) are followed by anyone who sees a post.
+  /^\/l\//,
   /^\/api\//,
   /^\/_next\//,
   /^\/favicon/,

@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
   check,
+  date,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -89,7 +92,11 @@ export const workspaces = pgTable(
     requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [unique('workspaces_slug_uq').on(t.slug)],
+  (t) => [
+    unique('workspaces_slug_uq').on(t.slug),
+    // The smallest lateness limit of any workspace, read by every claim and mark-missed: one index probe.
+    index('workspaces_lateness_limit_idx').on(t.latenessLimitSeconds),
+  ],
 );
 export type Workspace = typeof workspaces.$inferSelect;
 export type NewWorkspace = typeof workspaces.$inferInsert;
@@ -315,6 +322,16 @@ export const posts = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     kind: postKindEnum().notNull().default('post'),
     text: text().notNull(),
+    /**
+     * The post's first comment (kind `post` only): published as its reply part (deliveries.part 1) on each account
+     * whose network takes one, only once part 0 is `sent` (docs/architecture.md#first-comments). Null: none.
+     */
+    firstComment: text(),
+    /**
+     * The post's link tracking (docs/content.md#short-links-and-utm): `{ track?, presetId?, campaign? }`; null: the
+     * workspace's defaults (Settings → Links). Applied to its text per network when it is saved (post_link_texts).
+     */
+    links: jsonb().$type<PostLinkOptions>(),
     inReplyTo: text(),
     recipient: text(),
     scheduledAt: timestamp({ withTimezone: true }).notNull(),
@@ -470,6 +487,15 @@ export const deliveries = pgTable(
       .where(sql`${t.status} = 'publishing'`),
     index('deliveries_workspace_status_idx').on(t.workspaceId, t.status),
     index('deliveries_account_idx').on(t.accountId),
+    // A claim shared out between workspaces (more due than it takes) finds each workspace with one probe and reads
+    // its share earliest first; only scheduled rows, so publishing's own updates never touch it.
+    index('deliveries_scheduled_workspace_idx')
+      .on(t.workspaceId, t.dueAt, t.id)
+      .where(sql`${t.status} = 'scheduled'`),
+    // Mark-missed reads the retried ones (a due time later than their post's) apart from the fresh ones.
+    index('deliveries_retry_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.status} = 'scheduled' and ${t.attemptCount} > 0`),
   ],
 );
 export type Delivery = typeof deliveries.$inferSelect;
@@ -608,10 +634,16 @@ export const postVariants = pgTable(
     workspaceId: uuid()
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    text: text().notNull(),
+    /** The account's own text; null: it publishes the post's text (the variant holds only a first comment). */
+    text: text(),
+    /** The account's own first comment; null: the post's (`posts.first_comment`), if any. */
+    firstComment: text(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ name: 'post_variants_pk', columns: [t.postId, t.accountId] })],
+  (t) => [
+    primaryKey({ name: 'post_variants_pk', columns: [t.postId, t.accountId] }),
+    check('post_variants_content_ck', sql`${t.text} is not null or ${t.firstComment} is not null`),
+  ],
 );
 export type PostVariant = typeof postVariants.$inferSelect;
 
@@ -937,6 +969,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'post.rejected',
   'inbox.received',
   'inbox.answered',
+  'metrics.updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const webhookMessageStatusEnum = pgEnum('webhook_message_status', ['pending', 'succeeded', 'failed']);
@@ -1263,6 +1296,8 @@ export const notificationSends = pgTable(
     digestSendId: uuid(),
     /** An invitation email (its recipient is the invitation's address, not a member). */
     invitationId: uuid().references(() => workspaceInvitations.id, { onDelete: 'cascade' }),
+    /** A monthly client report's email (its recipient is the report's address, not a member). */
+    clientReportId: uuid().references((): AnyPgColumn => clientReports.id, { onDelete: 'cascade' }),
     status: notificationSendStatusEnum().notNull().default('pending'),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }),
@@ -1748,6 +1783,378 @@ export const platformEvents = pgTable(
 );
 export type PlatformEvent = typeof platformEvents.$inferSelect;
 
+/** What a post asks of its links (posts.links): tracked or not, a UTM preset, a campaign of its own. */
+export type PostLinkOptions = { track?: boolean; presetId?: string; campaign?: string };
+
+/** The link shorteners a workspace may use: Semel's own redirect (`/l/<code>`) or an external service. */
+export const SHORTENERS = ['semel', 'bitly', 'shlink', 'yourls'] as const;
+export type ShortenerName = (typeof SHORTENERS)[number];
+
+/**
+ * A workspace's link tracking (Settings → Links): UTM tags on every post's links (utm_source = the network,
+ * utm_medium and utm_campaign from the post's preset), and shortening through Semel's redirect or an external
+ * shortener (its URL and its token sealed, bound to the workspace). No row: nothing is tracked.
+ */
+export const linkSettings = pgTable(
+  'link_settings',
+  {
+    workspaceId: uuid()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    utm: boolean().notNull().default(false),
+    shorten: boolean().notNull().default(false),
+    shortener: text({ enum: SHORTENERS }).notNull().default('semel'),
+    /** Shlink's or YOURLS' base URL (`https://s.example`); Bitly: its API base (default api-ssl.bitly.com). */
+    shortenerUrl: text(),
+    /** Bitly's token, Shlink's API key or YOURLS' signature token: sealed (lib/crypto/secret-box.ts). */
+    shortenerSecretSealed: text(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('link_settings_shortener_ck', sql`${t.shortener} in ('semel', 'bitly', 'shlink', 'yourls')`)],
+);
+export type LinkSettings = typeof linkSettings.$inferSelect;
+
+/** A workspace's UTM presets: utm_medium and utm_campaign (utm_source is always the network); one is the default. */
+export const utmPresets = pgTable(
+  'utm_presets',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    medium: text().notNull().default('social'),
+    campaign: text().notNull().default(''),
+    isDefault: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('utm_presets_workspace_name_uq').on(t.workspaceId, t.name),
+    // One default per workspace: setting another one is one statement that unsets the old (db/queries/links.ts).
+    uniqueIndex('utm_presets_one_default_uq')
+      .on(t.workspaceId)
+      .where(sql`${t.isDefault}`),
+  ],
+);
+export type UtmPreset = typeof utmPresets.$inferSelect;
+
+/**
+ * One short link: a target URL with its UTM tags, shortened once per workspace. `short_links_workspace_target_utm_uq`
+ * is the guard: creating the same (workspace, target URL, UTM) again — a second post, two saves racing — returns this
+ * row. `code` is Semel's redirect (`/l/<code>`); an external shortener's link is kept in `short_url`.
+ */
+export const shortLinks = pgTable(
+  'short_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    code: text().notNull(),
+    targetUrl: text().notNull(),
+    /** The network the link was made for (its clicks are that network's); '' for one made without UTM. */
+    utmSource: text().notNull().default(''),
+    utmMedium: text().notNull().default(''),
+    utmCampaign: text().notNull().default(''),
+    /** Where a click goes: the target URL with the UTM tags. */
+    destination: text().notNull(),
+    shortener: text({ enum: SHORTENERS }).notNull().default('semel'),
+    shortUrl: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('short_links_code_uq').on(t.code),
+    unique('short_links_workspace_target_utm_uq').on(
+      t.workspaceId,
+      t.targetUrl,
+      t.utmSource,
+      t.utmMedium,
+      t.utmCampaign,
+    ),
+    check('short_links_code_ck', sql`${t.code} ~ '^[A-Za-z0-9_-]{4,64}$'`),
+    // Short enough for the unique index (a btree entry holds about 2.7 kB).
+    check('short_links_target_ck', sql`length(${t.targetUrl}) <= 2048 and length(${t.destination}) <= 2300`),
+  ],
+);
+export type ShortLink = typeof shortLinks.$inferSelect;
+
+/** Clicks per short link and day (UTC): counted people only (bots by user agent are not), no address or agent kept. */
+export const shortLinkClicks = pgTable(
+  'short_link_clicks',
+  {
+    shortLinkId: uuid()
+      .notNull()
+      .references(() => shortLinks.id, { onDelete: 'cascade' }),
+    day: date().notNull(),
+    clicks: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'short_link_clicks_pk', columns: [t.shortLinkId, t.day] })],
+);
+
+/**
+ * The text one delivery publishes once its links are tracked (UTM tags, short links), per (post, account, part):
+ * written when the post is saved, read first by `deliveryTextSql` — so the publisher reads it in the statement it
+ * already runs. No row: the text as written.
+ */
+export const postLinkTexts = pgTable(
+  'post_link_texts',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    part: integer().notNull(),
+    text: text().notNull(),
+  },
+  (t) => [primaryKey({ name: 'post_link_texts_pk', columns: [t.postId, t.accountId, t.part] })],
+);
+
+/** Which short links a post's texts use (the post page's clicks). */
+export const postShortLinks = pgTable(
+  'post_short_links',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    shortLinkId: uuid()
+      .notNull()
+      .references(() => shortLinks.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'post_short_links_pk', columns: [t.postId, t.shortLinkId] }),
+    index('post_short_links_link_idx').on(t.shortLinkId),
+  ],
+);
+
+/** What a snippet is for (the composer groups them): hashtag groups, signatures, disclaimers, anything else. */
+export const SNIPPET_KINDS = ['hashtags', 'signature', 'disclaimer', 'other'] as const;
+
+/** A workspace's reusable piece of text, inserted from the composer with `/` or the picker (docs/content.md). */
+export const snippets = pgTable(
+  'snippets',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    kind: text({ enum: SNIPPET_KINDS }).notNull().default('other'),
+    text: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('snippets_workspace_name_uq').on(t.workspaceId, t.name),
+    check('snippets_kind_ck', sql`${t.kind} in ('hashtags', 'signature', 'disclaimer', 'other')`),
+  ],
+);
+export type Snippet = typeof snippets.$inferSelect;
+
+/**
+ * A workspace's post template: text with `{{variables}}`, an optional first comment, default accounts, a time of day
+ * (in the workspace's zone) and images. It prefills the composer, and a CSV row's `template` column.
+ */
+export const postTemplates = pgTable(
+  'post_templates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    text: text().notNull(),
+    firstComment: text(),
+    accountIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    /** `HH:MM` in the workspace's zone: the next such time; null: none. */
+    timeOfDay: text(),
+    mediaIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('post_templates_workspace_name_uq').on(t.workspaceId, t.name),
+    check('post_templates_time_ck', sql`${t.timeOfDay} is null or ${t.timeOfDay} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+  ],
+);
+export type PostTemplate = typeof postTemplates.$inferSelect;
+
+/**
+ * An evergreen queue (docs/content.md#evergreen-queues): posts that recycle into its accounts' posting slots, one at a
+ * time (the next goes once the last one has left `scheduled`), each at most once per cycle, an item not again before
+ * `min_gap_days`. Claimed by the evergreen job with a lease (FOR UPDATE SKIP LOCKED, like the outboxes).
+ */
+export const evergreenQueues = pgTable(
+  'evergreen_queues',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    accountIds: uuid().array().notNull(),
+    minGapDays: integer().notNull().default(7),
+    paused: boolean().notNull().default(false),
+    /** The cycle being published: every item once, then the next (advanced by one compare-and-set statement). */
+    cycle: integer().notNull().default(1),
+    /** Why the last fire could not be made (no free posting slot, an account disconnected), shown on the queue. */
+    lastError: text(),
+    nextRunAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('evergreen_queues_workspace_name_uq').on(t.workspaceId, t.name),
+    check('evergreen_queues_gap_ck', sql`${t.minGapDays} between 0 and 365`),
+    index('evergreen_queues_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`not ${t.paused}`),
+  ],
+);
+export type EvergreenQueue = typeof evergreenQueues.$inferSelect;
+
+/** One post of an evergreen queue, in `position` order; `variants` go in turn to networks that refuse identical text. */
+export const evergreenItems = pgTable(
+  'evergreen_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    queueId: uuid()
+      .notNull()
+      .references(() => evergreenQueues.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    text: text().notNull(),
+    variants: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** "Skip next": its next turn is passed over (recorded as a skipped fire of that cycle), then it is cleared. */
+    skipNext: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('evergreen_items_queue_idx').on(t.queueId, t.position)],
+);
+export type EvergreenItem = typeof evergreenItems.$inferSelect;
+
+/**
+ * Each item's turn in a cycle, taken before its post is made: `evergreen_fires_item_cycle_uq` is the guard — two
+ * schedulers, a restart or a replayed job can take an item's turn in a cycle once. The post is made with the key
+ * `evergreen:<item>:<cycle>` (posts_workspace_idempotency_key_uq), so a turn taken by a scheduler that died before
+ * making its post is finished by the next pass with the same post, never a second.
+ */
+export const evergreenFires = pgTable(
+  'evergreen_fires',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    queueId: uuid()
+      .notNull()
+      .references(() => evergreenQueues.id, { onDelete: 'cascade' }),
+    itemId: uuid()
+      .notNull()
+      .references(() => evergreenItems.id, { onDelete: 'cascade' }),
+    cycle: integer().notNull(),
+    /** The post made for this turn; null while being made (or `skipped`). */
+    postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
+    skipped: boolean().notNull().default(false),
+    firedAt: createdAt(),
+  },
+  (t) => [
+    unique('evergreen_fires_item_cycle_uq').on(t.itemId, t.cycle),
+    index('evergreen_fires_queue_idx').on(t.queueId, t.cycle),
+  ],
+);
+export type EvergreenFire = typeof evergreenFires.$inferSelect;
+
+/** What a feed's new items become: a draft to review, a post of an evergreen queue, or a post at the next free slot. */
+export const FEED_MODES = ['draft', 'queue', 'publish'] as const;
+
+/**
+ * An RSS, Atom or JSON feed polled into the workspace (docs/content.md#feeds): fetched through the outbound guard with
+ * size and time limits and conditional requests (its ETag and Last-Modified kept), claimed by the feeds job with a
+ * lease and a generation like the outboxes.
+ */
+export const feeds = pgTable(
+  'feeds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    url: text().notNull(),
+    accountIds: uuid().array().notNull(),
+    templateId: uuid().references(() => postTemplates.id, { onDelete: 'set null' }),
+    mode: text({ enum: FEED_MODES }).notNull().default('draft'),
+    /** The evergreen queue its items join (mode `queue`). */
+    evergreenQueueId: uuid().references(() => evergreenQueues.id, { onDelete: 'set null' }),
+    pollMinutes: integer().notNull().default(60),
+    paused: boolean().notNull().default(false),
+    etag: text(),
+    lastModified: text(),
+    lastPolledAt: timestamp({ withTimezone: true }),
+    /** Why the last poll failed (unreachable, too large, not a feed), shown on the feed; null after a good one. */
+    lastError: text(),
+    /** When the feed is polled next (`next_run_at`, as every leased row of lib/jobs: db/queries/leased-rows.ts). */
+    nextRunAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('feeds_workspace_url_uq').on(t.workspaceId, t.url),
+    check('feeds_mode_ck', sql`${t.mode} in ('draft', 'queue', 'publish')`),
+    check('feeds_poll_ck', sql`${t.pollMinutes} between 5 and 10080`),
+    index('feeds_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`not ${t.paused}`),
+  ],
+);
+export type Feed = typeof feeds.$inferSelect;
+
+/**
+ * One item a feed published, taken once: by its GUID, its link and its content, each normalised (scheme, `www.`,
+ * trailing slash, tracking parameters and case dropped) and each unique per feed — so a feed that re-orders,
+ * re-publishes or tweaks its GUIDs creates nothing twice. Taken before its post is made; the post's key is
+ * `feed:<item id>`, so a poll that stopped in between is finished with the same post.
+ */
+export const feedItems = pgTable(
+  'feed_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    feedId: uuid()
+      .notNull()
+      .references(() => feeds.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    guidKey: text(),
+    linkKey: text(),
+    contentHash: text().notNull(),
+    title: text().notNull(),
+    link: text(),
+    postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
+    evergreenItemId: uuid(),
+    /** Why its post could not be made (the text too long for a network…); it is not tried again. */
+    error: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('feed_items_guid_uq').on(t.feedId, t.guidKey),
+    unique('feed_items_link_uq').on(t.feedId, t.linkKey),
+    unique('feed_items_content_uq').on(t.feedId, t.contentHash),
+    index('feed_items_feed_created_idx').on(t.feedId, t.createdAt),
+  ],
+);
+export type FeedItem = typeof feedItems.$inferSelect;
+
 /**
  * The read budget (docs/architecture.md#read-budget): one row per platform read that spent an account's rate-limit
  * budget (metrics, the inbox). Counted with the account's attempts against the per-account limit; reads may take only
@@ -1775,3 +2182,186 @@ export const platformReads = pgTable(
   ],
 );
 export type PlatformRead = typeof platformReads.$inferSelect;
+
+const metricColumns = () => ({
+  views: bigint({ mode: 'number' }),
+  likes: bigint({ mode: 'number' }),
+  reposts: bigint({ mode: 'number' }),
+  replies: bigint({ mode: 'number' }),
+  quotes: bigint({ mode: 'number' }),
+  saves: bigint({ mode: 'number' }),
+  clicks: bigint({ mode: 'number' }),
+});
+
+/**
+ * One sent delivery's metrics (docs/analytics.md): its read schedule (the readings at PUBLISHED + each of
+ * ANALYTICS_READ_DELAYS_MS), the claim of the metrics job (generation, lease), and the latest reading's values, which
+ * the analytics page aggregates (one row per post and account, however many readings it has). Written only by the
+ * metrics job's statements (db/queries/post-metrics.ts), never by the publisher: a row appears when its first
+ * reading falls due.
+ */
+export const postMetrics = pgTable(
+  'post_metrics',
+  {
+    deliveryId: uuid()
+      .primaryKey()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    provider: providerEnum().notNull(),
+    /** When the call that made the post started (its attempt), else when the delivery was confirmed sent. */
+    publishedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The next reading (an index into the configured delays); past the last one, nothing is due. */
+    nextReading: integer().notNull().default(0),
+    /** When the next reading falls due; null: no more readings (done, deleted, or not readable). */
+    nextDueAt: timestamp({ withTimezone: true }),
+    generation: integer().notNull().default(0),
+    workerId: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** Why reading stopped: `done` (every reading taken), `deleted` (gone from the platform), `unsupported`. */
+    stoppedReason: text({ enum: ['done', 'deleted', 'unsupported'] }),
+    stoppedAt: timestamp({ withTimezone: true }),
+    /** The latest reading (null until the first one). */
+    readAt: timestamp({ withTimezone: true }),
+    ...metricColumns(),
+    /** The latest reading's engagement: the sum of the interactions the network gives (null before any reading). */
+    engagement: bigint({ mode: 'number' }),
+    /** Unreadable readings in a row (the network failed to answer); reset by a reading. */
+    failures: integer().notNull().default(0),
+  },
+  (t) => [
+    // The analytics page: one workspace's posts published in a period (an index range, whatever the table holds).
+    index('post_metrics_workspace_published_idx').on(t.workspaceId, t.publishedAt),
+    // The metrics job's claim: due readings only.
+    index('post_metrics_due_idx')
+      .on(t.nextDueAt)
+      .where(sql`${t.nextDueAt} is not null`),
+    check('post_metrics_stopped_reason_ck', sql`${t.stoppedReason} in ('done', 'deleted', 'unsupported')`),
+  ],
+);
+export type PostMetricsRow = typeof postMetrics.$inferSelect;
+
+/**
+ * A reading of one delivery's public metrics, append-only: one row per delivery and reading time
+ * (`metric_snapshots_delivery_reading_uq`), so a re-run or a racing job never doubles a point. Null: the network does
+ * not give that metric (docs/analytics.md#metrics).
+ */
+export const metricSnapshots = pgTable(
+  'metric_snapshots',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    deliveryId: uuid()
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    /** Which configured reading (0: the first delay after publishing). */
+    reading: integer().notNull(),
+    /** When it was due (published + its delay): the point it stands for. */
+    readingAt: timestamp({ withTimezone: true }).notNull(),
+    /** When it was read. */
+    takenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...metricColumns(),
+  },
+  (t) => [unique('metric_snapshots_delivery_reading_uq').on(t.deliveryId, t.readingAt)],
+);
+export type MetricSnapshot = typeof metricSnapshots.$inferSelect;
+
+/** One account's follower-count reads: its daily schedule and the metrics job's claim (generation, lease). */
+export const accountMetrics = pgTable(
+  'account_metrics',
+  {
+    accountId: uuid()
+      .primaryKey()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    nextDueAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    generation: integer().notNull().default(0),
+    workerId: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** The network gives no follower count to this account's token (read no more). */
+    unsupported: boolean().notNull().default(false),
+  },
+  (t) => [index('account_metrics_due_idx').on(t.nextDueAt)],
+);
+
+/** An account's follower count, one row per account and UTC day (`follower_snapshots_pk`), append-only. */
+export const followerSnapshots = pgTable(
+  'follower_snapshots',
+  {
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    day: text().notNull(),
+    followers: bigint({ mode: 'number' }).notNull(),
+    takenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'follower_snapshots_pk', columns: [t.accountId, t.day] }),
+    index('follower_snapshots_workspace_day_idx').on(t.workspaceId, t.day),
+    check('follower_snapshots_day_ck', sql`${t.day} ~ '^\\d{4}-\\d{2}-\\d{2}$'`),
+  ],
+);
+export type FollowerSnapshot = typeof followerSnapshots.$inferSelect;
+
+/** PNG or JPEG bytes, for the report logo: small by check (lib/reports/logo.ts), kept in the row it belongs to. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * The client report's settings (Settings → Client report): the workspace's logo on the PDF, and where the monthly
+ * report goes (no address: none is sent).
+ */
+export const clientReportSettings = pgTable(
+  'client_report_settings',
+  {
+    workspaceId: uuid()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The monthly report's recipient (the client); null: no monthly report. */
+    toAddress: text(),
+    logo: bytea(),
+    logoType: text({ enum: ['image/png', 'image/jpeg'] }),
+    updatedByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    check('client_report_settings_logo_ck', sql`(${t.logo} is null) = (${t.logoType} is null)`),
+    check('client_report_settings_logo_size_ck', sql`${t.logo} is null or octet_length(${t.logo}) <= 262144`),
+  ],
+);
+
+/**
+ * One monthly client report sent (or being sent): `client_reports_workspace_period_uq` keeps one per workspace and
+ * month, however many jobs run; its email goes through the notifications outbox (notification_sends.client_report_id).
+ */
+export const clientReports = pgTable(
+  'client_reports',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The month it covers, YYYY-MM, in the workspace's zone. */
+    period: text().notNull(),
+    toAddress: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('client_reports_workspace_period_uq').on(t.workspaceId, t.period),
+    check('client_reports_period_ck', sql`${t.period} ~ '^\\d{4}-\\d{2}$'`),
+  ],
+);
+export type ClientReport = typeof clientReports.$inferSelect;

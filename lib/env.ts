@@ -51,6 +51,27 @@ const watchDelaysSchema = z
     });
     return z.NEVER;
   });
+/** When a sent post's metrics are read after it was published: growing, 1 to 8 readings, each within a year. */
+const readDelaysSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx): number[] => {
+    if (value === undefined || value.trim() === '') return [3_600_000, 86_400_000, 604_800_000, 2_592_000_000];
+    const delays = value.split(',').map((part) => Number(part.trim()));
+    const valid =
+      delays.length >= 1 &&
+      delays.length <= 8 &&
+      delays.every(
+        (d, i) => Number.isInteger(d) && d >= 60_000 && d <= 365 * DAY_MS && (i === 0 || d > delays[i - 1]!),
+      );
+    if (valid) return delays;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'growing milliseconds, comma-separated, 1 to 8 of them, each from 60000 to 31536000000 (e.g. 3600000,86400000,604800000,2592000000)',
+    });
+    return z.NEVER;
+  });
 const rateLimitsSchema = z
   .string()
   .optional()
@@ -138,6 +159,18 @@ const envSchema = z.object({
     .default(1024 * 1024 * 1024),
   NEXTAUTH_SECRET: z.string({ error: SECRET_HINT.NEXTAUTH_SECRET }).min(32, SECRET_HINT.NEXTAUTH_SECRET),
   NEXTAUTH_URL: z.url().optional(),
+  /**
+   * The origin short links are written with (`https://go.example.com` → `https://go.example.com/l/<code>`): a short
+   * domain pointed at this app. Blank: NEXTAUTH_URL's origin (docs/content.md#short-links-and-utm).
+   */
+  SHORT_LINK_DOMAIN: z
+    .url()
+    .refine((v) => {
+      const url = new URL(v);
+      return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username;
+    }, 'an origin such as https://go.example.com (http or https, no path, query or user)')
+    .transform((v) => new URL(v).origin)
+    .optional(),
   APP_ENCRYPTION_KEY: z
     .string({ error: SECRET_HINT.APP_ENCRYPTION_KEY })
     .refine((v) => Buffer.from(v, 'base64').length === 32, SECRET_HINT.APP_ENCRYPTION_KEY),
@@ -225,6 +258,8 @@ const envSchema = z.object({
   RATE_LIMITS: rateLimitsSchema,
   // The share of every account's rate-limit window kept for publishing and reconciliation: reads (metrics, the inbox)
   // spend only the rest (docs/architecture.md#read-budget). 1: reads never spend a limited account's budget.
+  // When a sent post's public metrics are read, after it was published (docs/analytics.md#the-metrics-job).
+  ANALYTICS_READ_DELAYS_MS: readDelaysSchema,
   READ_BUDGET_RESERVED_SHARE: z.coerce
     .number()
     .min(0.1, 'at least 0.1: publishing always keeps a share')

@@ -1,11 +1,14 @@
 // npm run bench:compare [-- --deliveries 20000 --accounts 20 --variants c16,c64,c16-batched,c64-batched
-//                           --local-queue 1000 --publishers 2 --skip-semel --skip-graphile]
+//                           --local-queue 1000 --publishers 2 --rounds 1 --skip-semel --skip-graphile --cpu-prof DIR]
 // Semel's publisher beside graphile-worker, measured here rather than quoted (docs/operations.md#chaos-run-and-benchmarks).
 // Each side gets a fresh database (Semel's schema), N deliveries due now on its own sandbox accounts, and a child
 // process of its own for its publisher; all sides publish to one standalone sandbox server (in memory, zero latency).
 // Per side: deliveries/s, commits and statements per delivery, CPU per delivery of the publisher, the sandbox and
 // Postgres, and the CPU bound (cores ÷ that CPU per delivery); then the ratio of Semel to the best graphile-worker
-// variant. Every side is checked exactly-once on the sandbox's own records; the exit code fails on any violation.
+// variant. With --rounds N the sides run N times in turn (A B C … A B C …, each run on fresh accounts), and every figure
+// is the median of a side's runs: this shared machine's speed drifts between runs, and a ratio of two single runs
+// taken a minute apart carries that drift. Every run is checked exactly-once on the sandbox's own records; the exit
+// code fails on any violation.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -52,8 +55,12 @@ const { values } = parseArgs({
     /** Jobs graphile-worker fetches (and locks) per statement in the batched variants. */
     'local-queue': { type: 'string', default: '1000' },
     publishers: { type: 'string', default: '2' },
+    /** Runs of every side, in turn; the figures are each side's medians. */
+    rounds: { type: 'string', default: '1' },
     'skip-semel': { type: 'boolean', default: false },
     'skip-graphile': { type: 'boolean', default: false },
+    /** Writes a V8 CPU profile of each side's publisher and of the sandbox into DIR (where a delivery's CPU goes). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const N = Number(values.deliveries);
@@ -67,9 +74,13 @@ const TARGETS = { ratio: 2.0, ofBound: 0.9 };
 const encryptionKey = randomBytes(32).toString('base64');
 const runTag = randomUUID().slice(0, 8);
 
-type Side = { name: string; title: string; identities: SandboxIdentity[] } & (
+const ROUNDS = Math.max(1, Number(values.rounds));
+
+type Side = { name: string; title: string } & (
   { kind: 'semel' } | { kind: 'graphile'; concurrency: number; localQueueSize: number | null }
 );
+/** One run of a side: its own sandbox accounts, so each run's copies are counted alone. */
+type Run = { side: Side; round: number; identities: SandboxIdentity[] };
 const sides: Side[] = [
   ...(values['skip-semel'] ? [] : [{ kind: 'semel' as const, name: 'semel', title: semelTitle() }]),
   ...variants.map((v) => {
@@ -83,15 +94,19 @@ const sides: Side[] = [
       localQueueSize: batched ? LOCAL_QUEUE : null,
     };
   }),
-].map((side) => ({ ...side, identities: sandboxIdentities(ACCOUNTS, ['mastodon']) }));
+];
 if (sides.length === 0) throw new Error('nothing to compare');
+const runs: Run[] = Array.from({ length: ROUNDS }, (_, round) =>
+  sides.map((side) => ({ side, round, identities: sandboxIdentities(ACCOUNTS, ['mastodon']) })),
+).flat();
 
 process.env.SEMEL_DATA_DIR ??= '.data/bench-compare';
 // The server only: each side's database is a fresh sibling of this one (never DATABASE_URL's own).
 const server = await resolveDatabase();
+const cpuProfDir = values['cpu-prof'];
 const sandbox = await startSandboxProcess(
-  sides.flatMap((s) => s.identities),
-  { handlePrefix: 'cmp' },
+  runs.flatMap((r) => r.identities),
+  { handlePrefix: 'cmp', cpuProfDir },
 );
 console.log(
   `bench:compare: ${N} deliveries per side, each side on a fresh database and ${ACCOUNTS} sandbox accounts of its own,`,
@@ -100,24 +115,29 @@ console.log(
   `   published to one standalone sandbox server (pid ${sandbox.process.pid}; Mastodon wire format, in memory, zero latency, no faults);`,
 );
 console.log(
-  '   each publisher in a child process of its own, so its CPU is measured alone; sides run one after another.',
+  `   each publisher in a child process of its own, so its CPU is measured alone; sides run one after another${ROUNDS > 1 ? `, ${ROUNDS} rounds in turn (medians)` : ''}.`,
 );
 
 type Measured = {
   side: Side;
   rate: number;
+  /** The rates of every run of this side, in order (one with a single round). */
+  rates: number[];
   seconds: number;
   commits: number;
   statements: number;
   cpuMs: { publisher: number; sandbox: number; postgres: number } | null;
   exactlyOnce: boolean;
 };
-const results: Measured[] = [];
-for (const side of sides) results.push(await measure(side));
+const measured: Measured[] = [];
+for (const run of runs) measured.push(await measure(run));
+const results = sides.map((side) => medianOf(measured.filter((m) => m.side === side)));
 
 // ── The comparison ────────────────────────────────────────────────────────────────────────────────
 const cores = cpuSnapshot(sandbox.process.pid!, null)?.cores ?? 0;
-console.log(`\ncomparison (${N} deliveries per side, ${cores} cores; CPU in ms per delivery)`);
+console.log(
+  `\ncomparison (${N} deliveries per side, ${cores} cores; CPU in ms per delivery${ROUNDS > 1 ? `; each figure the median of ${ROUNDS} runs` : ''})`,
+);
 const header = [
   'side',
   'deliveries/s',
@@ -172,6 +192,10 @@ if (semel && best) {
   console.log(
     `\nSemel ÷ best graphile-worker variant (${best.side.title}): ${ratio.toFixed(2)}×   (target ≥ ${TARGETS.ratio.toFixed(1)}×: ${met(ratio >= TARGETS.ratio)})`,
   );
+  if (ROUNDS > 1)
+    console.log(
+      `   round by round: ${semel.rates.map((rate, i) => `${(rate / best.rates[i]!).toFixed(2)}×`).join(', ')} (each round's Semel ÷ that round's ${best.side.title})`,
+    );
 }
 if (semel) {
   const share = semel.rate / bound(semel);
@@ -188,8 +212,8 @@ process.exit(ok ? 0 : 1);
 
 // ── One side ──────────────────────────────────────────────────────────────────────────────────────
 
-async function measure(side: Side): Promise<Measured> {
-  console.log(`\n${side.title}`);
+async function measure({ side, round, identities }: Run): Promise<Measured> {
+  console.log(`\n${side.title}${ROUNDS > 1 ? ` (round ${round + 1} of ${ROUNDS})` : ''}`);
   const url = await recreateSiblingDatabase(server.url, `cmp_${side.name.replace(/\W+/g, '_')}`);
   await runMigrations(url);
   const setup = createDatabase(url, { max: 1 });
@@ -197,7 +221,7 @@ async function measure(side: Side): Promise<Measured> {
   const workspace = await makeWorkspace(setup.db, `cmp-${runTag}-${side.name}`);
   const accountIds = await registerSandboxAccounts(setup.db, {
     workspaceId: workspace.id,
-    identities: side.identities,
+    identities,
     encryptionKey,
     handlePrefix: 'cmp',
   });
@@ -236,11 +260,13 @@ async function measure(side: Side): Promise<Measured> {
           'scripts/lib/compare-semel.mts',
           { ...common, publishers: Number(values.publishers) },
           around,
+          { cpuProfDir },
         )
       : await runSide<GraphileSideConfig>(
           'scripts/lib/compare-graphile.mts',
           { ...common, concurrency: side.concurrency, localQueueSize: side.localQueueSize },
           around,
+          { cpuProfDir },
         );
   await othersGone(q);
   const commits = (await xactCommits(q)) - commitsBefore; // the child's backends have exited and flushed
@@ -267,14 +293,23 @@ async function measure(side: Side): Promise<Measured> {
       `   CPU per delivery         publisher ${cpuMs.publisher.toFixed(3)} ms, sandbox ${cpuMs.sandbox.toFixed(3)} ms, postgres ${cpuMs.postgres.toFixed(3)} ms` +
         ` (machine busy ${used.machine.toFixed(1)} CPU s in ${result.seconds.toFixed(1)} s, of which other processes ${(used.machine - used.publisher - used.sandbox - used.postgres).toFixed(1)} s)`,
     );
-  const exactlyOnce = await checkExactlyOnce(side, q, result.failed);
+  const exactlyOnce = await checkExactlyOnce(side, identities, q, result.failed);
   await setup.close();
-  return { side, rate, seconds: result.seconds, commits, statements: result.statements, cpuMs, exactlyOnce };
+  return {
+    side,
+    rate,
+    rates: [rate],
+    seconds: result.seconds,
+    commits,
+    statements: result.statements,
+    cpuMs,
+    exactlyOnce,
+  };
 }
 
 /** The sandbox's own records of this side's accounts against its deliveries: one copy each, none extra, all sent. */
-async function checkExactlyOnce(side: Side, q: Rows, failedJobs: number): Promise<boolean> {
-  const mine = new Set(side.identities.map((i) => i.platformUserId));
+async function checkExactlyOnce(side: Side, identities: SandboxIdentity[], q: Rows, failedJobs: number) {
+  const mine = new Set(identities.map((i) => i.platformUserId));
   const accounts = (await fetchTimeline(sandbox.url)).filter((a) => mine.has(a.platformUserId));
   const copies = accounts.reduce((sum, a) => sum + a.total, 0);
   const listed = new Map(accounts.flatMap((a) => a.posts.map((p) => [p.id, { accountId: a.accountId, text: p.text }])));
@@ -306,6 +341,33 @@ async function checkExactlyOnce(side: Side, q: Rows, failedJobs: number): Promis
     failedJobs === 0 &&
     jobsLeft === 0
   );
+}
+
+/** A side's runs as one: the median of each figure (a run that broke exactly-once breaks the side). */
+function medianOf(runs: Measured[]): Measured {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const cpu = runs.map((r) => r.cpuMs).filter((c) => c !== null);
+  return {
+    side: runs[0]!.side,
+    rate: median(runs.map((r) => r.rate)),
+    rates: runs.map((r) => r.rate),
+    seconds: median(runs.map((r) => r.seconds)),
+    commits: median(runs.map((r) => r.commits)),
+    statements: median(runs.map((r) => r.statements)),
+    cpuMs:
+      cpu.length === runs.length
+        ? {
+            publisher: median(cpu.map((c) => c.publisher)),
+            sandbox: median(cpu.map((c) => c.sandbox)),
+            postgres: median(cpu.map((c) => c.postgres)),
+          }
+        : null,
+    exactlyOnce: runs.every((r) => r.exactlyOnce),
+  };
 }
 
 /** CHECKPOINT needs a superuser or pg_checkpoint; without either the side starts wherever the last one left off. */

@@ -1,5 +1,5 @@
 // npm run bench [-- --deliveries 20000 --accounts 20 --platforms mastodon --publishers 2 --concurrency 64 --chunk 32
-//                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000 --upload 200]
+//                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000 --upload 200 --skip-analytics]
 // The publishing benchmark (docs/operations.md#chaos-run-and-benchmarks): on a fresh database and a zero-latency
 // sandbox network in its own process (in-memory store, so the platform's storage is not what is measured),
 //   1. throughput: N deliveries all due now, published by the real publisher pass until none is left;
@@ -11,6 +11,8 @@
 //      one), published by the in-process schedulers; when the last went out, and lateness per workspace.
 //   4. upload (--upload MB, 0 to skip): one video of that size through the tus routes in their own process; MB/s and
 //      the server's peak RSS growth, which must stay well under the video's size.
+//   5. analytics (--skip-analytics skips it): the analytics page's server time with 100,000 snapshots over 10,000
+//      posts (scripts/lib/bench-analytics.ts, also `npm run bench:analytics`).
 // Exits non-zero on any duplicate, any unsent delivery, any delivery with more than one attempt or any platform call
 // not answered 2xx (each counted by status and reported).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -26,6 +28,7 @@ import { scheduleDueInBulk } from '@/testing/publisher';
 import { DEFAULT_PUBLISHER_TUNING } from '@/lib/publishing/config';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';
+import { ANALYTICS_TARGET_MS, benchAnalytics } from './lib/bench-analytics';
 import { benchUpload, makeLargeVideo } from './lib/bench-upload';
 import { resolveDatabase } from './lib/database';
 import {
@@ -68,6 +71,7 @@ const { values } = parseArgs({
     spike: { type: 'string', default: '0' },
     /** The upload section: a video of this many MB through the tus routes in their own process (0: skip it). */
     upload: { type: 'string', default: '200' },
+    'skip-analytics': { type: 'boolean', default: false },
     /** Also profile the sandbox process (profile this one with `node --cpu-prof --import tsx scripts/bench.mts`). */
     'sandbox-cpu-prof-dir': { type: 'string' },
   },
@@ -266,10 +270,11 @@ if (unexpectedCalls > 0) {
 }
 
 const upload = Number(values.upload) > 0 ? await measureUpload(Number(values.upload)) : null;
+const analytics = values['skip-analytics'] ? null : await measureAnalytics();
 
 await setup.close();
 await database.stop();
-process.exit(ok && (upload?.ok ?? true) ? 0 : 1);
+process.exit(ok && (upload?.ok ?? true) && (analytics?.ok ?? true) ? 0 : 1);
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -308,6 +313,14 @@ async function measureUpload(megabytes: number) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** 5. The analytics page's server time over 100,000 snapshots of 10,000 posts (its own workspaces, beside the rest). */
+async function measureAnalytics() {
+  console.log('\n5. analytics');
+  const figures = await benchAnalytics(setup.db, { log: (line) => console.log(`   ${line}`) });
+  row(`analytics page p95 < ${ANALYTICS_TARGET_MS} ms`, `${fmt(figures.all.p95)} ms`, met(figures.targetMet));
+  return { ok: figures.targetMet };
 }
 
 /** Posts with one delivery each, round-robin over the accounts (texts `bench <run> <phase> #i`). */

@@ -14,6 +14,7 @@ try {
     password: env.DEMO_PASSWORD,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     posts: demoPostsOptions(env, appOrigin()),
+    analytics: { delaysMs: env.ANALYTICS_READ_DELAYS_MS },
   });
   console.log('Demo data ready: workspaces "demo" and "other".');
 } finally {

@@ -1,8 +1,9 @@
 // The screenshots of README.md and the guides in docs/: the calendar, the composer with a thread, a post's timeline
-// while it is being verified, and the agency features (approvals and the client's link, the publication report,
-// webhooks, the request form, the notifications Outbox, CSV import, the inbox), taken from a production build on a fresh, seeded
-// database (as the e2e suite starts it), written to docs/screenshots/*.png. Needs `npx next build` first. Against a
-// running server instead: SCREENSHOTS_URL=... (signed in with the demo password, DEMO_PASSWORD or semel-demo).
+// while it is being verified, the agency features (approvals and the client's link, the publication report,
+// webhooks, the request form, the notifications Outbox, CSV import, analytics, the inbox) and the content tools (docs/content.md),
+// taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
+// docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=... (signed
+// in with the demo password, DEMO_PASSWORD or semel-demo). `-- --only content` takes the content tools' screenshots alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -183,9 +184,135 @@ async function agencyScreenshots(sql: postgres.Sql) {
   await page.getByRole('form', { name: 'Reply' }).waitFor();
   await page.getByLabel(/^Your answer to/).fill('Thanks! It ships tomorrow: the tracking link is on its way by email.');
   await save(page, 'inbox.png');
+  // The analytics page on the seeded six weeks of readings: totals, the chart, engagement by network.
+  await page.goto('/analytics');
+  await page.getByRole('table', { name: 'Figures by network' }).waitFor();
+  await page.locator('.recharts-line').first().waitFor();
+  await page.getByRole('group', { name: /^Posts published/ }).scrollIntoViewIfNeeded();
+  await save(page, 'analytics.png');
   await context.close();
 }
 
+/** The content tools (docs/content.md): composer, links and clicks, library, evergreen, feeds, bulk actions. */
+async function contentScreenshots(sql: postgres.Sql) {
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US' });
+  const page = await context.newPage();
+  await signIn(page, 'admin@demo.test');
+  const ws = sql`(select id from workspaces where slug = 'demo')`;
+  const [brand] = await sql<
+    { id: string }[]
+  >`select id from social_accounts where handle = '@demo_brand' and workspace_id = ${ws}`;
+  const [mastodon] = await sql<{ id: string }[]>`
+    select id from social_accounts where handle = '@demo@sandbox.social' and workspace_id = ${ws}`;
+  await sql`insert into snippets (workspace_id, name, kind, text) values
+    (${ws}, 'winter', 'hashtags', '#winter #cafe #hotchocolate'),
+    (${ws}, 'signature', 'signature', '— Camille & the Lumière team'),
+    (${ws}, 'allergens', 'disclaimer', 'Allergen information at the counter.')
+    on conflict do nothing`;
+  await sql`insert into post_templates (workspace_id, name, text, first_comment, account_ids, time_of_day)
+    values (${ws}, 'New on the menu', 'New on the menu: {{dish}}, {{price}} — all week.', 'Book a table: https://cafe.example.com/book',
+      ${[brand!.id, mastodon!.id]}::uuid[], '11:30')
+    on conflict do nothing`;
+  await sql`insert into link_settings (workspace_id, utm, shorten, shortener) values (${ws}, true, true, 'semel')
+    on conflict (workspace_id) do update set utm = true, shorten = true, shortener = 'semel'`;
+  await sql`insert into utm_presets (workspace_id, name, medium, campaign, is_default)
+    values (${ws}, 'Winter menu', 'social', 'winter-menu', true) on conflict do nothing`;
+
+  // The composer: started from a template, a snippet being inserted with /, a first comment.
+  await page.goto('/compose');
+  await page.getByLabel('Template', { exact: true }).selectOption({ label: 'New on the menu' });
+  await page.getByLabel('{{dish}}').fill('pumpkin soup');
+  await page.getByLabel('{{price}}').fill('€7');
+  await page.getByRole('button', { name: 'Apply template' }).click();
+  const text = page.getByLabel('Text', { exact: true });
+  await text.click();
+  await text.press('End');
+  await text.pressSequentially(' /win');
+  await page.getByRole('listbox', { name: 'Snippets' }).waitFor();
+  await text.press('Enter');
+  await text.pressSequentially(' /sig');
+  await page.getByRole('listbox', { name: 'Snippets' }).waitFor();
+  await page.getByLabel('First comment (optional)').scrollIntoViewIfNeeded();
+  await save(page, 'compose-content.png');
+  await text.press('Escape');
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByRole('link', { name: 'View the post' }).click();
+  await page.waitForURL(/\/posts\/[0-9a-f-]{36}$/);
+
+  // Clicks: people through the post's short links (a crawler's visit is not counted).
+  const links = await sql<{ code: string; utm_source: string }[]>`
+    select code, utm_source from short_links where workspace_id = ${ws} order by utm_source`;
+  const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+  for (const [i, link] of links.entries())
+    for (let n = 0; n < 3 + i * 4; n++)
+      await fetch(`${baseURL}/l/${link.code}`, { redirect: 'manual', headers: { 'user-agent': chrome } });
+  await fetch(`${baseURL}/l/${links[0]!.code}`, { redirect: 'manual', headers: { 'user-agent': 'Twitterbot/1.0' } });
+  await page.goto('/settings/links');
+  await page.getByRole('table').waitFor();
+  await page.getByRole('heading', { name: 'UTM presets' }).scrollIntoViewIfNeeded();
+  await save(page, 'links.png');
+
+  await page.goto('/library');
+  await save(page, 'library.png');
+
+  // Evergreen: a queue of tips into the brand's slots.
+  await page.goto('/evergreen');
+  await page.getByLabel('Name').fill('Barista tips');
+  await page.getByRole('checkbox', { name: '@demo_brand', exact: true }).check();
+  await page.getByRole('button', { name: 'Add queue' }).click();
+  const queue = page.getByRole('region', { name: /^Barista tips/ });
+  for (const [tip, variant] of [
+    ['Warm the cup first: your latte stays hot twice as long.', 'Tip: a warm cup keeps a latte hot for twice as long.'],
+    ['Oat milk foams best at 60 °C. Ask us for a demo!', ''],
+    ['Our beans are roasted every Tuesday, three streets away.', ''],
+  ]) {
+    await queue.getByLabel('New post').fill(tip!);
+    if (variant) await queue.getByLabel(/^Variants/).fill(variant);
+    await queue.getByRole('button', { name: 'Add to Barista tips' }).click();
+    await queue.getByText(tip!).waitFor();
+  }
+  await save(page, 'evergreen.png');
+
+  // Feeds: the café's blog, served here, read once into drafts.
+  const blog = (await import('node:http')).createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/rss+xml', etag: '"blog-1"' }).end(`<?xml version="1.0"?>
+      <rss version="2.0"><channel><title>Café Lumière blog</title><link>https://cafe.example.com</link><description>b</description>
+      <item><title>Our winter menu is here</title><link>https://cafe.example.com/blog/winter-menu</link><guid>cafe-12</guid><description>Soups.</description></item>
+      <item><title>Meet our new roaster</title><link>https://cafe.example.com/blog/roaster</link><guid>cafe-11</guid><description>Beans.</description></item>
+      </channel></rss>`);
+  });
+  await new Promise<void>((resolve) => blog.listen(0, '127.0.0.1', resolve));
+  try {
+    await page.goto('/feeds');
+    await page.getByLabel('Name').fill('Café blog');
+    await page
+      .getByLabel('Feed URL (RSS, Atom or JSON Feed)')
+      .fill(`http://localhost:${(blog.address() as { port: number }).port}/feed.xml`);
+    await page.getByRole('checkbox', { name: '@demo_brand', exact: true }).check();
+    await page.getByRole('button', { name: 'Add feed' }).click();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByText('2 new items.').waitFor();
+    await save(page, 'feeds.png');
+  } finally {
+    blog.close();
+  }
+
+  // Bulk actions: the demo week selected in the calendar, moved a day on.
+  await page.goto('/calendar?view=week');
+  await page.getByRole('button', { name: 'Select posts' }).click();
+  const boxes = page.getByRole('checkbox', { name: /^Select / });
+  await boxes.first().waitFor();
+  for (let i = 0; i < Math.min(5, await boxes.count()); i++) await boxes.nth(i).check();
+  const bar = page.getByRole('region', { name: 'Bulk actions' });
+  await bar.getByLabel('Move by (negative: earlier)').fill('1');
+  await bar.getByRole('button', { name: /^Apply to/ }).click();
+  await bar.getByRole('list', { name: 'Bulk results' }).waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await save(page, 'bulk.png');
+  await context.close();
+}
+
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const server = process.env.SCREENSHOTS_URL ? null : await startServer();
 const baseURL = process.env.SCREENSHOTS_URL || server!.url;
 const browser = await chromium.launch({
@@ -194,6 +321,18 @@ const browser = await chromium.launch({
 });
 try {
   mkdirSync(OUT, { recursive: true });
+  const dataDir = server ? DATA_DIR : process.env.SEMEL_DATA_DIR || '.data';
+  const sql = postgres(readFileSync(path.join(dataDir, 'database-url'), 'utf8').trim(), { max: 1 });
+  if (only !== 'content') await coreScreenshots(sql);
+  await contentScreenshots(sql);
+  await sql.end();
+} finally {
+  await browser.close();
+  if (server?.child.pid) process.kill(-server.child.pid, 'SIGTERM');
+}
+
+/** The README's and the publishing guide's: calendar, thread composer, a timeline being verified, the agency features. */
+async function coreScreenshots(sql: postgres.Sql) {
   const context = await browser.newContext({ baseURL, viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US' });
   const page = await context.newPage();
   await signIn(page);
@@ -221,8 +360,6 @@ try {
 
   // The seeded post whose call timed out: "Ambiguous — being verified" on its timeline, then (once the reconciler
   // has read the account, about a minute after the seed) the check that found it.
-  const dataDir = server ? DATA_DIR : process.env.SEMEL_DATA_DIR || '.data';
-  const sql = postgres(readFileSync(path.join(dataDir, 'database-url'), 'utf8').trim(), { max: 1 });
   const [verifying] = await sql<{ id: string }[]>`
     select p.id from posts p join workspaces w on w.id = p.workspace_id
     where w.slug = 'demo' and p.idempotency_key like 'seed:%:verifying' order by p.created_at desc limit 1`;
@@ -231,8 +368,4 @@ try {
   await save(page, 'post-timeline.png');
   await context.close();
   await agencyScreenshots(sql);
-  await sql.end();
-} finally {
-  await browser.close();
-  if (server?.child.pid) process.kill(-server.child.pid, 'SIGTERM');
 }

@@ -29,6 +29,7 @@ if (flags.has('--seed')) {
     password: env.DEMO_PASSWORD,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     posts: demoPostsOptions(env, appOrigin({ ...process.env, NEXTAUTH_URL: nextauthUrl })),
+    analytics: { delaysMs: env.ANALYTICS_READ_DELAYS_MS },
   });
   await close();
 }

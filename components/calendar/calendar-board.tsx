@@ -17,6 +17,10 @@ import { getJson } from '@/lib/query/get-json';
 import { queryKeys, readUrls, type CalendarQuery } from '@/lib/query/keys';
 import type { CalendarData, CalendarFilters, CalendarPost } from '@/lib/reads/calendar';
 import { zonedLocalToUtc } from '@/lib/time/zoned';
+import { BulkBar } from '@/components/posts/bulk-bar';
+import { Button } from '@/components/ui/button';
+import type { FormAction } from '@/lib/auth/action';
+import type { BulkOutcome } from '@/lib/posts/bulk';
 import { CalendarToolbar, calendarHref } from './calendar-toolbar';
 import { MonthGrid } from './month-grid';
 import { MoveDialog } from './move-dialog';
@@ -39,6 +43,8 @@ type Props = {
   canEdit: boolean;
   canCompose: boolean;
   moveAction: MoveAction;
+  /** Bulk actions on selected posts (editors only), with the workspace's snippets. */
+  bulk?: { action: FormAction<BulkOutcome[]>; snippets: { id: string; name: string }[] };
 };
 
 /** The calendar: month or week in the viewer's zone; drag a chip (or "Move…") to reschedule with a keyed edit. */
@@ -65,6 +71,10 @@ export function CalendarBoard(props: Props) {
     useSensor(TouchSensor, { activationConstraint: { delay: 250, tolerance: 5 } }),
   );
   const boardRef = useRef<HTMLDivElement>(null);
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (postId: string) =>
+    setSelected((current) => (current.includes(postId) ? current.filter((id) => id !== postId) : [...current, postId]));
 
   const days = viewDays(view, anchor);
   const placed = hydrated ? placePosts(data?.posts ?? [], moving, timeZone, locale) : [];
@@ -107,8 +117,10 @@ export function CalendarBoard(props: Props) {
       canMove={canEdit}
       moving={p.post.id in moving}
       onRequestMove={(post, trigger) => setDialog({ post, trigger })}
+      selection={selecting ? { selected: selected.includes(p.post.id), onToggle: toggle } : undefined}
     />
   );
+  const posts = data?.posts ?? [];
   const title =
     view === 'month'
       ? new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
@@ -131,7 +143,33 @@ export function CalendarBoard(props: Props) {
         timeZone={timeZone}
         workspaceTimeZone={props.workspaceTimeZone}
         accounts={props.accounts}
+        actions={
+          props.bulk && (
+            <Button
+              type="button"
+              variant="secondary"
+              aria-pressed={selecting}
+              title="Tick posts to reschedule, move, re-target, edit or cancel them together"
+              onClick={() => {
+                setSelecting(!selecting);
+                setSelected([]);
+              }}
+              className="py-1.5"
+            >
+              {selecting ? 'Done selecting' : 'Select posts'}
+            </Button>
+          )
+        }
       />
+      {props.bulk && selecting && selected.length > 0 && (
+        <BulkBar
+          selected={selected.map((id) => ({ id, text: posts.find((p) => p.id === id)?.text ?? id }))}
+          onClear={() => setSelected([])}
+          accounts={props.accounts.map((a) => ({ id: a.id, handle: a.handle }))}
+          snippets={props.bulk.snippets}
+          action={props.bulk.action}
+        />
+      )}
       <div role="status" aria-live="polite" data-testid="calendar-message" className="mb-3 min-h-6 text-sm">
         {message && (
           <p className={message.tone === 'ok' ? 'text-emerald-700' : 'text-rose-700'}>

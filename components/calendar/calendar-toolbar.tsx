@@ -1,5 +1,6 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { statusLabel } from '@/components/posts/status-badge';
@@ -36,12 +37,14 @@ type Props = {
   timeZone: string;
   workspaceTimeZone: string;
   accounts: { id: string; handle: string; displayName: string | null }[];
+  /** More controls on the title's row, before the view switch (the bulk actions' "Select posts"). */
+  actions?: ReactNode;
 };
 
 const linkClass =
   'rounded-md px-3 py-1.5 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600';
 
-export function CalendarToolbar({ location, title, today, timeZone, workspaceTimeZone, accounts }: Props) {
+export function CalendarToolbar({ location, title, today, timeZone, workspaceTimeZone, accounts, actions }: Props) {
   const router = useRouter();
   const unit = location.view === 'month' ? 'month' : 'week';
   const go = (change: Partial<CalendarLocation>) => router.push(calendarHref({ ...location, ...change }));
@@ -70,18 +73,21 @@ export function CalendarToolbar({ location, title, today, timeZone, workspaceTim
             {title}
           </h2>
         </div>
-        <nav aria-label="Calendar view" className="flex gap-1">
-          {(['month', 'week'] as const).map((view) => (
-            <Link
-              key={view}
-              href={calendarHref({ ...location, view })}
-              aria-current={location.view === view ? 'page' : undefined}
-              className={`${linkClass} ${location.view === view ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700'}`}
-            >
-              {view === 'month' ? 'Month' : 'Week'}
-            </Link>
-          ))}
-        </nav>
+        <div className="flex items-center gap-3">
+          {actions}
+          <nav aria-label="Calendar view" className="flex gap-1">
+            {(['month', 'week'] as const).map((view) => (
+              <Link
+                key={view}
+                href={calendarHref({ ...location, view })}
+                aria-current={location.view === view ? 'page' : undefined}
+                className={`${linkClass} ${location.view === view ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700'}`}
+              >
+                {view === 'month' ? 'Month' : 'Week'}
+              </Link>
+            ))}
+          </nav>
+        </div>
       </div>
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap gap-3">

@@ -53,10 +53,12 @@ type Props = {
   canMove: boolean;
   moving: boolean;
   onRequestMove: (post: CalendarPost, trigger: HTMLElement) => void;
+  /** While the calendar selects posts for a bulk action: this chip's checkbox. */
+  selection?: { selected: boolean; onToggle: (postId: string) => void };
 };
 
 /** A post on the calendar: its time, accounts, status and text; dragged to reschedule, or moved with "Move…". */
-export function PostChip({ post, time, canMove, moving, onRequestMove }: Props) {
+export function PostChip({ post, time, canMove, moving, onRequestMove, selection }: Props) {
   const movable = canMove && isMovable(post) && !moving;
   const { setNodeRef, listeners, isDragging } = useDraggable({ id: post.id, data: { post }, disabled: !movable });
   const statuses = [...new Set(post.deliveries.map((d) => d.status))];
@@ -71,8 +73,19 @@ export function PostChip({ post, time, canMove, moving, onRequestMove }: Props) 
       aria-busy={moving}
       className={`rounded-md p-1.5 text-xs shadow-sm select-none ${chipFrame(post)} ${movable ? 'cursor-grab' : ''} ${isDragging ? 'opacity-40' : ''} ${moving ? 'animate-pulse' : ''}`}
     >
+      {selection && (
+        <label className="mb-1 flex items-center gap-1.5 text-[11px] font-medium text-indigo-800">
+          <input
+            type="checkbox"
+            checked={selection.selected}
+            onChange={() => selection.onToggle(post.id)}
+            className="size-3.5"
+          />
+          Select<span className="sr-only"> {post.text}</span>
+        </label>
+      )}
       <ChipBody post={post} time={time} handles={handles} statuses={statuses} />
-      {movable && (
+      {movable && !selection && (
         <button
           type="button"
           onClick={(e) => onRequestMove(post, e.currentTarget)}

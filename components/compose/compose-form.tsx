@@ -9,6 +9,9 @@ import type { ComposeResult } from '@/lib/posts/compose-form';
 import { AccountsPicker, type ComposeAccount } from './accounts-picker';
 import { ComposeOutcome } from './compose-outcome';
 import { KindPicker } from './kind-picker';
+import type { ComposeSnippet } from './snippets';
+import { TemplatePicker, type ComposeTemplate } from './template-picker';
+import { LinkOptions, type LinkPreset } from './link-options';
 import { FormatPicker } from './format-picker';
 import { OptionsPicker } from './options-picker';
 import { MediaPicker } from './media-picker';
@@ -25,9 +28,24 @@ type Props = {
   prefillAt?: string;
   /** The workspace asks for alt text on every image (Settings → General). */
   requireAltText: boolean;
+  /** The workspace tracks links (Settings → Links): its UTM presets; absent: it tracks none. */
+  linkPresets?: LinkPreset[];
+  /** The workspace's snippets (`/` in the text) and post templates. */
+  snippets?: ComposeSnippet[];
+  templates?: ComposeTemplate[];
 };
 
-export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireAltText }: Props) {
+export function ComposeForm(props: Props) {
+  const {
+    workspaceId,
+    accounts,
+    action,
+    prefillAt,
+    requireAltText,
+    linkPresets,
+    snippets = [],
+    templates = [],
+  } = props;
   const { draft, update, startNew } = useComposeDraft(`semel:compose:${workspaceId}`);
   const [state, setState] = useState<ActionState<ComposeResult> | undefined>();
   const [networkError, setNetworkError] = useState(false);
@@ -68,6 +86,11 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
   const chosenFormats =
     draft.kind === 'post'
       ? Object.fromEntries(Object.entries(draft.formats ?? {}).filter(([id]) => draft.accountIds.includes(id)))
+      : {};
+  // A post's first comment; the accounts still ticked keep their own.
+  const ownFirstComments =
+    draft.kind === 'post'
+      ? Object.fromEntries(Object.entries(draft.firstComments ?? {}).filter(([id]) => draft.accountIds.includes(id)))
       : {};
   const chosenOptions = Object.fromEntries(
     Object.entries(draft.options ?? {}).filter(([id]) => draft.accountIds.includes(id)),
@@ -113,6 +136,8 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
       <input type="hidden" name="variants" value={JSON.stringify(ownTexts)} />
       <input type="hidden" name="formats" value={JSON.stringify(chosenFormats)} />
       <input type="hidden" name="options" value={JSON.stringify(chosenOptions)} />
+      <input type="hidden" name="firstComment" value={draft.kind === 'post' ? (draft.firstComment ?? '') : ''} />
+      <input type="hidden" name="firstComments" value={JSON.stringify(ownFirstComments)} />
       <ComposeOutcome
         state={state}
         networkError={networkError}
@@ -122,6 +147,19 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
           startNew();
           setState(undefined);
         }}
+      />
+      <TemplatePicker
+        templates={templates}
+        onApply={(t) =>
+          update({
+            kind: 'post',
+            text: t.text,
+            ...(t.firstComment !== undefined ? { firstComment: t.firstComment } : {}),
+            ...(t.accountIds ? { accountIds: t.accountIds.filter((id) => accounts.some((a) => a.id === id)) } : {}),
+            ...(t.localDateTime ? { when: 'later' as const, localDateTime: t.localDateTime } : {}),
+            ...(t.media ? { media: t.media } : {}),
+          })
+        }
       />
       <AccountsPicker
         accounts={accounts}
@@ -153,12 +191,30 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
           variants={ownTexts}
           errorFor={fieldError}
           onText={(text) => update({ text })}
+          snippets={snippets}
           onVariant={(accountId, text) => {
             const variants = { ...draft.variants };
             if (text === undefined) delete variants[accountId];
             else variants[accountId] = text;
             update({ variants });
           }}
+          firstComment={
+            draft.kind === 'post'
+              ? {
+                  text: draft.firstComment ?? '',
+                  own: ownFirstComments,
+                  formats: chosenFormats,
+                  errorFor: fieldError,
+                  onText: (firstComment) => update({ firstComment }),
+                  onOwn: (accountId, comment) => {
+                    const firstComments = { ...draft.firstComments };
+                    if (comment === undefined) delete firstComments[accountId];
+                    else firstComments[accountId] = comment;
+                    update({ firstComments });
+                  },
+                }
+              : undefined
+          }
         />
       )}
       {Object.keys(state?.errors ?? {}).some((k) => k.startsWith('variants.')) && (
@@ -200,6 +256,14 @@ export function ComposeForm({ workspaceId, accounts, action, prefillAt, requireA
             onChange={(accountId, next) => update({ options: { ...draft.options, [accountId]: next } })}
           />
         </>
+      )}
+      {linkPresets && (
+        <LinkOptions
+          presets={linkPresets}
+          value={draft.links ?? { track: true, presetId: '', campaign: '' }}
+          error={fieldError('links.presetId')}
+          onChange={(links) => update({ links })}
+        />
       )}
       <SchedulePicker
         draft={draft}

@@ -5,7 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Field, fieldAria, inputClass } from '@/components/ui/field';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { ComposeAccount } from './accounts-picker';
+import { AccountFirstComment, SharedFirstComment, type FirstCommentProps } from './first-comment';
 import { NetworkPreview } from './network-preview';
+import type { ComposeSnippet } from './snippets';
 import { TextWithCounts } from './text-with-counts';
 
 type Props = {
@@ -16,13 +18,17 @@ type Props = {
   errorFor: (field: string) => string | undefined;
   onText: (text: string) => void;
   onVariant: (accountId: string, text: string | undefined) => void;
+  /** A post's first comment (kind `post` only), shared and per account, under each panel's text. */
+  firstComment?: FirstCommentProps;
+  /** The workspace's snippets, inserted into the text with `/` or the picker. */
+  snippets?: ComposeSnippet[];
 };
 
 /**
  * "All" and one tab per chosen account: the shared text, or an account's own text, each with its live count
  * against that network's limit and a preview of how the network shows it. Only the active panel is rendered.
  */
-export function NetworkTabs({ selected, text, variants, errorFor, onText, onVariant }: Props) {
+export function NetworkTabs({ selected, text, variants, errorFor, onText, onVariant, firstComment, snippets }: Props) {
   const [active, setActive] = useState('all');
   const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
   const current = selected.some((a) => a.id === active) ? active : 'all';
@@ -81,7 +87,16 @@ export function NetworkTabs({ selected, text, variants, errorFor, onText, onVari
         aria-labelledby={selected.length > 0 ? `text-tab-${current}` : undefined}
       >
         {!account ? (
-          <TextWithCounts text={text} selected={shared} error={errorFor('text')} onChange={onText} />
+          <div className="space-y-4">
+            <TextWithCounts
+              text={text}
+              selected={shared}
+              error={errorFor('text')}
+              onChange={onText}
+              snippets={snippets}
+            />
+            {firstComment && <SharedFirstComment {...firstComment} selected={selected} />}
+          </div>
         ) : variants[account.id] === undefined ? (
           <div className="space-y-3">
             <p className="text-sm text-slate-600">
@@ -91,6 +106,7 @@ export function NetworkTabs({ selected, text, variants, errorFor, onText, onVari
               </Button>
             </p>
             <NetworkPreview account={account} text={text} />
+            {firstComment && <AccountFirstComment {...firstComment} account={account} />}
           </div>
         ) : (
           <div className="space-y-3">
@@ -104,6 +120,7 @@ export function NetworkTabs({ selected, text, variants, errorFor, onText, onVari
               Use the text from All for {account.handle}
             </Button>
             <NetworkPreview account={account} text={variants[account.id]!} />
+            {firstComment && <AccountFirstComment {...firstComment} account={account} />}
           </div>
         )}
       </div>

@@ -16,6 +16,12 @@ export type ComposeDraft = {
   accountIds: string[];
   /** Own texts by account id (the composer's account tabs); an account without one gets `text`. */
   variants: Record<string, string>;
+  /** The post's first comment ('' or absent: none; absent in drafts saved before first comments existed). */
+  firstComment?: string;
+  /** Own first comments by account id (the account tabs); an account without one gets `firstComment`. */
+  firstComments?: Record<string, string>;
+  /** This post's link tracking (where the workspace tracks links); absent: the workspace's defaults. */
+  links?: { track: boolean; presetId: string; campaign: string };
   /** The chosen format by account id (Instagram's Story); absent in drafts saved before formats existed. */
   formats?: Record<string, string>;
   /** Each account's per-post options (TikTok's privacy level…); absent in drafts saved before options existed. */

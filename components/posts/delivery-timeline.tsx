@@ -25,11 +25,27 @@ export function DeliveryTimelines({ postId }: { postId: string }) {
   });
   if (!data) return null;
   if (!data.parts) {
+    // A post's first comment (part 1) is a delivery of its own, right after its post on the same account.
     return (
       <div className="space-y-6">
-        {data.deliveries.map((d) => (
-          <DeliveryCard key={d.id} d={d} label={`Delivery to ${d.handle}`} />
-        ))}
+        {data.firstComment !== null && (
+          <p className="text-sm text-slate-700">
+            <span className="font-medium">First comment:</span> {data.firstComment}
+          </p>
+        )}
+        {data.deliveries.map((d) =>
+          d.part === 0 ? (
+            <DeliveryCard key={d.id} d={d} label={`Delivery to ${d.handle}`} />
+          ) : (
+            <DeliveryCard
+              key={d.id}
+              d={d}
+              label={`First comment on ${d.handle}`}
+              waitingFor={waitingFor(data.deliveries, d)}
+              firstComment
+            />
+          ),
+        )}
       </div>
     );
   }
@@ -93,11 +109,14 @@ function DeliveryCard({
   label,
   nested = false,
   waitingFor = null,
+  firstComment = false,
 }: {
   d: Delivery;
   label: string;
   nested?: boolean;
   waitingFor?: number | null;
+  /** The post's first comment (part 1 of a post that is not a thread). */
+  firstComment?: boolean;
 }) {
   const Heading = nested ? 'h4' : 'h3';
   return (
@@ -108,8 +127,9 @@ function DeliveryCard({
     >
       <header className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <Heading className="text-sm font-semibold">
+          {firstComment && 'First comment · '}
           {d.handle}
-          {nested && <span className="font-normal text-slate-600"> on {d.network}</span>}
+          {(nested || firstComment) && <span className="font-normal text-slate-600"> on {d.network}</span>}
         </Heading>
         <span className="flex items-center gap-3">
           {webLink(d.url) ? (
@@ -131,7 +151,9 @@ function DeliveryCard({
       </header>
       {waitingFor !== null && (
         <p className="mb-4 text-sm text-slate-600">
-          Waits for part {waitingFor} to be on {d.handle}: it is published as a reply to it, right after.
+          {firstComment
+            ? `Waits for the post to be confirmed on ${d.handle}: it is published under it, right after (never under a post that failed or is in review).`
+            : `Waits for part ${waitingFor} to be on ${d.handle}: it is published as a reply to it, right after.`}
         </p>
       )}
       {d.status === 'ambiguous' && (

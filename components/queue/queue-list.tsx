@@ -1,6 +1,9 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BulkBar } from '@/components/posts/bulk-bar';
+import type { BulkOutcome } from '@/lib/posts/bulk';
 import Link from 'next/link';
 import { StatusBadge } from '@/components/posts/status-badge';
 import { useTimeZone } from '@/components/ui/use-time-zone';
@@ -13,9 +16,23 @@ import { CancelButton } from './cancel-button';
 const CHANGING = new Set(['scheduled', 'publishing', 'ambiguous', 'partial']);
 
 /** Deliveries grouped by day in the viewer's zone; polls only while a row can still change on its own. */
-type Props = { workspaceId: string; canEdit: boolean; canCancel: boolean; cancelAction: FormAction };
+type Props = {
+  workspaceId: string;
+  canEdit: boolean;
+  canCancel: boolean;
+  cancelAction: FormAction;
+  /** Bulk actions on selected posts (editors only): the accounts and snippets they may name. */
+  bulk?: {
+    action: FormAction<BulkOutcome[]>;
+    accounts: { id: string; handle: string }[];
+    snippets: { id: string; name: string }[];
+  };
+};
 
-export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Props) {
+export function QueueList({ workspaceId, canEdit, canCancel, cancelAction, bulk }: Props) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (postId: string) =>
+    setSelected((current) => (current.includes(postId) ? current.filter((id) => id !== postId) : [...current, postId]));
   const timeZone = useTimeZone();
   const { data = [] } = useQuery({
     queryKey: queryKeys.queue(workspaceId),
@@ -50,6 +67,15 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
   }
   return (
     <div className="space-y-8">
+      {bulk && selected.length > 0 && (
+        <BulkBar
+          selected={selected.map((id) => ({ id, text: data.find((p) => p.id === id)?.text ?? id }))}
+          onClear={() => setSelected([])}
+          accounts={bulk.accounts}
+          snippets={bulk.snippets}
+          action={bulk.action}
+        />
+      )}
       {[...groups].map(([label, posts]) => (
         <section key={label} aria-label={label}>
           <h2 className="mb-2 text-sm font-semibold text-slate-600">{label}</h2>
@@ -61,7 +87,16 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
             {posts.map((post) => (
               <li key={post.id} className="px-4 py-3" data-testid="queue-row">
                 <div className="flex items-start justify-between gap-4">
-                  <Link href={`/posts/${post.id}`} className="min-w-0 hover:underline">
+                  {bulk && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select: ${post.text}`}
+                      checked={selected.includes(post.id)}
+                      onChange={() => toggle(post.id)}
+                      className="mt-1 size-4 shrink-0"
+                    />
+                  )}
+                  <Link href={`/posts/${post.id}`} className="min-w-0 flex-1 hover:underline">
                     <p className="truncate text-sm font-medium text-slate-900">{post.text}</p>
                     <p className="text-xs text-slate-600">
                       {time.format(new Date(post.scheduledAt))} · {post.kind}
@@ -93,7 +128,7 @@ export function QueueList({ workspaceId, canEdit, canCancel, cancelAction }: Pro
                       <span>{d.handle}</span>
                       {d.parts > 1 && (
                         <span data-testid="thread-progress">
-                          part {d.part + 1} of {d.parts}
+                          {post.parts ? `part ${d.part + 1} of ${d.parts}` : d.part > 0 ? 'first comment' : 'post'}
                         </span>
                       )}
                       <StatusBadge status={d.status} />

@@ -92,10 +92,11 @@ export async function insertImportRows(db: Executor, rows: NewImportRow[]) {
 }
 
 /** A planned post's row in `posts` (without the accounts and parts that go to other tables). */
-function postColumns(post: NewPost & { accountIds: string[]; parts: string[] }): NewPost {
-  const { accountIds, parts, ...row } = post;
+function postColumns(post: ImportedPost): NewPost {
+  const { accountIds, parts, firstCommentAccounts, ...row } = post;
   void accountIds;
   void parts;
+  void firstCommentAccounts;
   return row;
 }
 
@@ -105,7 +106,14 @@ function postColumns(post: NewPost & { accountIds: string[]; parts: string[] }):
  */
 const POSTS_PER_BATCH = 100;
 
-type ImportedPost = NewPost & { id: string; idempotencyKey: string; accountIds: string[]; parts: string[] };
+type ImportedPost = NewPost & {
+  id: string;
+  idempotencyKey: string;
+  accountIds: string[];
+  parts: string[];
+  /** The accounts (lower-case ids) that publish the post's first comment (its part 1). */
+  firstCommentAccounts: string[];
+};
 
 /**
  * New posts with their thread parts and deliveries (and each delivery's `created` history row), as
@@ -144,6 +152,7 @@ async function insertPostBatch(
       postId: p.id,
       accountIds: p.accountIds,
       parts: p.parts.length > 0 ? p.parts.map((_, i) => i) : [0],
+      partsByAccount: new Map(p.firstCommentAccounts.map((id) => [id, [0, 1]])),
       dueAt: p.scheduledAt as Date,
       detail: {
         source: p.source,

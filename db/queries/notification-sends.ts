@@ -32,6 +32,9 @@ export type ClaimedNotificationSend = {
   invitationRole: string | null;
   invitationOpen: boolean | null;
   invitedByName: string | null;
+  /** A monthly client report's email: the month (YYYY-MM) it covers; its recipient is the report's address. */
+  clientReportId: string | null;
+  clientReportPeriod: string | null;
 };
 
 /** Claims due sends for one sender (the shared claim, ./leased-outbox.ts); the generation grows each claim. */
@@ -47,12 +50,13 @@ export async function claimDueNotificationSends(
         {
           select: sql`
             select c.id, c.generation, c.attempts, c.channel, c.workspace_id as "workspaceId", w.name as "workspaceName",
-                   c.user_id as "userId", coalesce(u.email, i.email) as "toAddress", n.kind, n.message,
+                   c.user_id as "userId", coalesce(u.email, i.email, cr.to_address) as "toAddress", n.kind, n.message,
                    to_json(n.created_at)#>>'{}' as "notificationCreatedAt", p.text as "postText", c.digest_day as "digestDay",
                    to_json(c.created_at)#>>'{}' as "createdAt", sw.url_sealed as "slackUrlSealed",
                    c.invitation_id as "invitationId", i.token_version as "invitationVersion", i.role::text as "invitationRole",
                    (i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) as "invitationOpen",
-                   inviter.name as "invitedByName"
+                   inviter.name as "invitedByName", c.client_report_id as "clientReportId",
+                   cr.period as "clientReportPeriod"
             from claimed c
             join workspaces w on w.id = c.workspace_id
             left join users u on u.id = c.user_id
@@ -61,7 +65,8 @@ export async function claimDueNotificationSends(
             left join posts p on p.id = coalesce(d.post_id, n.post_id)
             left join slack_webhooks sw on sw.workspace_id = c.workspace_id and c.channel = 'slack'
             left join workspace_invitations i on i.id = c.invitation_id and i.workspace_id = c.workspace_id
-            left join users inviter on inviter.id = i.invited_by_user_id`,
+            left join users inviter on inviter.id = i.invited_by_user_id
+            left join client_reports cr on cr.id = c.client_report_id and cr.workspace_id = c.workspace_id`,
         },
       ),
     ),

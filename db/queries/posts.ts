@@ -1,9 +1,18 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { deliveries, postParts, posts, socialAccounts, type DeliveryStatus, type NewPost, type Post } from '../schema';
+import {
+  deliveries,
+  postParts,
+  posts,
+  socialAccounts,
+  type DeliveryStatus,
+  type NewPost,
+  type Post,
+  type PostLinkOptions,
+} from '../schema';
 import { addDeliveries } from './deliveries/add';
 import { getPartMediaOf } from './media';
-import { variantTextColumn } from './post-variants';
+import { variantFirstCommentColumn, variantTextColumn } from './post-variants';
 import { jsonb } from './sql-params';
 
 export async function getTargetAccounts(db: Executor, params: { workspaceId: string; accountIds: string[] }) {
@@ -36,6 +45,8 @@ export async function insertPostWithDeliveries(
     formats?: ReadonlyMap<string, string>;
     /** Each account's options (its network's schema, checked), keyed by the account id in lower case. */
     options?: ReadonlyMap<string, Record<string, unknown>>;
+    /** The accounts (lower-case ids) that publish the post's first comment: they get a part 1 delivery too. */
+    firstCommentAccounts?: ReadonlySet<string>;
   },
 ) {
   const [post] = await db
@@ -53,6 +64,9 @@ export async function insertPostWithDeliveries(
     postId: post.id,
     accountIds: params.accountIds,
     parts: parts.length > 0 ? parts.map((_, position) => position) : undefined,
+    partsByAccount: params.firstCommentAccounts
+      ? new Map([...params.firstCommentAccounts].map((id) => [id, [0, 1]]))
+      : undefined,
     dueAt: post.scheduledAt,
     status: params.status,
     formats: params.formats,
@@ -105,6 +119,8 @@ const deliveryColumns = {
   dueAt: deliveries.dueAt,
   /** The account's own text (post_variants), or null when it publishes the post's text. */
   variantText: variantTextColumn,
+  /** The account's own first comment (post_variants), or null when it publishes the post's (if any). */
+  variantFirstComment: variantFirstCommentColumn,
   format: deliveries.format,
   options: deliveries.options,
   accountHandle: socialAccounts.handle,
@@ -291,12 +307,21 @@ export async function findRecentSameText(
 
 export async function updatePostContent(
   db: Executor,
-  params: { workspaceId: string; postId: string; text: string; scheduledAt: Date },
+  params: {
+    workspaceId: string;
+    postId: string;
+    text: string;
+    firstComment?: string | null;
+    links?: PostLinkOptions;
+    scheduledAt: Date;
+  },
 ) {
   await db
     .update(posts)
     .set({
       text: params.text,
+      ...(params.firstComment !== undefined ? { firstComment: params.firstComment } : {}),
+      ...(params.links !== undefined ? { links: params.links } : {}),
       scheduledAt: params.scheduledAt,
       updatedAt: new Date(),
       revision: sql`${posts.revision} + 1`,

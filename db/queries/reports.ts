@@ -34,6 +34,16 @@ export type ReportDeliveryRow = {
   found_at: Stamp | null;
   sent_call_at: Stamp | null;
   ambiguous_call_at: Stamp | null;
+  /** The latest metrics reading (docs/analytics.md): null before the first one, or where the network gives none. */
+  read_at: Stamp | null;
+  views: number | null;
+  likes: number | null;
+  reposts: number | null;
+  replies: number | null;
+  quotes: number | null;
+  saves: number | null;
+  clicks: number | null;
+  engagement: number | null;
 };
 
 export type ReportEventRow = {
@@ -74,10 +84,14 @@ export async function listReportDeliveries(db: Executor, params: ReportPeriod) {
         exists (select 1 from delivery_events e where e.delivery_id = d.id and e.to_status = 'ambiguous') as was_ambiguous,
         found.strategy as found_strategy, found.read_count as found_reads, found.checked_at as found_at,
         (select max(t.finished_at) from attempts t where t.delivery_id = d.id and t.outcome = 'sent') as sent_call_at,
-        (select max(t.started_at) from attempts t where t.delivery_id = d.id and t.outcome = 'ambiguous') as ambiguous_call_at
+        (select max(t.started_at) from attempts t where t.delivery_id = d.id and t.outcome = 'ambiguous') as ambiguous_call_at,
+        m.read_at, m.views::float8 as views, m.likes::float8 as likes, m.reposts::float8 as reposts,
+        m.replies::float8 as replies, m.quotes::float8 as quotes, m.saves::float8 as saves, m.clicks::float8 as clicks,
+        m.engagement::float8 as engagement
       from deliveries d
       join posts p on p.id = d.post_id
       join social_accounts a on a.id = d.account_id
+      left join post_metrics m on m.delivery_id = d.id
       left join lateral (
         select e.actor, e.reason from delivery_events e
         where e.delivery_id = d.id and e.to_status = d.status order by e.id desc limit 1

@@ -80,6 +80,11 @@ export async function readJson(
 export function validationProblem(error: z.ZodError): Response {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+  return fieldsProblem(errors);
+}
+
+/** 422 naming the fields refused (by zod, or by a check that needed the database); nothing was stored. */
+export function fieldsProblem(errors: Record<string, string[]>): Response {
   return problem({
     status: 422,
     title: 'Unprocessable Content',

@@ -61,7 +61,13 @@ export async function readApprovalPost(
       accountId: client ? `n${i + 1}` : d.accountId,
       handle: d.accountHandle,
       provider: d.accountProvider,
-      texts: post.kind === 'thread' ? parts : [d.variantText ?? post.text],
+      // A post's first comment (its part 1 on this account) is shown after it, as a thread's next part is.
+      texts:
+        post.kind === 'thread'
+          ? parts
+          : live.some((c) => c.accountId === d.accountId && c.part === 1)
+            ? [d.variantText ?? post.text, d.variantFirstComment ?? post.firstComment ?? '']
+            : [d.variantText ?? post.text],
     })),
     images: media.map((m) => ({
       part: m.part,

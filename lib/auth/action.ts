@@ -14,6 +14,11 @@ export type ActionState<T = undefined> = {
   data?: T;
 };
 
+/** A refusal naming the fields to fix (422): what a form shows beside each field. */
+export function invalidFields<T = undefined>(errors: Record<string, string[]>): ActionState<T> {
+  return { ok: false, status: 422, errors, message: 'Please fix the highlighted fields.' };
+}
+
 /** A server action as a component receives it (a prop): components never import from app/. */
 export type FormAction<T = undefined> = (
   previous: ActionState<T> | undefined,

@@ -36,6 +36,8 @@ describe('parseImportCsv', async () => {
           key: 'k1',
           thread_group: 'g',
           part: '1',
+          first_comment: '',
+          template: '',
         },
         extraCells: false,
       },

@@ -11,6 +11,8 @@ export type CsvRow = {
   /** As a spreadsheet numbers it: the header is row 1, so the first data row is row 2. */
   row: number;
   cells: Record<ImportColumn, string>;
+  /** The cells of the other columns, by their (normalised) names: a `template`'s variables. */
+  variables?: Record<string, string>;
   /** The row has more cells than the header has columns. */
   extraCells: boolean;
 };
@@ -50,12 +52,14 @@ export async function parseImportCsv(bytes: Uint8Array): Promise<ParsedCsv> {
   const [header, ...data] = records.filter((r) => r.some((cell) => cell.trim() !== ''));
   if (!header) return bad(422, 'Empty file', 'The file has no header row and no rows.');
   const names = header.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
-  const missing = REQUIRED.filter((c) => !names.includes(c));
+  // With a `template` column, a row's text may come from its template (and its variables from the other columns).
+  const templated = names.includes('template');
+  const missing = REQUIRED.filter((c) => !names.includes(c) && !(templated && c === 'text'));
   if (missing.length > 0)
     return bad(
       422,
       'Missing columns',
-      `The header row must name the columns ${REQUIRED.join(', ')} (missing: ${missing.join(', ')}); optional: time_zone, key, thread_group, part.`,
+      `The header row must name the columns ${REQUIRED.join(', ')} (missing: ${missing.join(', ')}); optional: time_zone, key, thread_group, part, first_comment, template (and its variables' columns).`,
     );
   const duplicated = names.filter((n, i) => n !== '' && names.indexOf(n) !== i);
   if (duplicated.length > 0)
@@ -67,13 +71,21 @@ export async function parseImportCsv(bytes: Uint8Array): Promise<ParsedCsv> {
       `The file has ${data.length} rows; an import takes at most ${IMPORT_MAX_ROWS}. Split it into several files.`,
     );
   const known = new Set<string>(IMPORT_COLUMNS);
-  const ignoredColumns = names.filter((n) => n !== '' && !known.has(n));
+  const unknown = names.filter((n) => n !== '' && !known.has(n));
+  const ignoredColumns = templated ? [] : unknown;
   const rows = data.map((record, i): CsvRow => {
     const cells = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, ''])) as Record<ImportColumn, string>;
+    const variables: Record<string, string> = {};
     names.forEach((name, column) => {
       if (known.has(name)) cells[name as ImportColumn] = record[column] ?? '';
+      else if (templated && name !== '') variables[name] = record[column] ?? '';
     });
-    return { row: i + 2, cells, extraCells: record.slice(names.length).some((cell) => cell.trim() !== '') };
+    return {
+      row: i + 2,
+      cells,
+      ...(templated ? { variables } : {}),
+      extraCells: record.slice(names.length).some((cell) => cell.trim() !== ''),
+    };
   });
   return { ok: true, rows, ignoredColumns };
 }

@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@/lib/idempotency/fingerprint';
 import { postTextSchema, withinTwoYears } from '@/lib/posts/schemas';
 import { normaliseText } from '@/lib/posts/text';
+import { planFirstComments } from '@/lib/posts/first-comment';
 import { checkTargets, type FieldErrors, type TargetAccount } from '@/lib/posts/targets';
 import { MAX_THREAD_PARTS, MIN_THREAD_PARTS } from '@/lib/posts/thread-limits';
+import { fillTemplate } from '@/lib/templates/variables';
 import { canonicalTimeZone, zonedLocalToUtc } from '@/lib/time/zoned';
+import type { PostTemplate } from '@/db/schema';
 import type { CsvRow } from './parse';
 import { eventLoopSlices } from './slices';
 
@@ -16,6 +19,10 @@ export type PlannedPost = {
   rows: number[];
   kind: 'post' | 'thread';
   texts: string[];
+  /** A single post's first comment (its `first_comment` cell), published where the network takes one. */
+  firstComment?: string;
+  /** The accounts (lower-case ids) that publish the first comment: set by the target check. */
+  firstCommentAccounts?: ReadonlySet<string>;
   accountIds: string[];
   scheduledAt: Date;
   /** `import:<sha256(row key)>`: the post's idempotency key, unique per workspace (posts_workspace_idempotency_key_uq). */
@@ -31,7 +38,13 @@ export type PlannedPost = {
  */
 export type ImportPlan = { candidates: PlannedPost[]; posts: PlannedPost[]; errors: Map<number, string[]> };
 
-export type PlanContext = { accounts: readonly TargetAccount[]; workspaceTimeZone: string; now: Date };
+export type PlanContext = {
+  accounts: readonly TargetAccount[];
+  workspaceTimeZone: string;
+  now: Date;
+  /** The workspace's post templates by name (lower case), for a `template` column. */
+  templates?: ReadonlyMap<string, Pick<PostTemplate, 'name' | 'text' | 'firstComment' | 'accountIds'>>;
+};
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -52,7 +65,7 @@ export async function planImport(
   const slices = eventLoopSlices(); // 5,000 rows take a second or more: the event loop runs between slices
   const checked: Checked[] = [];
   for (const r of rows) {
-    checked.push(checkRow(r, context, fail));
+    checked.push(checkRow(fromTemplate(r, context, fail), context, fail));
     await slices.pause();
   }
 
@@ -118,6 +131,40 @@ export async function planImport(
   return { candidates, posts, errors };
 }
 
+/**
+ * A row naming a `template`: its text and first comment are the template's with the row's variables filled (a column
+ * per variable), and its accounts the template's where the row names none. A template unknown, a variable without a
+ * value, or a text given beside the template is that row's error.
+ */
+function fromTemplate(row: CsvRow, context: PlanContext, fail: (row: number, message: string) => void): CsvRow {
+  const name = row.cells.template.trim();
+  if (name === '') return row;
+  const template = context.templates?.get(name.toLowerCase());
+  if (!template) {
+    fail(row.row, `template: no template "${name}" in this workspace`);
+    return row;
+  }
+  if (row.cells.text.trim() !== '') fail(row.row, 'text: give a text or a template, not both');
+  const variables = row.variables ?? {};
+  const text = fillTemplate(template.text, variables);
+  const comment = template.firstComment ? fillTemplate(template.firstComment, variables) : null;
+  for (const missing of new Set([...text.missing, ...(comment?.missing ?? [])]))
+    fail(row.row, `template "${template.name}": no value for {{${missing}}} (a column named ${missing})`);
+  const accounts = context.accounts.filter((a) => template.accountIds.includes(a.id));
+  return {
+    ...row,
+    cells: {
+      ...row.cells,
+      text: text.text,
+      first_comment: row.cells.first_comment.trim() !== '' ? row.cells.first_comment : (comment?.text ?? ''),
+      accounts:
+        row.cells.accounts.trim() !== ''
+          ? row.cells.accounts
+          : accounts.map((a) => `${a.provider}:${a.handle}`).join(';'),
+    },
+  };
+}
+
 type Checked = {
   row: CsvRow;
   group: string;
@@ -134,6 +181,11 @@ function checkRow(row: CsvRow, context: PlanContext, fail: (row: number, message
   const laterPart = group !== '' && cells.part.trim() !== '1';
   const text = postTextSchema.safeParse(cells.text);
   if (!text.success) fail(n, `text: ${text.error.issues[0]!.message}`);
+  if (cells.first_comment.trim() !== '') {
+    const comment = postTextSchema.safeParse(cells.first_comment);
+    if (group !== '') fail(n, 'first_comment: a thread takes no first comment (add it as the next part)');
+    else if (!comment.success) fail(n, `first_comment: ${comment.error.issues[0]!.message}`);
+  }
 
   let part: number | null = null;
   if (group !== '') {
@@ -206,22 +258,32 @@ function parseTime(value: string, zoneCell: string, context: PlanContext): Date 
   return date;
 }
 
+/** The product's target checks for one planned post; sets the accounts that publish its first comment. */
 function targetErrors(post: PlannedPost, context: PlanContext): string[] {
   const { accountIds, kind, texts } = post;
   const fieldErrors: FieldErrors = {};
-  checkTargets(
+  const accounts = checkTargets(
     context.accounts.filter((a) => accountIds.includes(a.id)),
     kind === 'thread' ? { accountIds, kind, parts: texts } : { accountIds, kind, text: texts[0]! },
     fieldErrors,
   );
+  if (post.firstComment !== undefined)
+    post.firstCommentAccounts = new Set(
+      planFirstComments({ accounts, firstComment: post.firstComment }, fieldErrors).keys(),
+    );
   return Object.entries(fieldErrors).flatMap(([field, list]) =>
-    list.map((m) => `${field.replace(/^parts\.(\d+)\.text$/, (_, i: string) => `part ${Number(i) + 1}`)}: ${m}`),
+    list.map(
+      (m) =>
+        `${field.replace(/^parts\.(\d+)\.text$/, (_, i: string) => `part ${Number(i) + 1}`).replace(/^firstComment$/, 'first_comment')}: ${m}`,
+    ),
   );
 }
 
 function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
   const first = members[0]!;
   const texts = members.map((m) => m.row.cells.text);
+  const firstComment =
+    kind === 'post' && first.row.cells.first_comment.trim() !== '' ? first.row.cells.first_comment : undefined;
   const accountIds = first.accountIds;
   const scheduledAt = first.scheduledAt!;
   const sortedAccounts = [...accountIds].map((id) => id.toLowerCase()).sort();
@@ -229,11 +291,21 @@ function toPost(members: Checked[], kind: 'post' | 'thread'): PlannedPost {
   const rowKey =
     keyCell !== ''
       ? `key:${keyCell}`
-      : `content:${sha256(canonicalJson({ kind, texts: texts.map(normaliseText), accounts: sortedAccounts, at: scheduledAt.toISOString() }))}`;
+      : `content:${sha256(
+          canonicalJson({
+            kind,
+            texts: texts.map(normaliseText),
+            // Only when there is one, so a row without it keeps the key it had before first comments existed.
+            ...(firstComment !== undefined ? { firstComment: normaliseText(firstComment) } : {}),
+            accounts: sortedAccounts,
+            at: scheduledAt.toISOString(),
+          }),
+        )}`;
   return {
     rows: members.map((m) => m.row.row),
     kind,
     texts,
+    ...(firstComment !== undefined ? { firstComment } : {}),
     accountIds,
     scheduledAt,
     postKey: `import:${sha256(rowKey)}`,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Executor, Transaction } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { insertImportedPosts, insertImportRows } from '@/db/queries/imports';
+import { listTemplates } from '@/db/queries/library';
 import { notifyDue } from '@/db/queries/publishing';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { findAlreadyImported, findEditedCopies, type EditedCopies } from './classify';
@@ -36,9 +37,10 @@ export async function readImportFile(
 ): Promise<ReadFile> {
   const parsed = await parseImportCsv(file.bytes);
   if (!parsed.ok) return parsed;
-  const [accounts, settings] = await Promise.all([
+  const [accounts, settings, templates] = await Promise.all([
     listAccounts(db, { workspaceId: context.workspaceId }),
     getWorkspaceSettings(db, { workspaceId: context.workspaceId }),
+    listTemplates(db, { workspaceId: context.workspaceId }),
   ]);
   const plan = await planImport(
     parsed.rows,
@@ -46,6 +48,7 @@ export async function readImportFile(
       accounts,
       workspaceTimeZone: settings?.timeZone ?? 'UTC',
       now: context.now ?? new Date(),
+      templates: new Map(templates.map((t) => [t.name.toLowerCase(), t])),
     },
     range,
   );
@@ -139,6 +142,8 @@ export async function importPlannedPosts(
       workspaceId: context.workspaceId,
       kind: post.kind,
       text: post.texts[0]!, // a thread's first part, as lib/posts/create.ts stores it
+      firstComment: post.firstComment ?? null,
+      firstCommentAccounts: [...(post.firstCommentAccounts ?? [])],
       scheduledAt: post.scheduledAt,
       source: context.source,
       idempotencyKey: post.postKey,

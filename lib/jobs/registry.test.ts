@@ -34,6 +34,10 @@ describe('the job registry', () => {
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
       ['inbox', 'interval'],
+      ['evergreen', 'interval'],
+      ['feeds', 'interval'],
+      ['metrics', 'interval'],
+      ['client-reports', 'interval'],
     ]);
   });
 

@@ -1,5 +1,9 @@
+import { evergreenJob } from './evergreen';
+import { feedsJob } from './feeds';
 import type { JobDefinition } from './job';
 import { inboxJob } from './inbox';
+import { clientReportsJob } from './client-reports';
+import { metricsJob } from './metrics';
 import { notificationsJob } from './notifications';
 import { pruneIdempotencyKeysJob } from './prune-idempotency-keys';
 import { pruneLoginAttemptsJob } from './prune-login-attempts';
@@ -35,6 +39,10 @@ export const jobs = [
   notificationsJob,
   purgeWorkspacesJob,
   inboxJob,
+  evergreenJob,
+  feedsJob,
+  metricsJob,
+  clientReportsJob,
 ] as const satisfies readonly JobDefinition[];
 
 export type JobName = (typeof jobs)[number]['name'];

@@ -3,8 +3,15 @@ import https from 'node:https';
 import { checkOutboundUrl, outboundLookup, type OutboundPolicy } from './outbound-guard';
 
 export type GuardedGetResult =
-  | { ok: true; bytes: Uint8Array; contentType: string | null }
-  | { ok: false; reason: 'refused' | 'too_large' | 'status' | 'network' };
+  | {
+      ok: true;
+      bytes: Uint8Array;
+      contentType: string | null;
+      /** 2xx, or 304 to a conditional request (`headers` with If-None-Match / If-Modified-Since): no body then. */
+      status: number;
+      headers: IncomingMessage['headers'];
+    }
+  | { ok: false; reason: 'refused' | 'too_large' | 'status' | 'network'; status?: number };
 
 // Sockets to addresses the guard vetted at connect time (DNS rebinding cannot swap one in); the app's own
 // trusted origin has a pool of its own, as lib/net/send.ts keeps them.
@@ -15,12 +22,12 @@ const guarded = {
 const trusted = { 'http:': new http.Agent(), 'https:': new https.Agent() };
 
 /**
- * One GET of a URL someone else named (a media URL given to a sandbox dialect): through the outbound guard, no
+ * One GET of a URL someone else named (a media URL given to a sandbox dialect, a feed): through the outbound guard, no
  * redirects, and the body cut off once it passes `maxBytes` — a huge or endless answer never sits in memory.
  */
 export function guardedGet(
   rawUrl: string,
-  options: { maxBytes: number; timeoutMs?: number; policy?: OutboundPolicy },
+  options: { maxBytes: number; timeoutMs?: number; policy?: OutboundPolicy; headers?: Record<string, string> },
 ): Promise<GuardedGetResult> {
   let url: URL;
   try {
@@ -45,9 +52,12 @@ export function guardedGet(
     timer.unref();
     const req = (protocol === 'https:' ? https : http).get(
       url,
-      { agent: (check.trusted ? trusted : guarded)[protocol] },
+      { agent: (check.trusted ? trusted : guarded)[protocol], headers: options.headers },
       (res: IncomingMessage) => {
-        if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) return finish({ ok: false, reason: 'status' });
+        const status = res.statusCode ?? 0;
+        if (status === 304 && options.headers)
+          return finish({ ok: true, bytes: new Uint8Array(), contentType: null, status, headers: res.headers });
+        if (status < 200 || status >= 300) return finish({ ok: false, reason: 'status', status });
         if (Number(res.headers['content-length'] ?? 0) > options.maxBytes)
           return finish({ ok: false, reason: 'too_large' });
         const chunks: Buffer[] = [];
@@ -61,6 +71,8 @@ export function guardedGet(
             ok: true,
             bytes: new Uint8Array(Buffer.concat(chunks)),
             contentType: res.headers['content-type'] ?? null,
+            status,
+            headers: res.headers,
           }),
         );
         res.on('error', () => finish({ ok: false, reason: 'network' }));

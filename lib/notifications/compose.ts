@@ -14,7 +14,13 @@ export const KIND_LABELS: Record<string, string> = {
 
 const labelOf = (kind: string | null) => (kind && KIND_LABELS[kind]) || 'Notification';
 
-export type EmailMessage = { to: string; subject: string; text: string };
+export type EmailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  /** Files sent with the email (the client report's PDF); the Outbox keeps their names, not their bytes. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
+};
 
 /** Where the app lives, for the link at the end of every message (relative when NEXTAUTH_URL is unset). */
 const footer = (origin: string | undefined) =>

@@ -24,5 +24,11 @@ function transportFor(smtpUrl: string): Transporter {
 export async function sendSmtpEmail(smtpUrl: string, message: EmailMessage, from = FROM_DEFAULT): Promise<void> {
   const url = new URL(smtpUrl);
   const sender = url.searchParams.get('from') ?? from;
-  await transportFor(smtpUrl).sendMail({ from: sender, to: message.to, subject: message.subject, text: message.text });
+  await transportFor(smtpUrl).sendMail({
+    from: sender,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    attachments: message.attachments,
+  });
 }

@@ -19,6 +19,7 @@ import { createTestDatabase } from '@/testing/db/test-database';
 import { logger } from '@/lib/logging/logger';
 import { createOutboundLookup, parseAllowList } from '@/lib/net/outbound-guard';
 import { createAgents } from '@/lib/net/send';
+import { startSmtpCapture } from '@/testing/smtp';
 import { startWebhookReceiver } from '@/testing/webhook-receiver';
 import { deliverDueNotifications, type NotificationSenderOptions } from './send';
 import { saveSlackWebhook } from './slack-settings';
@@ -276,36 +277,21 @@ describe('notifications beyond the bell', () => {
   });
 
   it('with SMTP_URL the email goes through SMTP (a local receiver), once', async () => {
-    const received: { to: string[]; data: string }[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            data: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.server.address() as AddressInfo).port;
+    const smtp = await startSmtpCapture();
     try {
       const { ws, admin } = await team({ slack: false });
       await needsReview(ws.id, 1);
-      const smtpUrl = `smtp://127.0.0.1:${port}`;
-      const [a, b] = await Promise.all([sender(new Date(), { smtpUrl }), sender(new Date(), { smtpUrl })]);
+      const [a, b] = await Promise.all([
+        sender(new Date(), { smtpUrl: smtp.url }),
+        sender(new Date(), { smtpUrl: smtp.url }),
+      ]);
       expect(a.sent + b.sent).toBe(1);
-      expect(received).toHaveLength(1);
-      expect(received[0]!.to).toEqual([admin.email]);
-      expect(received[0]!.data).toContain('Needs review');
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.to).toEqual([admin.email]);
+      expect(smtp.received[0]!.data).toContain('Needs review');
       expect(await db.$count(outboxEmails, eq(outboxEmails.workspaceId, ws.id))).toBe(0);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await smtp.close();
     }
   });
 

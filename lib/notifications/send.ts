@@ -15,6 +15,7 @@ import { maskPersonalText } from '@/lib/logging/mask';
 import { sendOnce, type Agents } from '@/lib/net/send';
 import { INVITATION_TTL_MS, invitationToken } from '@/lib/teams/invitation-token';
 import { digestEmail, invitationEmail, notificationEmail, slackPayload, type EmailMessage } from './compose';
+import { clientReportEmail } from './client-report-email';
 import { sendSmtpEmail } from './mailer';
 import { openSlackUrl } from './slack-url';
 
@@ -108,6 +109,7 @@ async function sendOne(
     if (send.channel === 'slack') return await postToSlack(send, options);
     const origin = options.origin ?? getEnv().NEXTAUTH_URL?.replace(/\/$/, '');
     if (send.invitationId) return await sendInvitation(db, send, origin, options);
+    if (send.clientReportId) return await deliverEmail(db, send, await clientReportEmail(db, send, origin), options);
     const message =
       send.channel === 'email_digest'
         ? digestEmail(send, await listDigestItems(db, { digestSendId: send.id }), origin)
@@ -145,6 +147,7 @@ async function deliverEmail(
   if (!send.toAddress) return { ok: false, error: 'The member has no email address.' };
   const smtpUrl = options.smtpUrl === undefined ? (getEnv().SMTP_URL ?? null) : options.smtpUrl;
   if (!smtpUrl) {
+    const attached = (message.attachments ?? []).map((a) => `\n[Attached: ${a.filename}, ${a.content.length} bytes]`);
     const stored = await storeOutboxEmail(db, {
       sendId: send.id,
       generation: send.generation,
@@ -152,7 +155,7 @@ async function deliverEmail(
       userId: send.userId,
       toAddress: message.to,
       subject: message.subject,
-      body: message.text,
+      body: message.text + attached.join(''),
     });
     return { ok: true, stored };
   }

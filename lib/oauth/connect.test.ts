@@ -246,7 +246,9 @@ describe('TikTok: the client is named client_key, its secret in the form body', 
     const { authorizeUrl, callback } = await sandbox.consent({ provider: 'tiktok', ...admin });
     expect(authorizeUrl.searchParams.get('client_key')).toBe('semel-sandbox');
     expect(authorizeUrl.searchParams.has('client_id')).toBe(false);
-    expect(authorizeUrl.searchParams.get('scope')).toBe('user.info.basic video.publish video.upload video.list');
+    expect(authorizeUrl.searchParams.get('scope')).toBe(
+      'user.info.basic user.info.stats video.publish video.upload video.list',
+    );
     const result = await sandbox.complete({ provider: 'tiktok', ...admin }, callback);
     if (!result.ok) throw new Error(result.problem);
     const row = await storedAccount(result.accounts[0]!.id);

@@ -78,6 +78,16 @@ export const composeFormSchema = z.object({
   variants: jsonRecordField('The per-network texts could not be read; reload the page.').transform((parsed) =>
     Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== '')),
   ),
+  /** The post's first comment (kind `post`); blank is none. */
+  firstComment: optionalText,
+  /** Own first comments as JSON `{ [accountId]: text }` (the account tabs); blank ones are dropped. */
+  firstComments: jsonRecordField('The first comments could not be read; reload the page.').transform((parsed) =>
+    Object.fromEntries(Object.entries(parsed).filter(([, text]) => text.trim() !== '')),
+  ),
+  /** The post's link tracking (the Links box, where the workspace tracks links): `off` opts this post out. */
+  linksTrack: z.enum(['on', 'off']).optional(),
+  utmPresetId: optionalText,
+  utmCampaign: optionalText,
   /** Each account's format as JSON `{ [accountId]: format }` (Instagram's "Post as"); the default is left out. */
   formats: jsonRecordField('The formats could not be read; reload the page.'),
   /** Each account's options as JSON `{ [accountId]: { … } }` (TikTok's settings); checked by its network's schema. */
@@ -134,6 +144,11 @@ export async function submitComposeForm(
   const thread = form.kind === 'thread';
   // Only the accounts still ticked keep their own text; a thread has none (its parts are published as written).
   const variants = thread ? [] : Object.entries(form.variants ?? {}).filter(([id]) => form.accountIds.includes(id));
+  const post = form.kind === 'post';
+  const ownComments = post ? Object.entries(form.firstComments).filter(([id]) => form.accountIds.includes(id)) : [];
+  const variantsOut: Record<string, { text?: string; firstComment?: string }> = {};
+  for (const [id, text] of variants) variantsOut[id] = { text };
+  for (const [id, firstComment] of ownComments) variantsOut[id] = { ...variantsOut[id], firstComment };
   const formats =
     form.kind === 'post' ? Object.entries(form.formats).filter(([id]) => form.accountIds.includes(id)) : [];
   const options = Object.entries(form.options).filter(([id]) => form.accountIds.includes(id));
@@ -152,7 +167,19 @@ export async function submitComposeForm(
     scheduledAt,
     // A draft keeps a picked time as its plan; "Add to queue" is a schedule's choice, not a draft's.
     ...(draft ? { status: 'draft' } : form.when === 'queue' ? { slot: 'next' } : {}),
-    ...(variants.length ? { variants: Object.fromEntries(variants.map(([id, text]) => [id, { text }])) } : {}),
+    ...(post && form.firstComment ? { firstComment: form.firstComment } : {}),
+    ...(form.linksTrack
+      ? {
+          links:
+            form.linksTrack === 'off'
+              ? { track: false }
+              : {
+                  ...(form.utmPresetId ? { presetId: form.utmPresetId } : {}),
+                  ...(form.utmCampaign ? { campaign: form.utmCampaign } : {}),
+                },
+        }
+      : {}),
+    ...(Object.keys(variantsOut).length ? { variants: variantsOut } : {}),
     ...(form.mediaIds.length > 0 ? { mediaIds: form.mediaIds } : {}),
     ...(formats.length ? { formats: Object.fromEntries(formats) } : {}),
     ...(options.length ? { options: Object.fromEntries(options) } : {}),
@@ -161,7 +188,7 @@ export async function submitComposeForm(
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
       // A part's or a variant's text: `parts.<i>.text`, `variants.<accountId>.text`.
-      const field = ['parts', 'variants', 'formats', 'options'].includes(String(issue.path[0]))
+      const field = ['parts', 'variants', 'formats', 'options', 'links'].includes(String(issue.path[0]))
         ? issue.path.join('.')
         : String(issue.path[0] ?? 'text');
       (errors[FIELD_FOR[field] ?? field] ??= []).push(issue.message);

@@ -2,19 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@/db/client';
 import { schedulingStatus } from '@/db/queries/deliveries';
 import { replacePostVariants } from '@/db/queries/post-variants';
-import { findRecentSameText, insertPostWithDeliveries } from '@/db/queries/posts';
+import { findRecentSameText, getTargetAccounts, insertPostWithDeliveries } from '@/db/queries/posts';
 import { getPartMedia, insertPostMedia } from '@/db/queries/media';
 import { notifyDue } from '@/db/queries/publishing';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
-import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { runIdempotentPrepared, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { prepareLinkTracking, writeTrackedTexts, type LinkTracking } from '@/lib/links/track';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateFormats, validateMedia, validatePartMedia } from './media';
 import { validateOptions } from './options';
-import { fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './schemas';
+import { allTexts, fingerprintInput, normaliseText, partMediaIds, postTexts, type CreatePostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
-import { validateTargets, variantTexts, type FieldErrors } from './targets';
+import { planFirstComments } from './first-comment';
+import { validateTargets, variantFirstComments, variantTexts, type FieldErrors } from './targets';
 
 export const CREATE_POST_OPERATION = 'posts.create';
 
@@ -55,7 +57,7 @@ export async function createPost(
   request: CreatePostRequest,
   context: CreatePostContext,
 ): Promise<CreatePostResult> {
-  const outcome = await runIdempotent<CreatePostRejection>(
+  const outcome = await runIdempotentPrepared<LinkTracking | null, CreatePostRejection>(
     db,
     {
       workspaceId: context.workspaceId,
@@ -63,7 +65,24 @@ export async function createPost(
       key: context.idempotencyKey,
       fingerprint: fingerprint(fingerprintInput(request)),
     },
-    (tx) => createPostInTransaction(tx, request, context),
+    {
+      // Short links are made under the held key, before the transaction: an external shortener is another server.
+      prepare: async () => {
+        const prepared = await prepareLinkTracking(db, {
+          workspaceId: context.workspaceId,
+          providers: async () =>
+            (await getTargetAccounts(db, { workspaceId: context.workspaceId, accountIds: request.accountIds })).map(
+              (a) => a.provider,
+            ),
+          texts: allTexts(request),
+          options: request.links,
+        });
+        return prepared.ok
+          ? { ok: true, value: prepared.tracking }
+          : { ok: false, rejection: { kind: 'invalid', errors: prepared.errors } };
+      },
+      operation: (tx, tracking) => createPostInTransaction(tx, request, context, tracking),
+    },
   );
   return settleIdempotent(outcome, {
     answered: ({ status, body, resourceId }, replayed): CreatePostResult => {
@@ -91,6 +110,7 @@ export async function createPostInTransaction(
   tx: Transaction,
   request: CreatePostRequest,
   context: CreatePostContext,
+  tracking: LinkTracking | null,
 ): Promise<OperationResult<CreatePostRejection>> {
   const now = context.now ?? new Date();
   const accountIds = [...new Set(request.accountIds)];
@@ -107,6 +127,11 @@ export async function createPostInTransaction(
   const mediaIds = request.mediaIds ?? [];
   const formats = validateFormats({ formats: request.formats, accounts, mediaCount: mediaIds.length }, errors);
   const options = validateOptions({ options: request.options, accounts }, errors);
+  const ownComments = variantFirstComments(request.variants);
+  const firstComments = planFirstComments(
+    { accounts, firstComment: request.firstComment, own: ownComments, formats },
+    errors,
+  );
   await validateMedia(
     tx,
     { workspaceId: context.workspaceId, mediaIds, kind: request.kind, accounts, formats },
@@ -151,6 +176,8 @@ export async function createPostInTransaction(
     workspaceId: context.workspaceId,
     kind: request.kind,
     text: texts[0]!, // a thread's first part: what lists, the calendar and the duplicate check show
+    firstComment: request.firstComment ?? null,
+    links: request.links ?? null,
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
     scheduledAt,
@@ -174,6 +201,7 @@ export async function createPostInTransaction(
       status,
       formats,
       options,
+      firstCommentAccounts: new Set(firstComments.keys()),
     })) ??
     (await insertPostWithDeliveries(tx, {
       post: { ...newPost, idempotencyKey: null },
@@ -184,18 +212,49 @@ export async function createPostInTransaction(
       status,
       formats,
       options,
+      firstCommentAccounts: new Set(firstComments.keys()),
     }))!;
   const { post, parts } = created;
   await insertPostMedia(tx, { postId: post.id, mediaIds });
   for (const [part, ids] of partMedia.entries()) await insertPostMedia(tx, { postId: post.id, part, mediaIds: ids });
-  const variantRows = accounts.flatMap((a) => {
-    const text = variants.get(a.id.toLowerCase());
-    return text === undefined ? [] : [{ accountId: a.id, text }];
-  });
+  const variantRows = accounts.map((a) => ({
+    accountId: a.id,
+    text: variants.get(a.id.toLowerCase()),
+    firstComment: ownComments.get(a.id.toLowerCase()),
+  }));
   await replacePostVariants(tx, { workspaceId: context.workspaceId, postId: post.id, variants: variantRows });
+  const byId = new Map(accounts.map((a) => [a.id.toLowerCase(), a]));
+  const trackingErrors: FieldErrors = {};
+  await writeTrackedTexts(
+    tx,
+    {
+      postId: post.id,
+      tracking,
+      fresh: true,
+      deliveries: created.deliveries.map((d) => {
+        const key = d.accountId.toLowerCase();
+        const text = content.parts
+          ? content.parts[d.part]!
+          : d.part === 0
+            ? (variants.get(key) ?? texts[0]!)
+            : (ownComments.get(key) ?? request.firstComment!);
+        return {
+          accountId: d.accountId,
+          provider: byId.get(key)!.provider,
+          handle: byId.get(key)!.handle,
+          part: d.part,
+          text,
+        };
+      }),
+    },
+    trackingErrors,
+  );
+  if (Object.keys(trackingErrors).length > 0)
+    return { store: false, rejection: { kind: 'invalid', errors: trackingErrors } };
   const deliveries = created.deliveries.map((d) => ({
     ...d,
     variantText: variants.get(d.accountId.toLowerCase()) ?? null,
+    variantFirstComment: ownComments.get(d.accountId.toLowerCase()) ?? null,
   }));
   // Wakes the schedulers when this commits. Only for posts due before their longest sleep (30 s): a later
   // one is found by their timer anyway, and NOTIFY serialises commits on a global lock. A draft is never due.

@@ -11,18 +11,20 @@ import {
 } from '@/db/queries/deliveries';
 import { replacePostVariants } from '@/db/queries/post-variants';
 import { replacePartMedia } from '@/db/queries/media';
-import { getPostWithDeliveries, replacePostParts, updatePostContent } from '@/db/queries/posts';
+import { getPostWithDeliveries, getTargetAccounts, replacePostParts, updatePostContent } from '@/db/queries/posts';
 import { notifyDue } from '@/db/queries/publishing';
 import { releaseSlotReservations } from '@/db/queries/slots';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
+import { prepareLinkTracking, writeTrackedTexts, type LinkTracking } from '@/lib/links/track';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
 import { validateMedia, validatePartMedia } from './media';
 import { validateOptions } from './options';
 import type { EditPostRequest } from './schemas';
 import { serializePost, type SerializedPost } from './serialize';
-import { validateTargets, variantTexts, type FieldErrors, type VariantTexts } from './targets';
+import { planFirstComments } from './first-comment';
+import { validateTargets, variantFirstComments, variantTexts, type FieldErrors, type VariantTexts } from './targets';
 
 export type EditConflictReason = 'already_publishing' | 'already_sent' | 'not_editable';
 export type DeliveryState = { id: string; accountId: string; status: string };
@@ -45,12 +47,45 @@ type EditOutcome =
 /** The edit use case's answer, for the API and the post page alike. */
 export type EditPostResult = EditOutcome | KeyRefusal;
 
-const EDIT_POST_OPERATION = 'posts.update';
+export const EDIT_POST_OPERATION = 'posts.update';
 /** Not yet claimed nor settled: an edit may still land (awaiting approval included: it is a new revision). */
 const EDITABLE = new Set(['scheduled', 'draft', 'awaiting_approval']);
 const EDIT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-type EditParams = { workspaceId: string; postId: string; changes: EditPostRequest; actor: string; now?: Date };
+type EditParams = {
+  workspaceId: string;
+  postId: string;
+  changes: EditPostRequest;
+  actor: string;
+  now?: Date;
+  /** The post's tracked links as edited (prepareEditLinks); absent: read nothing, track nothing. */
+  tracking?: LinkTracking | null;
+};
+
+/**
+ * The edited post's tracked links, before its transaction (short links may call an external shortener): its texts and
+ * accounts as the edit leaves them. A concurrent edit may add a link meanwhile: that one is published as written.
+ */
+async function prepareEditLinks(db: Database, params: EditParams) {
+  const current = await getPostWithDeliveries(db, params);
+  if (!current) return { ok: true as const, tracking: null };
+  const c = params.changes;
+  const accountIds = c.accountIds ?? [...new Set(current.deliveries.map((d) => d.accountId))];
+  return prepareLinkTracking(db, {
+    workspaceId: params.workspaceId,
+    providers: async () =>
+      (await getTargetAccounts(db, { workspaceId: params.workspaceId, accountIds })).map((a) => a.provider),
+    texts: [
+      c.text ?? current.post.text,
+      ...(c.parts?.map((p) => p.text) ?? current.parts),
+      ...(c.variants
+        ? Object.values(c.variants).flatMap((v) => [v.text, v.firstComment])
+        : current.deliveries.flatMap((d) => [d.variantText, d.variantFirstComment])),
+      c.firstComment !== undefined ? c.firstComment : current.post.firstComment,
+    ].filter((t): t is string => typeof t === 'string'),
+    options: c.links ?? current.post.links,
+  });
+}
 
 /**
  * Edits a post. With an Idempotency-Key (the API) the answer — the edited post, or the conflict that
@@ -60,6 +95,9 @@ export async function editPost(
   db: Database,
   params: EditParams & { idempotencyKey?: string },
 ): Promise<EditPostResult> {
+  const prepared = await prepareEditLinks(db, params);
+  if (!prepared.ok) return { kind: 'invalid', errors: prepared.errors };
+  params = { ...params, tracking: prepared.tracking };
   if (!params.idempotencyKey) return fromEditResult(await editScheduledPost(db, params));
   const { idempotencyKey, ...edit } = params;
   let executed: EditOutcome | undefined; // the typed answer of this run; only a replay reads the stored one back
@@ -72,7 +110,7 @@ export async function editPost(
       fingerprint: fingerprint({ postId: params.postId, ...params.changes }),
     },
     async (tx): Promise<OperationResult<EditRejection>> => {
-      const result = fromEditResult(await editScheduledPostInTransaction(tx, edit));
+      const result = fromEditResult(await editInSavepoint(tx, edit));
       executed = result;
       if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
       const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
@@ -117,7 +155,29 @@ function fromEditResult(result: EditResult): EditOutcome {
  * gets published) or is refused after it (the old text was already claimed) — never both.
  */
 export async function editScheduledPost(db: Database, params: EditParams): Promise<EditResult> {
-  return db.transaction((tx) => editScheduledPostInTransaction(tx, params));
+  try {
+    return await db.transaction((tx) => editScheduledPostInTransaction(tx, params));
+  } catch (error) {
+    if (error instanceof InvalidEdit) return { ok: false, reason: 'invalid', errors: error.errors };
+    throw error;
+  }
+}
+
+/** Found after the edit's writes began (a tracked link too long for a network): thrown so the writes roll back. */
+class InvalidEdit extends Error {
+  constructor(readonly errors: FieldErrors) {
+    super('invalid edit');
+  }
+}
+
+/** The edit in a savepoint of the key's transaction: a refusal found after its writes undoes them alone. */
+async function editInSavepoint(tx: Transaction, params: EditParams): Promise<EditResult> {
+  try {
+    return await tx.transaction((sp) => editScheduledPostInTransaction(sp, params));
+  } catch (error) {
+    if (error instanceof InvalidEdit) return { ok: false, reason: 'invalid', errors: error.errors };
+    throw error;
+  }
 }
 
 async function editScheduledPostInTransaction(tx: Transaction, params: EditParams): Promise<EditResult> {
@@ -159,10 +219,17 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const variants = params.changes.variants
       ? variantTexts(params.changes.variants)
       : keptVariants(current.deliveries, targetIds);
+    const ownComments = params.changes.variants
+      ? variantFirstComments(params.changes.variants)
+      : keptVariants(current.deliveries, targetIds, 'variantFirstComment');
+    const firstComment =
+      params.changes.firstComment !== undefined ? params.changes.firstComment : current.post.firstComment;
 
     const errors: FieldErrors = {};
     if (thread && params.changes.text !== undefined) errors.text = ["A thread's text is in its parts: send `parts`"];
     if (!thread && params.changes.parts !== undefined) errors.parts = ['Only threads have parts'];
+    if (current.post.kind !== 'post' && (params.changes.firstComment != null || ownComments.size > 0))
+      errors.firstComment = ['Only posts take a first comment'];
     const accounts = await validateTargets(
       tx,
       {
@@ -183,12 +250,12 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       : [];
     if (thread && (params.changes.parts || params.changes.accountIds))
       await validatePartMedia(tx, { workspaceId: params.workspaceId, partMediaIds, accounts }, errors);
+    const formats = new Map(
+      current.deliveries.filter((d) => d.format && d.part === 0).map((d) => [d.accountId.toLowerCase(), d.format!]),
+    );
     // A post's own media against the accounts it now goes to: an added Instagram or TikTok account needs an image or
     // a video, and every network its own limits, in the format each kept account chose.
     if (!thread && params.changes.accountIds) {
-      const formats = new Map(
-        current.deliveries.filter((d) => d.format).map((d) => [d.accountId.toLowerCase(), d.format!]),
-      );
       const mediaIds = (current.partMedia[0] ?? []).map((m) => m.id);
       await validateMedia(
         tx,
@@ -205,6 +272,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const checkedOptions =
       params.changes.options || params.changes.accountIds ? validateOptions({ options, accounts }, errors) : null;
     const optionsToStore = checkedOptions ?? new Map(Object.entries(options).map(([id, o]) => [id.toLowerCase(), o]));
+    const firstComments = planFirstComments({ accounts, firstComment, own: ownComments, formats }, errors);
     const reAdded = targetIds.filter((id) => locked.some((d) => d.accountId === id && d.status === 'canceled'));
     if (reAdded.length)
       errors.accountIds = ['An account removed from this post cannot be added back; create a new post for it'];
@@ -228,29 +296,40 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
     const removed = live.filter((d) => !targetIds.includes(d.accountId));
     if (removed.length) await releaseSlotReservations(tx, { ...params, accountIds: removed.map((d) => d.accountId) });
 
-    await updatePostContent(tx, { workspaceId: params.workspaceId, postId: params.postId, text, scheduledAt });
-    // A thread's parts are replaced as a whole. Parts past its new length were never claimed (nothing is while the
-    // thread is editable), so their deliveries go; the new positions get one per account.
-    const positions = parts ? parts.map((_, position) => position) : [0];
+    await updatePostContent(tx, {
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      text,
+      firstComment: thread ? undefined : firstComment,
+      links: params.changes.links,
+      scheduledAt,
+    });
+    // A thread's parts are replaced as a whole; a post has part 0, and part 1 (its first comment) on each account that
+    // publishes one. Parts an edit drops were never claimed (nothing is while the post is editable), so their
+    // deliveries go; the new positions get one per account.
+    const threadPositions = parts ? parts.map((_, position) => position) : [0];
+    const positionsOf = (accountId: string) =>
+      thread ? threadPositions : firstComments.has(accountId.toLowerCase()) ? [0, 1] : [0];
     if (parts && params.changes.parts) {
       await replacePostParts(tx, { workspaceId: params.workspaceId, postId: params.postId, parts });
       await replacePartMedia(tx, { workspaceId: params.workspaceId, postId: params.postId, partMediaIds });
-      const dropped = locked.filter((d) => d.part >= parts.length).map((d) => d.id);
-      const removedParts = await removeDroppedParts(tx, {
-        workspaceId: params.workspaceId,
-        postId: params.postId,
-        ids: dropped,
-      });
-      if (removedParts.length !== dropped.length) throw new Error('a dropped thread part could not be removed');
     }
-    const remaining = live.filter((d) => d.part < positions.length);
+    const dropped = locked.filter((d) => d.part >= positionsOf(d.accountId).length).map((d) => d.id);
+    const removedParts = await removeDroppedParts(tx, {
+      workspaceId: params.workspaceId,
+      postId: params.postId,
+      ids: dropped,
+    });
+    if (removedParts.length !== dropped.length) throw new Error('a dropped part could not be removed');
+    const remaining = live.filter((d) => !dropped.includes(d.id));
     await replacePostVariants(tx, {
       workspaceId: params.workspaceId,
       postId: params.postId,
-      variants: accounts.flatMap((a) => {
-        const variant = variants.get(a.id.toLowerCase());
-        return variant === undefined ? [] : [{ accountId: a.id, text: variant }];
-      }),
+      variants: accounts.map((a) => ({
+        accountId: a.id,
+        text: variants.get(a.id.toLowerCase()),
+        firstComment: ownComments.get(a.id.toLowerCase()),
+      })),
     });
     await applyEditToDeliveries(tx, {
       workspaceId: params.workspaceId,
@@ -263,7 +342,9 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       status: baseStatus,
     });
     for (const accountId of targetIds.filter((id) => locked.some((d) => d.accountId === id))) {
-      const missing = positions.filter((part) => !locked.some((d) => d.accountId === accountId && d.part === part));
+      const missing = positionsOf(accountId).filter(
+        (part) => !locked.some((d) => d.accountId === accountId && d.part === part),
+      );
       await addDeliveries(tx, {
         workspaceId: params.workspaceId,
         postId: params.postId,
@@ -272,7 +353,7 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
         status: baseStatus,
         accountIds: [accountId],
         parts: missing,
-        reason: 'thread part added by an edit',
+        reason: thread ? 'thread part added by an edit' : 'first comment added by an edit',
         options: optionsToStore,
       });
     }
@@ -283,10 +364,35 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       status: baseStatus,
       actor: params.actor,
       accountIds: targetIds.filter((id) => !locked.some((d) => d.accountId === id)),
-      parts: positions,
+      parts: threadPositions,
+      partsByAccount: new Map(targetIds.map((id) => [id.toLowerCase(), positionsOf(id)])),
       reason: 'account added by an edit',
       options: optionsToStore,
     });
+    // The texts as published, links tracked, for every delivery the post now has on its accounts.
+    const trackingErrors: FieldErrors = {};
+    await writeTrackedTexts(
+      tx,
+      {
+        postId: params.postId,
+        tracking: params.tracking ?? null,
+        deliveries: accounts.flatMap((a) =>
+          positionsOf(a.id).map((part) => ({
+            accountId: a.id,
+            provider: a.provider,
+            handle: a.handle,
+            part,
+            text: parts
+              ? parts[part]!
+              : part === 0
+                ? (variants.get(a.id.toLowerCase()) ?? text)
+                : (ownComments.get(a.id.toLowerCase()) ?? firstComment ?? ''),
+          })),
+        ),
+      },
+      trackingErrors,
+    );
+    if (Object.keys(trackingErrors).length) throw new InvalidEdit(trackingErrors);
     if (params.changes.options && checkedOptions)
       await replaceDeliveryOptions(tx, {
         workspaceId: params.workspaceId,
@@ -329,15 +435,24 @@ function keptOptions(
   );
 }
 
-/** Without new variants an edit keeps the current ones, but for accounts it removes. */
+/** Without new variants an edit keeps the current ones (texts or first comments), but for accounts it removes. */
 function keptVariants(
-  deliveries: { accountId: string; status: string; variantText: string | null }[],
+  deliveries: {
+    accountId: string;
+    part: number;
+    status: string;
+    variantText: string | null;
+    variantFirstComment: string | null;
+  }[],
   targetIds: string[],
+  column: 'variantText' | 'variantFirstComment' = 'variantText',
 ): VariantTexts {
   const targets = new Set(targetIds.map((id) => id.toLowerCase()));
   return new Map(
     deliveries
-      .filter((d) => d.variantText !== null && d.status !== 'canceled' && targets.has(d.accountId.toLowerCase()))
-      .map((d) => [d.accountId.toLowerCase(), d.variantText!]),
+      .filter(
+        (d) => d.part === 0 && d[column] !== null && d.status !== 'canceled' && targets.has(d.accountId.toLowerCase()),
+      )
+      .map((d) => [d.accountId.toLowerCase(), d[column]!]),
   );
 }

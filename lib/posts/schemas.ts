@@ -51,6 +51,39 @@ export const threadPartsSchema = z
   .min(MIN_THREAD_PARTS, `A thread has at least ${MIN_THREAD_PARTS} parts`)
   .max(MAX_THREAD_PARTS, `A thread has at most ${MAX_THREAD_PARTS} parts`);
 
+/**
+ * A post's first comment: published as its reply part on each account whose network takes one (X, Mastodon, Bluesky
+ * and Threads: a reply of its own; Instagram: a comment), only once the post is `sent` there.
+ */
+export const firstCommentSchema = postTextSchema.describe(
+  "kind `post` only: the post's first comment, published on each account whose network takes one (X, Mastodon, Bluesky, Threads: a reply to the post; Instagram: a comment, not on a story) once the post is sent there — never under a post that failed, was canceled or is in review. It has its own delivery (`part` 1) with its own status. Networks that take no comment (LinkedIn, Facebook, TikTok, YouTube) publish the post without it.",
+);
+
+/** How a post's links are tracked (docs/content.md#short-links-and-utm); omitted: the workspace's defaults. */
+export const linkOptionsSchema = z
+  .object({
+    track: z
+      .boolean()
+      .optional()
+      .describe('`false`: its links are published as written, whatever the workspace tracks.'),
+    presetId: z
+      .uuid('Must be a UTM preset id')
+      .optional()
+      .describe('A UTM preset (utm_medium, utm_campaign); default: the workspace’s default preset.'),
+    campaign: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine(withoutNul, NO_NUL_MESSAGE)
+      .optional()
+      .describe("utm_campaign for this post, instead of the preset's."),
+  })
+  .strict()
+  .describe(
+    "How this post's links are tracked where the workspace tracks links (Settings → Links): UTM tags per network (utm_source = the network) and short links, applied to each network's text when the post is saved.",
+  );
+
 /** What a create may ask for: schedule it (the default) or keep it as a draft (never published until scheduled). */
 export const CREATE_STATUSES = ['scheduled', 'draft'] as const;
 
@@ -59,9 +92,25 @@ export const CREATE_STATUSES = ['scheduled', 'draft'] as const;
  * must be one of the post's accounts; each text is checked against that account's network limit.
  */
 export const variantsSchema = z
-  .record(z.uuid('Must be an account id'), z.object({ text: postTextSchema }).strict())
+  .record(
+    z.uuid('Must be an account id'),
+    z
+      .object({
+        text: postTextSchema.optional(),
+        firstComment: postTextSchema
+          .optional()
+          .describe("This account's own first comment, instead of the post's `firstComment`."),
+      })
+      .strict()
+      .refine((v) => v.text !== undefined || v.firstComment !== undefined, {
+        message: 'Text is required',
+        path: ['text'],
+      }),
+  )
   .refine((v) => Object.keys(v).length <= 50, 'At most 50 variants')
-  .describe('Text per target account (`{ [accountId]: { text } }`), used instead of `text` for that account.');
+  .describe(
+    'Per target account (`{ [accountId]: { text?, firstComment? } }`): its own text instead of `text`, its own first comment instead of `firstComment` (at least one of the two).',
+  );
 export type PostVariants = z.output<typeof variantsSchema>;
 
 /**
@@ -102,6 +151,8 @@ export const createPostRequestSchema = z
       .refine(withinTwoYears, 'Must be within two years from now')
       .optional(),
     kind: z.enum(POST_KINDS).default('post'),
+    firstComment: firstCommentSchema.optional(),
+    links: linkOptionsSchema.optional(),
     inReplyTo: z.string().trim().min(1).max(512).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     recipient: z.string().trim().min(1).max(256).refine(withoutNul, NO_NUL_MESSAGE).optional(),
     variants: variantsSchema.optional(),
@@ -155,6 +206,15 @@ export const createPostRequestSchema = z
     for (const accountId of Object.keys(v.variants ?? {}))
       if (!v.accountIds.some((id) => id.toLowerCase() === accountId.toLowerCase()))
         ctx.addIssue({ code: 'custom', path: ['variants', accountId], message: 'Not one of accountIds' });
+    if (v.kind !== 'post' && v.firstComment !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['firstComment'], message: 'Only posts take a first comment' });
+    for (const [accountId, variant] of Object.entries(v.variants ?? {}))
+      if (v.kind !== 'post' && variant.firstComment !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['variants', accountId, 'firstComment'],
+          message: 'Only posts take a first comment',
+        });
     if (v.kind === 'thread' && v.variants && Object.keys(v.variants).length > 0)
       ctx.addIssue({
         code: 'custom',
@@ -196,6 +256,9 @@ export function fingerprintInput(request: CreatePostRequest) {
     accountIds: [...new Set(request.accountIds)].sort(),
     scheduledAt: request.scheduledAt ? new Date(request.scheduledAt).toISOString() : null,
     kind: request.kind,
+    // Only when used, so a request without one hashes as before first comments existed.
+    ...(request.firstComment !== undefined ? { firstComment: request.firstComment.normalize('NFC') } : {}),
+    ...(request.links ? { links: request.links } : {}),
     inReplyTo: request.inReplyTo ?? null,
     recipient: request.recipient ?? null,
     // Only when used, so a request without them hashes as it did before they existed (stored keys still replay).
@@ -220,14 +283,33 @@ export function fingerprintInput(request: CreatePostRequest) {
   };
 }
 
+/** Every text a post may publish (its parts or text, its variants, its first comments): where its links are. */
+export function allTexts(request: Pick<CreatePostRequest, 'text' | 'parts' | 'variants' | 'firstComment'>): string[] {
+  return [
+    ...postTexts(request),
+    ...Object.values(request.variants ?? {}).flatMap((v) => [v.text, v.firstComment]),
+    request.firstComment,
+  ].filter((t): t is string => t !== undefined);
+}
+
 /** The images of each thread part, in order (an empty list for a part without any). */
 export function partMediaIds(parts: { mediaIds?: string[] }[]): string[][] {
   return parts.map((p) => p.mediaIds ?? []);
 }
 
-/** Variants as the fingerprint sees them: account → NFC text (canonicalJson sorts the keys). */
-export function normaliseVariants(variants: PostVariants): Record<string, string> {
-  return Object.fromEntries(Object.entries(variants).map(([id, v]) => [id.toLowerCase(), v.text.normalize('NFC')]));
+/**
+ * Variants as the fingerprint sees them: account → NFC text (canonicalJson sorts the keys); one with a first comment
+ * → `{ text, firstComment }`, so a variant of text alone hashes as before first comments existed.
+ */
+export function normaliseVariants(variants: PostVariants): Record<string, string | Record<string, string | null>> {
+  return Object.fromEntries(
+    Object.entries(variants).map(([id, v]) => [
+      id.toLowerCase(),
+      v.firstComment === undefined
+        ? (v.text ?? '').normalize('NFC')
+        : { text: v.text?.normalize('NFC') ?? null, firstComment: v.firstComment.normalize('NFC') },
+    ]),
+  );
 }
 
 /** PATCH /api/v1/posts/{id} and the dashboard's edits (lib/posts/edit.ts). */
@@ -245,9 +327,14 @@ export const editPostRequestSchema = z
       .refine(withinTwoYears, 'Must be within two years from now')
       .optional(),
     accountIds: z.array(z.uuid()).min(1, 'Choose at least one account').max(50).optional(),
+    firstComment: firstCommentSchema
+      .nullable()
+      .optional()
+      .describe("Replaces the post's first comment (`null` removes it); omitted, it stays."),
     variants: variantsSchema
       .optional()
       .describe('Replaces every variant (`{}` removes them); omitted, they stay (but for accounts removed).'),
+    links: linkOptionsSchema.optional().describe("Replaces the post's link tracking; omitted, it stays."),
     options: optionsSchema
       .optional()
       .describe(
@@ -263,6 +350,8 @@ export const editPostRequestSchema = z
   .refine(
     (v) =>
       v.text !== undefined ||
+      v.firstComment !== undefined ||
+      v.links !== undefined ||
       v.parts !== undefined ||
       v.scheduledAt !== undefined ||
       v.accountIds !== undefined ||

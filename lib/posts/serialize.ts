@@ -12,6 +12,8 @@ type DeliveryLike = {
   externalUrl?: string | null;
   /** The account's own text (per-network variant), or null/absent when it publishes the post's text. */
   variantText?: string | null;
+  /** The account's own first comment (its variant's), or null/absent when it publishes the post's (if any). */
+  variantFirstComment?: string | null;
   /** The format chosen for the account (deliveries.format), or null/absent for the network's default. */
   format?: string | null;
   /** The account's options (deliveries.options), or null/absent where none were chosen. */
@@ -50,11 +52,20 @@ export function serializePost(
     status: postStatus(deliveries.map((d) => d.status)),
     kind: post.kind,
     text: post.text,
+    firstComment: post.firstComment,
     inReplyTo: post.inReplyTo,
     recipient: post.recipient,
     variants: Object.fromEntries(
-      deliveries.filter((d) => d.variantText != null).map((d) => [d.accountId, { text: d.variantText! }]),
-    ) as Record<string, { text: string }>,
+      deliveries
+        .filter((d) => d.part === 0 && (d.variantText != null || d.variantFirstComment != null))
+        .map((d) => [
+          d.accountId,
+          {
+            ...(d.variantText != null ? { text: d.variantText } : {}),
+            ...(d.variantFirstComment != null ? { firstComment: d.variantFirstComment } : {}),
+          },
+        ]),
+    ) as Record<string, { text?: string; firstComment?: string }>,
     formats: Object.fromEntries(
       deliveries.filter((d) => d.format != null).map((d) => [d.accountId, d.format!]),
     ) as Record<string, string>,

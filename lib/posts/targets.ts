@@ -16,8 +16,19 @@ export type PostContent = { text: string; parts?: undefined } | { text?: undefin
 /** Variant texts by account id (lower case), from the API's `{ [accountId]: { text } }`. */
 export type VariantTexts = ReadonlyMap<string, string>;
 
-export function variantTexts(variants: Record<string, { text: string }> | undefined): VariantTexts {
-  return new Map(Object.entries(variants ?? {}).map(([id, v]) => [id.toLowerCase(), v.text]));
+export function variantTexts(variants: Record<string, { text?: string }> | undefined): VariantTexts {
+  return new Map(
+    Object.entries(variants ?? {}).flatMap(([id, v]) => (v.text === undefined ? [] : [[id.toLowerCase(), v.text]])),
+  );
+}
+
+/** Each account's own first comment, by account id (lower case), from the API's `{ [accountId]: { firstComment } }`. */
+export function variantFirstComments(variants: Record<string, { firstComment?: string }> | undefined): VariantTexts {
+  return new Map(
+    Object.entries(variants ?? {}).flatMap(([id, v]) =>
+      v.firstComment === undefined ? [] : [[id.toLowerCase(), v.firstComment]],
+    ),
+  );
 }
 
 /**

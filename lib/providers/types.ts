@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { ProviderName, ProviderState } from '@/db/schema';
 import type { ByteRange } from '@/lib/media/media-storage';
 import type { VideoFacts } from '@/lib/media/video';
+import type { PostMetrics } from '@/lib/analytics/metrics';
 
 export type { ProviderName, ProviderState };
 
@@ -195,6 +196,25 @@ export type WhoAmIResult =
   | { ok: true; id: string; handle: string; displayName: string | null; url?: string | null }
   | { ok: false; outcome: Outcome; rule: string; reason: string; httpStatus?: number };
 
+/** A post's public metrics as one read found them (docs/analytics.md#metrics); `gone`: deleted on the platform. */
+export type PostMetricsRead =
+  | { status: 'found'; metrics: PostMetrics }
+  | { status: 'gone' }
+  /** The network gives no metrics for this post (a TikTok publish that never got a public video id): read no more. */
+  | { status: 'unsupported'; reason: string };
+
+/**
+ * How a client reads its account's posts' public metrics: `read` takes at most `batchSize` platform ids (a delivery's
+ * `external_id`) and answers each it could settle; an id it leaves out was not answered this time (read again later).
+ * Throws ProviderReadError when the platform cannot be read. `calls(n)` is how many platform calls a read of `n` ids
+ * makes: what the read budget takes before it (docs/architecture.md#read-budget).
+ */
+export type PostMetricsReader = {
+  batchSize: number;
+  calls(count: number): number;
+  read(input: { ids: string[]; timeoutMs?: number; signal?: AbortSignal }): Promise<Map<string, PostMetricsRead>>;
+};
+
 export interface ProviderClient {
   readonly provider: ProviderName;
   /** One attempt; never throws for platform or network failures: the result says what happened. */
@@ -212,6 +232,13 @@ export interface ProviderClient {
    * read (ProviderReadError when it cannot be read). Networks whose ProviderMeta has `options` may offer it.
    */
   postOptionsInfo?(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<PostOptionsInfo>;
+  /** Public metrics of the account's own posts, where the network gives them (none: not read; docs/analytics.md). */
+  postMetrics?: PostMetricsReader;
+  /**
+   * The account's follower count now: one platform call; null when the network gives none to this token (read no
+   * more). Throws ProviderReadError when it cannot be read.
+   */
+  readFollowers?(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<number | null>;
   /**
    * Every identity this token can publish as (LinkedIn: the member and the organization pages they administer);
    * after an OAuth connect each becomes an account. Without it, the one `whoAmI` names.

@@ -20,6 +20,12 @@ export type PublisherOptions = {
   callTimeoutMs: number;
   /** Stop claiming new batches after this long (a cron invocation's budget). */
   budgetMs: number;
+  /**
+   * Mark-missed, the lease sweep and stranded thread parts at most this often for these options (0: every pass, as a
+   * cron call needs). The scheduler's passes follow each other by milliseconds at a steady rate; the claim itself
+   * never takes a late delivery, and a pass that claims nothing always maintains (it may have woken for a lapsed lease).
+   */
+  maintainEveryMs?: number;
   encryptionKey: string;
   /** Origin for relative (sandbox) base URLs. */
   origin?: string;

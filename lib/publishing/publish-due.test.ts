@@ -115,6 +115,53 @@ describe('publishing — I2: nothing lost', () => {
   });
 });
 
+describe('publishing — I2: maintenance once an interval (the scheduler’s passes)', () => {
+  it('I2 — a pass that claims something within the interval skips maintenance, yet never publishes late; the next pass with nothing to claim sweeps and marks', async () => {
+    const a = await sandbox.connectAccount('x');
+    const shared = options({ maintainEveryMs: 60_000 });
+    await publishDueDeliveries(db, shared); // the first pass of the interval maintains
+    const [crashed] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('lapsed lease in the interval'),
+    });
+    expect((await claimDueDeliveries(db, { workerId: 'doomed', limit: 10, leaseMs: 30_000 })).length).toBe(1);
+    await expireLeases(); // its worker died
+    const lateText = sandbox.uniqueText('late in the interval');
+    const [late] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: lateText,
+      scheduledAt: new Date(Date.now() - 2 * 3600_000),
+    });
+    const [fresh] = await schedulePosts(db, {
+      workspaceId: a.workspaceId,
+      accountId: a.productAccountId,
+      count: 1,
+      label: sandbox.uniqueText('fresh in the interval'),
+    });
+
+    const busy = await publishDueDeliveries(db, shared);
+    expect(busy.claimed, 'only the fresh one: the late one is never claimed').toBe(1);
+    expect(busy.released, 'no sweep within the interval').toBe(0);
+    const states = await deliveryStates(db, [crashed!, late!, fresh!]);
+    expect(states.get(fresh!)!.status).toBe('sent');
+    expect(states.get(late!)!.status, 'not yet marked, and not published').toBe('scheduled');
+    expect(states.get(crashed!)!.status).toBe('publishing');
+
+    const idle = await publishDueDeliveries(db, shared); // nothing claimable: it maintains whatever the interval
+    expect(idle.missed).toBe(1);
+    expect(idle.released).toBe(1);
+    const after = await deliveryStates(db, [crashed!, late!]);
+    expect(after.get(late!)!.status).toBe('missed');
+    expect(after.get(crashed!)!.status, 'released, then published in the same pass').toBe('sent');
+    expect(await sandbox.copiesOfText(a.sandboxAccount.id, lateText)).toBe(0);
+    expect(await attemptCount(db, crashed!)).toBe(1);
+  });
+});
+
 describe('publishing — I4: fencing', () => {
   it('I4 — an outcome written with a stale claim generation is rejected', async () => {
     const a = await sandbox.connectAccount('x');

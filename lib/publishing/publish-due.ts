@@ -112,16 +112,18 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     }
   };
 
-  const claimDue = async () => {
-    // Before the claims: a delivery held past its lateness limit is marked missed (the claim never takes one that was
-    // claimed before and is now late, whoever ran mark-missed last: claimDueDeliveries).
-    summary.missed += await markMissedDeliveries(db);
-    while (Date.now() - started < options.budgetMs) {
-      const claimed = await claimDueDeliveries(db, {
-        workerId: options.workerId,
-        limit: claimLimit,
-        leaseMs: options.leaseMs,
-      });
+  const claim = () =>
+    claimDueDeliveries(db, { workerId: options.workerId, limit: claimLimit, leaseMs: options.leaseMs });
+  const withinBudget = () => Date.now() - started < options.budgetMs;
+
+  const claimDue = async (markMissed: boolean) => {
+    // Before the claims: a delivery held past its lateness limit is marked missed (the claim never takes a late one
+    // either way, whoever ran mark-missed last: claimDueDeliveries).
+    if (markMissed) summary.missed += await markMissedDeliveries(db);
+    let pending: Promise<ClaimedDelivery[]> | undefined = withinBudget() ? claim() : undefined;
+    while (pending) {
+      const claimed = await pending;
+      pending = undefined;
       if (claimed.length === 0) break;
       summary.claimed += claimed.length;
       unlocked = false;
@@ -131,17 +133,27 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
 
       const chunks: ClaimedDelivery[][] = [];
       for (let i = 0; i < allowed.length; i += chunkSize) chunks.push(allowed.slice(i, i + chunkSize));
+      // More was due than this claim took (it was shared out): the next claim is made as soon as the last chunk of
+      // this one has started, so its statement overlaps the calls still in flight instead of following them.
+      const claimAhead = () => {
+        if (pending || !claimed[0]!.contended || !withinBudget()) return;
+        pending = claim();
+        pending.catch(() => {}); // handled where it is awaited; a failure meanwhile is no unhandled rejection
+      };
       let next = 0;
       const lanes = await Promise.allSettled(
         Array.from({ length: Math.min(chunksInFlight, chunks.length) }, async () => {
           while (next < chunks.length) await publishChunk(chunks[next++]!);
+          claimAhead();
         }),
       );
       // Every lane has finished (no write is left running behind the caller's back) before a failure is rethrown.
+      // A claim made ahead is left to its lease (nothing was attempted: the sweep releases it).
       const failure = lanes.find((lane) => lane.status === 'rejected');
       if (failure) throw failure.reason;
+      if (chunks.length === 0) claimAhead(); // everything deferred: nothing in flight to overlap
       // A thread goes on in this pass: its next parts are due now (and a cron-triggered host may not call again soon).
-      if (claimed.length < claimLimit && !unlocked) break;
+      if (!pending && unlocked && withinBudget()) pending = claim();
     }
   };
   const maintain = async () => {
@@ -153,19 +165,37 @@ export async function publishDueDeliveries(db: Database, options: PublisherOptio
     summary.stranded += await settleStrandedParts(db);
     return swept.released;
   };
+  let maintaining = takeMaintenanceTurn(options);
   try {
-    await claimDue();
+    await claimDue(maintaining);
+    // Nothing to claim: this pass may have woken for a lapsed lease or a delivery now late, which only maintenance
+    // settles (and the scheduler would wake for it again at once).
+    if (!maintaining && summary.claimed === 0) {
+      maintaining = takeMaintenanceTurn(options, true);
+      summary.missed += await markMissedDeliveries(db);
+    }
   } catch (error) {
     // A pass that failed still sweeps (lapsed leases must not wait for a pass that succeeds), then reports its failure.
     await maintain().catch(() => {});
     throw error;
   }
   // Claims of dead workers released to `scheduled`: published in this pass (after mark-missed) while it has budget.
-  if ((await maintain()) > 0 && Date.now() - started < options.budgetMs) {
-    await claimDue();
+  if (maintaining && (await maintain()) > 0 && Date.now() - started < options.budgetMs) {
+    await claimDue(true);
     summary.stranded += await settleStrandedParts(db);
   }
   return summary;
+}
+
+const lastMaintained = new WeakMap<PublisherOptions, number>();
+
+/** Whether this pass maintains (options.maintainEveryMs): the first pass of the interval does, and records it. */
+function takeMaintenanceTurn(options: PublisherOptions, force = false): boolean {
+  const every = options.maintainEveryMs ?? 0;
+  const now = Date.now();
+  if (!force && every > 0 && now - (lastMaintained.get(options) ?? -Infinity) < every) return false;
+  lastMaintained.set(options, now);
+  return true;
 }
 
 /** One platform call for one attempt; never throws: every failure is an outcome. */

@@ -298,8 +298,12 @@ describe('threads — I2: every part ends settled', () => {
 
   it('I2 — part 2 found after the lateness limit: part 3 is missed, not published late', async () => {
     const { account, texts, ids, postId } = await ambiguousPart2('x', 'found late', { timeoutAfterCommit: 1 });
-    // The limit runs out while part 2 is being verified (the post is now two hours old).
+    // The limit runs out while part 2 is being verified (the post is now two hours old, and so is the due time of the
+    // part waiting behind it: two hours have passed for both).
     await db.execute(sql`update posts set scheduled_at = now() - interval '2 hours' where id = ${postId}`);
+    await db.execute(
+      sql`update deliveries set due_at = now() - interval '2 hours' where post_id = ${postId} and status = 'scheduled'`,
+    );
     await reconcile();
     await publish();
     expect(await statuses(ids)).toEqual(['sent', 'sent', 'missed']);

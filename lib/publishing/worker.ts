@@ -18,6 +18,8 @@ export function publisherOptionsFromEnv(overrides: Partial<PublisherOptions> = {
     callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
     leaseMs: env.PUBLISH_LEASE_MS,
     budgetMs: 20_000,
+    // The same options serve every pass of this process's scheduler; a cron call makes new ones, so it maintains.
+    maintainEveryMs: 1_000,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     origin: appOrigin(),
     rateLimits: withDefaultRateLimits(env.RATE_LIMITS),

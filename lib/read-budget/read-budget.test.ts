@@ -4,6 +4,7 @@ import { accountReadLock, countReadsByPurpose } from '@/db/queries/read-budget';
 import { platformReads } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { deliveryStates, schedulePosts, testPublisherOptions } from '@/testing/publisher';
+import { holdLock, settled, untilBlocked } from '@/testing/race';
 import { startTestSandbox } from '@/testing/sandbox';
 import { pruneOldPlatformReads } from './prune';
 import { readCap, takeReadBudget, type ReadBudgetAccount, type ReadBudgetOptions } from './take';
@@ -47,19 +48,18 @@ describe('the read budget: reads spend what publishing leaves, never its reserve
 
   it('readers wait for the account lock: one holding it delays the others, none slips past the count', async () => {
     const a = await account();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.transaction(async (tx) => {
-      await tx.execute(accountReadLock(a.id));
-      await tx
-        .insert(platformReads)
-        .values({ workspaceId: a.workspaceId, accountId: a.id, purpose: 'inbox', calls: 4 });
-      await held;
-    });
+    // A reader holds the account's lock with four calls recorded and not yet committed.
+    const release = await holdLock(
+      db,
+      sql`with lock as (${accountReadLock(a.id)})
+        insert into platform_reads (workspace_id, account_id, purpose, calls)
+        select ${a.workspaceId}, ${a.id}, 'inbox', 4 from lock`,
+    );
     const racing = Promise.all([read(a), read(a)]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    release();
-    await holder;
+    await untilBlocked(db, 'select pg_advisory_xact_lock', 2);
+    const waiting = settled(racing);
+    expect(waiting.done).toBe(false);
+    await release();
     // The holder's four calls were committed before either racer counted: one more fits, not two.
     expect((await racing).filter((g) => g.granted)).toHaveLength(1);
   });

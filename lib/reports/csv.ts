@@ -1,3 +1,4 @@
+import { METRIC_LABELS, METRIC_NAMES } from '@/lib/analytics/metrics';
 import { csvLine } from '@/lib/csv/cell';
 import { SETTLEMENT_LABEL, type PublicationReport } from './publication';
 
@@ -13,6 +14,9 @@ const COLUMNS = [
   'Settled',
   'How',
   'Link',
+  ...METRIC_NAMES.map((m) => METRIC_LABELS[m]),
+  'Engagement',
+  'Metrics read (UTC)',
 ] as const;
 
 /** The report's deliveries as a CSV a spreadsheet opens (UTF-8 with a BOM, CRLF lines). */
@@ -32,6 +36,9 @@ export function publicationReportCsv(report: PublicationReport): string {
         SETTLEMENT_LABEL[r.settlement],
         r.how,
         r.link,
+        ...METRIC_NAMES.map((m) => r.performance?.[m] ?? null),
+        r.performance?.engagement ?? null,
+        r.performance?.readAt ?? null,
       ]),
     );
   return `\uFEFF${lines.join('\r\n')}\r\n`;

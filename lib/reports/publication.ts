@@ -9,6 +9,7 @@ import {
 } from '@/db/queries/reports';
 import { PROVIDER_LABEL } from '@/lib/providers/catalog';
 import type { TimeRange } from '@/lib/posts/range';
+import { METRIC_NAMES, type MetricName } from '@/lib/analytics/metrics';
 
 /**
  * The proof-of-publication report (docs/architecture.md#reports): every delivery of the posts scheduled in a
@@ -43,7 +44,7 @@ export const SETTLEMENT_LABEL: Record<Settlement, string> = {
 
 export type ReportRow = {
   text: string;
-  /** "Part 2 of 3" for a thread's part, else null. */
+  /** "Part 2 of 3" for a thread's part, "First comment" for a post's, else null. */
   part: string | null;
   network: string;
   account: string;
@@ -57,7 +58,17 @@ export type ReportRow = {
   settlement: Settlement;
   /** In words: the evidence, the person and their reason, or why it failed or was missed. */
   how: string;
+  /**
+   * How it did (docs/analytics.md): the latest reading of its public metrics, null before the first reading. A
+   * metric its network does not give is null.
+   */
+  performance: ReportPerformance | null;
 };
+
+export type ReportPerformance = Record<MetricName, number | null> & { engagement: number | null; readAt: string };
+
+/** The report's performance totals: the sent deliveries read so far, and each metric added up (null: none gives it). */
+export type PerformanceTotals = Record<MetricName | 'engagement', number | null> & { read: number };
 
 export type Incident = {
   at: string;
@@ -72,6 +83,7 @@ export type PublicationReport = {
   from: string;
   to: string;
   totals: Record<Settlement, number> & { deliveries: number; sent: number };
+  performance: PerformanceTotals;
   rows: ReportRow[];
   incidents: Incident[];
 };
@@ -140,8 +152,34 @@ export async function readPublicationReport(
     from: range.from.toISOString(),
     to: range.to.toISOString(),
     totals,
+    performance: performanceTotals(reportRows),
     rows: reportRows,
     incidents,
+  };
+}
+
+function performanceTotals(reportRows: ReportRow[]): PerformanceTotals {
+  const read = reportRows.map((r) => r.performance).filter((p): p is ReportPerformance => p !== null);
+  const add = (key: MetricName | 'engagement') => {
+    const given = read.map((p) => p[key]).filter((v): v is number => v !== null);
+    return given.length === 0 ? null : given.reduce((a, b) => a + b, 0);
+  };
+  return {
+    read: read.length,
+    ...(Object.fromEntries([...METRIC_NAMES, 'engagement'].map((k) => [k, add(k as MetricName)])) as Record<
+      MetricName | 'engagement',
+      number | null
+    >),
+  };
+}
+
+function performanceOf(d: DeliveryRow): ReportPerformance | null {
+  if (d.read_at === null) return null;
+  const value = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    ...(Object.fromEntries(METRIC_NAMES.map((m) => [m, value(d[m])])) as Record<MetricName, number | null>),
+    engagement: value(d.engagement),
+    readAt: toDate(d.read_at).toISOString(),
   };
 }
 
@@ -152,7 +190,7 @@ function toRow(d: DeliveryRow, origin: string): ReportRow {
   const scheduledAt = toDate(d.scheduled_at);
   return {
     text: d.text,
-    part: d.kind === 'thread' ? `Part ${d.part + 1} of ${d.parts}` : null,
+    part: d.kind === 'thread' ? `Part ${d.part + 1} of ${d.parts}` : d.part > 0 ? 'First comment' : null,
     network: PROVIDER_LABEL[d.provider] ?? d.provider,
     account: d.handle,
     status: d.status,
@@ -164,6 +202,7 @@ function toRow(d: DeliveryRow, origin: string): ReportRow {
     link: linkOf(d.external_url, origin),
     settlement,
     how: howWords(d, settlement),
+    performance: performanceOf(d),
   };
 }
 

@@ -12,4 +12,5 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'post.rejected': 'A post was rejected',
   'inbox.received': 'A reply, comment, mention or message came in',
   'inbox.answered': 'An inbox item was answered: its reply is live, or the account answered it elsewhere',
+  'metrics.updated': 'New metrics were read for sent posts (one event per metrics run)',
 };

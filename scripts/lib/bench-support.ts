@@ -125,6 +125,7 @@ export function benchPublisherOptions(
     ...DEFAULT_PUBLISHER_TUNING,
     workerId: `bench:${process.pid}:${randomUUID().slice(0, 8)}`,
     budgetMs: 20_000,
+    maintainEveryMs: 1_000, // as the scheduler's own options (lib/publishing/worker.ts)
     rateLimits: {}, // sandbox accounts are unlimited
     allowanceMs: allowanceFor(60_000),
     ...params, // origin: sandbox accounts' relative base URLs resolve against this trusted origin

@@ -70,8 +70,10 @@ export async function runSide<Config>(
   entry: string,
   config: Config,
   around: { ready: (pid: number) => Promise<void>; done: (pid: number) => Promise<void> },
+  options: { cpuProfDir?: string } = {},
 ): Promise<SideResult & { setup: Record<string, string | number> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(config)], {
+  const profile = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry, JSON.stringify(config)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = once(child, 'exit');

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DeliveryStatus } from '@/db/schema';
+import type { Platform } from '@/sandbox/store/types';
 import { newPostId } from '@/sandbox/store/post-ids';
 import type { Executor } from '@/db/client';
 import { getSandboxAccountByUserId, insertSandboxPost } from '@/sandbox/db/queries/store';
@@ -180,13 +181,16 @@ export type SandboxCopy = { id: string; createdAt: Date };
 export async function storeSandboxCopy(
   db: Executor,
   params: {
-    platform: 'x' | 'mastodon';
+    platform: Platform;
     platformUserId: string;
     text: string;
     createdAt: Date;
     kind?: 'post' | 'reply';
     inReplyToId?: string | null;
     idempotencyKey?: string | null;
+    /** Bluesky: the record and its key, as putRecord stores them. */
+    recordKey?: string | null;
+    record?: Record<string, unknown> | null;
   },
 ): Promise<SandboxCopy> {
   const account = await getSandboxAccountByUserId(db, params);
@@ -198,6 +202,8 @@ export async function storeSandboxCopy(
     text: params.text,
     inReplyToId: params.inReplyToId ?? null,
     idempotencyKey: params.idempotencyKey ?? null,
+    recordKey: params.recordKey ?? null,
+    record: params.record ?? null,
     createdAt: params.createdAt,
   });
   if (!row) throw new Error('seed: sandbox post id collision');

@@ -14,6 +14,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { upsertAccount } from '@/db/queries/accounts';
 import { socialAccounts } from '@/db/schema';
+import { seedDemoAnalytics } from './seed-analytics';
 import { seedDemoPosts, type SeedPostsOptions } from './seed-posts';
 import { upsertUser } from '@/db/queries/users';
 import { addMembership, upsertWorkspace, type Role } from '@/db/queries/workspaces';
@@ -73,7 +74,13 @@ export function demoPostsOptions(env: Env, origin: string): DemoPostsOptions {
  */
 export async function seedDemoData(
   db: Database,
-  options: { password: string; encryptionKey: string; posts?: DemoPostsOptions },
+  options: {
+    password: string;
+    encryptionKey: string;
+    posts?: DemoPostsOptions;
+    /** Six weeks of sent posts with their metrics and followers (the analytics page); needs `posts`. */
+    analytics?: { delaysMs: number[] };
+  },
 ) {
   const passwordHash = await hashPassword(options.password);
   for (const spec of DEMO) {
@@ -108,18 +115,29 @@ export async function seedDemoData(
     }
     if (!options.posts) continue;
     const { now, ...posts } = options.posts;
+    const accounts = await seededAccounts(db, workspace.id, spec.accounts);
+    const authorUserId = (members.find((m) => m.role === 'manager') ?? members[0]!).id;
     await seedDemoPosts(db, {
       ...posts,
       now: now ?? new Date(),
       workspaceId: workspace.id,
       timeZone: workspace.timeZone,
       latenessLimitSeconds: workspace.latenessLimitSeconds,
-      accounts: await seededAccounts(db, workspace.id, spec.accounts),
-      authorUserId: (members.find((m) => m.role === 'manager') ?? members[0]!).id,
+      accounts,
+      authorUserId,
       adminUserId: (members.find((m) => m.role === 'admin') ?? members[0]!).id,
       encryptionKey: options.encryptionKey,
     });
     await seedDemoInbox(db, workspace.id);
+    if (options.analytics)
+      await seedDemoAnalytics(db, {
+        workspaceId: workspace.id,
+        accounts,
+        authorUserId,
+        origin: posts.origin,
+        now: now ?? new Date(),
+        delaysMs: options.analytics.delaysMs,
+      });
   }
 }
 

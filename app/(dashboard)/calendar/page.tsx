@@ -4,6 +4,7 @@ import { CalendarBoard } from '@/components/calendar/calendar-board';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
+import { listSnippets } from '@/db/queries/library';
 import { getWorkspaceSettings } from '@/db/queries/workspaces';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/gate';
@@ -11,6 +12,7 @@ import { CALENDAR_VIEWS, defaultAnchor, fetchRange, isCivilDate, zonedParts } fr
 import { queryKeys, type CalendarQuery } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { calendarFiltersSchema, readCalendar } from '@/lib/reads/calendar';
+import { bulkEditAction } from '../bulk-actions';
 import { movePostAction } from './actions';
 
 export const metadata = { title: 'Calendar' };
@@ -22,9 +24,10 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const { workspace, role } = await requirePageWorkspace();
   const params = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
   const db = getDb();
-  const [settings, accounts] = await Promise.all([
+  const [settings, accounts, snippets] = await Promise.all([
     getWorkspaceSettings(db, { workspaceId: workspace.id }),
     listAccounts(db, { workspaceId: workspace.id, includeDisconnected: true }),
+    listSnippets(db, { workspaceId: workspace.id }),
   ]);
   const workspaceTimeZone = settings?.timeZone ?? 'UTC';
   const view = z.enum(CALENDAR_VIEWS).catch('month').parse(params.view);
@@ -59,6 +62,11 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
           canEdit={can(role, 'edit')}
           canCompose={can(role, 'compose')}
           moveAction={movePostAction}
+          bulk={
+            can(role, 'edit')
+              ? { action: bulkEditAction, snippets: snippets.map((x) => ({ id: x.id, name: x.name })) }
+              : undefined
+          }
         />
       </HydrationBoundary>
     </>

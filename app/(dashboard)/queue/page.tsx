@@ -9,12 +9,19 @@ import { getDb } from '@/db/client';
 import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { readQueue } from '@/lib/reads/queue';
+import { listAccounts } from '@/db/queries/accounts';
+import { listSnippets } from '@/db/queries/library';
+import { bulkEditAction } from '../bulk-actions';
 import { cancelPostAction } from './actions';
 
 export const metadata = { title: 'Queue' };
 
 export default async function QueuePage() {
   const { workspace, role } = await requirePageWorkspace();
+  const [accounts, snippets] = await Promise.all([
+    listAccounts(getDb(), { workspaceId: workspace.id }),
+    listSnippets(getDb(), { workspaceId: workspace.id }),
+  ]);
   const queryClient = getServerQueryClient();
   const items = await queryClient.fetchQuery({
     queryKey: queryKeys.queue(workspace.id),
@@ -65,6 +72,15 @@ export default async function QueuePage() {
             canEdit={can(role, 'edit')}
             canCancel={can(role, 'cancel')}
             cancelAction={cancelPostAction}
+            bulk={
+              can(role, 'edit')
+                ? {
+                    action: bulkEditAction,
+                    accounts: accounts.filter((a) => !a.disconnectedAt).map((a) => ({ id: a.id, handle: a.handle })),
+                    snippets: snippets.map((x) => ({ id: x.id, name: x.name })),
+                  }
+                : undefined
+            }
           />
         </HydrationBoundary>
       )}

@@ -1,6 +1,8 @@
 import Link from 'next/link';
+import { count } from '@/components/analytics/format';
 import { PrintButton } from '@/components/reports/print-button';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { DayField } from '@/components/ui/day-field';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
@@ -69,6 +71,12 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
               >
                 Download CSV
               </a>
+              <a
+                href={`/reports/pdf?from=${encodeURIComponent(fromDay)}&to=${encodeURIComponent(toDay)}`}
+                className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+              >
+                Download PDF
+              </a>
               <PrintButton />
             </div>
           )
@@ -76,8 +84,20 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
       />
 
       <form method="get" aria-label="Report period" className="mb-6 flex flex-wrap items-end gap-4 print:hidden">
-        <DateField name="from" label="From" value={fromDay} error={checked.ok ? undefined : checked.errors.from} />
-        <DateField name="to" label="To (included)" value={toDay} error={checked.ok ? undefined : checked.errors.to} />
+        <DayField
+          idPrefix="period"
+          name="from"
+          label="From"
+          value={fromDay}
+          error={checked.ok ? undefined : checked.errors.from}
+        />
+        <DayField
+          idPrefix="period"
+          name="to"
+          label="To (included)"
+          value={toDay}
+          error={checked.ok ? undefined : checked.errors.to}
+        />
         <button
           type="submit"
           className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-500"
@@ -95,6 +115,28 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
               <Stat key={s} label={SETTLEMENT_LABEL[s]} value={report.totals[s]} />
             ))}
           </dl>
+
+          <section aria-labelledby="performance" className="mb-6 break-inside-avoid">
+            <h2 id="performance" className="mb-3 text-lg font-semibold text-slate-900">
+              Performance
+            </h2>
+            <dl aria-label="Performance totals" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
+              <Stat label="Deliveries read" value={report.performance.read} />
+              <Stat label="Engagement" value={report.performance.engagement} />
+              <Stat label="Views" value={report.performance.views} />
+              <Stat label="Likes" value={report.performance.likes} />
+              <Stat label="Reposts" value={report.performance.reposts} />
+              <Stat label="Replies" value={report.performance.replies} />
+              <Stat label="Saves" value={report.performance.saves} />
+            </dl>
+            <p className="mt-2 text-xs text-slate-500">
+              The latest reading of each sent delivery (an hour, a day, a week and a month after it went out); “—”: not
+              read yet, or no network here gives that metric.{' '}
+              <Link href="/analytics" className="underline print:hidden">
+                Analytics
+              </Link>
+            </p>
+          </section>
 
           {report.rows.length === 0 ? (
             <EmptyState title="Nothing scheduled in this period">
@@ -119,6 +161,9 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
                     </th>
                     <th scope="col" className="px-3 py-2">
                       How it was settled
+                    </th>
+                    <th scope="col" className="px-3 py-2 text-right">
+                      Performance
                     </th>
                   </tr>
                 </thead>
@@ -153,6 +198,23 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
                       <td className="max-w-sm px-3 py-2">
                         <Badge tone={TONE[r.settlement]}>{SETTLEMENT_LABEL[r.settlement]}</Badge>
                         <p className="mt-1 text-xs text-slate-600">{r.how}</p>
+                      </td>
+                      <td className="px-3 py-2 text-right text-xs whitespace-nowrap text-slate-700 tabular-nums">
+                        {r.performance ? (
+                          <>
+                            <span className="block text-sm font-medium text-slate-900">
+                              {count(r.performance.engagement)} engagement
+                            </span>
+                            {r.performance.views !== null && (
+                              <span className="block">{count(r.performance.views)} views</span>
+                            )}
+                            <span className="block">
+                              {count(r.performance.likes)} likes · {count(r.performance.replies)} replies
+                            </span>
+                          </>
+                        ) : (
+                          <span className="text-slate-500">—</span>
+                        )}
                       </td>
                     </tr>
                   ))}
@@ -197,33 +259,11 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   );
 }
 
-function DateField({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
-  const errorId = `period-${name}-error`;
-  return (
-    <label className="text-sm">
-      <span className="block font-medium text-slate-700">{label}</span>
-      <input
-        type="date"
-        name={name}
-        defaultValue={value}
-        aria-invalid={!!error}
-        aria-describedby={error ? errorId : undefined}
-        className="mt-1 rounded-md border border-slate-300 px-2 py-1"
-      />
-      {error && (
-        <span id={errorId} className="mt-1 block text-rose-700">
-          {error}
-        </span>
-      )}
-    </label>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: number }) {
+function Stat({ label, value }: { label: string; value: number | null }) {
   return (
     <div className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200 print:shadow-none">
       <dt className="text-xs text-slate-600">{label}</dt>
-      <dd className="text-xl font-semibold text-slate-900">{value}</dd>
+      <dd className="text-xl font-semibold text-slate-900">{count(value)}</dd>
     </div>
   );
 }

@@ -36,6 +36,9 @@ import { getWorkspaceApproval } from '@/db/queries/approvals';
 import { createRequestLinkAction, revokeRequestLinkAction } from './request-links-actions';
 import { RequestLinks } from '@/components/settings/request-links';
 import { listActiveRequestLinks } from '@/db/queries/requests';
+import { ClientReportForm } from '@/components/settings/client-report-form';
+import { getClientReportSettings, listClientReports } from '@/db/queries/client-reports';
+import { setClientReportLogoAction, setClientReportRecipientAction } from './client-report-actions';
 
 export const metadata = { title: 'Settings' };
 
@@ -48,6 +51,10 @@ export default async function SettingsPage() {
   const { workspace, role, user } = await requirePageWorkspace();
   const admin = can(role, 'manageWorkspace');
   const manageMembers = can(role, 'manageMembers');
+  const [clientReport, clientReports] = await Promise.all([
+    getClientReportSettings(getDb(), { workspaceId: workspace.id }),
+    listClientReports(getDb(), { workspaceId: workspace.id, limit: 6 }),
+  ]);
   const [members, settings, requireAltText, approval, requestLinks, invitations] = await Promise.all([
     listMembers(getDb(), { workspaceId: workspace.id }),
     getWorkspaceSettings(getDb(), { workspaceId: workspace.id }),
@@ -93,6 +100,28 @@ export default async function SettingsPage() {
           description="New and edited posts wait in “Awaiting approval” and are never published until an admin (Approvals) or your client (a link) approves them."
           submitLabel="Save approval rule"
         />
+      </section>
+      <section aria-labelledby="client-report" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="client-report" className="mb-4 text-base font-semibold">
+          Client report
+        </h2>
+        <ClientReportForm
+          toAddress={clientReport?.toAddress ?? null}
+          hasLogo={!!clientReport?.logo}
+          canEdit={admin}
+          recipientAction={setClientReportRecipientAction}
+          logoAction={setClientReportLogoAction}
+        />
+        {clientReports.length > 0 && (
+          <ul aria-label="Monthly reports sent" className="mt-4 space-y-1 text-sm text-slate-700">
+            {clientReports.map((r) => (
+              <li key={r.period}>
+                {r.period}: to {r.toAddress} (
+                {r.status === 'sent' ? 'sent' : r.status === 'failed' ? 'could not be sent' : 'sending'})
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section aria-labelledby="members" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="members" className="mb-2 text-base font-semibold">
@@ -175,6 +204,18 @@ export default async function SettingsPage() {
           className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
         >
           Open posting slots →
+        </Link>
+      </section>
+      <section aria-labelledby="links" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="links" className="mb-2 text-base font-semibold">
+          Links
+        </h2>
+        <p className="text-sm text-slate-600">UTM tags and short links per network, UTM presets, and clicks.</p>
+        <Link
+          href="/settings/links"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open link settings →
         </Link>
       </section>
       <section aria-labelledby="api" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">

@@ -33,11 +33,24 @@ import { POST as uploadMedia } from './media/route';
 import { makeImage } from '@/testing/images';
 import { storeInboxItem } from '@/testing/inbox';
 import { GET as listPosts, POST as createPost } from './posts/route';
+import { snippetContract } from './snippets/[id]/contract';
+import { DELETE as deleteSnippet } from './snippets/[id]/route';
+import { snippetsContract } from './snippets/contract';
+import { GET as listSnippets, POST as createSnippet } from './snippets/route';
+import { templateContract } from './templates/[id]/contract';
+import { DELETE as deleteTemplate, GET as getTemplate } from './templates/[id]/route';
+import { templatesContract } from './templates/contract';
+import { GET as listTemplates, POST as createTemplate } from './templates/route';
 import { webhookEndpointContract } from './webhook-endpoints/[id]/contract';
 import { DELETE as deleteWebhookEndpoint } from './webhook-endpoints/[id]/route';
 import { webhookEndpointsContract } from './webhook-endpoints/contract';
 import { GET as listWebhookEndpoints, POST as createWebhookEndpoint } from './webhook-endpoints/route';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
+import { insertMetricHistory } from '@/testing/analytics';
+import { analyticsSummaryContract } from './analytics/summary/contract';
+import { GET as getAnalyticsSummary } from './analytics/summary/route';
+import { postMetricsContract } from './posts/[id]/metrics/contract';
+import { GET as getPostMetrics } from './posts/[id]/metrics/route';
 
 process.env.APP_ENCRYPTION_KEY ??= TEST_ENCRYPTION_KEY;
 // POST /accounts calls a Mastodon-API server on loopback, allowed by name as on the e2e server.
@@ -189,6 +202,44 @@ describe('real answers match the generated contract', () => {
     );
     expect(canceled.status).toBe(200);
     expect(await expectConforms(cancelPostContract, 'POST', canceled)).toMatchObject({ status: 'canceled' });
+  });
+
+  it('GET /analytics/summary and GET /posts/{id}/metrics: the figures, 422 for a bad period, 404 for an unknown post', async () => {
+    const [postId] = await insertMetricHistory(fixture.db, {
+      workspaceId: tenant.workspace.id,
+      accountIds: tenant.accounts.map((a) => a.id),
+      posts: 4,
+      from: new Date('2026-02-01T00:00:00Z'),
+      to: new Date('2026-02-05T00:00:00Z'),
+      readings: 2,
+    });
+    const summary = await getAnalyticsSummary(
+      apiRequest('/api/v1/analytics/summary?from=2026-02-01T00:00:00Z&to=2026-02-05T00:00:00Z', {
+        token: tenant.token,
+      }),
+      noParams,
+    );
+    expect(summary.status).toBe(200);
+    expect((await expectConforms(analyticsSummaryContract, 'GET', summary)).totals).toMatchObject({ posts: 4 });
+    const invalid = await getAnalyticsSummary(
+      apiRequest('/api/v1/analytics/summary?from=2026-02-01T00:00:00Z', { token: tenant.token }),
+      noParams,
+    );
+    expect(invalid.status).toBe(422);
+    await expectConforms(analyticsSummaryContract, 'GET', invalid);
+    const metrics = await getPostMetrics(
+      apiRequest(`/api/v1/posts/${postId}/metrics`, { token: tenant.token }),
+      idParams(postId!),
+    );
+    expect(metrics.status).toBe(200);
+    await expectConforms(postMetricsContract, 'GET', metrics);
+    const unknown = randomUUID();
+    const missing = await getPostMetrics(
+      apiRequest(`/api/v1/posts/${unknown}/metrics`, { token: tenant.token }),
+      idParams(unknown),
+    );
+    expect(missing.status).toBe(404);
+    await expectConforms(postMetricsContract, 'GET', missing);
   });
 
   it('GET /accounts and GET /openapi.json', async () => {
@@ -414,6 +465,72 @@ describe('real answers match the generated contract', () => {
     await expectConforms(inboxReplyContract, 'POST', taken);
     await expectConforms(inboxReplyContract, 'POST', await send({ text: '' }));
     await expectConforms(inboxReplyContract, 'POST', await send({ text: 'x' }, randomUUID(), randomUUID()));
+  });
+
+  it('GET, POST /snippets, /templates; GET, DELETE /templates/{id}, DELETE /snippets/{id}: 201, 422, 200, 204, 404', async () => {
+    const { token } = tenant;
+    const snippet = { name: `tags-${randomUUID().slice(0, 6)}`, kind: 'hashtags', text: '#launch #spring' };
+    const made = await createSnippet(
+      apiRequest('/api/v1/snippets', { method: 'POST', token, body: snippet }),
+      noParams,
+    );
+    expect(made.status).toBe(201);
+    const created = await expectConforms(snippetsContract, 'POST', made);
+    const again = await createSnippet(
+      apiRequest('/api/v1/snippets', { method: 'POST', token, body: snippet }),
+      noParams,
+    );
+    expect(again.status).toBe(422);
+    await expectConforms(snippetsContract, 'POST', again);
+    await expectConforms(
+      snippetsContract,
+      'GET',
+      await listSnippets(apiRequest('/api/v1/snippets', { token }), noParams),
+    );
+    const id = created.id as string;
+    const del = () => deleteSnippet(apiRequest(`/api/v1/snippets/${id}`, { method: 'DELETE', token }), idParams(id));
+    expect((await del()).status).toBe(204);
+    const gone = await del();
+    expect(gone.status).toBe(404);
+    await expectConforms(snippetContract, 'DELETE', gone);
+
+    const template = {
+      name: `launch-${randomUUID().slice(0, 6)}`,
+      text: 'New: {{product}}',
+      accountIds: [tenant.accounts[0]!.id],
+      timeOfDay: '09:30',
+    };
+    const t = await createTemplate(
+      apiRequest('/api/v1/templates', { method: 'POST', token, body: template }),
+      noParams,
+    );
+    expect(t.status).toBe(201);
+    const tid = (await expectConforms(templatesContract, 'POST', t)).id as string;
+    const foreign = { ...template, name: 'other', accountIds: [randomUUID()] };
+    const refused = await createTemplate(
+      apiRequest('/api/v1/templates', { method: 'POST', token, body: foreign }),
+      noParams,
+    );
+    expect(refused.status).toBe(422);
+    await expectConforms(templatesContract, 'POST', refused);
+    await expectConforms(
+      templatesContract,
+      'GET',
+      await listTemplates(apiRequest('/api/v1/templates', { token }), noParams),
+    );
+    await expectConforms(
+      templateContract,
+      'GET',
+      await getTemplate(apiRequest(`/api/v1/templates/${tid}`, { token }), idParams(tid)),
+    );
+    expect(
+      (await deleteTemplate(apiRequest(`/api/v1/templates/${tid}`, { method: 'DELETE', token }), idParams(tid))).status,
+    ).toBe(204);
+    await expectConforms(
+      templateContract,
+      'GET',
+      await getTemplate(apiRequest(`/api/v1/templates/${tid}`, { token }), idParams(tid)),
+    );
   });
 
   it('GET, POST /webhook-endpoints and DELETE /webhook-endpoints/{id}: 201 with the secret, 403, 422, 204, 404', async () => {

@@ -11,6 +11,8 @@ export async function addDeliveries(
     accountIds: string[];
     /** The thread parts to add, by position (default: part 0 only, as for every post that is not a thread). */
     parts?: number[];
+    /** Parts for some accounts instead of `parts` (a post's first comment: [0, 1]), keyed by lower-case account id. */
+    partsByAccount?: ReadonlyMap<string, number[]>;
     dueAt: Date;
     /**
      * `draft`: saved without scheduling, never claimed until scheduled. Default: the workspace's approval rule
@@ -27,13 +29,14 @@ export async function addDeliveries(
   },
 ) {
   const parts = params.parts ?? [0];
-  if (params.accountIds.length === 0 || parts.length === 0) return [];
+  const partsOf = (accountId: string) => params.partsByAccount?.get(accountId.toLowerCase()) ?? parts;
+  if (params.accountIds.every((id) => partsOf(id).length === 0)) return [];
   const status = params.status ?? (await schedulingStatus(db, params));
   const rows = await db
     .insert(deliveries)
     .values(
       params.accountIds.flatMap((accountId) =>
-        parts.map((part) => ({
+        partsOf(accountId).map((part) => ({
           workspaceId: params.workspaceId,
           postId: params.postId,
           accountId,
@@ -72,7 +75,15 @@ export async function addDeliveriesForPosts(
   db: Executor,
   params: {
     workspaceId: string;
-    posts: { postId: string; accountIds: string[]; parts: number[]; dueAt: Date; detail: Record<string, unknown> }[];
+    posts: {
+      postId: string;
+      accountIds: string[];
+      parts: number[];
+      /** Parts for some accounts instead of `parts` (a first comment: [0, 1]), keyed by lower-case account id. */
+      partsByAccount?: ReadonlyMap<string, number[]>;
+      dueAt: Date;
+      detail: Record<string, unknown>;
+    }[];
     actor: string;
     reason: string;
   },
@@ -80,7 +91,7 @@ export async function addDeliveriesForPosts(
   const status = await schedulingStatus(db, params);
   const values = params.posts.flatMap((p) =>
     p.accountIds.flatMap((accountId) =>
-      p.parts.map((part) => ({
+      (p.partsByAccount?.get(accountId.toLowerCase()) ?? p.parts).map((part) => ({
         workspaceId: params.workspaceId,
         postId: p.postId,
         accountId,

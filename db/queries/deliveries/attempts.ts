@@ -77,8 +77,10 @@ export async function startAttempts(
       a.id as "accountId", a.provider, a.base_url as "baseUrl",
       a.platform_user_id as "platformUserId", a.credentials_encrypted as "credentialsEncrypted", p.scheduled_at as "scheduledAt",
       d.provider_state as "providerState", d.format, d.options,
-      -- This attempt's own row is not visible to the statement that inserts it: on a first attempt, now() is its start.
-      coalesce((select min(t.started_at) from attempts t where t.delivery_id = s.delivery_id), now()) as "firstAttemptAt"
+      -- This attempt's own row is not visible to the statement that inserts it: on a first claim, now() is its start
+      -- (and the earlier attempts are read only when there can be some).
+      case when d.attempt_count = 1 then now()
+        else coalesce((select min(t.started_at) from attempts t where t.delivery_id = s.delivery_id), now()) end as "firstAttemptAt"
     from started s
     join deliveries d on d.id = s.delivery_id
     join posts p on p.id = d.post_id

@@ -63,7 +63,8 @@ describe('claims are fair across workspaces (the top of the hour)', () => {
   it('within a workspace the earliest due goes first, and an overdue one in another workspace is not passed over', async () => {
     const now = Date.now();
     const a = await workspaceWithDue(5, new Date(now - 10_000));
-    const late = await workspaceWithDue(1, new Date(now - 3_600_000));
+    // Half an hour overdue: within the default lateness limit (an hour), so still to be published, not missed.
+    const late = await workspaceWithDue(1, new Date(now - 1_800_000));
     const b = await workspaceWithDue(5, new Date(now - 5_000));
     const claimed = await claimDueDeliveries(db, { workerId: 'fair-3', limit: 3, leaseMs: 60_000 });
     const byWorkspace = await claimedByWorkspace(claimed.map((c) => c.deliveryId));
@@ -90,5 +91,20 @@ describe('claims are fair across workspaces (the top of the hour)', () => {
     expect(ids, 'together they claimed everything due').toHaveLength(due);
     expect(one.length, 'each side of the race claimed some').toBeGreaterThan(0);
     expect(two.length, 'each side of the race claimed some').toBeGreaterThan(0);
+  });
+
+  it('a claim says when more was due than it could take, so the publisher claims again at once', async () => {
+    const at = new Date(Date.now() - 1_000);
+    await workspaceWithDue(250, at);
+    const left = await dueNow(); // with what the earlier tests left
+    const first = await claimDueDeliveries(db, { workerId: 'more-1', limit: 200, leaseMs: 60_000 });
+    expect(first).toHaveLength(200);
+    expect(first.every((c) => c.contended)).toBe(true);
+    const second = await claimDueDeliveries(db, { workerId: 'more-2', limit: 200, leaseMs: 60_000 });
+    expect(second).toHaveLength(left - 200);
+    expect(
+      second.every((c) => !c.contended),
+      'all that was due fitted in this one',
+    ).toBe(true);
   });
 });

@@ -9,10 +9,10 @@ export const deliverySchema = z
   .object({
     id: z.uuid(),
     accountId: z.uuid(),
-    part: z
-      .number()
-      .int()
-      .openapi({ description: 'The thread part it publishes (0-based; always 0 for other kinds).' }),
+    part: z.number().int().openapi({
+      description:
+        'The thread part it publishes (0-based); for a post, 0 is the post and 1 its first comment (published once part 0 is sent there).',
+    }),
     status: z.enum(deliveryStatusEnum.enumValues),
     externalId: z.string().nullable(),
     url: z.string().nullable(),
@@ -65,11 +65,18 @@ export const postSchema = z
       .openapi({ description: "The deliveries' status when they agree, else `partial`." }),
     kind: z.enum(postKindEnum.enumValues),
     text: z.string(),
+    firstComment: z.string().nullable().openapi({
+      description:
+        "The post's first comment (kind `post`), published as part 1 on each account whose network takes one; null: none.",
+    }),
     inReplyTo: z.string().nullable(),
     recipient: z.string().nullable(),
     variants: z
-      .record(z.string(), z.object({ text: z.string() }))
-      .openapi({ description: 'Text per account (`{ [accountId]: { text } }`) where it differs from `text`.' }),
+      .record(z.string(), z.object({ text: z.string().optional(), firstComment: z.string().optional() }))
+      .openapi({
+        description:
+          'Per account (`{ [accountId]: { text?, firstComment? } }`): its own text where it differs from `text`, its own first comment where it differs from `firstComment`.',
+      }),
     formats: z.record(z.string(), z.string()).openapi({
       description:
         "How an account publishes it where its network has several ways (`{ [accountId]: format }`: Instagram's `story`).",

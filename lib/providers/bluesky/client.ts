@@ -16,6 +16,7 @@ import type {
 import { POST_COLLECTION, atUri, parsePostRef, type RecordRef } from './at-uri';
 import { classifyBluesky, xrpcError } from './classifier';
 import { buildFacets } from './facets';
+import { blueskyPostMetrics, readBlueskyFollowers } from './metrics';
 import { deleteRecord, listRecentRecords, readBackRecord, whoAmISession } from './reads';
 import { openRepo, strongRef, type CallOptions, type Repo, type StrongRef } from './repo';
 import { openSession, renewSession, type SessionResult } from './session';
@@ -201,6 +202,8 @@ export function createBlueskyClient(account: BlueskyAccount, send: ProviderTrans
     readBack: (input) => readBackRecord(repo, input),
     whoAmI: (options = {}) => whoAmISession(repo, options),
     deletePost: (id, options = {}) => deleteRecord(repo, id, options),
+    postMetrics: blueskyPostMetrics(repo),
+    readFollowers: (options = {}) => readBlueskyFollowers(repo, options),
     createSession: (identifier, password, options) => openSession(sessions, { identifier, password }, options),
     refreshSession: (refreshJwt, options) =>
       renewSession(

@@ -19,6 +19,7 @@ import {
 } from '../types';
 import { deleteGraphObject, listAccountPosts } from '../meta-graph/client';
 import { createGraph, type Graph, type GraphAccount } from '../meta-graph/graph';
+import { facebookPostMetrics, readFollowersField } from '../meta-graph/insights';
 import { FACEBOOK_NETWORK } from '../meta-graph/network';
 import { classifyFacebook } from './classifier';
 import { publishVideo } from './publish-video';
@@ -184,7 +185,17 @@ export function createFacebookClient(account: GraphAccount, send?: ProviderTrans
 
   const deletePost = (id: string, options: CallOptions = {}) => deleteGraphObject(graph, id, options);
 
-  return { provider: 'facebook', publish, listRecent, whoAmI, deletePost, readBack, listIdentities };
+  return {
+    provider: 'facebook',
+    publish,
+    listRecent,
+    whoAmI,
+    deletePost,
+    readBack,
+    listIdentities,
+    postMetrics: facebookPostMetrics(graph),
+    readFollowers: (options: CallOptions = {}) => readFollowersField(graph, account.platformUserId, options),
+  };
 }
 
 /** Pages whose token may publish: the person can perform CREATE_CONTENT there (Facebook's task list). */

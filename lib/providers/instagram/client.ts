@@ -15,6 +15,7 @@ import {
 } from '../types';
 import { createContainerClient } from '../meta-graph/client';
 import { createGraph, type ContainerParams, type Graph, type GraphAccount } from '../meta-graph/graph';
+import { instagramPostMetrics, readFollowersField } from '../meta-graph/insights';
 import { INSTAGRAM_NETWORK } from '../meta-graph/network';
 import { PUBLISHING_LIMIT_RETRY_MS, classifyInstagram } from './classifier';
 
@@ -43,6 +44,8 @@ export function createInstagramClient(account: GraphAccount, send?: ProviderTran
       input.kind === 'reply'
         ? { verdict: 'list', evidence: { comment: true, on: input.inReplyTo } }
         : media.readBack!(input),
+    postMetrics: instagramPostMetrics(graph),
+    readFollowers: (options) => readFollowersField(graph, account.platformUserId, options),
   };
 }
 

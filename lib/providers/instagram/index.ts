@@ -29,7 +29,13 @@ export const instagramProvider = {
     authorizeUrl: 'https://www.instagram.com/oauth/authorize',
     tokenUrl: 'https://api.instagram.com/oauth/access_token',
     // instagram_business_manage_comments: the first comment and, later, the inbox's comments.
-    scopes: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments'],
+    scopes: [
+      'instagram_business_basic',
+      'instagram_business_content_publish',
+      'instagram_business_manage_comments',
+      // The media's insights (analytics).
+      'instagram_business_manage_insights',
+    ],
     clientIdEnv: 'INSTAGRAM_APP_ID',
     clientSecretEnv: 'INSTAGRAM_APP_SECRET',
     apiBaseUrl: 'https://graph.instagram.com',

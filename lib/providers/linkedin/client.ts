@@ -17,6 +17,7 @@ import { linkedinApi, toRecentPost, type CallOptions, type LinkedinAccount, type
 import { LINKEDIN_RULES, classifyLinkedin } from './classifier';
 import { listLinkedinIdentities } from './identities';
 import { toLittleText } from './little-text';
+import { linkedinPostMetrics, readLinkedinFollowers } from './metrics';
 import { linkedinReadBack } from './read-back';
 import { authorKind, personUrn } from './urn';
 
@@ -146,6 +147,8 @@ export function createLinkedinClient(
     deletePost,
     readBack: (input) => linkedinReadBack(api, input),
     listIdentities: (call) => listLinkedinIdentities(api, whoAmI, call),
+    postMetrics: linkedinPostMetrics(api),
+    readFollowers: (call) => readLinkedinFollowers(api, call),
   };
 }
 

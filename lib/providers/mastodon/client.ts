@@ -3,13 +3,16 @@ import { deleteOnce } from '../delete-post';
 import { sendOnce } from '@/lib/net/send';
 import { mediaNotPosted, notCalled, readMedia, sleep } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
-import { callBudget } from '../call-budget';
+import { callBudget, callOptions } from '../call-budget';
+import { countOf, presentMetrics } from '@/lib/analytics/metrics';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import type { ProviderTransport } from '../transport';
 import {
   ProviderReadError,
   type Classification,
   type ListRecentInput,
+  type PostMetricsRead,
+  type PostMetricsReader,
   type PublishMedia,
   type RawOutcome,
   type ProviderClient,
@@ -257,5 +260,59 @@ export function createMastodonClient(account: MastodonAccount, send: ProviderTra
     );
   }
 
-  return { provider: 'mastodon', publish, listRecent, whoAmI, deletePost };
+  /**
+   * GET /api/v1/statuses/:id, one status a call (every Mastodon-API server has it; the 4.3 list of ids does not exist
+   * on older ones): favourites_count, reblogs_count, replies_count. Mastodon counts no views. 404: deleted.
+   */
+  const postMetrics: PostMetricsReader = {
+    batchSize: 1,
+    calls: (count) => count,
+    async read(input) {
+      const found = new Map<string, PostMetricsRead>();
+      for (const id of input.ids) {
+        const raw = await send({
+          method: 'GET',
+          url: `${base}/api/v1/statuses/${encodeURIComponent(id)}`,
+          headers: auth,
+          outbound: account.outbound,
+          ...callOptions(input),
+        });
+        if (raw.type === 'response' && (raw.status === 404 || raw.status === 410)) {
+          found.set(id, { status: 'gone' });
+          continue;
+        }
+        const status = raw.type === 'response' && raw.status >= 200 && raw.status < 300 ? asRecord(raw.body) : null;
+        if (!status || asString(status.id) !== id) {
+          const classification = classifyMastodon(raw);
+          throw new ProviderReadError(`Could not read a status: ${classification.reason}`, classification);
+        }
+        found.set(id, {
+          status: 'found',
+          metrics: presentMetrics({
+            views: undefined,
+            likes: countOf(status.favourites_count),
+            reposts: countOf(status.reblogs_count),
+            replies: countOf(status.replies_count),
+            // Mastodon 4.5 counts quotes; older servers leave the field out (absent, not zero).
+            quotes: countOf(status.quotes_count),
+            saves: undefined,
+            clicks: undefined,
+          }),
+        });
+      }
+      return found;
+    },
+  };
+
+  /** verify_credentials: the account's `followers_count`. */
+  async function readFollowers(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    const { body } = await readJson(
+      { url: `${base}/api/v1/accounts/verify_credentials`, headers: auth, outbound: account.outbound, ...options },
+      MASTODON_RULES,
+      send,
+    );
+    return countOf(asRecord(body).followers_count) ?? null;
+  }
+
+  return { provider: 'mastodon', publish, listRecent, whoAmI, deletePost, postMetrics, readFollowers };
 }

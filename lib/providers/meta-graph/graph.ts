@@ -220,6 +220,10 @@ export function createGraph(
       return send({ method: 'POST', url: target, headers, outbound: account.outbound, ...body, ...call });
     },
 
+    /** GET /{id}/{edge}?…, the answer as it came (a deleted object's error is an answer, not a failure). */
+    getObjectEdge: (id: string, edge: string | null, query: Record<string, string | undefined>, options: CallOptions) =>
+      request('GET', url(`/${encodeURIComponent(id)}${edge ? `/${edge}` : ''}`, query), options),
+
     /** Any other read of the account's own (Instagram's content_publishing_limit). */
     readEdge: (edge: string, query: Record<string, string | undefined>, options: CallOptions) =>
       read(`/${user}/${edge}`, query, options),

@@ -2,6 +2,7 @@ import type { ProviderTransport } from '../transport';
 import type { ProviderClient, PublishInput, PublishMedia } from '../types';
 import { createContainerClient } from '../meta-graph/client';
 import { createGraph, type GraphAccount } from '../meta-graph/graph';
+import { readThreadsFollowers, threadsPostMetrics } from '../meta-graph/insights';
 import { THREADS_NETWORK } from '../meta-graph/network';
 import { classifyThreads } from './classifier';
 
@@ -13,9 +14,10 @@ const image = (item: PublishMedia) => ({ image_url: item.publicUrl!(), alt_text:
  * (POST /{user}/threads; parameters in the query string, as Meta's examples), a reply by `reply_to_id`.
  */
 export function createThreadsClient(account: GraphAccount, send?: ProviderTransport): ProviderClient {
-  return createContainerClient(
+  const graph = createGraph(THREADS_NETWORK, classifyThreads, account, send);
+  const client = createContainerClient(
     {
-      graph: createGraph(THREADS_NETWORK, classifyThreads, account, send),
+      graph,
       refuse: (input: PublishInput) =>
         input.kind === 'dm'
           ? 'Threads has no direct messages.'
@@ -36,4 +38,9 @@ export function createThreadsClient(account: GraphAccount, send?: ProviderTransp
     },
     { listings: ['threads', 'replies'] },
   );
+  return {
+    ...client,
+    postMetrics: threadsPostMetrics(graph),
+    readFollowers: (options) => readThreadsFollowers(graph, account.platformUserId, options),
+  };
 }

@@ -35,6 +35,8 @@ export const threadsProvider = {
       'threads_manage_replies',
       'threads_read_replies',
       'threads_delete',
+      // The posts' insights and the profile's follower count (analytics).
+      'threads_manage_insights',
     ],
     clientIdEnv: 'THREADS_APP_ID',
     clientSecretEnv: 'THREADS_APP_SECRET',

@@ -212,6 +212,39 @@ export function createTiktokApi(account: TiktokAccount, send: ProviderTransport 
       return videos;
     },
 
+    /**
+     * POST video/query (video.list): up to 20 of the creator's own video ids; a video TikTok no longer shows (deleted,
+     * made private) is left out of `videos`.
+     */
+    async queryVideos(ids: string[], options: CallOptions): Promise<Record<string, unknown>[]> {
+      const raw = await send({
+        method: 'POST',
+        url: `${base}/v2/video/query/?fields=id,like_count,comment_count,share_count,view_count`,
+        headers,
+        json: { filters: { video_ids: ids } },
+        outbound: account.outbound,
+        ...options,
+      });
+      const data = await read(raw);
+      return (Array.isArray(data.videos) ? data.videos : []).map(asRecord);
+    },
+
+    /** GET user/info?fields=follower_count (user.info.stats). */
+    followerCount: async (options: CallOptions) =>
+      asRecord(
+        (
+          await read(
+            await send({
+              method: 'GET',
+              url: `${base}/v2/user/info/?fields=open_id,follower_count`,
+              headers,
+              outbound: account.outbound,
+              ...options,
+            }),
+          )
+        ).user,
+      ).follower_count,
+
     /** GET user/info: who the token belongs to (user.info.basic fields only: `username` needs user.info.profile). */
     me: async (options: CallOptions) =>
       asRecord(

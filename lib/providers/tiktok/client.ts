@@ -13,6 +13,7 @@ import {
 } from '../types';
 import { createTiktokApi, type TiktokAccount } from './api';
 import { classifyTiktok } from './classifier';
+import { readTiktokFollowers, tiktokPostMetrics } from './metrics';
 import type { TiktokOptionsInfo } from './options';
 import { publishTiktok } from './publish';
 import { settledBy } from './settle';
@@ -129,6 +130,8 @@ export function createTiktokClient(account: TiktokAccount, send?: ProviderTransp
     deletePost,
     readBack,
     postOptionsInfo,
+    postMetrics: tiktokPostMetrics(api),
+    readFollowers: (options) => readTiktokFollowers(api, options),
   };
 
   /** creator_info/query: the privacy levels and interactions this creator allows now (the composer offers only these). */

@@ -10,9 +10,9 @@ import { tiktokMeta } from './meta';
 const TIKTOK_OAUTH: OAuthConfig = {
   authorizeUrl: 'https://www.tiktok.com/v2/auth/authorize/',
   tokenUrl: 'https://open.tiktokapis.com/v2/oauth/token/',
-  // user.info.basic: who the token is (user/info); video.publish: direct post; video.upload: the inbox;
-  // video.list: the public videos that settle a lost init.
-  scopes: ['user.info.basic', 'video.publish', 'video.upload', 'video.list'],
+  // user.info.basic: who the token is (user/info); user.info.stats: its follower count (analytics); video.publish:
+  // direct post; video.upload: the inbox; video.list: the public videos that settle a lost init, and their metrics.
+  scopes: ['user.info.basic', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'],
   clientIdEnv: 'TIKTOK_CLIENT_KEY',
   clientSecretEnv: 'TIKTOK_CLIENT_SECRET',
   apiBaseUrl: 'https://open.tiktokapis.com',

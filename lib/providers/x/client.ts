@@ -3,12 +3,15 @@ import { deleteOnce } from '../delete-post';
 import { sendOnce } from '@/lib/net/send';
 import { mediaNotPosted, readMedia } from '../media-step';
 import { rejectedInput, withTiming } from '../publish-result';
-import { callBudget } from '../call-budget';
+import { callBudget, callOptions } from '../call-budget';
+import { countOf, presentMetrics } from '@/lib/analytics/metrics';
 import { asRecord, asString, checkIdentity, readJson } from '../read';
 import {
   ProviderReadError,
   type Classification,
   type ListRecentInput,
+  type PostMetricsRead,
+  type PostMetricsReader,
   type PublishMedia,
   type RawOutcome,
   type ProviderClient,
@@ -197,7 +200,67 @@ export function createXClient(account: XAccount, send: ProviderTransport = sendO
     );
   }
 
-  return { provider: 'x', publish, listRecent, whoAmI, deletePost };
+  /**
+   * GET /2/tweets?ids=…&tweet.fields=public_metrics (up to 100 a call): likes, retweets, replies, quotes, bookmarks and
+   * impressions; an id in `errors` as "Not Found" is deleted (or no longer visible to the account: read no more).
+   */
+  const postMetrics: PostMetricsReader = {
+    batchSize: 100,
+    calls: (count) => Math.ceil(count / 100),
+    async read(input) {
+      const query = new URLSearchParams({ ids: input.ids.join(','), 'tweet.fields': 'public_metrics' });
+      const { body } = await readJson(
+        { url: `${base}/2/tweets?${query}`, headers: auth, outbound: account.outbound, ...callOptions(input) },
+        X_RULES,
+        send,
+      );
+      const { data, errors } = asRecord(body);
+      if (!Array.isArray(data) && !Array.isArray(errors)) throw readFailure(errors);
+      const found = new Map<string, PostMetricsRead>();
+      for (const tweet of (Array.isArray(data) ? data : []).map(asRecord)) {
+        const id = asString(tweet.id);
+        const m = asRecord(tweet.public_metrics);
+        if (!id || !tweet.public_metrics) continue;
+        found.set(id, {
+          status: 'found',
+          metrics: presentMetrics({
+            views: countOf(m.impression_count),
+            likes: countOf(m.like_count),
+            reposts: countOf(m.retweet_count),
+            replies: countOf(m.reply_count),
+            quotes: countOf(m.quote_count),
+            saves: countOf(m.bookmark_count),
+            clicks: undefined,
+          }),
+        });
+      }
+      for (const error of (Array.isArray(errors) ? errors : []).map(asRecord)) {
+        const id = asString(error.resource_id) ?? asString(error.value);
+        if (id && error.resource_type === 'tweet' && /resource-not-found/.test(String(error.type ?? '')))
+          found.set(id, { status: 'gone' });
+      }
+      return found;
+    },
+  };
+
+  /** GET /2/users/me?user.fields=public_metrics: `followers_count`. */
+  async function readFollowers(options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    const { body } = await readJson(
+      {
+        url: `${base}/2/users/me?${new URLSearchParams({ 'user.fields': 'public_metrics' })}`,
+        headers: auth,
+        outbound: account.outbound,
+        ...options,
+      },
+      X_RULES,
+      send,
+    );
+    const user = asRecord(asRecord(body).data);
+    if (!asString(user.id)) throw readFailure(asRecord(body).errors);
+    return countOf(asRecord(user.public_metrics).followers_count) ?? null;
+  }
+
+  return { provider: 'x', publish, listRecent, whoAmI, deletePost, postMetrics, readFollowers };
 }
 
 /**

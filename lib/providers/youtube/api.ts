@@ -159,6 +159,20 @@ export function createYoutubeApi(account: YoutubeAccount, send: ProviderTranspor
       return videos;
     },
 
+    /** videos.list?part=statistics&id=a,b (up to 50): each video's `statistics` (counts as strings), by id. */
+    async videoStatistics(ids: string[], options: CallOptions) {
+      const query = new URLSearchParams({ part: 'statistics', id: ids.join(','), maxResults: '50' });
+      const { body } = await get(`/youtube/v3/videos?${query}`, options);
+      const items = asRecord(body).items;
+      return (Array.isArray(items) ? items : []).map(asRecord);
+    },
+
+    /** channels.list?part=statistics&mine=true: the channel's `statistics` (subscriberCount, hiddenSubscriberCount). */
+    async channelStatistics(options: CallOptions) {
+      const { body } = await get('/youtube/v3/channels?part=statistics&mine=true', options);
+      return asRecord(asRecord((asRecord(body).items as unknown[] | undefined)?.[0]).statistics);
+    },
+
     /** thumbnails.set?videoId=…: the image's bytes as the body (JPEG or PNG, at most 2 MB). */
     setThumbnail(videoId: string, image: Uint8Array, options: CallOptions) {
       return send({

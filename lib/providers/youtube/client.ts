@@ -12,6 +12,7 @@ import {
   type ReadBackInput,
   type RecentPost,
 } from '../types';
+import { readYoutubeFollowers, youtubePostMetrics } from './metrics';
 import { createYoutubeApi, sessionStateOf, type YoutubeAccount } from './api';
 import { classifyYoutube } from './classifier';
 import { youtubeVideoSettings } from './settings';
@@ -146,5 +147,7 @@ export function createYoutubeClient(
     whoAmI,
     deletePost,
     readBack,
+    postMetrics: youtubePostMetrics(api),
+    readFollowers: (options) => readYoutubeFollowers(api, options),
   };
 }

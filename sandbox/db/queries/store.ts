@@ -162,6 +162,8 @@ export async function insertSandboxPost(
     idempotencyKey?: string | null;
     /** What else the post is (an Instagram Story: `{ media_product_type: 'STORY' }`, a TikTok video's record). */
     record?: Record<string, unknown> | null;
+    /** Bluesky: the record key (the seed's copies; putRecord goes through insertSandboxRecord). */
+    recordKey?: string | null;
     media?: { type: string; altText: string; sha256: string }[];
     createdAt: Date;
   },

@@ -17,6 +17,7 @@ import { putRecordWithProfile } from '@/sandbox/behaviour/profiles';
 import { bearerToken, readBody } from '@/sandbox/http/request';
 import type { SandboxAccount, SandboxDeps } from '@/sandbox/store/types';
 import { isPerson } from '@/sandbox/behaviour/people';
+import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { tidOf } from './tid';
 
 // A PDS's XRPC API (AT Protocol) as the sandbox serves it, under /api/sandbox/bluesky/xrpc/<method>: sign-up
@@ -46,6 +47,9 @@ const METHODS: Record<string, { verb: 'GET' | 'POST'; handle: Handler }> = {
   'com.atproto.repo.deleteRecord': { verb: 'POST', handle: deleteRecord },
   'com.atproto.repo.uploadBlob': { verb: 'POST', handle: uploadBlob },
   'com.atproto.identity.resolveHandle': { verb: 'GET', handle: resolveHandle },
+  // The AppView's reads, as a PDS serves them by proxying to it (the counts come from the AppView's index).
+  'app.bsky.feed.getPosts': { verb: 'GET', handle: getPosts },
+  'app.bsky.actor.getProfile': { verb: 'GET', handle: getProfile },
 };
 
 export async function handleBluesky(request: Request, path: string, deps: SandboxDeps): Promise<Response> {
@@ -260,4 +264,53 @@ async function uploadBlob(request: Request, deps: SandboxDeps): Promise<Response
   return withWriteFaults(deps, request, { platform: 'bluesky', accountId: account.id }, async () =>
     json(200, { blob: { $type: 'blob', ref: { $link: blobCid(bytes) }, mimeType, size: bytes.length } }),
   );
+}
+
+/** getPosts: up to 25 at:// URIs; the views of those it can show (here: the reader's own), the others left out. */
+async function getPosts(request: Request, deps: SandboxDeps): Promise<Response> {
+  const uris = new URL(request.url).searchParams.getAll('uris');
+  if (uris.length === 0) return invalidRequest('Params must have the property "uris"');
+  if (uris.length > 25) return invalidRequest('uris must not have more than 25 elements');
+  const allowed = await readers(request, deps);
+  if (allowed instanceof Response) return allowed;
+  const posts = [];
+  for (const uri of uris) {
+    const match = /^at:\/\/([^/]+)\/app\.bsky\.feed\.post\/([^/]+)$/.exec(uri);
+    const account = match && allowed.find((a) => isOwnRepo(a, match[1]));
+    const post = account ? await deps.store.getPostByRecordKey(account.id, match![2]!) : null;
+    if (!post || !account) continue;
+    const counts = engagementOf(post, 'bluesky');
+    const { uri: postUri, cid, value } = recordJson(post, account);
+    posts.push({
+      uri: postUri,
+      cid,
+      author: { did: account.platformUserId, handle: bareHandle(account), displayName: account.displayName ?? '' },
+      record: value,
+      replyCount: counts.replies,
+      repostCount: counts.reposts,
+      likeCount: counts.likes,
+      quoteCount: counts.quotes,
+      indexedAt: post.createdAt.toISOString(),
+      labels: [],
+    });
+  }
+  return json(200, { posts });
+}
+
+/** getProfile: the reader's own profile with its counts (another actor: not found here). */
+async function getProfile(request: Request, deps: SandboxDeps): Promise<Response> {
+  const actor = new URL(request.url).searchParams.get('actor');
+  if (!actor) return invalidRequest('Params must have the property "actor"');
+  const allowed = await readers(request, deps);
+  if (allowed instanceof Response) return allowed;
+  const account = allowed.find((a) => isOwnRepo(a, actor.replace(/^@/, '')));
+  if (!account) return invalidRequest('Profile not found');
+  return json(200, {
+    did: account.platformUserId,
+    handle: bareHandle(account),
+    displayName: account.displayName ?? '',
+    followersCount: followersOf(account, 'bluesky'),
+    followsCount: 120,
+    postsCount: (await deps.store.countPosts([account.id])).get(account.id) ?? 0,
+  });
 }

@@ -16,6 +16,7 @@ import { hashSandboxToken } from '@/sandbox/oauth/tokens';
 import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxPostMedia } from '@/sandbox/store/types';
 import { facebookAdministratorOf, facebookPagesOf } from './identity';
 import { FACEBOOK_MAX_MESSAGE, facebookMessageLength } from './text-length';
+import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { videoJson, videoPhase } from './video';
 
 // The Graph API for Facebook Pages (graph.facebook.com) as the sandbox serves it, from developers.facebook.com/docs/
@@ -170,11 +171,18 @@ const postIdOf = (page: SandboxAccount, post: SandboxPost) => `${page.platformUs
 
 /** GET /{id}: the token's own page or user, one of the page's posts (`{page}_{post}`), or one of its videos. */
 async function getNode(params: URLSearchParams, id: string, viewer: SandboxAccount, deps: SandboxDeps, base: string) {
-  const fields = new Set((params.get('fields') ?? 'id').split(',').filter(Boolean));
+  // A field may carry modifiers (`reactions.summary(total_count).limit(0)`): what it names is before the first dot.
+  const fields = new Set(
+    (params.get('fields') ?? 'id')
+      .split(',')
+      .filter(Boolean)
+      .map((f) => f.split('.')[0]!),
+  );
   if (id === 'me' || id === viewer.platformUserId)
     return json(200, {
       id: viewer.platformUserId,
       ...(fields.has('name') ? { name: viewer.displayName ?? viewer.handle } : {}),
+      ...(fields.has('followers_count') ? { followers_count: followersOf(viewer, 'facebook') } : {}),
     });
   const post = await ownPost(id, viewer, deps);
   if (post) return json(200, postJson(post, viewer, fields, base));
@@ -218,8 +226,20 @@ function postJson(post: SandboxPost, page: SandboxAccount, fields: Set<string>, 
         ...(link ? [{ type: 'share', url: link }] : []),
       ],
     },
+    ...engagementFields(post),
   };
   return Object.fromEntries(Object.entries(all).filter(([key]) => key === 'id' || fields.has(key)));
+}
+
+/** A post's reactions and comments as summaries (their lists asked with `.limit(0)`), and `shares` once shared. */
+function engagementFields(post: SandboxPost) {
+  const e = engagementOf(post, 'facebook');
+  return {
+    reactions: { data: [], summary: { total_count: e.likes, viewer_reaction: 'NONE' } },
+    comments: { data: [], summary: { order: 'ranked', total_count: e.replies, can_comment: true } },
+    // Graph leaves `shares` out of a post nobody shared.
+    ...(e.reposts > 0 ? { shares: { count: e.reposts } } : {}),
+  };
 }
 
 /** Without a token: a signed-in member of the page's workspace opens its posts (the app's "View post" links). */

@@ -12,6 +12,7 @@ import {
   unknownPath,
   unsupportedRequest,
 } from '../threads/errors';
+import { followersOf } from '@/sandbox/behaviour/engagement';
 import { hashSandboxToken } from '@/sandbox/oauth/tokens';
 import type {
   NewSandboxContainer,
@@ -61,6 +62,8 @@ export type GraphDialect = {
   mediaJson(post: SandboxPost, author: SandboxAccount, fields: Set<string>, base: string): Record<string, unknown>;
   /** Edges on one of the account's media objects (Instagram's `/{media}/comments`), by name; none elsewhere. */
   mediaEdges?: Record<string, (call: MediaEdgeCall) => Promise<Response>>;
+  /** Reads on the account's own node beyond its listings (Threads' `/{user}/threads_insights`), by edge name. */
+  userEdges?: Record<string, (call: Omit<MediaEdgeCall, 'mediaId'>) => Promise<Response>>;
   /** Instagram's API deletes nothing. */
   canDelete: boolean;
 };
@@ -123,6 +126,8 @@ export const graphDialect =
       if (Object.hasOwn(dialect.listings, edge) && method === 'GET')
         return dialect.listPosts(url, params, viewer, deps, base, edge);
       if (edge === dialect.limitEdge && method === 'GET') return dialect.publishingLimit(viewer, deps);
+      const onUser = dialect.userEdges?.[edge];
+      if (onUser && method === 'GET') return onUser({ request, url, params, viewer, deps, base });
       return unknownPath(path);
     }
     if (method === 'GET') return getNode(dialect, params, id, viewer, deps, base);
@@ -258,7 +263,7 @@ async function getNode(
       ...(fields.has(dialect.errorField) && status === 'ERROR' ? { [dialect.errorField]: container.errorMessage } : {}),
     });
   }
-  if (id === 'me' || id === viewer.platformUserId) return json(200, userJson(viewer, fields));
+  if (id === 'me' || id === viewer.platformUserId) return json(200, userJson(dialect.platform, viewer, fields));
   const post = await deps.store.getPost(id);
   if (!post || post.accountId !== viewer.id || post.kind === 'dm') return unsupportedRequest('get', id);
   // Status fields exist on containers only; a published post's media id has none.
@@ -294,9 +299,13 @@ export function nonexistingField(field: string, nodeType: string) {
   });
 }
 
-function userJson(account: SandboxAccount, fields: Set<string>) {
+function userJson(platform: GraphDialect['platform'], account: SandboxAccount, fields: Set<string>) {
   const username = account.handle.replace(/^@/, '');
   return {
+    // Instagram's professional account has the field; a Threads user reads it from its insights instead.
+    ...(platform === 'instagram' && fields.has('followers_count')
+      ? { followers_count: followersOf(account, platform) }
+      : {}),
     id: account.platformUserId,
     // Instagram: the professional account's id (the one publishing uses) beside the app-scoped `id`.
     ...(fields.has('user_id') ? { user_id: account.platformUserId } : {}),

@@ -1,6 +1,7 @@
 import { sniffImageType } from '@/lib/media/sniff';
 import { json, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
 import { graphDialect, sleep, storeContainer, type MediaEdgeCall } from '@/sandbox/dialects/graph/api';
+import { mediaInsights } from '@/sandbox/dialects/graph/insights';
 import { invalidParameter, unknownPath, unsupportedRequest } from '@/sandbox/dialects/threads/errors';
 import { graphPage, graphTime, listThreads } from '@/sandbox/dialects/threads/reads';
 import { fetchImageOverHttp, sha256Of, sniffVideoType } from '@/sandbox/http/media';
@@ -45,7 +46,7 @@ export const handleInstagram = graphDialect({
   listPosts: listMedia,
   publishingLimit,
   mediaJson,
-  mediaEdges: { comments },
+  mediaEdges: { comments, insights: mediaInsights('instagram') },
   canDelete: false,
 });
 

@@ -4,6 +4,7 @@ import { readLittleText, writeLittleText } from './little';
 import { linkedinPostJson, shareId, shareUrn } from './posts';
 import { accessDenied, duplicatePost, error, invalidToken, notFound, unprocessable } from './errors';
 import { getOrganization, organizationAcls, userinfo } from './members';
+import { networkSizes, shareStatistics } from './statistics';
 import { sniffImageType } from '@/lib/media/sniff';
 import { MAX_SANDBOX_IMAGE_BYTES, postMediaOf, resolveMedia, sha256Of } from '@/sandbox/http/media';
 import { writeWithProfile } from '@/sandbox/behaviour/profiles';
@@ -51,6 +52,10 @@ export async function handleLinkedin(
   if (path === '/rest/organizationAcls' && method === 'GET') return organizationAcls(request, member, deps);
   const organization = /^\/rest\/organizations\/(\d+)$/.exec(path);
   if (organization && method === 'GET') return getOrganization(member, organization[1]!, deps);
+  if (path === '/rest/organizationalEntityShareStatistics' && method === 'GET')
+    return shareStatistics(request, member, deps);
+  const networkSize = /^\/rest\/networkSizes\/([^/]+)$/.exec(path);
+  if (networkSize && method === 'GET') return networkSizes(request, member, decode(networkSize[1]!), deps);
   return error(404, `Resource ${path.slice('/rest/'.length).split('/')[0]} does not exist`);
 }
 

@@ -1,3 +1,4 @@
+import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { renderStatusText } from './content';
 import type { Profile, SandboxAccount, SandboxMedia, SandboxPost } from '@/sandbox/store/types';
 
@@ -35,7 +36,7 @@ export function accountJson(account: SandboxAccount, base: string) {
     url: `${base}/@${name}`,
     avatar: '',
     header: '',
-    followers_count: 0,
+    followers_count: followersOf(account, 'mastodon'),
     following_count: 0,
     statuses_count: 0,
   };
@@ -45,6 +46,7 @@ export function accountJson(account: SandboxAccount, base: string) {
 export function statusJson(post: SandboxPost, author: SandboxAccount, base: string, profile: Profile) {
   const rendered = renderStatusText(post.text, profile, base);
   const url = `${base}/api/v1/statuses/${post.id}`;
+  const counts = engagementOf(post, 'mastodon');
   return {
     id: post.id,
     created_at: post.createdAt.toISOString(),
@@ -56,9 +58,9 @@ export function statusJson(post: SandboxPost, author: SandboxAccount, base: stri
     language: 'en',
     uri: url,
     url,
-    replies_count: 0,
-    reblogs_count: 0,
-    favourites_count: 0,
+    replies_count: counts.replies,
+    reblogs_count: counts.reposts,
+    favourites_count: counts.likes,
     content: rendered.content,
     reblog: null,
     application: { name: 'Semel', website: null },

@@ -1,5 +1,6 @@
 import { sniffImageType } from '@/lib/media/sniff';
 import { graphDialect, storeContainer } from '@/sandbox/dialects/graph/api';
+import { mediaInsights, threadsUserInsights } from '@/sandbox/dialects/graph/insights';
 import { fetchImageOverHttp, sha256Of } from '@/sandbox/http/media';
 import type { SandboxAccount, SandboxDeps, SandboxPostMedia } from '@/sandbox/store/types';
 import { invalidParameter } from './errors';
@@ -36,6 +37,8 @@ export const handleThreads = graphDialect({
     listThreads(url, params, viewer, deps, base, edge === 'replies' ? 'reply' : 'post'),
   publishingLimit,
   mediaJson,
+  mediaEdges: { insights: mediaInsights('threads') },
+  userEdges: { threads_insights: threadsUserInsights },
   canDelete: true,
 });
 

@@ -7,6 +7,7 @@ import { invalidParams, invalidToken, tiktokError, tiktokOk } from './errors';
 import { publishStatus } from './publishes';
 import { tiktokCaptionLength } from './text-length';
 import { sniffVideoType } from './video';
+import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 
 // TikTok's API v2 (open.tiktokapis.com) as the sandbox serves it, from developers.tiktok.com: Content Posting API
 // (creator_info/query, video/init, inbox/video/init, the upload URL, status/fetch) and Display API (user/info,
@@ -49,6 +50,7 @@ export async function handleTiktok(request: Request, path: string, deps: Sandbox
     return init(request, viewer, deps, base, 'inbox');
   if (method === 'POST' && route === '/v2/post/publish/status/fetch') return status(request, viewer, deps);
   if (method === 'POST' && route === '/v2/video/list') return listVideos(request, viewer, deps, base);
+  if (method === 'POST' && route === '/v2/video/query') return queryVideos(request, viewer, deps);
   if (method === 'GET' && route === '/v2/user/info') return userInfo(request, viewer);
   return tiktokError(404, 'invalid_params', `Unknown path ${path}`);
 }
@@ -298,6 +300,50 @@ function videoJson(post: SandboxPost, fields: Set<string>, base: string) {
   return Object.fromEntries(Object.entries(all).filter(([key]) => fields.has(key)));
 }
 
+/** Fields video/query answers (the Video Object's counts need video.list, which the app has). */
+const QUERY_FIELDS = new Set([
+  'id',
+  'create_time',
+  'title',
+  'share_url',
+  'like_count',
+  'comment_count',
+  'share_count',
+  'view_count',
+]);
+
+/**
+ * video/query: up to 20 of the creator's own public video ids (`filters.video_ids`); one that is not listed (deleted,
+ * private, someone else's) is left out of `videos`.
+ */
+async function queryVideos(request: Request, viewer: SandboxAccount, deps: SandboxDeps) {
+  const body = (await readBody(request)) ?? {};
+  const ids = (body.filters as { video_ids?: unknown } | undefined)?.video_ids;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20 || ids.some((id) => typeof id !== 'string'))
+    return invalidParams('filters.video_ids must list 1 to 20 video ids.');
+  const fields = (new URL(request.url).searchParams.get('fields') ?? '').split(',').filter(Boolean);
+  if (fields.length === 0 || fields.some((f) => !QUERY_FIELDS.has(f)))
+    return invalidParams(`fields must be among ${[...QUERY_FIELDS].join(', ')}.`);
+  const videos = [];
+  for (const id of ids as string[]) {
+    const post = /^\d{1,19}$/.test(id) ? await deps.store.getPost(id) : null;
+    if (!post || post.accountId !== viewer.id || !isListed(post)) continue;
+    const e = engagementOf(post, 'tiktok');
+    const all: Record<string, unknown> = {
+      id: post.id,
+      create_time: Math.floor(post.createdAt.getTime() / 1000),
+      title: post.text.slice(0, LISTED_TITLE),
+      share_url: `https://www.tiktok.com/@${viewer.handle.replace(/^@/, '')}/video/${post.id}`,
+      like_count: e.likes,
+      comment_count: e.replies,
+      share_count: e.reposts,
+      view_count: e.views,
+    };
+    videos.push(Object.fromEntries(Object.entries(all).filter(([key]) => fields.includes(key))));
+  }
+  return tiktokOk({ videos, cursor: 0, has_more: false });
+}
+
 /** Without a token: a signed-in member of the account's workspace opens its videos (the app's "View post" links). */
 async function viewVideo(request: Request, id: string, deps: SandboxDeps) {
   const scope = await deps.viewerScope!(request);
@@ -309,10 +355,13 @@ async function viewVideo(request: Request, id: string, deps: SandboxDeps) {
   });
 }
 
-/** Fields of user/info that need user.info.profile (or .stats), a scope this app never asks for. */
-const PROFILE_FIELDS = ['username', 'bio_description', 'profile_deep_link', 'is_verified', 'follower_count'];
+/** Fields of user/info that need user.info.profile, a scope this app never asks for. */
+const PROFILE_FIELDS = ['username', 'bio_description', 'profile_deep_link', 'is_verified'];
 
-/** user/info: open_id (the platform user id), union_id, display name; profile fields are refused (no scope). */
+/**
+ * user/info: open_id (the platform user id), union_id, display name, and follower_count (user.info.stats, which the
+ * app asks for); profile fields are refused (no scope).
+ */
 function userInfo(request: Request, viewer: SandboxAccount) {
   const fields = new Set((new URL(request.url).searchParams.get('fields') ?? 'open_id').split(','));
   if (PROFILE_FIELDS.some((f) => fields.has(f)))
@@ -322,6 +371,7 @@ function userInfo(request: Request, viewer: SandboxAccount) {
     open_id: viewer.platformUserId,
     union_id: viewer.platformUserId,
     display_name: viewer.displayName ?? username,
+    follower_count: followersOf(viewer, 'tiktok'),
   };
   return tiktokOk({ user: Object.fromEntries(Object.entries(all).filter(([key]) => fields.has(key))) });
 }

@@ -4,6 +4,7 @@ import { postMediaOf, readMultipart, resolveMedia, storeImage } from '@/sandbox/
 import { bearerToken, characterCount, readBody } from '@/sandbox/http/request';
 import { isPerson } from '@/sandbox/behaviour/people';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from '@/sandbox/store/types';
+import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { shownText, weightedLength } from './text';
 
 // X API v2 as the sandbox serves it: the request and response shapes of the real endpoints. Posts read back as X
@@ -22,21 +23,19 @@ export const invalidRequest = (message: string) =>
     detail: 'One or more parameters to your request was invalid.',
     type: 'https://api.twitter.com/2/problems/invalid-request',
   });
+/** One missing resource as X lists it in `errors`. */
+const notFoundError = (resourceType: 'tweet' | 'user', id: string, parameter: 'id' | 'ids') => ({
+  value: id,
+  detail: `Could not find ${resourceType} with ${parameter}: [${id}].`,
+  title: 'Not Found Error',
+  resource_type: resourceType,
+  parameter,
+  resource_id: id,
+  type: 'https://api.twitter.com/2/problems/resource-not-found',
+});
 /** X answers a lookup of something missing with 200 and an `errors` array. */
 const notFound = (resourceType: 'tweet' | 'user', id: string) =>
-  json(200, {
-    errors: [
-      {
-        value: id,
-        detail: `Could not find ${resourceType} with id: [${id}].`,
-        title: 'Not Found Error',
-        resource_type: resourceType,
-        parameter: 'id',
-        resource_id: id,
-        type: 'https://api.twitter.com/2/problems/resource-not-found',
-      },
-    ],
-  });
+  json(200, { errors: [notFoundError(resourceType, id, 'id')] });
 const duplicateContent = () =>
   json(403, {
     detail: 'You are not allowed to create a Tweet with duplicate content.',
@@ -78,7 +77,12 @@ export async function handleX(request: Request, path: string, deps: SandboxDeps)
   }
   if (path === '/2/users/me' && method === 'GET') {
     if (!account) return unauthorized();
-    return json(200, { data: userJson(account) });
+    const fields = new Set((new URL(request.url).searchParams.get('user.fields') ?? '').split(',').filter(Boolean));
+    return json(200, { data: userJson(account, fields) });
+  }
+  if (path === '/2/tweets' && method === 'GET') {
+    if (!account) return unauthorized();
+    return lookupTweets(request, account, deps);
   }
   match = /^\/2\/users\/([^/]+)\/tweets$/.exec(path);
   if (match && method === 'GET') {
@@ -121,6 +125,24 @@ async function getTweet(
   const fields = tweetFields(request);
   for (const always of ['created_at', 'referenced_tweets']) fields.add(always);
   return json(200, { data: tweetJson(post, fields) });
+}
+
+/** GET /2/tweets?ids=…: up to 100 ids; one missing (deleted, or not the token's here) is an entry in `errors`. */
+async function lookupTweets(request: Request, account: SandboxAccount, deps: SandboxDeps): Promise<Response> {
+  const ids = (new URL(request.url).searchParams.get('ids') ?? '').split(',').filter(Boolean);
+  if (ids.length === 0 || ids.length > 100)
+    return invalidRequest('The `ids` query parameter value must hold 1 to 100 comma-separated ids.');
+  if (ids.some((id) => !/^\d{1,19}$/.test(id)))
+    return invalidRequest('The `ids` query parameter value is not a comma-separated list of tweet ids.');
+  const fields = tweetFields(request);
+  const data = [];
+  const errors = [];
+  for (const id of ids) {
+    const post = await deps.store.getPost(id);
+    if (post && post.kind !== 'dm' && post.accountId === account.id) data.push(tweetJson(post, fields));
+    else errors.push(notFoundError('tweet', id, 'ids'));
+  }
+  return json(200, { ...(data.length > 0 ? { data } : {}), ...(errors.length > 0 ? { errors } : {}) });
 }
 
 /**
@@ -303,10 +325,40 @@ function tweetJson(post: SandboxPost, fields: Set<string>) {
     ...(fields.has('referenced_tweets') && post.inReplyToId
       ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] }
       : {}),
+    ...(fields.has('public_metrics') ? { public_metrics: publicMetrics(post) } : {}),
   };
 }
 
-function userJson(account: SandboxAccount) {
+/** A Tweet's public_metrics, as X gives them to anyone (impressions and bookmarks included since 2023). */
+function publicMetrics(post: SandboxPost) {
+  const e = engagementOf(post, 'x');
+  return {
+    retweet_count: e.reposts,
+    reply_count: e.replies,
+    like_count: e.likes,
+    quote_count: e.quotes,
+    bookmark_count: e.saves,
+    impression_count: e.views,
+  };
+}
+
+function userJson(account: SandboxAccount, fields: Set<string> = new Set()) {
   const username = account.handle.replace(/^@/, '').split('@')[0]!;
-  return { id: account.platformUserId, name: account.displayName ?? username, username };
+  return {
+    id: account.platformUserId,
+    name: account.displayName ?? username,
+    username,
+    ...(fields.has('public_metrics')
+      ? {
+          public_metrics: {
+            followers_count: followersOf(account, 'x'),
+            following_count: 180,
+            tweet_count: 0,
+            listed_count: 3,
+            like_count: 0,
+            media_count: 0,
+          },
+        }
+      : {}),
+  };
 }

@@ -5,6 +5,7 @@ import { sha256Of, sniffVideoType } from '@/sandbox/http/media';
 import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxYoutubeUpload } from '@/sandbox/store/types';
 import { badRequest, googleError, googleJson, quotaExceeded, unauthorized } from './errors';
 import { pacificDay } from './uploads';
+import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 
 // The YouTube Data API v3 as the sandbox serves it, from developers.google.com/youtube/v3: videos.insert by the
 // resumable upload protocol (guides/using_resumable_upload_protocol: the session start answers a session URI in
@@ -223,6 +224,19 @@ function videoResource(upload: SandboxYoutubeUpload, account: SandboxAccount, ba
   };
 }
 
+/** A video's `statistics` as the Data API writes them: int64 counts as strings; favoriteCount is always "0". */
+function statisticsOf(post: SandboxPost) {
+  const e = engagementOf(post, 'youtube');
+  return {
+    statistics: {
+      viewCount: String(e.views),
+      likeCount: String(e.likes),
+      favoriteCount: '0',
+      commentCount: String(e.replies),
+    },
+  };
+}
+
 /** channels.list?mine=true: the token's channel, its uploads playlist in contentDetails.relatedPlaylists. */
 async function channels(url: URL, viewer: SandboxAccount, deps: SandboxDeps) {
   if (url.searchParams.get('mine') !== 'true')
@@ -231,6 +245,7 @@ async function channels(url: URL, viewer: SandboxAccount, deps: SandboxDeps) {
   if (read instanceof Response) return read;
   if (!(await spend(deps, COST.list))) return quotaExceeded();
   const handle = viewer.handle.startsWith('@') ? viewer.handle : `@${viewer.handle}`;
+  const parts = new Set((url.searchParams.get('part') ?? 'snippet').split(','));
   return googleJson(200, {
     kind: 'youtube#channelListResponse',
     items: [
@@ -239,6 +254,16 @@ async function channels(url: URL, viewer: SandboxAccount, deps: SandboxDeps) {
         id: channelIdOf(viewer),
         snippet: { title: viewer.displayName ?? handle, customUrl: handle.toLowerCase() },
         contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(viewer) } },
+        ...(parts.has('statistics')
+          ? {
+              statistics: {
+                viewCount: '0',
+                subscriberCount: String(followersOf(viewer, 'youtube')),
+                hiddenSubscriberCount: false,
+                videoCount: String((await deps.store.countPosts([viewer.id])).get(viewer.id) ?? 0),
+              },
+            }
+          : {}),
       },
     ],
   });
@@ -319,9 +344,12 @@ async function videosList(url: URL, viewer: SandboxAccount, deps: SandboxDeps, b
   const ids = (url.searchParams.get('id') ?? '').split(',').filter(Boolean);
   const uploads = await uploadsByPost(viewer, deps);
   const items = [];
+  const parts = new Set((url.searchParams.get('part') ?? 'snippet').split(','));
   for (const id of ids) {
     const upload = uploads.get(id);
-    if (upload && (await deps.store.getPost(id))) items.push(videoResource(upload, viewer, base, id));
+    const post = upload ? await deps.store.getPost(id) : null;
+    if (!upload || !post) continue;
+    items.push({ ...videoResource(upload, viewer, base, id), ...(parts.has('statistics') ? statisticsOf(post) : {}) });
   }
   return googleJson(200, { kind: 'youtube#videoListResponse', items });
 }

@@ -1,6 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ApprovalCard } from '@/components/approvals/approval-card';
+import { PostMetrics } from '@/components/analytics/post-metrics';
 import { CreateApprovalLink } from '@/components/approvals/create-link';
 import { ScheduleDraft } from '@/components/drafts/schedule-draft';
 import { DeliveryTimelines } from '@/components/posts/delivery-timeline';
@@ -9,14 +10,18 @@ import { StatusBadge } from '@/components/posts/status-badge';
 import { CancelButton } from '@/components/queue/cancel-button';
 import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
+import { ShortLinkTable } from '@/components/links/short-link-table';
 import { getDb } from '@/db/client';
+import { listPostShortLinks } from '@/db/queries/links';
 import { listAccounts } from '@/db/queries/accounts';
 import { getRequireAltText } from '@/db/queries/media';
 import { listDecisions } from '@/db/queries/approvals';
 import { listRequestsForPosts } from '@/db/queries/requests';
+import { readPostMetrics } from '@/lib/analytics/post-history';
 import { readApprovalPost } from '@/lib/approvals/view';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/gate';
+import { getEnv } from '@/lib/env';
 import { queryKeys } from '@/lib/query/keys';
 import { getServerQueryClient } from '@/lib/query/query-client';
 import { readPostDetail } from '@/lib/reads/post-detail';
@@ -42,6 +47,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
   const open = (s: string) => s === 'scheduled' || s === 'draft' || s === 'awaiting_approval';
   const isDraft = post.deliveries.some((d) => d.status === 'draft');
   const awaiting = post.deliveries.some((d) => d.status === 'awaiting_approval');
+  const links = await listPostShortLinks(getDb(), { workspaceId: workspace.id, postId: id });
   const decisions = await listDecisions(getDb(), { workspaceId: workspace.id, postId: id });
   const request = (await listRequestsForPosts(getDb(), { workspaceId: workspace.id, postIds: [id] })).get(id);
   // Shown while it waits, and after a decision (the card keeps its answer when the page refreshes).
@@ -49,6 +55,11 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
     awaiting || decisions.length > 0
       ? await readApprovalPost(getDb(), { workspaceId: workspace.id, postId: id })
       : null;
+  const metrics = await readPostMetrics(getDb(), {
+    workspaceId: workspace.id,
+    postId: id,
+    delaysMs: getEnv().ANALYTICS_READ_DELAYS_MS,
+  });
   const editable =
     can(role, 'edit') &&
     post.deliveries.some((d) => open(d.status)) &&
@@ -129,13 +140,34 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
       {Object.keys(post.variants).length > 0 && (
         <section aria-label="Own texts" className="mb-6 space-y-2">
           {post.deliveries
-            .filter((d) => post.variants[d.accountId])
+            .filter((d) => d.part === 0 && post.variants[d.accountId])
             .map((d) => (
               <div key={d.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
-                <p className="mb-1 font-semibold text-slate-700">Own text for {d.handle}</p>
-                <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.text}</p>
+                {post.variants[d.accountId]!.text !== undefined && (
+                  <>
+                    <p className="mb-1 font-semibold text-slate-700">Own text for {d.handle}</p>
+                    <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.text}</p>
+                  </>
+                )}
+                {post.variants[d.accountId]!.firstComment !== undefined && (
+                  <>
+                    <p className="mt-2 mb-1 font-semibold text-slate-700">Own first comment for {d.handle}</p>
+                    <p className="whitespace-pre-wrap text-slate-900">{post.variants[d.accountId]!.firstComment}</p>
+                  </>
+                )}
               </div>
             ))}
+        </section>
+      )}
+      {links.length > 0 && (
+        <section aria-labelledby="post-links" className="mb-6 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <h2 id="post-links" className="mb-2 text-base font-semibold">
+            Links and clicks
+          </h2>
+          <ShortLinkTable
+            links={links.map((l) => ({ ...l, createdAt: l.createdAt.toISOString() }))}
+            caption="This post’s short links and their clicks"
+          />
         </section>
       )}
       {post.inReplyTo && <p className="mb-4 text-sm text-slate-600">In reply to {post.inReplyTo}</p>}
@@ -144,6 +176,7 @@ export default async function PostPage({ params }: { params: Promise<{ id: strin
       <HydrationBoundary state={dehydrate(queryClient)}>
         <DeliveryTimelines postId={post.id} />
       </HydrationBoundary>
+      <PostMetrics deliveries={metrics} parts={!!post.parts} />
       {editable && (
         <div id="edit" className="mt-6 scroll-mt-4">
           <EditPostForm

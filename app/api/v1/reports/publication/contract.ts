@@ -1,3 +1,4 @@
+import { reportPerformanceSchema, reportPerformanceTotalsSchema } from '@/lib/api/contract/analytics-schemas';
 import { defineRoute, jsonResponse, problemResponse } from '@/lib/api/contract/define';
 import { z } from '@/lib/api/contract/zod';
 import { SETTLEMENT_LABEL, type PublicationReport, type Settlement } from '@/lib/reports/publication';
@@ -27,6 +28,7 @@ const reportSchema = z
         open: z.number().int(),
       })
       .openapi({ description: 'Deliveries in the period, sent ones, and the count per settlement.' }),
+    performance: reportPerformanceTotalsSchema,
     rows: z.array(
       z.object({
         text: z.string(),
@@ -40,6 +42,7 @@ const reportSchema = z
         link: z.string().nullable(),
         settlement,
         how: z.string().openapi({ description: 'In words: the evidence, who decided and why, or the reason.' }),
+        performance: reportPerformanceSchema,
       }),
     ),
     incidents: z.array(
@@ -54,7 +57,7 @@ const reportSchema = z
   })
   .openapi('PublicationReport', {
     description:
-      'Proof of publication for a period: every delivery of the posts scheduled in `[from, to)` and how it was settled, with totals and incidents. No internal ids or tokens.',
+      'Proof of publication for a period: every delivery of the posts scheduled in `[from, to)` and how it was settled, with totals and incidents, and how each did (its latest metrics reading) with the performance totals. No internal ids or tokens.',
   }) satisfies z.ZodType<PublicationReport>;
 
 /** /api/v1/reports/publication — the contract of ./route.ts. */
