@@ -111,6 +111,8 @@ async function answerInTransaction(
       apiKeyId: context.apiKeyId,
       requestId: context.requestId,
     },
+    // An answer's links are sent as written (no short links: tracking is for posts).
+    null,
   );
   if (!created.store) {
     const rejection = created.rejection;
