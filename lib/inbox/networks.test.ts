@@ -88,6 +88,16 @@ type Case = {
   cursorOnWire: RegExp;
 };
 
+/** The account's own reply under a comment, as the network's app makes it (listed only under that comment). */
+const commentReply = async (a: Account, item: SandboxPost) => {
+  await store.insertPost({
+    account: a.sandboxAccount,
+    kind: 'reply',
+    text: sandbox.uniqueText('answered elsewhere'),
+    inReplyToId: item.id,
+  });
+};
+
 const CASES: Partial<Record<ProviderName, Case>> = {
   x: {
     make: textPost,
@@ -176,6 +186,7 @@ const CASES: Partial<Record<ProviderName, Case>> = {
   instagram: {
     make: textPost,
     idOf: async (p) => p.id,
+    answerOnPlatform: (a, item) => commentReply(a, item),
     replyKind: 'comment',
     cursorOnWire: /\/comments\?/,
   },
@@ -194,12 +205,14 @@ const CASES: Partial<Record<ProviderName, Case>> = {
       return { post, externalId: `${a.platformUserId}_${post.id}` };
     },
     idOf: async (p) => `${p.inReplyToId}_${p.id}`,
+    answerOnPlatform: (a, item) => commentReply(a, item),
     replyKind: 'comment',
     cursorOnWire: /_\d+\/comments\?/,
   },
   youtube: {
     make: textPost,
     idOf: async (p) => p.id,
+    answerOnPlatform: (a, item) => commentReply(a, item),
     replyKind: 'comment',
     cursorOnWire: /\/youtube\/v3\/commentThreads\?/,
   },

@@ -16,7 +16,13 @@ export function createFacebookInboxReader(account: ResolvedAccount, send?: Provi
   const comments = perPostStream('comments', async (postId, input) => {
     const page = await get(
       `/${encodeURIComponent(postId)}/comments`,
-      { fields: 'id,message,created_time,from,parent', order: 'reverse_chronological', limit: '50' },
+      {
+        fields: 'id,message,created_time,from,parent',
+        // Every level (the default is top-level comments only): the page's own replies under comments among them.
+        filter: 'stream',
+        order: 'reverse_chronological',
+        limit: '50',
+      },
       input,
     );
     const items: InboundItem[] = [];

@@ -8,20 +8,28 @@ import type { ProviderTransport } from '../transport';
 import { INSTAGRAM_RULES } from './classifier';
 
 // What people say to an Instagram professional account (docs/inbox.md#instagram): the comments on each recent media
-// of ours (GET /{media}/comments, instagram_business_manage_comments), newest first; the account's own comments (its
-// `from.id`) mark what they answer. Direct messages need the Messenger Platform's Instagram API: not read.
+// of ours (GET /{media}/comments, instagram_business_manage_comments), newest first, each with its replies (the
+// `replies{…}` field expansion: the edge lists top-level comments only); the account's own replies (its `from.id`) mark
+// what they answer. Direct messages need the Messenger Platform's Instagram API: not read.
+
+const COMMENT_FIELDS = 'id,text,timestamp,username,from,parent_id';
 
 export function createInstagramInboxReader(account: ResolvedAccount, send?: ProviderTransport): InboxReader {
   const get = graphInboxGet(INSTAGRAM_NETWORK, INSTAGRAM_RULES, account, send);
   const comments = perPostStream('comments', async (mediaId, input) => {
     const page = await get(
       `/${encodeURIComponent(mediaId)}/comments`,
-      { fields: 'id,text,timestamp,username,from,parent_id', limit: '50' },
+      { fields: `${COMMENT_FIELDS},replies{${COMMENT_FIELDS}}`, limit: '50' },
       input,
     );
     const items: InboundItem[] = [];
     const own: OwnMessage[] = [];
-    for (const c of page.data.filter((c) => asString(c.id))) {
+    // Top-level comments list without their replies: those (the account's own answers among them) come expanded.
+    const all = page.data.flatMap((c) => [
+      c,
+      ...(Array.isArray(asRecord(c.replies).data) ? (asRecord(c.replies).data as unknown[]) : []).map(asRecord),
+    ]);
+    for (const c of all.filter((c) => asString(c.id))) {
       const from = asRecord(c.from);
       const inReplyTo = asString(c.parent_id) ?? mediaId;
       const createdAt = graphTime(c.timestamp);

@@ -9,7 +9,8 @@ import { linkedinApi } from './api';
 
 // What people say to a LinkedIn page (docs/inbox.md#networks): the comments on each of its posts of the last 14 days
 // (Community Management, Comments API: GET /rest/socialActions/{share URN}/comments, r_organization_social), newest
-// first; the page's own comments (its URN as `actor`) mark what they answer. A member's posts and messages are not
+// first. The list has no replies under a comment (each comment's are another call): a page's answer given on LinkedIn
+// is not seen, and only an own comment naming a `parentComment` would mark one. A member's posts and messages are not
 // readable by an app (r_member_social is granted to few).
 
 export function createLinkedinInboxReader(account: ResolvedAccount, send?: ProviderTransport): InboxReader {

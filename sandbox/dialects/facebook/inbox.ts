@@ -7,7 +7,8 @@ import type { SandboxDeps } from '@/sandbox/store/types';
 
 // The comments on a Page's posts, as the Graph API serves them (developers.facebook.com/docs/graph-api/reference/
 // object/comments): GET /{page-id}_{post-id}/comments with the page token (pages_read_user_content), `fields`,
-// `order` (chronological or reverse_chronological), `limit` and `after` cursors; each comment `{post}_{comment}`.
+// `filter` (toplevel, the default, or stream: every level with each reply's `parent`), `order` (chronological or
+// reverse_chronological), `limit` and `after` cursors; each comment `{post}_{comment}`.
 
 export async function handleFacebookInbox(request: Request, path: string, deps: SandboxDeps): Promise<Response | null> {
   const match = /^(?:\/v\d+\.\d+)?\/(\d+)_(\d{1,19})\/comments\/?$/.exec(path);
@@ -22,6 +23,8 @@ export async function handleFacebookInbox(request: Request, path: string, deps: 
     return unsupportedRequest('get', `${pageId}_${postId}`);
   const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : 25;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) return invalidParameter('limit must be from 1 to 100.');
+  const filter = url.searchParams.get('filter') ?? 'toplevel';
+  if (filter !== 'toplevel' && filter !== 'stream') return invalidParameter('filter must be toplevel or stream.');
   const order = url.searchParams.get('order') ?? 'chronological';
   if (order !== 'chronological' && order !== 'reverse_chronological')
     return invalidParameter('order must be chronological or reverse_chronological.');
@@ -32,6 +35,12 @@ export async function handleFacebookInbox(request: Request, path: string, deps: 
   const read = await withListingFaults(deps, { platform: 'facebook', accountId: page.id });
   if (read instanceof Response) return read;
   const newest = await deps.store.listReplies(post.id, { createdUpTo: read.createdUpTo, limit: 1_000 });
+  if (filter === 'stream') {
+    // Every level, in time order: the replies under comments too, each naming its `parent`.
+    for (let i = 0; i < newest.length && newest.length < 1_000; i++)
+      newest.push(...(await deps.store.listReplies(newest[i]!.id, { createdUpTo: read.createdUpTo, limit: 100 })));
+    newest.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+  }
   const all = order === 'reverse_chronological' ? newest : [...newest].reverse();
   const fields = new Set((url.searchParams.get('fields') ?? 'created_time,message,id').split(',').filter(Boolean));
   const data = [];
@@ -42,6 +51,7 @@ export async function handleFacebookInbox(request: Request, path: string, deps: 
       message: comment.text,
       created_time: graphTime(comment.createdAt),
       from: { id: author.platformUserId, name: author.displayName ?? author.handle },
+      ...(comment.inReplyToId !== post.id ? { parent: { id: `${post.id}_${comment.inReplyToId}` } } : {}),
     };
     data.push(Object.fromEntries(Object.entries(shown).filter(([k]) => k === 'id' || fields.has(k))));
   }

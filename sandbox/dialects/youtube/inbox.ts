@@ -1,7 +1,7 @@
 import { receiveInbound } from '@/sandbox/behaviour/inbound';
 import { withListingFaults } from '@/sandbox/behaviour/faults';
 import { bearerToken } from '@/sandbox/http/request';
-import type { SandboxDeps } from '@/sandbox/store/types';
+import type { SandboxDeps, SandboxPost } from '@/sandbox/store/types';
 import { SANDBOX_PROJECT, YOUTUBE_DAILY_QUOTA } from './api';
 import { badRequest, googleError, googleJson, quotaExceeded, unauthorized } from './errors';
 import { pacificDay } from './uploads';
@@ -43,8 +43,7 @@ export async function handleYoutubeInbox(request: Request, path: string, deps: S
   const read = await withListingFaults(deps, { platform: 'youtube', accountId: viewer.id });
   if (read instanceof Response) return read;
   const all = await deps.store.listReplies(video.id, { createdUpTo: read.createdUpTo, limit: 1_000 });
-  const items = [];
-  for (const comment of all.slice(from, from + maxResults)) {
+  const commentJson = async (comment: SandboxPost, parentId?: string) => {
     const author = (await deps.store.getAccountById(comment.accountId))!;
     const snippet = {
       channelId: viewer.platformUserId,
@@ -59,18 +58,30 @@ export async function handleYoutubeInbox(request: Request, path: string, deps: S
       likeCount: 0,
       publishedAt: comment.createdAt.toISOString(),
       updatedAt: comment.createdAt.toISOString(),
+      ...(parentId ? { parentId } : {}),
     };
+    return { kind: 'youtube#comment', id: comment.id, snippet };
+  };
+  const items = [];
+  for (const comment of all.slice(from, from + maxResults)) {
+    // `replies`: the replies to the thread's top-level comment (the channel's own answers among them), oldest first.
+    const replies = parts.includes('replies')
+      ? (await deps.store.listReplies(comment.id, { createdUpTo: read.createdUpTo, limit: 100 })).reverse()
+      : [];
     items.push({
       kind: 'youtube#commentThread',
       id: comment.id,
       snippet: {
         channelId: viewer.platformUserId,
         videoId: video.id,
-        topLevelComment: { kind: 'youtube#comment', id: comment.id, snippet },
+        topLevelComment: await commentJson(comment),
         canReply: true,
-        totalReplyCount: 0,
+        totalReplyCount: replies.length,
         isPublic: true,
       },
+      ...(replies.length > 0
+        ? { replies: { comments: await Promise.all(replies.map((r) => commentJson(r, comment.id))) } }
+        : {}),
     });
   }
   return googleJson(200, {
