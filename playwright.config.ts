@@ -74,6 +74,8 @@ export default defineConfig({
       PUBLISH_CALL_TIMEOUT_MS: '2000',
       RECONCILE_ALLOWANCE_MS: '1000',
       RECONCILE_RECHECK_MS: '2000',
+      // New inbox items within seconds (e2e/inbox).
+      INBOX_READ_INTERVAL_MS: '5000',
       // Everything the server prints, for the log redaction spec (e2e/security/logs.spec.ts).
       LOG_FILE: E2E_LOG_FILE,
     },

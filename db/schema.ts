@@ -20,6 +20,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { INBOX_ITEM_KINDS, type InboxItemKind } from './inbox-kinds';
 import { MAX_MEDIA_PER_POST } from './media-limits';
 import { MAX_THREAD_PARTS } from './thread-limits';
 
@@ -823,6 +824,8 @@ export const API_KEY_SCOPES = [
   'webhooks:write',
   'workspace:write',
   'posts:approve',
+  'inbox:read',
+  'inbox:write',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -855,7 +858,7 @@ export const apiKeys = pgTable(
     index('api_keys_workspace_idx').on(t.workspaceId),
     check(
       'api_keys_scopes_ck',
-      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write','webhooks:write','workspace:write','posts:approve']::text[]`,
+      sql`${t.scopes} <@ array['posts:read','posts:write','accounts:read','accounts:write','webhooks:write','workspace:write','posts:approve','inbox:read','inbox:write']::text[]`,
     ),
   ],
 );
@@ -964,6 +967,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'delivery.duplicate_detected',
   'post.approved',
   'post.rejected',
+  'inbox.received',
+  'inbox.answered',
   'metrics.updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -1239,6 +1244,8 @@ export const notificationPreferences = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     emailMode: emailModeEnum().notNull().default('immediately'),
+    /** New inbox messages (docs/inbox.md#notifications): emailed at once, in the daily digest, or not at all. */
+    inboxMode: emailModeEnum().notNull().default('immediately'),
     updatedAt: createdAt(),
   },
   (t) => [primaryKey({ name: 'notification_preferences_pk', columns: [t.workspaceId, t.userId] })],
@@ -1493,6 +1500,243 @@ export const webauthnChallenges = pgTable(
     check('webauthn_challenges_second_factor_user_ck', sql`${t.purpose} <> 'second_factor' or ${t.userId} is not null`),
   ],
 );
+
+export { INBOX_ITEM_KINDS, type InboxItemKind };
+
+/**
+ * One thing someone said to a connected account, read from the platform by the inbox job (docs/inbox.md): stored
+ * once per account and platform id (`inbox_items_account_platform_uq`), so overlapping reads and re-runs add nothing.
+ * `deliveryId` is our post it answers where it is under one; `answeredAt` is set when an answer is taken for it
+ * (inbox_answers) or when the account answered it on the platform itself (`answerSource` `platform`).
+ */
+export const inboxItems = pgTable(
+  'inbox_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    provider: providerEnum().notNull(),
+    /** The platform's id of the item (a tweet, a status, a comment, a DM event, an at:// URI). */
+    platformId: text().notNull(),
+    kind: text({ enum: INBOX_ITEM_KINDS }).notNull(),
+    /** Which of the account's streams read it (`mentions`, `dms`, `notifications`, `comments`…). */
+    stream: text().notNull(),
+    authorPlatformId: text(),
+    authorHandle: text().notNull(),
+    authorName: text(),
+    text: text().notNull(),
+    /** Where the platform shows it; null where it has no page (a DM). */
+    url: text(),
+    media: jsonb().$type<{ type: string; url: string }[]>().notNull().default([]),
+    /** The platform id of what it answers (our post, our reply, another comment); null for a mention or a DM. */
+    inReplyTo: text(),
+    /** A DM's conversation (and where a network names one, a thread's root). */
+    conversationId: text(),
+    /** Our post it is under (the delivery whose platform id it answers, directly or at the thread's root). */
+    deliveryId: uuid().references(() => deliveries.id, { onDelete: 'set null' }),
+    /** When the platform says it was written. */
+    receivedAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    /** An answer was taken for it (`semel`), or the account answered it on the platform itself (`platform`). */
+    answeredAt: timestamp({ withTimezone: true }),
+    answerSource: text({ enum: ['semel', 'platform'] }),
+    /** The account's own reply found on the platform (answered from another app). */
+    platformAnswerId: text(),
+    doneAt: timestamp({ withTimezone: true }),
+    doneByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    assignedToUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    assignedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    // Each inbound item once, whichever read found it and however often (docs/inbox.md#reading).
+    unique('inbox_items_account_platform_uq').on(t.accountId, t.platformId),
+    check('inbox_items_kind_ck', sql`${t.kind} in ('reply', 'comment', 'mention', 'dm')`),
+    check('inbox_items_answer_source_ck', sql`(${t.answeredAt} is null) = (${t.answerSource} is null)`),
+    // The inbox page: one workspace's items, newest first, one index range whatever the table holds.
+    index('inbox_items_workspace_received_idx').on(t.workspaceId, t.receivedAt, t.id),
+    // "Unanswered" (the default filter): the open items only.
+    index('inbox_items_open_idx')
+      .on(t.workspaceId, t.receivedAt, t.id)
+      .where(sql`${t.answeredAt} is null and ${t.doneAt} is null`),
+    index('inbox_items_account_received_idx').on(t.accountId, t.receivedAt, t.id),
+    index('inbox_items_assigned_idx')
+      .on(t.assignedToUserId, t.receivedAt)
+      .where(sql`${t.assignedToUserId} is not null`),
+    // The conversation view: an item's parent and siblings, a DM's conversation.
+    index('inbox_items_account_parent_idx').on(t.accountId, t.inReplyTo),
+    index('inbox_items_account_conversation_idx')
+      .on(t.accountId, t.conversationId)
+      .where(sql`${t.conversationId} is not null`),
+  ],
+);
+export type InboxItem = typeof inboxItems.$inferSelect;
+
+/**
+ * An answer taken for an inbound item: the claim (docs/inbox.md#answering). `inbox_answers_item_number_uq` is the
+ * guard: the first answer is number 1, and "send another reply anyway" names the number it adds (the answers the
+ * member saw + 1), so two teammates answering at once, a double click or a resubmission write one row; the loser
+ * reads the winner. Its reply or DM is an ordinary post (`postId`), published exactly once like any other.
+ */
+export const inboxAnswers = pgTable(
+  'inbox_answers',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    itemId: uuid()
+      .notNull()
+      .references(() => inboxItems.id, { onDelete: 'cascade' }),
+    number: integer().notNull(),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    apiKeyId: uuid(),
+    /** Who answered, as shown to the teammate who comes second (kept if the user is removed later). */
+    actorName: text().notNull(),
+    text: text().notNull(),
+    createdAt: createdAt(),
+    /** When the inbox job saw its delivery end (`sent`, or `failed` for failed, canceled or missed). */
+    settledAt: timestamp({ withTimezone: true }),
+    outcome: text({ enum: ['sent', 'failed'] }),
+  },
+  (t) => [
+    unique('inbox_answers_item_number_uq').on(t.itemId, t.number),
+    check('inbox_answers_number_ck', sql`${t.number} >= 1`),
+    index('inbox_answers_unsettled_idx')
+      .on(t.createdAt)
+      .where(sql`${t.settledAt} is null`),
+    index('inbox_answers_post_idx').on(t.postId),
+  ],
+);
+export type InboxAnswer = typeof inboxAnswers.$inferSelect;
+
+/** "Ana is replying…": one heartbeat row per member and item, alive until `expiresAt` (docs/inbox.md#presence). */
+export const inboxPresence = pgTable(
+  'inbox_presence',
+  {
+    itemId: uuid()
+      .notNull()
+      .references(() => inboxItems.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    startedAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'inbox_presence_pk', columns: [t.itemId, t.userId] }),
+    index('inbox_presence_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** A teammate's internal note on an item (never sent anywhere); one per client key, so a resubmission adds none. */
+export const inboxNotes = pgTable(
+  'inbox_notes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    itemId: uuid()
+      .notNull()
+      .references(() => inboxItems.id, { onDelete: 'cascade' }),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    clientKey: text().notNull(),
+    text: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('inbox_notes_item_key_uq').on(t.itemId, t.clientKey),
+    check('inbox_notes_text_ck', sql`length(${t.text}) between 1 and 2000`),
+  ],
+);
+export type InboxNote = typeof inboxNotes.$inferSelect;
+
+/** A workspace's saved reply: its text may hold variables (`{first_name}`…) filled per item (lib/inbox/variables.ts). */
+export const savedReplies = pgTable(
+  'saved_replies',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    text: text().notNull(),
+    createdByUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('saved_replies_workspace_name_uq').on(t.workspaceId, t.name),
+    check('saved_replies_name_ck', sql`length(${t.name}) between 1 and 80`),
+    check('saved_replies_text_ck', sql`length(${t.text}) between 1 and 5000`),
+  ],
+);
+export type SavedReply = typeof savedReplies.$inferSelect;
+
+/**
+ * The account's own replies and DMs seen on the platform by the inbox reads (docs/inbox.md#answered-elsewhere): what
+ * they answer is marked answered, whichever is read first, the item or the account's answer to it.
+ */
+export const inboxOwnMessages = pgTable(
+  'inbox_own_messages',
+  {
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    platformId: text().notNull(),
+    inReplyTo: text(),
+    conversationId: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'inbox_own_messages_pk', columns: [t.accountId, t.platformId] }),
+    index('inbox_own_messages_parent_idx').on(t.accountId, t.inReplyTo),
+    index('inbox_own_messages_conversation_idx')
+      .on(t.accountId, t.conversationId, t.createdAt)
+      .where(sql`${t.conversationId} is not null`),
+  ],
+);
+
+/**
+ * Where the inbox job is in one stream of one account (docs/inbox.md#reading): the stream's own cursor (a since id, a
+ * page token, a time), when it is read next, and the job's claim of it (lease, generation): every write after a
+ * claim is fenced by the generation, so a reader whose lease lapsed stores nothing and moves no cursor.
+ */
+export const inboxCursors = pgTable(
+  'inbox_cursors',
+  {
+    accountId: uuid()
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: 'cascade' }),
+    stream: text().notNull(),
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    cursor: text(),
+    nextReadAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    generation: integer().notNull().default(0),
+    workerId: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** Unreadable reads in a row (the platform failed to answer); reset by a read. */
+    failures: integer().notNull().default(0),
+    lastReadAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+  },
+  (t) => [
+    primaryKey({ name: 'inbox_cursors_pk', columns: [t.accountId, t.stream] }),
+    index('inbox_cursors_due_idx').on(t.nextReadAt),
+  ],
+);
+export type InboxCursor = typeof inboxCursors.$inferSelect;
 
 /**
  * What platforms tell us by webhook (`/api/webhooks/<network>`: lib/platform-webhooks/), each event stored once by

@@ -270,6 +270,13 @@ const envSchema = z.object({
     .string()
     .regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version, YYYYMM (e.g. 202607)')
     .optional(),
+  // How often each inbox stream of an account is read (docs/inbox.md#reading), within the read budget.
+  INBOX_READ_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(5_000, 'at least 5000 (5 s)')
+    .max(86_400_000, 'at most a day')
+    .default(60_000),
 });
 
 /** The error's name (a string, so it survives minification): callers print the message and exit, no stack. */

@@ -1,5 +1,6 @@
 // npm run bench [-- --deliveries 20000 --accounts 20 --platforms mastodon --publishers 2 --concurrency 64 --chunk 32
-//                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000 --upload 200 --skip-analytics]
+//                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000 --upload 200 --skip-analytics
+//                   --skip-inbox]
 // The publishing benchmark (docs/operations.md#chaos-run-and-benchmarks): on a fresh database and a zero-latency
 // sandbox network in its own process (in-memory store, so the platform's storage is not what is measured),
 //   1. throughput: N deliveries all due now, published by the real publisher pass until none is left;
@@ -13,6 +14,8 @@
 //      the server's peak RSS growth, which must stay well under the video's size.
 //   5. analytics (--skip-analytics skips it): the analytics page's server time with 100,000 snapshots over 10,000
 //      posts (scripts/lib/bench-analytics.ts, also `npm run bench:analytics`).
+//   6. inbox (--skip-inbox skips it): the inbox page's server time with 50,000 items (scripts/lib/bench-inbox.ts, also
+//      `npm run bench:inbox`).
 // Exits non-zero on any duplicate, any unsent delivery, any delivery with more than one attempt or any platform call
 // not answered 2xx (each counted by status and reported).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -29,6 +32,7 @@ import { DEFAULT_PUBLISHER_TUNING } from '@/lib/publishing/config';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { startScheduler } from '@/lib/publishing/scheduler';
 import { ANALYTICS_TARGET_MS, benchAnalytics } from './lib/bench-analytics';
+import { INBOX_TARGET_MS, benchInbox } from './lib/bench-inbox';
 import { benchUpload, makeLargeVideo } from './lib/bench-upload';
 import { resolveDatabase } from './lib/database';
 import {
@@ -72,6 +76,7 @@ const { values } = parseArgs({
     /** The upload section: a video of this many MB through the tus routes in their own process (0: skip it). */
     upload: { type: 'string', default: '200' },
     'skip-analytics': { type: 'boolean', default: false },
+    'skip-inbox': { type: 'boolean', default: false },
     /** Also profile the sandbox process (profile this one with `node --cpu-prof --import tsx scripts/bench.mts`). */
     'sandbox-cpu-prof-dir': { type: 'string' },
   },
@@ -271,10 +276,11 @@ if (unexpectedCalls > 0) {
 
 const upload = Number(values.upload) > 0 ? await measureUpload(Number(values.upload)) : null;
 const analytics = values['skip-analytics'] ? null : await measureAnalytics();
+const inbox = values['skip-inbox'] ? null : await measureInbox();
 
 await setup.close();
 await database.stop();
-process.exit(ok && (upload?.ok ?? true) && (analytics?.ok ?? true) ? 0 : 1);
+process.exit(ok && (upload?.ok ?? true) && (analytics?.ok ?? true) && (inbox?.ok ?? true) ? 0 : 1);
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -320,6 +326,15 @@ async function measureAnalytics() {
   console.log('\n5. analytics');
   const figures = await benchAnalytics(setup.db, { log: (line) => console.log(`   ${line}`) });
   row(`analytics page p95 < ${ANALYTICS_TARGET_MS} ms`, `${fmt(figures.all.p95)} ms`, met(figures.targetMet));
+  return { ok: figures.targetMet };
+}
+
+/** 6. The inbox page's server time with 50,000 items (its own workspaces, beside the rest). */
+async function measureInbox() {
+  console.log('\n6. inbox');
+  const figures = await benchInbox(setup.db, { items: 50_000, runs: 30 });
+  const worst = Math.max(...Object.values(figures.views).map((v) => v.p95), figures.conversation.p95);
+  row(`inbox page p95 < ${INBOX_TARGET_MS} ms (slowest view)`, `${fmt(worst)} ms`, met(figures.targetMet));
   return { ok: figures.targetMet };
 }
 

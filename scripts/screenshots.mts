@@ -1,6 +1,6 @@
 // The screenshots of README.md and the guides in docs/: the calendar, the composer with a thread, a post's timeline
 // while it is being verified, the agency features (approvals and the client's link, the publication report,
-// webhooks, the request form, the notifications Outbox, CSV import, analytics) and the content tools (docs/content.md),
+// webhooks, the request form, the notifications Outbox, CSV import, analytics, the inbox) and the content tools (docs/content.md),
 // taken from a production build on a fresh, seeded database (as the e2e suite starts it), written to
 // docs/screenshots/*.png. Needs `npx next build` first. Against a running server instead: SCREENSHOTS_URL=... (signed
 // in with the demo password, DEMO_PASSWORD or semel-demo). `-- --only content` takes the content tools' screenshots alone.
@@ -176,6 +176,14 @@ async function agencyScreenshots(sql: postgres.Sql) {
   }
   await save(page, 'report.png');
 
+  // The inbox: what the demo accounts' people said (the inbox job reads it at start), one reply open under our post.
+  await page.goto('/inbox?kind=reply');
+  const item = page.getByRole('list', { name: 'Items' }).getByRole('button').first();
+  await item.waitFor({ timeout: 90_000 });
+  await item.click();
+  await page.getByRole('form', { name: 'Reply' }).waitFor();
+  await page.getByLabel(/^Your answer to/).fill('Thanks! It ships tomorrow: the tracking link is on its way by email.');
+  await save(page, 'inbox.png');
   // The analytics page on the seeded six weeks of readings: totals, the chart, engagement by network.
   await page.goto('/analytics');
   await page.getByRole('table', { name: 'Figures by network' }).waitFor();

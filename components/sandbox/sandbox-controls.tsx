@@ -71,6 +71,12 @@ const DURATIONS = [
     step: 100,
   },
   { name: 'readLagMs', label: 'Read lag (ms; new posts appear in listings this much later)', max: 300_000, step: 100 },
+  {
+    name: 'inboundPerDay',
+    label: 'Inbound per day (replies, mentions and DMs people send it; the inbox reads them)',
+    max: 500,
+    step: 1,
+  },
 ] as const;
 
 /** Admin controls: publish a test post, set fault knobs, run the naive-retry demo. */

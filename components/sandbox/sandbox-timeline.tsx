@@ -18,7 +18,10 @@ function faultSummary(faults: FaultSettings): string {
     );
   }
   if (faults.latencyMs > 0) parts.unshift(`Latency ${faults.latencyMs} ms`);
-  return parts.length ? parts.join(' · ') : 'No faults';
+  const faulty = parts.length > 0;
+  // Not a fault: what people send the account (docs/sandbox.md#inbound).
+  if (faults.inboundPerDay > 0) parts.push(`${faults.inboundPerDay} inbound a day`);
+  return faulty ? parts.join(' · ') : parts.length ? `No faults · ${parts.join(' · ')}` : 'No faults';
 }
 
 export function SandboxTimeline({ workspaceId }: { workspaceId: string }) {

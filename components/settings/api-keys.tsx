@@ -19,7 +19,14 @@ type Key = {
   revokedAt: string | null;
 };
 
-const OPT_IN = new Set(['accounts:write', 'webhooks:write', 'workspace:write', 'posts:approve']);
+const OPT_IN = new Set([
+  'accounts:write',
+  'webhooks:write',
+  'workspace:write',
+  'posts:approve',
+  'inbox:read',
+  'inbox:write',
+]);
 
 export function CreateApiKeyForm({ action }: { action: FormAction<{ token: string }> }) {
   const [state, formAction, pending] = useActionState(action, undefined);

@@ -14,28 +14,52 @@ const MODES = [
 
 /** The signed-in member's own email choice for this workspace. */
 export function EmailModeForm({ emailMode, action }: { emailMode: string; action: FormAction }) {
-  const [state, formAction, pending] = useActionState(action, undefined);
-  const error = state?.errors?.emailMode?.[0];
+  return (
+    <ModeForm
+      name="emailMode"
+      value={emailMode}
+      legend="Email me about needs review, failed, missed, approvals and accounts"
+      submit="Save email preference"
+      action={action}
+    />
+  );
+}
+
+/** The member's choice for new inbox messages (docs/inbox.md#notifications), apart from every other notification. */
+export function InboxModeForm({ inboxMode, action }: { inboxMode: string; action: FormAction }) {
+  return (
+    <ModeForm
+      name="inboxMode"
+      value={inboxMode}
+      legend="Email me about new inbox messages (replies, comments, mentions, DMs)"
+      submit="Save inbox preference"
+      action={action}
+    />
+  );
+}
+
+function ModeForm(props: { name: string; value: string; legend: string; submit: string; action: FormAction }) {
+  const [state, formAction, pending] = useActionState(props.action, undefined);
+  const error = state?.errors?.[props.name]?.[0];
+  const errorId = `${props.name}-error`;
   return (
     <form action={formAction} className="space-y-3" noValidate>
-      <fieldset aria-describedby="email-mode-error">
-        <legend className="text-sm font-medium text-slate-900">
-          Email me about needs review, failed, missed, approvals and accounts
-        </legend>
+      <fieldset aria-describedby={errorId}>
+        <legend className="text-sm font-medium text-slate-900">{props.legend}</legend>
         <div className="mt-2 space-y-1">
           {MODES.map((mode) => (
             <label key={mode.value} className="flex items-center gap-2 text-sm text-slate-800">
-              <input type="radio" name="emailMode" value={mode.value} defaultChecked={emailMode === mode.value} />
+              <input type="radio" name={props.name} value={mode.value} defaultChecked={props.value === mode.value} />
               {mode.label} <span className="text-slate-500">({mode.hint})</span>
             </label>
           ))}
         </div>
-        <p id="email-mode-error" aria-live="polite" className="mt-1 text-sm text-rose-700">
+        <p id={errorId} aria-live="polite" className="mt-1 text-sm text-rose-700">
           {error}
         </p>
       </fieldset>
       <SubmitButton pending={pending} pendingLabel="Saving…">
-        Save email preference
+        {props.submit}
       </SubmitButton>
       <FormStatus state={state} />
     </form>

@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation';
 const ITEMS = [
   { href: '/calendar', label: 'Calendar' },
   { href: '/queue', label: 'Queue' },
+  { href: '/inbox', label: 'Inbox' },
   { href: '/compose', label: 'Compose' },
   { href: '/drafts', label: 'Drafts' },
   { href: '/import', label: 'Import' },

@@ -18,6 +18,33 @@ export async function getEmailMode(db: Executor, params: { workspaceId: string; 
   return row?.emailMode ?? 'immediately';
 }
 
+/** The member's choice for new inbox messages in the workspace (no row: `immediately`). */
+export async function getInboxMode(db: Executor, params: { workspaceId: string; userId: string }): Promise<EmailMode> {
+  const [row] = await db
+    .select({ inboxMode: notificationPreferences.inboxMode })
+    .from(notificationPreferences)
+    .where(
+      and(
+        eq(notificationPreferences.workspaceId, params.workspaceId),
+        eq(notificationPreferences.userId, params.userId),
+      ),
+    );
+  return row?.inboxMode ?? 'immediately';
+}
+
+export async function setInboxMode(
+  db: Executor,
+  params: { workspaceId: string; userId: string; inboxMode: EmailMode },
+) {
+  await db
+    .insert(notificationPreferences)
+    .values(params)
+    .onConflictDoUpdate({
+      target: [notificationPreferences.workspaceId, notificationPreferences.userId],
+      set: { inboxMode: params.inboxMode, updatedAt: sql`now()` },
+    });
+}
+
 export async function setEmailMode(
   db: Executor,
   params: { workspaceId: string; userId: string; emailMode: EmailMode },

@@ -9,4 +9,6 @@ export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'webhooks:write': 'List, add and delete webhook endpoints',
   'workspace:write': 'Read and change workspace settings (posts need approval)',
   'posts:approve': 'Approve posts or request changes',
+  'inbox:read': 'Read the inbox: replies, comments, mentions and messages, with their answers',
+  'inbox:write': 'Answer inbox items (each once per intent)',
 };

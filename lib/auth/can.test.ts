@@ -16,6 +16,7 @@ const EXPECTED: Record<Capability, Record<Role, boolean>> = {
   review: { viewer: false, manager: false, admin: true },
   approve: { viewer: false, manager: false, admin: true },
   sandboxControl: { viewer: false, manager: false, admin: true },
+  answer: { viewer: false, manager: true, admin: true },
 };
 
 describe('can(role, capability): a row per capability and role', () => {

@@ -19,6 +19,8 @@ export const CAPABILITIES = {
   /** Approve posts or request changes ("Posts need approval"), and make or revoke client links. */
   approve: 'admin',
   sandboxControl: 'admin',
+  /** Answer inbox items, assign them, mark them done, note on them, keep saved replies (docs/inbox.md). */
+  answer: 'manager',
 } as const satisfies Record<string, Role>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -33,6 +33,7 @@ describe('the job registry', () => {
       ['prune-platform-reads', 'interval'],
       ['notifications', 'interval'],
       ['purge-workspaces', 'interval'],
+      ['inbox', 'interval'],
       ['evergreen', 'interval'],
       ['feeds', 'interval'],
       ['metrics', 'interval'],

@@ -1,6 +1,7 @@
 import { evergreenJob } from './evergreen';
 import { feedsJob } from './feeds';
 import type { JobDefinition } from './job';
+import { inboxJob } from './inbox';
 import { clientReportsJob } from './client-reports';
 import { metricsJob } from './metrics';
 import { notificationsJob } from './notifications';
@@ -37,6 +38,7 @@ export const jobs = [
   prunePlatformReadsJob,
   notificationsJob,
   purgeWorkspacesJob,
+  inboxJob,
   evergreenJob,
   feedsJob,
   metricsJob,

@@ -106,7 +106,7 @@ export async function createPost(
  * The create itself, inside runIdempotent's transaction. Checks that need the database (accounts belong
  * to the workspace, per-platform text limits, time not in the past) reject without storing.
  */
-async function createPostInTransaction(
+export async function createPostInTransaction(
   tx: Transaction,
   request: CreatePostRequest,
   context: CreatePostContext,

@@ -1,3 +1,12 @@
+/** The inbox page's filters, as in its URL. */
+export type InboxQuery = {
+  status?: string;
+  account?: string;
+  network?: string;
+  kind?: string;
+  assignedTo?: string;
+};
+
 /** One calendar read: the fetched range (ISO) and the filters in the URL. */
 export type CalendarQuery = { from: string; to: string; account?: string; status?: string };
 
@@ -19,6 +28,10 @@ export const queryKeys = {
   sandboxTimeline: (workspaceId: string) => ['sandbox-timeline', workspaceId] as const,
   /** What an account allows as a post's options now (TikTok's creator_info). */
   postOptions: (accountId: string) => ['post-options', accountId] as const,
+  /** Prefix of every inbox list (what a write on an item invalidates). */
+  inboxes: () => ['inbox'] as const,
+  inbox: (query: InboxQuery) => ['inbox', query] as const,
+  inboxItem: (itemId: string) => ['inbox-item', itemId] as const,
 };
 
 /** The GET route handlers the client reads (app/api/app/...): session-authenticated, workspace-scoped. */
@@ -30,4 +43,7 @@ export const readUrls = {
     `/api/app/calendar?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]))}`,
   sandboxTimeline: () => '/api/app/sandbox/timeline',
   postOptions: (accountId: string) => `/api/app/accounts/${encodeURIComponent(accountId)}/post-options`,
+  inbox: (query: InboxQuery) =>
+    `/api/app/inbox?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]))}`,
+  inboxItem: (itemId: string) => `/api/app/inbox/${encodeURIComponent(itemId)}`,
 };

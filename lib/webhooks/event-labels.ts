@@ -10,5 +10,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'delivery.duplicate_detected': 'A late copy of a sent delivery appeared: it is back in review with both copies',
   'post.approved': 'A post was approved',
   'post.rejected': 'A post was rejected',
+  'inbox.received': 'A reply, comment, mention or message came in',
+  'inbox.answered': 'An inbox item was answered: its reply is live, or the account answered it elsewhere',
   'metrics.updated': 'New metrics were read for sent posts (one event per metrics run)',
 };

@@ -25,6 +25,7 @@ export const faultsInput = z.object({
   processingShare: z.coerce.number().min(0, 'A probability from 0 to 1').max(1, 'A probability from 0 to 1').default(1),
   readLagMs: millis(300_000),
   listingUnavailable: rate,
+  inboundPerDay: z.coerce.number().int('A whole number').min(0, 'At least 0').max(500, 'At most 500 a day').default(0),
 });
 export type FaultsInput = z.output<typeof faultsInput>;
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -71,6 +72,13 @@ export const sandboxPosts = sandbox.table(
     media: jsonb().$type<{ type: string; altText: string; sha256: string }[]>().notNull().default([]),
     createdAt: createdAt(),
     deletedAt: timestamp({ withTimezone: true, precision: 3 }),
+    /**
+     * Someone else's post addressed to an account (sandbox/behaviour/inbound.ts): a reply under its post, a mention of
+     * it, a DM to it. What its notifications, mentions and DM listings show; null for every other post.
+     */
+    addressedTo: uuid().references((): AnyPgColumn => sandboxAccounts.id, { onDelete: 'cascade' }),
+    /** The generator's key of an inbound post: each is stored once, however many reads ask for it at once. */
+    inboundKey: text(),
   },
   (t) => [
     index('sandbox_posts_account_created_idx').on(t.accountId, t.createdAt),
@@ -80,6 +88,17 @@ export const sandboxPosts = sandbox.table(
       .where(sql`${t.recordKey} is not null and ${t.deletedAt} is null`),
     // X's duplicate-content rule looks up identical text on one account.
     index('sandbox_posts_account_text_idx').on(t.accountId, sql`md5(${t.text})`),
+    // Notifications, mentions and DM listings: what was addressed to one account, newest first.
+    index('sandbox_posts_addressed_idx')
+      .on(t.addressedTo, t.id)
+      .where(sql`${t.addressedTo} is not null`),
+    // A post's comments and replies (Instagram, Facebook, LinkedIn, YouTube, Threads read them per post).
+    index('sandbox_posts_in_reply_to_idx')
+      .on(t.inReplyToId)
+      .where(sql`${t.inReplyToId} is not null`),
+    uniqueIndex('sandbox_posts_inbound_key_uq')
+      .on(t.inboundKey)
+      .where(sql`${t.inboundKey} is not null`),
   ],
 );
 export type SandboxPostRow = typeof sandboxPosts.$inferSelect;
@@ -127,6 +146,8 @@ export const sandboxFaults = sandbox.table(
     processingShare: doublePrecision().notNull().default(1),
     readLagMs: integer().notNull().default(0),
     listingUnavailable: doublePrecision().notNull().default(0),
+    /** How many replies, mentions and DMs people send the account per day (sandbox/behaviour/inbound.ts); 0: none. */
+    inboundPerDay: integer().notNull().default(0),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -137,6 +158,7 @@ export const sandboxFaults = sandbox.table(
       'sandbox_faults_durations_ck',
       sql`${t.processingMs} between 0 and 120000 and ${t.readLagMs} between 0 and 300000`,
     ),
+    check('sandbox_faults_inbound_ck', sql`${t.inboundPerDay} between 0 and 500`),
     check(
       'sandbox_faults_rates_ck',
       sql`least(${t.timeoutBeforeCommit}, ${t.timeoutAfterCommit}, ${t.errorAfterCommit}, ${t.resetAfterCommit}, ${t.rateLimited}, ${t.processingShare}, ${t.listingUnavailable}) >= 0

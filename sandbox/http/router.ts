@@ -1,8 +1,10 @@
 import { problem } from '@/lib/http/problem';
 import { requestOrigin } from '@/lib/http/request-origin';
 import { logger } from '@/lib/logging/logger';
+import { SANDBOX_INBOX_ROUTES } from '@/sandbox/dialects/inbox-registry';
 import { SANDBOX_DIALECTS } from '@/sandbox/dialects/registry';
 import { handleFaults, handleTimeline } from './control';
+import { handleInbound } from './inbound-control';
 import { handleOAuth, handleRevoke } from '@/sandbox/oauth/oauth';
 import type { Platform, SandboxDeps } from '@/sandbox/store/types';
 
@@ -26,10 +28,12 @@ export async function handleSandboxRequest(request: Request, deps: SandboxDeps):
       const dialect = SANDBOX_DIALECTS[platform];
       const oauth = /^\/oauth(\/[a-z]+)$/.exec(rest);
       if (oauth && dialect.oauth) return await handleOAuth(request, platform, oauth[1]!, deps);
-      return await dialect.handle(request, rest, deps, `${root}/${platform}`);
+      const inbox = await SANDBOX_INBOX_ROUTES[platform]?.(request, rest, deps, `${root}/${platform}`);
+      return inbox ?? (await dialect.handle(request, rest, deps, `${root}/${platform}`));
     }
     if (path === '/faults') return await handleFaults(request, deps);
     if (path === '/timeline') return await handleTimeline(request, deps);
+    if (path === '/inbound') return await handleInbound(request, deps);
     if (path === '/revoke') return await handleRevoke(request, deps);
     return problem({ status: 404, title: 'Not Found', detail: `The sandbox has no ${path || '/'}.` });
   } catch (error) {

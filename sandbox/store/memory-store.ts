@@ -44,6 +44,9 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
   const youtubeUploads = new Map<string, SandboxYoutubeUpload>();
   const youtubeQuota = new Map<string, number>();
   const media = new Map<string, SandboxMedia>();
+  /** Inbound posts by generator key, and per addressed account in id order (sandbox/behaviour/inbound.ts). */
+  const inboundByKey = new Map<string, SandboxPost>();
+  const inboundTo = new Map<string, SandboxPost[]>();
 
   const strip = (a: SandboxAccount | undefined): SandboxAccount | null =>
     a
@@ -235,6 +238,39 @@ export function createMemorySandboxStore(): SandboxStore & { listAccounts(): San
         )
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
         .slice(0, query.limit);
+    },
+
+    async insertInbound(input) {
+      const stored = inboundByKey.get(input.inboundKey);
+      if (stored) return stored;
+      const post = insert(input);
+      inboundByKey.set(input.inboundKey, post);
+      const list = inboundTo.get(input.addressedTo) ?? [];
+      inboundTo.set(input.addressedTo, list);
+      let at = list.length;
+      while (at > 0 && BigInt(list[at - 1]!.id) > BigInt(post.id)) at--;
+      list.splice(at, 0, post);
+      return post;
+    },
+
+    async listInbound(accountId, query) {
+      const sinceId = parsePostId(query.sinceId);
+      const maxId = parsePostId(query.maxId);
+      const out: SandboxPost[] = [];
+      const list = inboundTo.get(accountId) ?? [];
+      for (let i = list.length - 1; i >= 0 && out.length < query.limit; i--) {
+        const p = list[i]!;
+        const id = BigInt(p.id);
+        if (sinceId !== null && id <= sinceId) break;
+        if (p.deletedAt || !query.kinds.includes(p.kind) || (maxId !== null && id >= maxId)) continue;
+        if (
+          (query.startTime && p.createdAt < query.startTime) ||
+          (query.createdUpTo && p.createdAt > query.createdUpTo)
+        )
+          continue;
+        out.push(p);
+      }
+      return out;
     },
 
     async deletePost(accountId, id) {

@@ -60,6 +60,7 @@ import {
 } from '@/sandbox/db/queries/youtube';
 import type { SandboxYoutubeUploadRow } from '@/sandbox/db/schema';
 import { getSandboxMedia, insertSandboxMedia, updateSandboxMedia } from '@/sandbox/db/queries/media';
+import { getSandboxInbound, insertSandboxInbound, listSandboxInbound } from '@/sandbox/db/queries/inbound';
 import { getSandboxAccountByAccessToken } from '@/sandbox/db/queries/oauth';
 import { createPgSandboxOAuthStore } from './pg-oauth-store';
 import { newPostId, parsePostId } from './post-ids';
@@ -76,6 +77,20 @@ import {
   type SandboxPost,
   type SandboxStore,
 } from './types';
+
+/** The columns of a new post's row every insert writes (a fresh snowflake for `createdAt`). */
+function columnsOf(input: NewSandboxPost, createdAt: Date) {
+  return {
+    id: BigInt(newPostId(createdAt)),
+    accountId: input.account.id,
+    kind: input.kind,
+    text: input.text,
+    inReplyToId: input.inReplyToId ?? null,
+    recipientId: input.recipientId ?? null,
+    record: input.record ?? null,
+    createdAt,
+  };
+}
 
 /**
  * The sandbox on Postgres (its own `sandbox` schema). `onUnknownToken` lets the app register product
@@ -114,16 +129,9 @@ export function createPgSandboxStore(
     for (;;) {
       const createdAt = input.createdAt ?? new Date();
       const row = await insertSandboxPost(tx, {
-        id: BigInt(newPostId(createdAt)),
-        accountId: input.account.id,
-        kind: input.kind,
-        text: input.text,
-        inReplyToId: input.inReplyToId ?? null,
-        recipientId: input.recipientId ?? null,
+        ...columnsOf(input, createdAt),
         idempotencyKey: input.idempotencyKey ?? null,
-        record: input.record ?? null,
         media: input.media ?? [],
-        createdAt,
       });
       if (row) return toPost(row); // else: the same snowflake in the same millisecond; draw again
     }
@@ -238,6 +246,36 @@ export function createPgSandboxStore(
       const rows = await listSandboxReplies(db, {
         postId,
         maxId: parsePostId(query.maxId) ?? undefined,
+        createdUpTo: query.createdUpTo,
+        limit: query.limit,
+      });
+      return rows.map(toPost);
+    },
+
+    async insertInbound(input) {
+      for (let attempt = 0; ; attempt++) {
+        const createdAt = input.createdAt ?? new Date();
+        const row = await insertSandboxInbound(db, {
+          ...columnsOf(input, createdAt),
+          recordKey: input.recordKey ?? null,
+          addressedTo: input.addressedTo,
+          inboundKey: input.inboundKey,
+        });
+        if (row) return toPost(row);
+        const stored = await getSandboxInbound(db, { inboundKey: input.inboundKey });
+        if (stored) return toPost(stored);
+        // Else the same snowflake in the same millisecond: draw again (a taken record key would never clear).
+        if (attempt >= 5) throw new Error(`sandbox: inbound post ${input.inboundKey} could not be stored`);
+      }
+    },
+
+    async listInbound(accountId, query) {
+      const rows = await listSandboxInbound(db, {
+        accountId,
+        kinds: query.kinds,
+        sinceId: parsePostId(query.sinceId) ?? undefined,
+        maxId: parsePostId(query.maxId) ?? undefined,
+        startTime: query.startTime,
         createdUpTo: query.createdUpTo,
         limit: query.limit,
       });

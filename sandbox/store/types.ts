@@ -90,6 +90,8 @@ export type FaultSettings = {
   readLagMs: number;
   /** Probability that a listing read fails with the platform's 503. */
   listingUnavailable: number;
+  /** Replies, mentions and DMs people send the account per day (sandbox/behaviour/inbound.ts); 0: none. */
+  inboundPerDay: number;
 };
 
 /** Settings as written: without a profile, each account gets its platform's default (friendly) one. */
@@ -106,6 +108,7 @@ export const NO_FAULTS: Omit<FaultSettings, 'profile'> = {
   processingShare: 1,
   readLagMs: 0,
   listingUnavailable: 0,
+  inboundPerDay: 0,
 };
 
 /** A post as the platform stores it; which rule applies (key, duplicate text) is decided in profiles.ts. */
@@ -140,6 +143,15 @@ export type PostQuery = {
   includeDeleted?: boolean;
   /** Bluesky's listRecords: only posts with a record key, ordered by it (newest key first), below this key. */
   byRecordKey?: { before?: string };
+  limit: number;
+};
+
+export type InboundQuery = {
+  kinds: SandboxPostKind[];
+  sinceId?: string;
+  maxId?: string;
+  startTime?: Date;
+  createdUpTo?: Date;
   limit: number;
 };
 
@@ -327,6 +339,16 @@ export interface SandboxStore {
    * `maxId` when given, created at or before `createdUpTo` (read lag), at most `limit`.
    */
   listReplies(postId: string, query: { maxId?: string; createdUpTo?: Date; limit: number }): Promise<SandboxPost[]>;
+  /**
+   * Stores someone's post addressed to an account (a reply under its post, a mention of it, a DM to it:
+   * sandbox/behaviour/inbound.ts) once per `inboundKey`, atomically: the stored post, whichever call stored it.
+   */
+  insertInbound(input: NewSandboxPost & { inboundKey: string; addressedTo: string }): Promise<SandboxPost>;
+  /**
+   * What others addressed to the account (its notifications, mentions and DMs), live posts newest first: ids after
+   * `sinceId` and before `maxId`, created from `startTime` and at or before `createdUpTo` (read lag), at most `limit`.
+   */
+  listInbound(accountId: string, query: InboundQuery): Promise<SandboxPost[]>;
   /** Soft-deletes the account's own post (atomic: one of two concurrent deletes wins). */
   deletePost(accountId: string, id: string): Promise<DeleteResult>;
   /** Live (not deleted) copies per account. */

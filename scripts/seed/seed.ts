@@ -6,6 +6,7 @@ import { createDiskMediaStorage } from '@/lib/media/storage';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { sandboxCredentials } from '@/lib/sandbox/connect';
+import { seedDemoInbox } from './seed-inbox';
 import { linkedinOrganizationUrn } from '@/sandbox/dialects/linkedin/identity';
 import { didPlcFrom } from '@/sandbox/oauth/tokens';
 import type { ProviderName } from '@/db/schema';
@@ -127,6 +128,7 @@ export async function seedDemoData(
       adminUserId: (members.find((m) => m.role === 'admin') ?? members[0]!).id,
       encryptionKey: options.encryptionKey,
     });
+    await seedDemoInbox(db, workspace.id);
     if (options.analytics)
       await seedDemoAnalytics(db, {
         workspaceId: workspace.id,

@@ -2,43 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Scheduler } from 'fast-check';
 import type { Database } from '@/db/client';
-import { upsertAccount } from '@/db/queries/accounts';
 import { cancelScheduledDeliveries } from '@/db/queries/deliveries';
 import { insertPostWithDeliveries } from '@/db/queries/posts';
 import { workspaces } from '@/db/schema';
 import { makeWorkspace } from '../db/factories';
-import { countOpenWatches, listSimDeliveries, resetSimulationData, shiftTimestampsBack } from './database';
+import { countOpenWatches, listSimDeliveries, resetSimulationData } from './database';
 import { editScheduledPost } from '@/lib/posts/edit';
-import { sealCredentials } from '@/lib/providers/credentials';
-import { publishDueDeliveries } from '@/lib/publishing/publish-due';
-import { testPublisherOptions } from '../publisher';
-import { reconcileAmbiguousDeliveries } from '@/lib/reconcile/reconcile';
-import { testReconcileOptions, testWatchOptions } from '../reconciler';
+import { testWatchOptions } from '../reconciler';
 import { watchForLateCopies } from '@/lib/reconcile/watch';
-import { TEST_ENCRYPTION_KEY } from '../keys';
-import { newSandboxIdentity } from '@/sandbox/oauth/tokens';
 import { NO_FAULTS } from '@/sandbox/store/types';
 import { gatedDatabase } from './gated-database';
 import type { SimulationPlan } from './plan';
 import { SIM_ORIGIN, simulatedPlatform } from './platform';
 import { Simulation, type Actor } from './scheduler';
 import { seededRandom } from '@/lib/random/seeded';
-import { allowanceFor } from '@/lib/reconcile/allowance-map';
+import { simAccount, simWorkers, TERMINAL, TIMING } from './workers';
 
-/** One time jump: longer than the lease, the call timeout plus any allowance, the recheck delay and any read lag. */
-export const JUMP_MS = 5 * 60_000;
 const MAX_DRAIN_ROUNDS = 14;
 // A reconciler pass that finds nothing is one step, a publisher's three: both poll for about as long.
 const MAX_IDLE_POLLS = { publisher: 4, reconciler: 12 };
-const TERMINAL = new Set(['sent', 'failed', 'canceled', 'missed', 'needs_review']);
-
-// Production-like timing (the defaults of lib/env.ts): time passes only by explicit jumps, so nothing
-// here waits, and a read never comes before the allowance has passed on the simulated clock.
-const TIMING = {
-  leaseMs: 60_000,
-  callTimeoutMs: 10_000,
-  allowanceMs: allowanceFor(60_000),
-};
 
 /** The watch's steps after a republished delivery is sent: each falls due after one or more time jumps. */
 const WATCH_DELAYS_MS = [2 * 60_000, 10 * 60_000, 20 * 60_000];
@@ -73,28 +55,10 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
   const accounts: { plan: SimulationPlan['accounts'][number]; sandboxAccountId: string; productAccountId: string }[] =
     [];
   for (const a of plan.accounts) {
-    const { platformUserId, token, suffix } = newSandboxIdentity();
-    const handle = `@sim_${suffix}`;
-    const sandboxAccount = await platform.store.registerAccount({
-      platform: a.platform,
-      platformUserId,
-      handle,
-      token,
-    });
-    await platform.store.setFaults([sandboxAccount.id], { ...NO_FAULTS, ...a.faults, profile: a.profile });
-    if (a.readLag) platform.setReadLag(sandboxAccount.id);
-    platform.setSlowShare(sandboxAccount.id, a.slowShare);
-    platform.setLateShare(sandboxAccount.id, a.lateShare);
-    const product = await upsertAccount(db, {
-      workspaceId: workspace.id,
-      provider: a.platform,
-      sandbox: true,
-      handle,
-      platformUserId,
-      baseUrl: `/api/sandbox/${a.platform}`,
-      ...sealCredentials({ accessToken: token }, TEST_ENCRYPTION_KEY),
-    });
-    accounts.push({ plan: a, sandboxAccountId: sandboxAccount.id, productAccountId: product!.id });
+    const account = await simAccount(db, platform, workspace.id, a);
+    if (a.readLag) platform.setReadLag(account.sandboxAccountId);
+    platform.setLateShare(account.sandboxAccountId, a.lateShare);
+    accounts.push({ plan: a, ...account });
   }
 
   const deliveries: SimulatedDelivery[] = [];
@@ -127,36 +91,7 @@ export async function simulate(db: Database, s: Scheduler, plan: SimulationPlan)
     }
   }
 
-  const timeJump = async (actor: Actor) =>
-    sim.io(actor, 'time jump', async () => {
-      await shiftTimestampsBack(db, JUMP_MS);
-      platform.shiftBack(JUMP_MS);
-      sim.jump();
-    });
-  const publish = (actor: Actor, overrides: { batchSize: number; concurrency: number }) =>
-    publishDueDeliveries(
-      gatedDatabase(db, sim, actor),
-      testPublisherOptions(SIM_ORIGIN, {
-        workerId: actor.name,
-        ...overrides,
-        chunkSize: 1,
-        budgetMs: 60_000,
-        ...TIMING,
-        transport: platform.transport(actor),
-      }),
-    );
-  const reconcile = (actor: Actor) =>
-    reconcileAmbiguousDeliveries(
-      gatedDatabase(db, sim, actor),
-      testReconcileOptions(SIM_ORIGIN, {
-        workerId: actor.name,
-        batchSize: 2,
-        ...TIMING,
-        recheckDelayMs: 15_000,
-        releaseMarginMs: 30_000,
-        transport: platform.transport(actor),
-      }),
-    );
+  const { publish, reconcile, timeJump } = simWorkers(db, sim, platform);
 
   const watch = (actor: Actor) =>
     watchForLateCopies(

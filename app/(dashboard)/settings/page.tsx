@@ -239,6 +239,20 @@ export default async function SettingsPage() {
           Open webhooks →
         </Link>
       </section>
+      <section aria-labelledby="saved-replies" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <h2 id="saved-replies" className="mb-2 text-base font-semibold">
+          Saved replies
+        </h2>
+        <p className="text-sm text-slate-600">
+          Answers the team sends from the inbox, with variables like {'{first_name}'}.
+        </p>
+        <Link
+          href="/settings/saved-replies"
+          className="mt-3 inline-block text-sm font-semibold text-indigo-700 hover:underline"
+        >
+          Open saved replies →
+        </Link>
+      </section>
       <section aria-labelledby="notifications" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="notifications" className="mb-2 text-base font-semibold">
           Notifications

@@ -21,12 +21,17 @@ import { postContract } from './posts/[id]/contract';
 import { GET as getPost, PATCH as editPost } from './posts/[id]/route';
 import { postsContract } from './posts/contract';
 import { importsContract } from './imports/contract';
+import { inboxReplyContract } from './inbox/[id]/reply/contract';
+import { POST as replyToInboxItem } from './inbox/[id]/reply/route';
+import { inboxContract } from './inbox/contract';
+import { GET as listInbox } from './inbox/route';
 import { POST as importPosts } from './imports/route';
 import { mediaContentContract } from './media/[id]/content/contract';
 import { GET as getMediaContent } from './media/[id]/content/route';
 import { mediaContract } from './media/contract';
 import { POST as uploadMedia } from './media/route';
 import { makeImage } from '@/testing/images';
+import { storeInboxItem } from '@/testing/inbox';
 import { GET as listPosts, POST as createPost } from './posts/route';
 import { snippetContract } from './snippets/[id]/contract';
 import { DELETE as deleteSnippet } from './snippets/[id]/route';
@@ -432,6 +437,34 @@ describe('real answers match the generated contract', () => {
     await expectConforms(importsContract, 'POST', await send(undefined, csv));
     await expectConforms(importsContract, 'POST', await send(randomUUID(), 'a,b\n1,2\n'));
     await expectConforms(importsContract, 'POST', await send(randomUUID(), csv, 'text/csv'));
+  });
+
+  it('GET /inbox and POST /inbox/{id}/reply: a page, 400; the answer, its replay, 409 naming who answered, 422, 404', async () => {
+    const token = await makeScopedApiKey(fixture.db, tenant.workspace.id, ['inbox:read', 'inbox:write']);
+    const item = await storeInboxItem(fixture.db, {
+      workspaceId: tenant.workspace.id,
+      accountId: tenant.accounts[0]!.id,
+    });
+    const page = await listInbox(apiRequest('/api/v1/inbox?status=all', { token }), noParams);
+    expect(page.status).toBe(200);
+    await expectConforms(inboxContract, 'GET', page);
+    await expectConforms(
+      inboxContract,
+      'GET',
+      await listInbox(apiRequest('/api/v1/inbox?kind=tweet', { token }), noParams),
+    );
+    const send = (body: unknown, key = randomUUID(), id = item.id) =>
+      replyToInboxItem(apiRequest(`/api/v1/inbox/${id}/reply`, { method: 'POST', token, key, body }), idParams(id));
+    const key = randomUUID();
+    const created = await send({ text: 'Thanks for writing!' }, key);
+    expect(created.status).toBe(201);
+    await expectConforms(inboxReplyContract, 'POST', created);
+    await expectConforms(inboxReplyContract, 'POST', await send({ text: 'Thanks for writing!' }, key));
+    const taken = await send({ text: 'Me too' });
+    expect(taken.status).toBe(409);
+    await expectConforms(inboxReplyContract, 'POST', taken);
+    await expectConforms(inboxReplyContract, 'POST', await send({ text: '' }));
+    await expectConforms(inboxReplyContract, 'POST', await send({ text: 'x' }, randomUUID(), randomUUID()));
   });
 
   it('GET, POST /snippets, /templates; GET, PATCH, DELETE /templates/{id}, DELETE /snippets/{id}: 201 (and its replay), 400, 422, 200, 204, 404', async () => {

@@ -107,7 +107,9 @@ describe('GET /api/v1/openapi.json', () => {
         expect(op.security, `${method} ${p}`).toEqual([
           {
             bearer: [
-              expect.stringMatching(/^((posts|accounts):(read|write)|webhooks:write|workspace:write|posts:approve)$/),
+              expect.stringMatching(
+                /^((posts|accounts|inbox):(read|write)|webhooks:write|workspace:write|posts:approve)$/,
+              ),
             ],
           },
         ]);

@@ -4,6 +4,8 @@ import { analyticsSummaryContract } from './analytics/summary/contract';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
 import { accountsContract } from './accounts/contract';
 import { importsContract } from './imports/contract';
+import { inboxReplyContract } from './inbox/[id]/reply/contract';
+import { inboxContract } from './inbox/contract';
 import { mediaContentContract } from './media/[id]/content/contract';
 import { mediaContract } from './media/contract';
 import { openApiContract } from './openapi.json/contract';
@@ -45,6 +47,8 @@ export const apiV1Contracts: readonly RouteContract[] = [
   webhookEndpointsContract,
   webhookEndpointContract,
   workspaceContract,
+  inboxContract,
+  inboxReplyContract,
   snippetsContract,
   snippetContract,
   templatesContract,

@@ -16,6 +16,7 @@ import { mediaOfRecord } from '@/sandbox/http/media';
 import { putRecordWithProfile } from '@/sandbox/behaviour/profiles';
 import { bearerToken, readBody } from '@/sandbox/http/request';
 import type { SandboxAccount, SandboxDeps } from '@/sandbox/store/types';
+import { isPerson } from '@/sandbox/behaviour/people';
 import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { tidOf } from './tid';
 
@@ -181,7 +182,8 @@ async function getRecord(request: Request, deps: SandboxDeps): Promise<Response>
   const [repo, collection, rkey] = [query.get('repo')!, query.get('collection')!, query.get('rkey')!];
   const allowed = await readers(request, deps);
   if (allowed instanceof Response) return allowed;
-  const account = allowed.find((a) => isOwnRepo(a, repo));
+  // The sandbox's people (sandbox/behaviour/people.ts) are public: anyone reads their records (a reply needs its parent's).
+  const account = allowed.find((a) => isOwnRepo(a, repo)) ?? (await publicPerson(deps, repo));
   const uri = `at://${account?.platformUserId ?? repo}/${collection}/${rkey}`;
   if (!account || collection !== POST_COLLECTION) return recordNotFound(uri);
   // A read by key may fail like a listing (503), but has no read lag: the PDS writes the record to its own
@@ -191,6 +193,11 @@ async function getRecord(request: Request, deps: SandboxDeps): Promise<Response>
   const post = await deps.store.getPostByRecordKey(account.id, rkey);
   if (!post) return recordNotFound(uri);
   return json(200, recordJson(post, account));
+}
+
+async function publicPerson(deps: SandboxDeps, repo: string): Promise<SandboxAccount | undefined> {
+  const account = await deps.store.getAccount('bluesky', repo);
+  return account && isPerson(account) ? account : undefined;
 }
 
 async function listRecords(request: Request, deps: SandboxDeps): Promise<Response> {

@@ -3,7 +3,8 @@ import { json, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/fa
 import { graphDialect, sleep, storeContainer, type MediaEdgeCall } from '@/sandbox/dialects/graph/api';
 import { mediaInsights } from '@/sandbox/dialects/graph/insights';
 import { invalidParameter, unknownPath, unsupportedRequest } from '@/sandbox/dialects/threads/errors';
-import { graphTime, listThreads } from '@/sandbox/dialects/threads/reads';
+import { graphPage, graphTime, listThreads } from '@/sandbox/dialects/threads/reads';
+import { graphFields, type GraphFields } from '@/sandbox/dialects/graph/fields';
 import { fetchImageOverHttp, sha256Of, sniffVideoType } from '@/sandbox/http/media';
 import type { SandboxAccount, SandboxDeps, SandboxPost, SandboxPostMedia } from '@/sandbox/store/types';
 import { instagramCaptionLength } from './text-length';
@@ -102,31 +103,23 @@ async function listComments(
   if (read instanceof Response) return read;
   const rows = await deps.store.listReplies(mediaId, { maxId, createdUpTo: read.createdUpTo, limit: limit + 1 });
   const page = rows.slice(0, limit);
-  const fields = new Set((params.get('fields') ?? 'id').split(',').filter(Boolean));
+  const fields = graphFields(params.get('fields') ?? 'id');
   const data = [];
-  for (const comment of page) {
-    const author = (await deps.store.getAccountById(comment.accountId))!;
-    data.push(commentJson(comment, author, fields));
-  }
-  const body: Record<string, unknown> = { data };
-  if (page.length > 0) {
-    const cursor = (id: string) => Buffer.from(id).toString('base64url');
-    const paging: Record<string, unknown> = {
-      cursors: { before: cursor(page[0]!.id), after: cursor(page.at(-1)!.id) },
-    };
-    if (rows.length > limit) {
-      const next = new URL(url);
-      next.searchParams.delete('access_token');
-      next.searchParams.set('after', cursor(page.at(-1)!.id));
-      paging.next = next.toString();
-    }
-    body.paging = paging;
-  }
-  return json(200, body);
+  for (const comment of page) data.push(await commentJson(comment, mediaId, fields, deps));
+  return graphPage(url, rows, limit, data);
 }
 
-/** An IG Comment with the requested fields (`id` always), named by its own author. */
-function commentJson(post: SandboxPost, author: SandboxAccount, fields: Set<string>) {
+/**
+ * An IG Comment with the requested fields (`id` always), named by its own author; `parent_id` on a reply, and
+ * `replies{…}` expanded to the replies under it (oldest first, with their own fields).
+ */
+async function commentJson(
+  post: SandboxPost,
+  mediaId: string,
+  fields: GraphFields,
+  deps: SandboxDeps,
+): Promise<Record<string, unknown>> {
+  const author = (await deps.store.getAccountById(post.accountId))!;
   const username = author.handle.replace(/^@/, '');
   const all: Record<string, unknown> = {
     id: post.id,
@@ -134,9 +127,18 @@ function commentJson(post: SandboxPost, author: SandboxAccount, fields: Set<stri
     timestamp: graphTime(post.createdAt),
     username,
     from: { id: author.platformUserId, username },
-    media: { id: post.inReplyToId },
+    media: { id: mediaId },
+    ...(post.inReplyToId !== mediaId ? { parent_id: post.inReplyToId } : {}),
   };
-  return Object.fromEntries(Object.entries(all).filter(([key]) => key === 'id' || fields.has(key)));
+  const shown = Object.fromEntries(Object.entries(all).filter(([key]) => key === 'id' || fields.has(key)));
+  const replies = fields.get('replies');
+  if (fields.has('replies')) {
+    const under = (await deps.store.listReplies(post.id, { limit: 50 })).reverse();
+    const data = [];
+    for (const reply of under) data.push(await commentJson(reply, mediaId, replies ?? new Map([['id', null]]), deps));
+    shown.replies = { data };
+  }
+  return shown;
 }
 
 /**

@@ -3,6 +3,7 @@ import { writeWithProfile } from '@/sandbox/behaviour/profiles';
 import { postMediaOf, readMultipart, resolveMedia, storeImage } from '@/sandbox/http/media';
 import { bearerToken, characterCount, readBody } from '@/sandbox/http/request';
 import { accountJson, attachmentJson, instanceJson, statusJson } from './json';
+import { isPerson } from '@/sandbox/behaviour/people';
 import type { SandboxAccount, SandboxDeps } from '@/sandbox/store/types';
 
 // Mastodon's REST API as the sandbox serves it, including Idempotency-Key on POST /api/v1/statuses
@@ -96,7 +97,10 @@ async function showStatus(
     readable = scope.map((s) => s.account);
   }
   const post = await deps.store.getPost(id);
-  const author = post && readable.find((a) => a.id === post.accountId);
+  // The sandbox's people post publicly (sandbox/behaviour/people.ts): the inbox's "View on Mastodon" links open.
+  const person = post && post.kind !== 'dm' ? await deps.store.getAccountById(post.accountId) : null;
+  const author =
+    (post && readable.find((a) => a.id === post.accountId)) ?? (person && isPerson(person) ? person : undefined);
   if (!post || !author) return recordNotFound();
   return json(200, statusJson(post, author, base, await profileOf(deps, author)));
 }

@@ -53,7 +53,21 @@ export async function listThreads(
   const page = rows.slice(0, limit);
   const fields = new Set((params.get('fields') ?? 'id').split(',').filter(Boolean));
   const shown = listing.keep ? page.filter(listing.keep) : page;
-  const body: Record<string, unknown> = { data: shown.map((p) => listing.mediaJson(p, viewer, fields, base)) };
+  return graphPage(
+    url,
+    rows,
+    limit,
+    shown.map((p) => listing.mediaJson(p, viewer, fields, base)),
+  );
+}
+
+/**
+ * A Graph list's answer: `data`, and when the page has rows the paging cursors (the rows' ids, base64url) with `next`
+ * (this URL after the page's last row, without the token) when `rows` (read with one row beyond `limit`) has more.
+ */
+export function graphPage(url: URL, rows: readonly { id: string }[], limit: number, data: unknown[]): Response {
+  const page = rows.slice(0, limit);
+  const body: Record<string, unknown> = { data };
   if (page.length > 0) {
     const cursor = (id: string) => Buffer.from(id).toString('base64url');
     const paging: Record<string, unknown> = {

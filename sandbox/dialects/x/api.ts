@@ -2,6 +2,7 @@ import { withListingFaults, withWriteFaults, json } from '@/sandbox/behaviour/fa
 import { writeWithProfile } from '@/sandbox/behaviour/profiles';
 import { postMediaOf, readMultipart, resolveMedia, storeImage } from '@/sandbox/http/media';
 import { bearerToken, characterCount, readBody } from '@/sandbox/http/request';
+import { isPerson } from '@/sandbox/behaviour/people';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from '@/sandbox/store/types';
 import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { shownText, weightedLength } from './text';
@@ -13,9 +14,9 @@ const MAX_CHARACTERS = 280;
 /** X Premium: a post may hold up to 25,000 characters (a "note tweet"). */
 const PREMIUM_MAX_CHARACTERS = 25_000;
 
-const unauthorized = () =>
+export const unauthorized = () =>
   json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
-const invalidRequest = (message: string) =>
+export const invalidRequest = (message: string) =>
   json(400, {
     errors: [{ message }],
     title: 'Invalid Request',
@@ -118,7 +119,9 @@ async function getTweet(
     readable = (post) => ids.has(post.accountId);
   } else return unauthorized();
   const post = await deps.store.getPost(id);
-  if (!post || post.kind === 'dm' || !readable(post)) return notFound('tweet', id);
+  // The sandbox's people post publicly (sandbox/behaviour/people.ts): the inbox's "View on X" links open.
+  const author = post && !readable(post) ? await deps.store.getAccountById(post.accountId) : null;
+  if (!post || post.kind === 'dm' || !(readable(post) || (author && isPerson(author)))) return notFound('tweet', id);
   const fields = tweetFields(request);
   for (const always of ['created_at', 'referenced_tweets']) fields.add(always);
   return json(200, { data: tweetJson(post, fields) });

@@ -78,8 +78,8 @@ export default async function ApiSettingsPage() {
         <pre className="overflow-x-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100">{EXAMPLE}</pre>
         <p className="mt-3 text-slate-700">
           Each key has scopes (<code>posts:read</code>, <code>posts:write</code>, <code>accounts:read</code>,{' '}
-          <code>accounts:write</code>, <code>workspace:write</code>, <code>posts:approve</code>); a request outside them
-          gets
+          <code>accounts:write</code>, <code>workspace:write</code>, <code>posts:approve</code>, <code>inbox:read</code>
+          , <code>inbox:write</code>); a request outside them gets
           <code> 403</code> naming the missing scope. Each key may send {getEnv().API_RATE_LIMIT_PER_MINUTE} requests a
           minute; beyond that the answer is
           <code> 429</code> with <code>Retry-After</code>. Every answer carries <code>RateLimit-Limit</code>,{' '}

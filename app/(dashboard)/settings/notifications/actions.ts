@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { randomUUID } from 'node:crypto';
 import { getNotificationSendResult, insertSlackTestSend } from '@/db/queries/notification-sends';
-import { deleteSlackWebhook, setEmailMode } from '@/db/queries/notification-settings';
+import { deleteSlackWebhook, setEmailMode, setInboxMode } from '@/db/queries/notification-settings';
 import { workspaceAction } from '@/lib/auth/action';
 import { getEnv } from '@/lib/env';
 import { deliverDueNotifications } from '@/lib/notifications/send';
@@ -26,6 +26,22 @@ export const setEmailModeAction = workspaceAction(
     await setEmailMode(getDb(), { workspaceId: workspace.id, userId: user.id, emailMode });
     revalidatePath(PATH);
     return { ok: true, message: 'Saved. It applies to notifications from now on.' };
+  },
+);
+
+/** The member's own choice for new inbox messages (docs/inbox.md#notifications). */
+export const setInboxModeAction = workspaceAction(
+  {
+    name: 'setInboxMode',
+    role: 'viewer',
+    schema: z.object({
+      inboxMode: z.enum(['immediately', 'digest', 'off'], { error: 'Choose immediately, daily digest or off.' }),
+    }),
+  },
+  async ({ inboxMode }, { workspace, user }) => {
+    await setInboxMode(getDb(), { workspaceId: workspace.id, userId: user.id, inboxMode });
+    revalidatePath(PATH);
+    return { ok: true, message: 'Saved. It applies to new messages from now on.' };
   },
 );
 

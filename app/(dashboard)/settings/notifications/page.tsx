@@ -1,18 +1,25 @@
-import { EmailModeForm, SlackWebhookForm } from '@/components/settings/notification-forms';
+import { EmailModeForm, InboxModeForm, SlackWebhookForm } from '@/components/settings/notification-forms';
 import { PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/db/client';
-import { getEmailMode, getSlackWebhookHost } from '@/db/queries/notification-settings';
+import { getEmailMode, getInboxMode, getSlackWebhookHost } from '@/db/queries/notification-settings';
 import { can } from '@/lib/auth/can';
 import { requirePageWorkspace } from '@/lib/auth/gate';
 import { getEnv } from '@/lib/env';
-import { removeSlackWebhookAction, saveSlackWebhookAction, sendSlackTestAction, setEmailModeAction } from './actions';
+import {
+  removeSlackWebhookAction,
+  saveSlackWebhookAction,
+  sendSlackTestAction,
+  setEmailModeAction,
+  setInboxModeAction,
+} from './actions';
 
 export const metadata = { title: 'Notifications' };
 
 export default async function NotificationSettingsPage() {
   const { workspace, user, role } = await requirePageWorkspace();
-  const [emailMode, slack] = await Promise.all([
+  const [emailMode, inboxMode, slack] = await Promise.all([
     getEmailMode(getDb(), { workspaceId: workspace.id, userId: user.id }),
+    getInboxMode(getDb(), { workspaceId: workspace.id, userId: user.id }),
     getSlackWebhookHost(getDb(), { workspaceId: workspace.id }),
   ]);
   return (
@@ -30,6 +37,9 @@ export default async function NotificationSettingsPage() {
           Your email ({user.email})
         </h2>
         <EmailModeForm emailMode={emailMode} action={setEmailModeAction} />
+        <div className="mt-6 border-t border-slate-200 pt-6">
+          <InboxModeForm inboxMode={inboxMode} action={setInboxModeAction} />
+        </div>
       </section>
       <section aria-labelledby="slack" className="mt-6 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h2 id="slack" className="mb-4 text-base font-semibold">

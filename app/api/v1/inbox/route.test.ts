@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inboxAnswers, posts } from '@/db/schema';
+import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
+import { makeAccount } from '@/testing/db/factories';
+import { storeInboxItem } from '@/testing/inbox';
+import { POST as reply } from './[id]/reply/route';
+import { GET as list } from './route';
+
+// GET /api/v1/inbox and POST /api/v1/inbox/{id}/reply (docs/api.md#inbox): scopes, filters, tenancy (I6), and one
+// answer per intent with real parallel requests.
+
+const fixture = await createApiFixture();
+const { db } = fixture;
+let tenant: Awaited<ReturnType<typeof fixture.tenant>>;
+let reader: string;
+let writer: string;
+beforeAll(async () => {
+  tenant = await fixture.tenant();
+  reader = await makeScopedApiKey(db, tenant.workspace.id, ['inbox:read']);
+  writer = await makeScopedApiKey(db, tenant.workspace.id, ['inbox:read', 'inbox:write']);
+});
+
+const item = (overrides: Parameters<typeof storeInboxItem>[1]['item'] = {}, accountId = tenant.accounts[0]!.id) =>
+  storeInboxItem(db, { workspaceId: tenant.workspace.id, accountId, item: overrides });
+const get = (query: string, token = reader) => list(apiRequest(`/api/v1/inbox${query}`, { token }), noParams);
+/** `key` null: no Idempotency-Key at all. */
+const answer = (id: string, body: unknown, key: string | null = randomUUID(), token = writer) =>
+  reply(apiRequest(`/api/v1/inbox/${id}/reply`, { method: 'POST', token, key: key ?? undefined, body }), idParams(id));
+
+describe('GET /api/v1/inbox', () => {
+  it('lists unanswered items newest first with counts; filters; pages with a cursor; 403 without inbox:read', async () => {
+    const account = await makeAccount(db, tenant.workspace.id, { handle: '@filters' });
+    const old = await item(
+      { text: 'oldest', receivedAt: new Date(Date.now() - 3_000), kind: 'dm', conversationId: 'c1' },
+      account.id,
+    );
+    const mid = await item({ text: 'middle', receivedAt: new Date(Date.now() - 2_000) }, account.id);
+    const fresh = await item({ text: 'newest', receivedAt: new Date(Date.now() - 1_000) }, account.id);
+    const first = await get(`?account=${account.id}&limit=2`);
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as {
+      items: { id: string }[];
+      nextCursor: string;
+      counts: Record<string, number>;
+    };
+    expect(page.items.map((i) => i.id)).toEqual([fresh.id, mid.id]);
+    expect(page.counts).toEqual({ unanswered: 3, answered: 0, done: 0 });
+    const second = (await (
+      await get(`?account=${account.id}&limit=2&cursor=${page.nextCursor}`)
+    ).json()) as typeof page;
+    expect(second.items.map((i) => i.id)).toEqual([old.id]);
+    expect(second.nextCursor).toBeNull();
+    const dms = (await (await get(`?account=${account.id}&kind=dm`)).json()) as typeof page;
+    expect(dms.items.map((i) => i.id)).toEqual([old.id]);
+
+    expect((await get('?limit=500')).status).toBe(400);
+    expect((await get('?cursor=nonsense')).status).toBe(400);
+    const noScope = await makeScopedApiKey(db, tenant.workspace.id, ['posts:read']);
+    const refused = await get('', noScope);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ missingScope: 'inbox:read' });
+  });
+
+  it('I6 — another workspace’s items are never listed, nor answerable (404)', async () => {
+    const other = await fixture.tenant();
+    const theirs = await storeInboxItem(db, { workspaceId: other.workspace.id, accountId: other.accounts[0]!.id });
+    const page = (await (await get('?status=all&limit=100')).json()) as { items: { id: string }[] };
+    expect(page.items.map((i) => i.id)).not.toContain(theirs.id);
+    const response = await answer(theirs.id, { text: 'Hi' });
+    expect(response.status).toBe(404);
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, theirs.id))).toHaveLength(0);
+  });
+});
+
+describe('POST /api/v1/inbox/{id}/reply', () => {
+  it('201 with the answer and its reply post; the same key replays it; a second intent gets 409 naming who answered', async () => {
+    const target = await item();
+    const key = randomUUID();
+    const created = await answer(target.id, { text: 'We are on it!' }, key);
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as {
+      answer: { number: number; by: string; postId: string };
+      post: { kind: string };
+    };
+    expect(body).toMatchObject({
+      answer: { number: 1, by: 'API key “inbox:read inbox:write”' },
+      post: { kind: 'reply' },
+    });
+    const replayed = await answer(target.id, { text: 'We are on it!' }, key);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replayed.json()).toEqual(body);
+
+    const second = await answer(target.id, { text: 'Me too' });
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({
+      title: 'Already answered',
+      answeredBy: 'API key “inbox:read inbox:write”',
+      answer: { number: 1, text: 'We are on it!' },
+      answers: 1,
+    });
+    const another = await answer(target.id, { text: 'One more thing', after: 1 });
+    expect(another.status).toBe(201);
+    expect(await db.select().from(posts).where(eq(posts.inReplyTo, target.platformId))).toHaveLength(2);
+  });
+
+  it('twenty integrations answering at once with their own keys: one 201, nineteen 409; fifty retries of one key: one answer', async () => {
+    const target = await item();
+    const racing = await Promise.all(Array.from({ length: 20 }, (_, i) => answer(target.id, { text: `racing ${i}` })));
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(racing.filter((r) => r.status === 409)).toHaveLength(19);
+
+    const again = await item();
+    const key = randomUUID();
+    const retries = await Promise.all(Array.from({ length: 50 }, () => answer(again.id, { text: 'retried' }, key)));
+    expect(retries.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, again.id))).toHaveLength(1);
+    expect(await db.select().from(posts).where(eq(posts.inReplyTo, again.platformId))).toHaveLength(1);
+  });
+
+  it('400 without a key, 422 for an empty text or an `after` beyond the answers, 403 without inbox:write; nothing written', async () => {
+    const target = await item();
+    expect((await answer(target.id, { text: 'no key' }, null)).status).toBe(400);
+    const empty = await answer(target.id, { text: '   ' });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ errors: { text: ['Write an answer'] } });
+    expect((await answer(target.id, { text: 'x', extra: 1 })).status).toBe(422);
+    const ahead = await answer(target.id, { text: 'ahead', after: 3 });
+    expect(ahead.status).toBe(422);
+    expect((await answer(target.id, { text: 'read only' }, randomUUID(), reader)).status).toBe(403);
+    expect((await answer('not-a-uuid', { text: 'x' })).status).toBe(404);
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, target.id))).toHaveLength(0);
+  });
+});

@@ -1,0 +1,1 @@
+export { INBOX_ITEM_KINDS, type InboxItemKind } from '@/db/inbox-kinds';
