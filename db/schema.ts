@@ -496,6 +496,11 @@ export const deliveries = pgTable(
     index('deliveries_retry_due_idx')
       .on(t.dueAt)
       .where(sql`${t.status} = 'scheduled' and ${t.attemptCount} > 0`),
+    // The metrics job's find (addDueMetricReads, every minute): the deliveries sent within its horizon, not every
+    // sent delivery ever (npm run bench:growth).
+    index('deliveries_sent_settled_idx')
+      .on(t.settledAt)
+      .where(sql`${t.status} = 'sent'`),
   ],
 );
 export type Delivery = typeof deliveries.$inferSelect;
@@ -1852,8 +1857,12 @@ export const shortLinks = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     code: text().notNull(),
     targetUrl: text().notNull(),
-    /** The network the link was made for (its clicks are that network's); '' for one made without UTM. */
+    /**
+     * The network the link was made for (its clicks are that network's), tagged with UTM or not; '' for a link made
+     * before untagged links were keyed by network.
+     */
     utmSource: text().notNull().default(''),
+    /** '' when the link carries no UTM tags (its destination is the target URL as it is); never '' when tagged. */
     utmMedium: text().notNull().default(''),
     utmCampaign: text().notNull().default(''),
     /** Where a click goes: the target URL with the UTM tags. */
@@ -2047,8 +2056,8 @@ export type EvergreenItem = typeof evergreenItems.$inferSelect;
 /**
  * Each item's turn in a cycle, taken before its post is made: `evergreen_fires_item_cycle_uq` is the guard — two
  * schedulers, a restart or a replayed job can take an item's turn in a cycle once. The post is made with the key
- * `evergreen:<item>:<cycle>` (posts_workspace_idempotency_key_uq), so a turn taken by a scheduler that died before
- * making its post is finished by the next pass with the same post, never a second.
+ * `evergreen:<item>:<cycle>` (posts_workspace_idempotency_key_uq) and `post_id` is set in the post's own transaction,
+ * so a turn taken by a scheduler that died before making its post is finished by the next pass, never with a second.
  */
 export const evergreenFires = pgTable(
   'evergreen_fires',
@@ -2064,6 +2073,11 @@ export const evergreenFires = pgTable(
     /** The post made for this turn; null while being made (or `skipped`). */
     postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
     skipped: boolean().notNull().default(false),
+    /**
+     * Why a skipped turn could not be posted (the item's text too long for a network…): shown on the Evergreen page;
+     * null for a "skip next". Editing the item gives that turn back.
+     */
+    skipReason: text(),
     firedAt: createdAt(),
   },
   (t) => [
@@ -2121,9 +2135,10 @@ export type Feed = typeof feeds.$inferSelect;
 
 /**
  * One item a feed published, taken once: by its GUID, its link and its content, each normalised (scheme, `www.`,
- * trailing slash, tracking parameters and case dropped) and each unique per feed — so a feed that re-orders,
+ * the host's case, a trailing slash and tracking parameters dropped) and each unique per feed — so a feed that re-orders,
  * re-publishes or tweaks its GUIDs creates nothing twice. Taken before its post is made; the post's key is
- * `feed:<item id>`, so a poll that stopped in between is finished with the same post.
+ * `feed:<item id>` and `post_id` is set in the post's own transaction, so a poll that stopped in between is finished
+ * by the next one, never with a second post.
  */
 export const feedItems = pgTable(
   'feed_items',
@@ -2137,13 +2152,23 @@ export const feedItems = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     guidKey: text(),
     linkKey: text(),
-    contentHash: text().notNull(),
+    /** Null for an item without words (no title, no summary): only its GUID and link can say it was seen. */
+    contentHash: text(),
     title: text().notNull(),
     link: text(),
+    /** The entry's summary (its template's `{{summary}}`), kept for an item made later than it was read. */
+    summary: text(),
     postId: uuid().references(() => posts.id, { onDelete: 'set null' }),
     evergreenItemId: uuid(),
-    /** Why its post could not be made (the text too long for a network…); it is not tried again. */
+    /** Why its post could not be made (the text too long for a network…); it is not tried again unless retried. */
     error: text(),
+    /**
+     * Why its post could not be made yet, for a reason that passes (an account disconnected, no free posting slot, the
+     * link shortener not answering): it stays unfinished and is tried again from `retry_at`, later after each refusal.
+     */
+    waitingReason: text(),
+    retryAt: timestamp({ withTimezone: true }),
+    retries: integer().notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -2216,6 +2241,11 @@ export const postMetrics = pgTable(
       .notNull()
       .references(() => socialAccounts.id, { onDelete: 'cascade' }),
     provider: providerEnum().notNull(),
+    /**
+     * The delivery's part: 0 is the post itself; a first comment or a thread's later part is > 0. The analytics page
+     * counts only part 0 as posts, and sums every part's metrics (docs/analytics.md#the-analytics-page).
+     */
+    part: integer().notNull().default(0),
     /** When the call that made the post started (its attempt), else when the delivery was confirmed sent. */
     publishedAt: timestamp({ withTimezone: true }).notNull(),
     /** The next reading (an index into the configured delays); past the last one, nothing is due. */
@@ -2235,6 +2265,11 @@ export const postMetrics = pgTable(
     engagement: bigint({ mode: 'number' }),
     /** Unreadable readings in a row (the network failed to answer); reset by a reading. */
     failures: integer().notNull().default(0),
+    /**
+     * When a read first left the post out (Bluesky's AppView omits a post it cannot show: deleted, taken down, or not
+     * indexed yet): it is marked deleted only if a read a delay later misses it too. Cleared by a reading.
+     */
+    missedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     // The analytics page: one workspace's posts published in a period (an index range, whatever the table holds).

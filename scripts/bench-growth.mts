@@ -4,8 +4,8 @@
 // check, 5,000 in the review queue. The large one also holds --future scheduled deliveries (spread over the next 90
 // days) and --settled ones (sent, failed, canceled, with their claims, attempts and history), loaded server-side
 // before anything is timed. Measured on both: the claim statement, one publisher pass of the 1,000 due deliveries (to
-// the standalone sandbox, with a per-account rate limit so its count runs), the calendar month, the reconcile claim
-// and the review queue. Prints p50/p99 per measure and database, the ratio (target ≤ 1.5×), and each statement's plan
+// the standalone sandbox, with a per-account rate limit so its count runs), the calendar month, the reconcile claim,
+// the metrics job's find and the review queue. Prints p50/p99 per measure and database, the ratio (target ≤ 1.5×), and each statement's plan
 // on the large database (EXPLAIN ANALYZE, BUFFERS) with any sequential scan of a large table called out. Exits 1 when a
 // ratio is over the target or a plan scans a large table.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -19,8 +19,11 @@ import { runMigrations } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { claimDueDeliveries } from '@/db/queries/deliveries';
 import { claimAmbiguousDeliveries } from '@/db/queries/deliveries/reconcile';
+import { addDueMetricReads } from '@/db/queries/post-metrics';
 import { getNextWakeAt } from '@/db/queries/publishing';
 import { listReviewItems } from '@/db/queries/review';
+import { REPLIES_WITHOUT_METRICS } from '@/lib/analytics/read-metrics';
+import { DEFAULT_READ_DELAYS_MS, readHorizonMs } from '@/lib/analytics/schedule';
 import { fetchRange } from '@/lib/calendar/grid';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { readCalendar } from '@/lib/reads/calendar';
@@ -362,9 +365,17 @@ type Measure = {
   name: string;
   run: (work: Workload) => Promise<Sample>;
   explain: (work: Workload) => Promise<unknown>;
+  /** Why its ratio is printed but not held to the target (its work is not the same on both); its plan still is. */
+  ratioNotHeld?: string;
 };
 
 const claimParams = { workerId: 'growth', limit: 200, leaseMs: 60_000 };
+const metricsFind = {
+  delaysMs: DEFAULT_READ_DELAYS_MS,
+  horizonMs: readHorizonMs(DEFAULT_READ_DELAYS_MS),
+  limit: 5_000,
+  repliesWithoutMetrics: REPLIES_WITHOUT_METRICS,
+};
 const options = () =>
   benchPublisherOptions({
     encryptionKey,
@@ -441,6 +452,18 @@ const measures: Measure[] = [
     explain: (work) => captureStatements(work.url, (tx) => claimAmbiguousDeliveries(tx, { ...claimParams, limit: 50 })),
   },
   {
+    // Every minute, whatever the table holds: the sent deliveries within the readings' horizon (the calendar month's,
+    // the same on both), through deliveries_sent_settled_idx. Measured as it runs day to day: the ones it found before
+    // already have their post_metrics row (added first, untimed), so it finds nothing new.
+    name: `metrics job's find (sent within ${Math.round(readHorizonMs(DEFAULT_READ_DELAYS_MS) / 86_400_000)} days)`,
+    run: async (work) => {
+      while ((await addDueMetricReads(work.db, metricsFind)) > 0);
+      return timedStatements(work.url, (tx) => addDueMetricReads(tx, metricsFind));
+    },
+    explain: (work) => captureStatements(work.url, (tx) => addDueMetricReads(tx, metricsFind)),
+    ratioNotHeld: 'the large database also has settled deliveries sent within the horizon: more of its own work',
+  },
+  {
     name: `review queue (${REVIEW} items)`,
     run: (work) => timed(() => listReviewItems(work.db, { workspaceIds: [work.reviewWorkspaceId] })),
     explain: (work) =>
@@ -470,11 +493,11 @@ console.log(
 );
 for (const work of [small, large]) await work.db.execute(sql`vacuum analyze`);
 
-const results: { name: string; small: Sample; large: Sample; ratio: number }[] = [];
+const results: { name: string; small: Sample; large: Sample; ratio: number; ratioNotHeld?: string }[] = [];
 for (const measure of measures) {
   const s = await measure.run(small);
   const l = await measure.run(large);
-  results.push({ name: measure.name, small: s, large: l, ratio: l.p50 / s.p50 });
+  results.push({ name: measure.name, small: s, large: l, ratio: l.p50 / s.p50, ratioNotHeld: measure.ratioNotHeld });
 }
 
 const explained: { name: string; plans: Awaited<ReturnType<typeof plans>> }[] = [];
@@ -497,7 +520,7 @@ const width = Math.max(...results.map((r) => r.name.length)) + 2;
 console.log(`   ${'measure'.padEnd(width)}${'small p50/p99'.padEnd(18)}${'large p50/p99'.padEnd(18)}ratio`);
 for (const r of results)
   console.log(
-    `   ${r.name.padEnd(width)}${`${ms(r.small.p50)} / ${ms(r.small.p99)}`.padEnd(18)}${`${ms(r.large.p50)} / ${ms(r.large.p99)}`.padEnd(18)}${r.ratio.toFixed(2)}×  ${r.ratio <= RATIO_TARGET ? 'met' : 'NOT met'}`,
+    `   ${r.name.padEnd(width)}${`${ms(r.small.p50)} / ${ms(r.small.p99)}`.padEnd(18)}${`${ms(r.large.p50)} / ${ms(r.large.p99)}`.padEnd(18)}${r.ratio.toFixed(2)}×  ${r.ratioNotHeld ? `(not held: ${r.ratioNotHeld})` : r.ratio <= RATIO_TARGET ? 'met' : 'NOT met'}`,
   );
 const scans = explained.flatMap((e) => e.plans.flatMap((p) => p.seqScans.map((t) => `${e.name}: ${t}`)));
 console.log(
@@ -508,7 +531,7 @@ await small.close();
 await large.close();
 sandboxProcess.kill('SIGTERM');
 await server.stop();
-const failed = results.some((r) => r.ratio > RATIO_TARGET) || scans.length > 0;
+const failed = results.some((r) => !r.ratioNotHeld && r.ratio > RATIO_TARGET) || scans.length > 0;
 console.log(
   failed ? `bench:growth: NOT met (a ratio over ${RATIO_TARGET}× or a large-table scan)` : 'bench:growth: met',
 );

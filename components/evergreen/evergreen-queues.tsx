@@ -1,12 +1,12 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState } from 'react';
 import { CheckboxGroup } from '@/components/ui/checkbox-group';
 import { Field, fieldAria, inputClass } from '@/components/ui/field';
 import { FormStatus } from '@/components/ui/form-status';
 import { LocalTime } from '@/components/ui/local-time';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction } from '@/lib/auth/action';
+import type { ActionState, FormAction } from '@/lib/auth/action';
 
 type Queue = {
   id: string;
@@ -23,20 +23,30 @@ type Item = {
   variants: string[];
   skipNext: boolean;
   posts: number;
-  lastFiredAt: string | null;
+  lastPostAt: string | null;
   doneThisCycle: boolean;
+  refusal: string | null;
 };
 
-/** One queue: its state at a glance, its posts in order (with up, down and skip next), pause, and a new post. */
+/**
+ * One queue: its state at a glance, its posts in order (with up, down, skip next, edit and remove; a post that could
+ * not be posted says why), pause, and a new post.
+ */
 export function EvergreenQueueCard(props: {
   queue: Queue;
   items: Item[];
-  actions: { addItem: FormAction; setPaused: FormAction; item: FormAction };
+  actions: { addItem: FormAction; editItem: FormAction; setPaused: FormAction; item: FormAction };
 }) {
   const { queue } = props;
   const [pauseState, pause, pausing] = useActionState(props.actions.setPaused, undefined);
   const [itemState, itemAction, itemPending] = useActionState(props.actions.item, undefined);
-  const [addState, add, adding] = useActionState(props.actions.addItem, undefined);
+  // The new post is kept across a refusal (the form is reset after every submission); emptied once it is added.
+  const [draft, setDraft] = useState({ text: '', variants: '' });
+  const [addState, add, adding] = useActionState<ActionState | undefined, FormData>(async (previous, form) => {
+    const result = await props.actions.addItem(previous, form);
+    if (result.ok) setDraft({ text: '', variants: '' });
+    return result;
+  }, undefined);
   const done = props.items.filter((i) => i.doneThisCycle).length;
   return (
     <section aria-labelledby={`queue-${queue.id}`} className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
@@ -80,15 +90,21 @@ export function EvergreenQueueCard(props: {
               <p className="whitespace-pre-wrap text-slate-900">{item.text}</p>
               <p className="mt-1 text-xs text-slate-600">
                 {item.doneThisCycle ? 'Done this cycle' : 'To come this cycle'} · posted {item.posts}×
-                {item.lastFiredAt && (
+                {item.lastPostAt && (
                   <>
                     {' '}
-                    · last <LocalTime iso={item.lastFiredAt} />
+                    · last <LocalTime iso={item.lastPostAt} />
                   </>
                 )}
                 {item.variants.length > 0 && ` · ${item.variants.length} variant(s) for X and LinkedIn`}
                 {item.skipNext && ' · its next turn is skipped'}
               </p>
+              {item.refusal && (
+                <p className="mt-1 text-xs text-rose-700">
+                  Not posted, passed over: {item.refusal} — edit it to give it its turn again.
+                </p>
+              )}
+              <EditItem item={item} action={props.actions.editItem} />
             </div>
             <form action={itemAction} className="flex gap-1">
               <input type="hidden" name="itemId" value={item.id} />
@@ -118,6 +134,15 @@ export function EvergreenQueueCard(props: {
               >
                 {item.skipNext ? 'Don’t skip' : 'Skip next'}
               </button>
+              <button
+                name="op"
+                value="delete"
+                disabled={itemPending}
+                aria-label={`Remove: ${item.text.slice(0, 40)}`}
+                className="rounded px-2 py-1 text-xs text-rose-700 ring-1 ring-slate-300"
+              >
+                Remove
+              </button>
             </form>
           </li>
         ))}
@@ -130,14 +155,24 @@ export function EvergreenQueueCard(props: {
             {...fieldAria(`item-text-${queue.id}`, { error: addState?.errors?.text?.[0] })}
             name="text"
             rows={2}
+            value={draft.text}
+            onChange={(e) => setDraft({ ...draft, text: e.target.value })}
             className={inputClass}
           />
         </Field>
         <Field
           id={`item-variants-${queue.id}`}
           label="Variants (optional, separated by a blank line): X and LinkedIn refuse a text they already have"
+          error={addState?.errors?.variants?.[0]}
         >
-          <textarea {...fieldAria(`item-variants-${queue.id}`, {})} name="variants" rows={2} className={inputClass} />
+          <textarea
+            {...fieldAria(`item-variants-${queue.id}`, { error: addState?.errors?.variants?.[0] })}
+            name="variants"
+            rows={2}
+            value={draft.variants}
+            onChange={(e) => setDraft({ ...draft, variants: e.target.value })}
+            className={inputClass}
+          />
         </Field>
         <SubmitButton pending={adding} pendingLabel="Adding…">
           Add to {queue.name}
@@ -145,6 +180,48 @@ export function EvergreenQueueCard(props: {
         {addState ? <FormStatus state={addState} /> : null}
       </form>
     </section>
+  );
+}
+
+/** An item's text and variants, edited in place (a disclosure: keyboard and screen reader friendly without script). */
+function EditItem({ item, action }: { item: Item; action: FormAction }) {
+  const [state, formAction, pending] = useActionState(action, undefined);
+  // What is being edited survives a refusal (the form is reset after every submission).
+  const [text, setText] = useState(item.text);
+  const [variants, setVariants] = useState(item.variants.join('\n\n'));
+  const error = (name: string) => state?.errors?.[name]?.[0];
+  const id = (name: string) => `item-${name}-${item.id}`;
+  return (
+    <details className="mt-2">
+      <summary className="cursor-pointer text-xs text-slate-700 underline">Edit</summary>
+      <form action={formAction} className="mt-2 space-y-2" noValidate>
+        <input type="hidden" name="itemId" value={item.id} />
+        <Field id={id('edit-text')} label="Text" error={error('text')}>
+          <textarea
+            {...fieldAria(id('edit-text'), { error: error('text') })}
+            name="text"
+            rows={3}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            className={inputClass}
+          />
+        </Field>
+        <Field id={id('edit-variants')} label="Variants (separated by a blank line)" error={error('variants')}>
+          <textarea
+            {...fieldAria(id('edit-variants'), { error: error('variants') })}
+            name="variants"
+            rows={2}
+            value={variants}
+            onChange={(e) => setVariants(e.target.value)}
+            className={inputClass}
+          />
+        </Field>
+        <SubmitButton pending={pending} pendingLabel="Saving…">
+          Save
+        </SubmitButton>
+        {state ? <FormStatus state={state} /> : null}
+      </form>
+    </details>
   );
 }
 

@@ -28,14 +28,27 @@ type Item = {
   postId: string | null;
   queued: boolean;
   error: string | null;
+  /** Refused for a reason that passes: tried again from `retryAt`. */
+  waiting: string | null;
+  retryAt: string | null;
   createdAt: string;
 };
 
-/** One feed: where its items go, when it was last read and how, its latest items with their posts. */
-export function FeedCard(props: { feed: Feed; items: Item[]; check: FormAction; pause: FormAction }) {
+/**
+ * One feed: where its items go, when it was last read and how, its latest items with their posts — an item waiting
+ * says why and when it is tried again, one refused says why, with "Retry".
+ */
+export function FeedCard(props: {
+  feed: Feed;
+  items: Item[];
+  check: FormAction;
+  pause: FormAction;
+  retry: FormAction;
+}) {
   const { feed } = props;
   const [checkState, check, checking] = useActionState(props.check, undefined);
   const [pauseState, pause, pausing] = useActionState(props.pause, undefined);
+  const [retryState, retry, retrying] = useActionState(props.retry, undefined);
   return (
     <section aria-labelledby={`feed-${feed.id}`} className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <header className="mb-3 flex flex-wrap items-start justify-between gap-3">
@@ -88,14 +101,37 @@ export function FeedCard(props: { feed: Feed; items: Item[]; check: FormAction; 
                 'in the queue'
               ) : i.error ? (
                 <span className="text-rose-700">not posted: {i.error}</span>
+              ) : i.waiting ? (
+                <span className="text-amber-800">
+                  waiting: {i.waiting}
+                  {i.retryAt && (
+                    <>
+                      {' '}
+                      · tried again after <LocalTime iso={i.retryAt} />
+                    </>
+                  )}
+                </span>
               ) : (
                 'being posted'
               )}{' '}
               · <LocalTime iso={i.createdAt} />
+              {i.error && !i.postId && !i.queued && (
+                <form action={retry} className="ml-2 inline">
+                  <input type="hidden" name="itemId" value={i.id} />
+                  <button
+                    disabled={retrying}
+                    aria-label={`Retry: ${i.title.slice(0, 60)}`}
+                    className="rounded px-2 py-0.5 text-xs ring-1 ring-slate-300 disabled:opacity-40"
+                  >
+                    Retry
+                  </button>
+                </form>
+              )}
             </span>
           </li>
         ))}
       </ul>
+      {retryState ? <FormStatus state={retryState} /> : null}
     </section>
   );
 }

@@ -72,7 +72,11 @@ export function LinkSettingsForm(props: { action: FormAction; canEdit: boolean; 
           <Field
             id="shortenerSecret"
             label={{ bitly: 'Access token', shlink: 'API key', yourls: 'Signature token' }[shortener] ?? 'Secret'}
-            description={props.settings.hasSecret ? 'Stored, sealed. Leave blank to keep it.' : undefined}
+            description={
+              props.settings.hasSecret
+                ? 'Stored, sealed for this shortener and URL. Leave blank to keep it; another shortener or URL needs it again.'
+                : undefined
+            }
             error={error('shortenerSecret')}
           >
             <input

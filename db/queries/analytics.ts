@@ -9,6 +9,11 @@ import { uuidAny } from './sql-params';
 // The analytics page's reads (docs/analytics.md#the-analytics-page): every figure is aggregated here, in SQL, over
 // post_metrics (one row per sent delivery with its latest reading) and follower_snapshots, through
 // post_metrics_workspace_published_idx: the page's cost follows the posts in the period, not the snapshots kept.
+// A post is its part 0 on an account: first comments and a thread's later parts are counted as no post (and neither
+// ranked nor in the heat map), but their metrics are summed with the post's.
+
+/** The rows (`m`) that are posts, not a reply part of one. */
+const isPost = sql`m.part = 0`;
 
 export type AnalyticsScope = {
   workspaceId: string;
@@ -53,8 +58,8 @@ export async function getAnalyticsTotals(db: Executor, scope: AnalyticsScope) {
   const previous = sql`m.published_at < ${stamp(scope.from)}`;
   const [row] = rows<Record<string, unknown>>(
     await db.execute(sql`
-      select count(*) filter (where ${current})::int as posts, ${sums(current)},
-        count(*) filter (where ${previous})::int as prev_posts,
+      select count(*) filter (where ${current} and ${isPost})::int as posts, ${sums(current)},
+        count(*) filter (where ${previous} and ${isPost})::int as prev_posts,
         ${sql.join(
           [...METRIC_NAMES, 'engagement'].map(
             (m) => sql`sum(m.${sql.raw(m)}) filter (where ${previous})::float8 as ${sql.raw(`prev_${m}`)}`,
@@ -94,7 +99,8 @@ export async function getFollowerSeries(db: Executor, scope: AnalyticsScope & { 
 export async function getDailyEngagement(db: Executor, scope: AnalyticsScope) {
   return rows<{ day: string; posts: number; engagement: number | null; views: number | null }>(
     await db.execute(sql`
-      select to_char(m.published_at at time zone ${scope.timeZone}, 'YYYY-MM-DD') as day, count(*)::int as posts,
+      select to_char(m.published_at at time zone ${scope.timeZone}, 'YYYY-MM-DD') as day,
+        count(*) filter (where ${isPost})::int as posts,
         sum(m.engagement)::float8 as engagement, sum(m.views)::float8 as views
       from post_metrics m
       where m.workspace_id = ${scope.workspaceId} and m.published_at >= ${stamp(scope.from)}
@@ -139,7 +145,8 @@ export async function listTopPosts(db: Executor, scope: AnalyticsScope & { limit
           select s.followers from follower_snapshots s where s.account_id = m.account_id order by s.day desc limit 1
         ) f on true
         where m.workspace_id = ${scope.workspaceId} and m.published_at >= ${stamp(scope.from)}
-          and m.published_at < ${stamp(scope.to)} and m.engagement is not null ${onAccounts(scope, sql`m.account_id`)}
+          and m.published_at < ${stamp(scope.to)} and m.engagement is not null and ${isPost}
+          ${onAccounts(scope, sql`m.account_id`)}
         order by rate desc nulls last, m.engagement desc, m.delivery_id
         limit ${scope.limit}
       )
@@ -185,7 +192,8 @@ export async function getEngagementByHour(db: Executor, scope: AnalyticsScope & 
         count(*)::int as posts, avg(m.engagement)::float8 as "avgEngagement"
       from post_metrics m
       where m.workspace_id = ${scope.workspaceId} and m.published_at >= ${stamp(since)}
-        and m.published_at < ${stamp(scope.to)} and m.engagement is not null ${onAccounts(scope, sql`m.account_id`)}
+        and m.published_at < ${stamp(scope.to)} and m.engagement is not null and ${isPost}
+        ${onAccounts(scope, sql`m.account_id`)}
       group by 1, 2 order by 1, 2`),
   ).map((r) => ({ ...r, avgEngagement: Number(r.avgEngagement) }));
 }
@@ -194,7 +202,7 @@ export async function getEngagementByHour(db: Executor, scope: AnalyticsScope & 
 export async function getNetworkBreakdown(db: Executor, scope: AnalyticsScope) {
   const result = rows<Record<string, unknown>>(
     await db.execute(sql`
-      select m.provider, count(*)::int as posts, ${sums(sql`true`)}
+      select m.provider, count(*) filter (where ${isPost})::int as posts, ${sums(sql`true`)}
       from post_metrics m
       where m.workspace_id = ${scope.workspaceId} and m.published_at >= ${stamp(scope.from)}
         and m.published_at < ${stamp(scope.to)} ${onAccounts(scope, sql`m.account_id`)}

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { evergreenItems, evergreenQueues, type EvergreenQueue } from '../schema';
+import { evergreenItems, evergreenQueues } from '../schema';
 import { rows } from './deliveries/rows';
 import { claimLeasedRows } from './leased-rows';
 
@@ -42,16 +42,23 @@ export type QueueItemState = {
   turnId: string | null;
   turnPostId: string | null;
   turnSkipped: boolean;
-  /** When its last post was made (a skipped turn does not count), in any cycle. */
-  lastFiredAt: string | null;
+  /**
+   * When its last post was scheduled to go out (its slot; a turn without its post: when the turn was taken), in any
+   * cycle; a skipped turn does not count. The minimum gap counts from it.
+   */
+  lastPostAt: string | null;
 };
+
+/** When an item's (`i`) last post goes out: its slot, not when its turn was taken (the post may wait days for it). */
+const lastPostAt = sql`(select max(coalesce(p.scheduled_at, l.fired_at)) from evergreen_fires l
+  left join posts p on p.id = l.post_id where l.item_id = i.id and not l.skipped)`;
 
 /** The queue's items in order, each with its turn in `cycle` and its last post's time. */
 export async function getQueueItems(db: Executor, params: { queueId: string; cycle: number }) {
   const result = await db.execute(sql`
     select i.id, i.position, i.text, i.variants, i.skip_next as "skipNext",
       f.id as "turnId", f.post_id as "turnPostId", coalesce(f.skipped, false) as "turnSkipped",
-      (select max(l.fired_at) from evergreen_fires l where l.item_id = i.id and not l.skipped) as "lastFiredAt"
+      ${lastPostAt} as "lastPostAt"
     from evergreen_items i
     left join evergreen_fires f on f.item_id = i.id and f.cycle = ${params.cycle}
     where i.queue_id = ${params.queueId}
@@ -95,11 +102,28 @@ export async function takeTurn(
   return rows<{ id: string }>(result)[0]?.id ?? null;
 }
 
+/**
+ * Links a turn to its post — in the post's own transaction (createPost's onCreated), so the two commit together. Only a
+ * turn without a post: false when it has one already (the caller rolls its post back).
+ */
 export async function setTurnPost(db: Executor, params: { turnId: string; postId: string }) {
-  await db.execute(sql`update evergreen_fires set post_id = ${params.postId} where id = ${params.turnId}`);
+  const result = await db.execute(
+    sql`update evergreen_fires set post_id = ${params.postId} where id = ${params.turnId} and post_id is null returning id`,
+  );
+  return rows<{ id: string }>(result).length === 1;
 }
 
-/** A turn whose post could not be made (no free slot): given back, so a later pass takes it again. */
+/**
+ * A turn whose item cannot be posted (its text too long for a network, a variant not a post): passed over with the
+ * reason, so the queue moves on; editing the item gives it back (updateQueueItem).
+ */
+export async function skipTurn(db: Executor, params: { turnId: string; reason: string }) {
+  await db.execute(sql`
+    update evergreen_fires set skipped = true, skip_reason = ${params.reason.slice(0, 1000)}
+    where id = ${params.turnId} and post_id is null`);
+}
+
+/** A turn whose post could not be made for now (no free slot): given back, so a later pass takes it again. */
 export async function giveBackTurn(db: Executor, params: { turnId: string }) {
   await db.execute(sql`delete from evergreen_fires where id = ${params.turnId} and post_id is null and not skipped`);
 }
@@ -133,9 +157,10 @@ export async function listQueueItemsWithCounts(db: Executor, params: { workspace
   const result = await db.execute(sql`
     select i.id, i.queue_id as "queueId", i.position, i.text, i.variants, i.skip_next as "skipNext",
       (select count(*)::int from evergreen_fires f where f.item_id = i.id and not f.skipped and f.post_id is not null) as "posts",
-      (select max(f.fired_at) from evergreen_fires f where f.item_id = i.id and not f.skipped) as "lastFiredAt",
+      ${lastPostAt} as "lastPostAt",
       exists (select 1 from evergreen_fires f join evergreen_queues q on q.id = i.queue_id
-        where f.item_id = i.id and f.cycle = q.cycle) as "doneThisCycle"
+        where f.item_id = i.id and f.cycle = q.cycle) as "doneThisCycle",
+      (select f.skip_reason from evergreen_fires f where f.item_id = i.id order by f.cycle desc limit 1) as "refusal"
     from evergreen_items i
     where i.workspace_id = ${params.workspaceId} and i.queue_id = any(${sql.param(params.queueIds)}::uuid[])
     order by i.position, i.created_at`);
@@ -147,9 +172,60 @@ export async function listQueueItemsWithCounts(db: Executor, params: { workspace
     variants: string[];
     skipNext: boolean;
     posts: number;
-    lastFiredAt: string | null;
+    lastPostAt: string | null;
     doneThisCycle: boolean;
+    /** Why its latest turn was passed over (it could not be posted), if it was. */
+    refusal: string | null;
   }>(result);
+}
+
+/** One of the workspace's queues, or null. */
+export async function getQueue(db: Executor, params: { workspaceId: string; queueId: string }) {
+  const [row] = await db
+    .select()
+    .from(evergreenQueues)
+    .where(and(eq(evergreenQueues.workspaceId, params.workspaceId), eq(evergreenQueues.id, params.queueId)));
+  return row ?? null;
+}
+
+/** The queue an item of the workspace is in, or null. */
+export async function getItemQueue(db: Executor, params: { workspaceId: string; itemId: string }) {
+  const [row] = await db
+    .select({ queue: evergreenQueues })
+    .from(evergreenItems)
+    .innerJoin(evergreenQueues, eq(evergreenQueues.id, evergreenItems.queueId))
+    .where(and(eq(evergreenItems.workspaceId, params.workspaceId), eq(evergreenItems.id, params.itemId)));
+  return row?.queue ?? null;
+}
+
+/**
+ * An item's new text and variants. A turn of the current cycle that was passed over because the item could not be
+ * posted is given back in the same statement: the edited item gets its turn again in this cycle. False: no such item.
+ */
+export async function updateQueueItem(
+  db: Executor,
+  params: { workspaceId: string; itemId: string; text: string; variants: string[] },
+) {
+  const result = await db.execute(sql`
+    with updated as (
+      update evergreen_items set text = ${params.text}, variants = ${sql.param(params.variants)}::text[]
+      where id = ${params.itemId} and workspace_id = ${params.workspaceId}
+      returning id, queue_id
+    ), given_back as (
+      delete from evergreen_fires f using updated u, evergreen_queues q
+      where f.item_id = u.id and q.id = u.queue_id and f.cycle = q.cycle and f.skip_reason is not null
+    )
+    select id from updated`);
+  return rows<{ id: string }>(result).length === 1;
+}
+
+/** Removes an item from its queue (its turns go with it; posts already made stay). False: no such item. */
+export async function deleteQueueItem(db: Executor, params: { workspaceId: string; itemId: string }) {
+  const deleted = await db
+    .delete(evergreenItems)
+    .where(and(eq(evergreenItems.workspaceId, params.workspaceId), eq(evergreenItems.id, params.itemId)))
+    .returning({ id: evergreenItems.id });
+  return deleted.length === 1;
 }
 
 /** A new queue, or null when its name is taken in the workspace (`evergreen_queues_workspace_name_uq`). */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { feedItems, feeds, type Feed } from '../schema';
 import { claimLeasedRows } from './leased-rows';
@@ -71,17 +71,21 @@ export async function takeFeedItem(
     workspaceId: string;
     guidKey: string | null;
     linkKey: string | null;
-    contentHash: string;
+    contentHash: string | null;
     title: string;
     link: string | null;
+    summary?: string;
   },
 ): Promise<string | null> {
   const [row] = await db.insert(feedItems).values(params).onConflictDoNothing().returning({ id: feedItems.id });
   return row?.id ?? null;
 }
 
-/** Items taken whose post (or queue post) was never made: a poller stopped in between. */
-export async function unfinishedFeedItems(db: Executor, params: { feedId: string }) {
+/**
+ * Items taken whose post (or queue post) was never made: a poller stopped in between, or it waits for a reason that
+ * passes (only once its `retry_at` has come).
+ */
+export async function unfinishedFeedItems(db: Executor, params: { feedId: string; now: Date }) {
   return db
     .select()
     .from(feedItems)
@@ -91,19 +95,69 @@ export async function unfinishedFeedItems(db: Executor, params: { feedId: string
         isNull(feedItems.postId),
         isNull(feedItems.evergreenItemId),
         isNull(feedItems.error),
+        or(isNull(feedItems.retryAt), lte(feedItems.retryAt, params.now)),
       ),
     )
     .orderBy(asc(feedItems.createdAt))
     .limit(50);
 }
 
-export async function finishFeedItem(
-  db: Executor,
-  params: { id: string; postId?: string; evergreenItemId?: string; error?: string },
-) {
+/** The first wait after a passing refusal, doubled after each one, up to `RETRY_MAX_MS`. */
+const RETRY_FIRST_MS = 5 * 60_000;
+const RETRY_MAX_MS = 6 * 3_600_000;
+
+/**
+ * An item refused for a reason that passes (an account disconnected, no free slot, the shortener down): it stays
+ * unfinished, with the reason, and is tried again later — 5 minutes, then twice as long after each refusal, at most
+ * 6 hours (polls come no sooner than the feed's interval).
+ */
+export async function deferFeedItem(db: Executor, params: { id: string; reason: string; now: Date }) {
+  await db.execute(sql`
+    update feed_items set waiting_reason = ${params.reason.slice(0, 500)}, retries = retries + 1,
+      retry_at = ${at(params.now)} + least(${RETRY_FIRST_MS}::bigint * power(2, least(retries, 20))::bigint,
+        ${RETRY_MAX_MS}::bigint) * interval '1 millisecond'
+    where id = ${params.id} and post_id is null and evergreen_item_id is null`);
+}
+
+/**
+ * "Retry" on the Feeds page: an item refused for good (its error) is unfinished again, tried at the feed's next poll.
+ * Returns its feed, or null when it is not the workspace's or not refused.
+ */
+export async function retryFeedItem(db: Executor, params: { workspaceId: string; id: string }) {
+  const [row] = await db
+    .update(feedItems)
+    .set({ error: null, waitingReason: null, retryAt: null, retries: 0 })
+    .where(
+      and(
+        eq(feedItems.workspaceId, params.workspaceId),
+        eq(feedItems.id, params.id),
+        isNotNull(feedItems.error),
+        isNull(feedItems.postId),
+        isNull(feedItems.evergreenItemId),
+      ),
+    )
+    .returning({ feedId: feedItems.feedId });
+  return row?.feedId ?? null;
+}
+
+/**
+ * Links an item to its post — in the post's own transaction (createPost's onCreated), so the two commit together. Only
+ * an item without a post: false when it has one already (the caller rolls its post back).
+ */
+export async function setFeedItemPost(db: Executor, params: { id: string; postId: string }) {
+  const linked = await db
+    .update(feedItems)
+    .set({ postId: params.postId, error: null, waitingReason: null, retryAt: null })
+    .where(and(eq(feedItems.id, params.id), isNull(feedItems.postId)))
+    .returning({ id: feedItems.id });
+  return linked.length === 1;
+}
+
+/** An item done without a post of its own (added to an evergreen queue), or refused with its reason. */
+export async function finishFeedItem(db: Executor, params: { id: string; evergreenItemId?: string; error?: string }) {
   await db
     .update(feedItems)
-    .set({ postId: params.postId, evergreenItemId: params.evergreenItemId, error: params.error })
+    .set({ evergreenItemId: params.evergreenItemId, error: params.error, waitingReason: null, retryAt: null })
     .where(eq(feedItems.id, params.id));
 }
 

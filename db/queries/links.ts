@@ -142,6 +142,16 @@ export async function getLinkSettings(db: Executor, params: { workspaceId: strin
   return row ?? null;
 }
 
+/** The workspace's link settings, locked until the caller's transaction ends (a save that reads them first). */
+export async function lockLinkSettings(tx: Executor, params: { workspaceId: string }) {
+  const [row] = await tx
+    .select()
+    .from(linkSettings)
+    .where(eq(linkSettings.workspaceId, params.workspaceId))
+    .for('update');
+  return row ?? null;
+}
+
 export async function saveLinkSettings(
   db: Executor,
   params: {

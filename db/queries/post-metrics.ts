@@ -20,29 +20,47 @@ const columns = sql.raw(METRIC_NAMES.join(', '));
  */
 export async function addDueMetricReads(
   db: Executor,
-  params: { delaysMs: number[]; horizonMs: number; limit: number },
+  params: {
+    delaysMs: number[];
+    horizonMs: number;
+    limit: number;
+    /**
+     * Networks whose replies (a delivery's part > 0: a first comment, a thread's later parts) have no metrics to read
+     * (an Instagram comment has no insights): their rows are added stopped, `unsupported`, never claimed.
+     */
+    repliesWithoutMetrics?: ProviderName[];
+  },
 ): Promise<number> {
   const result = await db.execute(sql`
     with delays as (
       select (d.value)::bigint as ms, (d.ordinality - 1)::int as k
       from jsonb_array_elements(${jsonb(params.delaysMs)}) with ordinality d
+    ), unread as materialized (
+      -- The deliveries sent within the horizon (deliveries_sent_settled_idx) without their row yet: a handful day to day.
+      -- Materialized, so their posts are then read by key rather than every post scanned to join them.
+      select d.id, d.workspace_id, d.post_id, d.account_id, d.part, d.settled_at
+      from deliveries d
+      where d.status = 'sent' and d.settled_at > now() - ${interval(params.horizonMs)} and d.external_id is not null
+        and not exists (select 1 from post_metrics m where m.delivery_id = d.id)
     ), found as (
-      select d.id, d.workspace_id, d.post_id, d.account_id, a.provider,
-        coalesce((select max(t.started_at) from attempts t where t.delivery_id = d.id), d.settled_at) as published_at
-      from workspaces w
-      join deliveries d on d.workspace_id = w.id and d.status = 'sent'
+      select d.id, d.workspace_id, d.post_id, d.account_id, a.provider, d.part,
+        coalesce((select max(t.started_at) from attempts t where t.delivery_id = d.id), d.settled_at) as published_at,
+        d.part > 0 and a.provider::text = any(${sql.param(params.repliesWithoutMetrics ?? [])}::text[]) as unreadable
+      from unread d
+      join workspaces w on w.id = d.workspace_id
       join posts p on p.id = d.post_id
       join social_accounts a on a.id = d.account_id
-      where d.settled_at > now() - ${interval(params.horizonMs)} and d.external_id is not null and p.kind <> 'dm'
-        and not exists (select 1 from post_metrics m where m.delivery_id = d.id)
+      where p.kind <> 'dm'
       limit ${params.limit}
     ), placed as (
       select f.*, greatest(0, (select count(*) from delays where f.published_at + delays.ms * interval '1 millisecond' <= now()) - 1)::int as k
       from found f
     )
-    insert into post_metrics (delivery_id, workspace_id, post_id, account_id, provider, published_at, next_reading, next_due_at)
-    select p.id, p.workspace_id, p.post_id, p.account_id, p.provider, p.published_at, p.k,
-      p.published_at + (select ms from delays where delays.k = p.k) * interval '1 millisecond'
+    insert into post_metrics (delivery_id, workspace_id, post_id, account_id, provider, part, published_at, next_reading,
+      next_due_at, stopped_reason, stopped_at)
+    select p.id, p.workspace_id, p.post_id, p.account_id, p.provider, p.part, p.published_at, p.k,
+      case when not p.unreadable then p.published_at + (select ms from delays where delays.k = p.k) * interval '1 millisecond' end,
+      case when p.unreadable then 'unsupported' end, case when p.unreadable then now() end
     from placed p
     on conflict (delivery_id) do nothing
     returning delivery_id`);
@@ -68,6 +86,8 @@ export type DueMetricRead = {
   credentialsEncrypted: string;
   accountDisconnected: boolean;
   accountCanRead: boolean;
+  /** When a read first left the post out (post_metrics.missed_at), if the last one did. */
+  missedAt: Date | null;
 };
 
 /** Takes up to `limit` due readings, one reader each (SKIP LOCKED, generation + 1, a lease). */
@@ -90,7 +110,8 @@ export async function claimDueMetricReads(
     )
     select b.delivery_id as "deliveryId", b.generation, b.workspace_id as "workspaceId", b.post_id as "postId",
       b.account_id as "accountId", b.provider, b.published_at as "publishedAt", b.next_reading as "nextReading",
-      b.next_due_at as "readingAt", b.failures, d.status as "deliveryStatus", d.external_id as "externalId",
+      b.next_due_at as "readingAt", b.failures, b.missed_at as "missedAt", d.status as "deliveryStatus",
+      d.external_id as "externalId",
       a.sandbox, a.base_url as "baseUrl", a.platform_user_id as "platformUserId",
       a.credentials_encrypted as "credentialsEncrypted", a.disconnected_at is not null as "accountDisconnected",
       a.token_status = 'ok' as "accountCanRead"
@@ -101,6 +122,7 @@ export async function claimDueMetricReads(
     ...r,
     publishedAt: new Date(r.publishedAt as string),
     readingAt: new Date(r.readingAt as string),
+    missedAt: r.missedAt ? new Date(r.missedAt as string) : null,
   })) as DueMetricRead[];
 }
 
@@ -152,7 +174,7 @@ export async function recordMetricReadings(db: Executor, readings: MetricReading
       on conflict (delivery_id, reading_at) do nothing
       returning delivery_id
     )
-    update post_metrics m set ${setLatest}, engagement = i.engagement, read_at = now(), failures = 0,
+    update post_metrics m set ${setLatest}, engagement = i.engagement, read_at = now(), failures = 0, missed_at = null,
       next_reading = i.next_reading, next_due_at = i.next_due_at, lease_expires_at = null,
       stopped_reason = case when i.next_due_at is null then 'done' end,
       stopped_at = case when i.next_due_at is null then now() end
@@ -174,6 +196,8 @@ export type MetricRelease = {
   stop?: 'deleted' | 'unsupported';
   /** Skip to this reading (the one due was tried too often). */
   skipTo?: { reading: number; dueAt: Date | null };
+  /** The read left the post out: its first miss is kept (missed_at), to be confirmed by a later read. */
+  missed?: boolean;
 };
 
 /** Hands readings back without a snapshot, fenced by generation: later, skipped, or stopped for good. */
@@ -186,13 +210,15 @@ export async function releaseMetricReads(db: Executor, releases: MetricRelease[]
     failed: r.failed === true && !r.skipTo,
     stop: r.stop ?? (r.skipTo && r.skipTo.dueAt === null ? 'done' : null),
     next_reading: r.skipTo?.reading ?? null,
+    missed: r.missed === true,
   }));
   const result = await db.execute(sql`
     with i as (
       select * from jsonb_to_recordset(${jsonb(input)}) as x(delivery_id uuid, generation int, due_at timestamptz,
-        failed boolean, stop text, next_reading int)
+        failed boolean, stop text, next_reading int, missed boolean)
     )
     update post_metrics m set lease_expires_at = null,
+      missed_at = case when i.missed then coalesce(m.missed_at, now()) else m.missed_at end,
       next_due_at = case when i.stop is null then i.due_at end,
       next_reading = coalesce(i.next_reading, m.next_reading),
       failures = case when i.failed then m.failures + 1 when i.next_reading is not null then 0 else m.failures end,

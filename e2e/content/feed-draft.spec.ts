@@ -7,7 +7,8 @@ import { e2eSql } from '../support/db';
 
 // A feed item lands as a draft (docs/content.md#feeds): a real RSS feed served by this test on loopback (the server
 // under test allows `localhost` with OUTBOUND_ALLOWED_HOSTS, as for the sandbox's own connect), read by "Check now"
-// through the outbound guard; a second check sends the ETag back, gets 304 and makes nothing new.
+// through the outbound guard; a second check sends the ETag back, gets 304 and makes nothing new. An item refused for
+// good is tried again by "Retry".
 
 test('a feed item lands as a draft, once', async ({ page }) => {
   const tag = randomUUID().slice(0, 8);
@@ -48,6 +49,24 @@ test('a feed item lands as a draft, once', async ({ page }) => {
       where p.text = ${`Spring is here ${tag} https://blog.example.com/spring-${tag}`}`;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'draft', key: expect.stringMatching(/^feed:/) });
+
+    // An item refused for good keeps its reason; "Retry" tries it again at once (here it now goes through).
+    await e2eSql()`
+      insert into feed_items (feed_id, workspace_id, guid_key, title, link, error)
+      select id, workspace_id, ${`retry-${tag}`}, ${`Refused once ${tag}`}, 'https://blog.example.com/once', 'Refused for a reason since fixed'
+      from feeds where name = ${`Blog ${tag}`}`;
+    await page.goto('/feeds');
+    const items = page
+      .getByRole('region', { name: `Blog ${tag}` })
+      .getByRole('list', { name: `Latest items of Blog ${tag}` });
+    await expect(items).toContainText('not posted: Refused for a reason since fixed');
+    await items.getByRole('button', { name: `Retry: Refused once ${tag}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Tried again: see the item.' })).toBeVisible();
+    await expect(items.getByRole('listitem').filter({ hasText: `Refused once ${tag}` })).toContainText('its post');
+    const retried = await e2eSql()<{ status: string }[]>`
+      select d.status from posts p join deliveries d on d.post_id = p.id
+      where p.text = ${`Refused once ${tag} https://blog.example.com/once`}`;
+    expect(retried.map((r) => r.status)).toEqual(['draft']);
   } finally {
     server.close();
   }

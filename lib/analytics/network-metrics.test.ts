@@ -14,7 +14,9 @@ import { startTestSandbox } from '@/testing/sandbox';
 // provider client through the dialect's real wire format. Each network's own fields (X public_metrics, Mastodon
 // favourites_count, TikTok video/query…) are checked on the wire, and what the client parsed must equal the sandbox's
 // numbers; a metric the network does not give is absent, never 0. A deleted post reads `gone` where the network says
-// so; every account's follower count comes through its network's field.
+// so (`missing` where it cannot tell deleted from not indexed yet: Bluesky); every account's follower count comes
+// through its network's field. The sandbox is no more forgiving than the networks: no insights for an Instagram comment,
+// and Bluesky's getPosts lags like the AppView.
 
 const sandbox = await startTestSandbox();
 const { db, store } = sandbox;
@@ -102,8 +104,11 @@ type Case = {
   make(a: Account): Promise<{ post: SandboxPost; externalId: string }>;
   /** The network's own field names, checked on the raw answer. */
   wire(body: unknown): void;
-  /** Whether a deleted post reads `gone` (LinkedIn's statistics just leave it out: not answered). */
-  gone: boolean;
+  /**
+   * What a deleted post reads: `gone`; `missing` where the network also leaves out what it has not indexed yet
+   * (Bluesky's AppView: deleted once a later read misses it too); `unanswered` (LinkedIn's statistics just leave it out).
+   */
+  deleted: 'gone' | 'missing' | 'unanswered';
 };
 
 const at = (value: unknown, path: string) =>
@@ -127,7 +132,7 @@ const CASES: Record<ProviderName, Case> = {
         'public_metrics.bookmark_count',
         'public_metrics.impression_count',
       ]),
-    gone: true,
+    deleted: 'gone',
   },
   mastodon: {
     make: async (a) => {
@@ -135,7 +140,7 @@ const CASES: Record<ProviderName, Case> = {
       return { post, externalId: post.id };
     },
     wire: (body) => expectFields(body, ['favourites_count', 'reblogs_count', 'replies_count']),
-    gone: true,
+    deleted: 'gone',
   },
   bluesky: {
     make: async (a) => {
@@ -146,7 +151,7 @@ const CASES: Record<ProviderName, Case> = {
       return { post, externalId: `at://${a.platformUserId}/app.bsky.feed.post/${rkey}` };
     },
     wire: (body) => expectFields(at(body, 'posts.0'), ['likeCount', 'repostCount', 'replyCount', 'quoteCount']),
-    gone: true,
+    deleted: 'missing',
   },
   linkedin: {
     make: async (a) => {
@@ -161,7 +166,7 @@ const CASES: Record<ProviderName, Case> = {
         'impressionCount',
         'clickCount',
       ]),
-    gone: false,
+    deleted: 'unanswered',
   },
   threads: {
     make: async (a) => {
@@ -178,7 +183,7 @@ const CASES: Record<ProviderName, Case> = {
       ]);
       expectFields(body, ['data.0.values.0.value']);
     },
-    gone: true,
+    deleted: 'gone',
   },
   instagram: {
     make: async (a) => {
@@ -193,7 +198,7 @@ const CASES: Record<ProviderName, Case> = {
         'shares',
         'saved',
       ]),
-    gone: true,
+    deleted: 'gone',
   },
   facebook: {
     make: async (a) => {
@@ -201,7 +206,7 @@ const CASES: Record<ProviderName, Case> = {
       return { post, externalId: `${a.platformUserId}_${post.id}` };
     },
     wire: (body) => expectFields(body, ['reactions.summary.total_count', 'comments.summary.total_count']),
-    gone: true,
+    deleted: 'gone',
   },
   tiktok: {
     make: async (a) => {
@@ -210,7 +215,7 @@ const CASES: Record<ProviderName, Case> = {
     },
     wire: (body) =>
       expectFields(at(body, 'data.videos.0'), ['like_count', 'comment_count', 'share_count', 'view_count']),
-    gone: true,
+    deleted: 'gone',
   },
   youtube: {
     make: async (a) => {
@@ -222,7 +227,7 @@ const CASES: Record<ProviderName, Case> = {
       // Google writes int64 counts as strings.
       for (const field of ['viewCount', 'likeCount', 'commentCount']) expect(stats[field]).toMatch(/^\d+$/);
     },
-    gone: true,
+    deleted: 'gone',
   },
 };
 
@@ -257,8 +262,8 @@ describe('metrics read back from every network, through its own fields', () => {
 
       await store.deletePost(a.sandboxAccount.id, post.id);
       const afterDelete = await reader.read({ ids: [made.externalId], timeoutMs: 5_000 });
-      if (c.gone) expect(afterDelete.get(made.externalId)).toEqual({ status: 'gone' });
-      else expect(afterDelete.has(made.externalId)).toBe(false);
+      if (c.deleted === 'unanswered') expect(afterDelete.has(made.externalId)).toBe(false);
+      else expect(afterDelete.get(made.externalId)).toEqual({ status: c.deleted });
     });
   }
 
@@ -285,5 +290,34 @@ describe('metrics read back from every network, through its own fields', () => {
     expect(client.postMetrics).toBeUndefined();
     expect(await client.readFollowers!()).toBeNull();
     expect(answers).toHaveLength(0);
+  });
+
+  it('Instagram: a comment (a first comment) has no insights — refused as Graph refuses an IG Comment', async () => {
+    const a = await sandbox.connectAccount('instagram');
+    const media = await textPost(a.sandboxAccount);
+    const comment = (await store.insertPost({
+      account: a.sandboxAccount,
+      kind: 'reply',
+      text: sandbox.uniqueText('comment'),
+      inReplyToId: media.id,
+    }))!;
+    const { client, answers } = recordingClient('instagram', a);
+    await expect(client.postMetrics!.read({ ids: [comment.id], timeoutMs: 5_000 })).rejects.toThrow(/metrics/);
+    expect(answers.at(-1)).toMatchObject({
+      error: { code: 100, message: '(#100) Tried accessing nonexisting field (insights) on node type (IGComment)' },
+    });
+    expect((await client.postMetrics!.read({ ids: [media.id], timeoutMs: 5_000 })).get(media.id)?.status).toBe('found');
+  });
+
+  it('Bluesky: getPosts lags like the AppView — a post not indexed yet is missing (not gone), then found', async () => {
+    const a = await sandbox.connectAccount('bluesky');
+    const made = await CASES.bluesky.make(a);
+    const { client } = recordingClient('bluesky', a);
+    await sandbox.setFaults(a.sandboxAccount.id, { readLagMs: 60_000 });
+    expect((await client.postMetrics!.read({ ids: [made.externalId] })).get(made.externalId)).toEqual({
+      status: 'missing',
+    });
+    await sandbox.setFaults(a.sandboxAccount.id, { readLagMs: 0 });
+    expect((await client.postMetrics!.read({ ids: [made.externalId] })).get(made.externalId)?.status).toBe('found');
   });
 });

@@ -7,14 +7,16 @@ import { followerSnapshots, metricSnapshots, postMetrics, webhookEvents } from '
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { engagementOf, followersOf } from '@/sandbox/behaviour/engagement';
 import { TEST_ENCRYPTION_KEY } from '@/testing/keys';
+import { holdLock, untilBlocked } from '@/testing/race';
 import { schedulePosts, testPublisherOptions } from '@/testing/publisher';
 import { startTestSandbox } from '@/testing/sandbox';
-import { readDueMetrics, type MetricsJobOptions } from './read-metrics';
+import { MISSING_CONFIRM_MS, readDueMetrics, type MetricsJobOptions } from './read-metrics';
 import { DEFAULT_READ_DELAYS_MS, nextReading } from './schedule';
 
 // The metrics job (docs/analytics.md#the-metrics-job) against the sandbox through the real publisher and clients: each
 // sent post is read at its due readings, once each however many runs race; a deleted post stops being read and is
-// marked so; reads wait while publishing holds the account's budget; one metrics.updated event per run and workspace.
+// marked so; reads wait while publishing holds the account's budget; one metrics.updated event per claimed batch and
+// workspace, in the transaction that records its readings.
 
 const sandbox = await startTestSandbox();
 const { db } = sandbox;
@@ -35,7 +37,7 @@ const options = (overrides: Partial<MetricsJobOptions> = {}): MetricsJobOptions 
 });
 
 /** `count` posts published on a new account through the real publisher; their delivery ids. */
-async function published(platform: 'x' | 'mastodon', count: number) {
+async function published(platform: 'x' | 'mastodon' | 'bluesky', count: number) {
   const a = await sandbox.connectAccount(platform);
   const ids = await schedulePosts(db, {
     workspaceId: a.workspaceId,
@@ -55,9 +57,21 @@ async function age(ids: string[], ms: number) {
   await db.execute(sql`update deliveries set settled_at = settled_at - ${by} where id in ${list}`);
   await db.execute(sql`update post_metrics set published_at = published_at - ${by},
     next_due_at = next_due_at - ${by} where delivery_id in ${list}`);
+  // The platform's copy: by its id, or (Bluesky) by the record key at the end of its at:// URI.
   await db.execute(sql`update sandbox.posts set created_at = created_at - ${by}
-    where id in (select external_id::bigint from deliveries where id in ${list})`);
+    where id in (select external_id::bigint from deliveries where id in ${list} and external_id ~ '^[0-9]+$')
+      or record_key in (select split_part(external_id, '/', 5) from deliveries where id in ${list} and external_id like 'at://%')`);
 }
+
+/** An endpoint subscribed to metrics.updated (an event is written only for a type some endpoint takes). */
+const subscribeToMetrics = (workspaceId: string) =>
+  createWebhookEndpoint(db, {
+    id: randomUUID(),
+    workspaceId,
+    url: 'https://hooks.example/semel',
+    secretSealed: 'not-used-here',
+    events: ['metrics.updated'],
+  });
 
 const snapshotsOf = (ids: string[]) =>
   db
@@ -163,6 +177,62 @@ describe('the metrics job', () => {
     expect((await snapshotsOf([ids[1]!])).map((s) => s.reading)).toEqual([0, 1, 3]);
   });
 
+  it('Bluesky: a post left out of getPosts (the AppView lags) is deleted only when a read a delay later misses it too', async () => {
+    const { a, ids } = await published('bluesky', 1);
+    await age(ids, 2 * HOUR);
+    const metricsOf = async () => (await db.select().from(postMetrics).where(eq(postMetrics.deliveryId, ids[0]!)))[0]!;
+    // The AppView has not indexed it yet (a minute behind, the post written just now): left out, not deleted.
+    await db.execute(sql`update sandbox.posts set created_at = now() where account_id = ${a.sandboxAccount.id}`);
+    await sandbox.setFaults(a.sandboxAccount.id, { readLagMs: 60_000 });
+    expect(await readDueMetrics(db, options())).toMatchObject({ deleted: 0, recorded: 0 });
+    const missed = await metricsOf();
+    expect(missed).toMatchObject({ stoppedReason: null, failures: 0 });
+    expect(missed.missedAt).toBeInstanceOf(Date);
+    expect(missed.nextDueAt!.getTime() - missed.missedAt!.getTime()).toBeGreaterThanOrEqual(MISSING_CONFIRM_MS - 1_000);
+    // Indexed by the next read: recorded, and the miss forgotten.
+    await sandbox.setFaults(a.sandboxAccount.id, { readLagMs: 0 });
+    await db.execute(sql`update post_metrics set next_due_at = now() where delivery_id = ${ids[0]}`);
+    expect(await readDueMetrics(db, options())).toMatchObject({ recorded: 1 });
+    expect(await metricsOf()).toMatchObject({ missedAt: null, stoppedReason: null });
+    // Deleted: the first miss waits; a miss more than the delay later ends reading.
+    const [row] = await db.execute<{ e: string }>(sql`select external_id as e from deliveries where id = ${ids[0]}`);
+    await sandbox.store.deletePost(
+      a.sandboxAccount.id,
+      (await sandbox.store.getPostByRecordKey(a.sandboxAccount.id, row!.e.split('/').at(-1)!))!.id,
+    );
+    await age(ids, 24 * HOUR);
+    expect(await readDueMetrics(db, options())).toMatchObject({ deleted: 0 });
+    expect((await metricsOf()).stoppedReason).toBeNull();
+    await db.execute(sql`update post_metrics set missed_at = missed_at - ${`${MISSING_CONFIRM_MS + 1_000} milliseconds`}::interval,
+      next_due_at = now() where delivery_id = ${ids[0]}`);
+    expect(await readDueMetrics(db, options())).toMatchObject({ deleted: 1 });
+    expect(await metricsOf()).toMatchObject({ stoppedReason: 'deleted', nextDueAt: null });
+  });
+
+  it('Instagram: a first comment (part 1) is never read — its row is added stopped, unsupported', async () => {
+    const a = await sandbox.connectAccount('instagram');
+    const [post] = await db.execute<{ id: string }>(sql`
+      insert into posts (workspace_id, text, first_comment, scheduled_at, source, idempotency_key)
+      values (${a.workspaceId}, 'With a comment', 'The comment', now(), 'api', ${randomUUID()}) returning id`);
+    const parts = await db.execute<{ id: string; part: number }>(sql`
+      insert into deliveries (workspace_id, post_id, account_id, part, due_at, status, settled_at, external_id)
+      select ${a.workspaceId}, ${post!.id}, ${a.productAccountId}, part, now(), 'sent', now(), 'ig-' || part
+      from generate_series(0, 1) part returning id, part`);
+    await readDueMetrics(db, options({ batchSize: 0 }));
+    const rows = await db
+      .select()
+      .from(postMetrics)
+      .where(
+        sql`${postMetrics.deliveryId} in (${sql.join(
+          [...parts].map((p) => sql`${p.id}`),
+          sql`, `,
+        )})`,
+      );
+    const byPart = new Map([...parts].map((p) => [p.part, rows.find((r) => r.deliveryId === p.id)]));
+    expect(byPart.get(0)).toMatchObject({ stoppedReason: null, nextDueAt: expect.any(Date) });
+    expect(byPart.get(1)).toMatchObject({ stoppedReason: 'unsupported', nextDueAt: null });
+  });
+
   it('a disconnected account is not read: its readings wait, and end once the post is past its last reading', async () => {
     const { a, ids } = await published('x', 1);
     await age(ids, 2 * HOUR);
@@ -223,15 +293,9 @@ describe('the metrics job', () => {
     ).toHaveLength(1);
   });
 
-  it('metrics.updated is batched: one event per run and workspace, listing the readings', async () => {
+  it('metrics.updated is batched: one event per batch and workspace, listing the readings', async () => {
     const { a, ids } = await published('x', 3);
-    await createWebhookEndpoint(db, {
-      id: randomUUID(),
-      workspaceId: a.workspaceId,
-      url: 'https://hooks.example/semel',
-      secretSealed: 'not-used-here',
-      events: ['metrics.updated'],
-    });
+    await subscribeToMetrics(a.workspaceId);
     await age(ids, 2 * HOUR);
     const run = await readDueMetrics(db, options());
     expect(run.events).toBe(1);
@@ -242,6 +306,40 @@ describe('the metrics job', () => {
     expect((events[0]!.data.deliveries as { deliveryId: string }[]).map((d) => d.deliveryId).sort()).toEqual(
       [...ids].sort(),
     );
+  });
+
+  it('metrics.updated commits with the readings it reports: a run stopped in between leaves neither, the next both', async () => {
+    const { a, ids } = await published('x', 2);
+    await subscribeToMetrics(a.workspaceId);
+    await age(ids, 2 * HOUR);
+    // The event's insert is held, and the run stops right there (its statement canceled, as a crash would end it).
+    const release = await holdLock(db, sql`lock table webhook_events in share mode`);
+    const running = readDueMetrics(db, options()).catch((error: Error) => error);
+    await untilBlocked(db, 'select webhook_emit');
+    const canceled = await db.execute(sql`select pg_cancel_backend(pid) from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike 'select webhook_emit%'`);
+    expect([...canceled]).toHaveLength(1);
+    expect(await running).toBeInstanceOf(Error);
+    await release();
+    const eventsOf = () => db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, a.workspaceId));
+    expect(await snapshotsOf(ids)).toHaveLength(0); // not recorded without its event
+    expect(await eventsOf()).toHaveLength(0);
+    // Its readings' lease lapses; the next run records them and reports them.
+    await db.execute(sql`update post_metrics set lease_expires_at = now() - interval '1 second'
+      where delivery_id = any(${`{${ids.join(',')}}`}::uuid[])`);
+    expect(await readDueMetrics(db, options())).toMatchObject({ recorded: 2, events: 1 });
+    expect(await snapshotsOf(ids)).toHaveLength(2);
+    const [event] = await eventsOf();
+    expect(event!.data).toMatchObject({ readings: 2, posts: 2 });
+  });
+
+  it('metrics.updated is one event per workspace and claimed batch: a run of two batches writes two', async () => {
+    const { a, ids } = await published('mastodon', 3);
+    await subscribeToMetrics(a.workspaceId);
+    await age(ids, 2 * HOUR);
+    expect(await readDueMetrics(db, options({ batchSize: 2 }))).toMatchObject({ recorded: 3, events: 2 });
+    const events = await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, a.workspaceId));
+    expect(events.map((e) => e.data.readings).sort()).toEqual([1, 2]);
   });
 
   it('the schedule: the next reading, or the latest already due when the job fell behind', () => {

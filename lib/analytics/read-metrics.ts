@@ -7,7 +7,6 @@ import {
   type DueMetricRead,
   type MetricReading,
   type MetricRelease,
-  type RecordedReading,
 } from '@/db/queries/post-metrics';
 import { logger } from '@/lib/logging/logger';
 import {
@@ -17,6 +16,7 @@ import {
   type ProviderClient,
   type ProviderTransport,
 } from '@/lib/providers';
+import type { ProviderName } from '@/lib/providers/types';
 import { takeReadBudget, type ReadBudgetOptions } from '@/lib/read-budget/take';
 import { engagementOf } from './metrics';
 import { emitMetricsUpdated } from './metrics-event';
@@ -54,7 +54,7 @@ export type MetricsSummary = {
   unsupported: number;
   fenced: number;
   followers: FollowerSummary;
-  /** `metrics.updated` events written (one per workspace with new readings in this run). */
+  /** `metrics.updated` events written (one per workspace with new readings in each claimed batch). */
   events: number;
 };
 
@@ -62,13 +62,22 @@ export type MetricsSummary = {
 const LEASE_MARGIN_MS = 5_000;
 /** A reading that cannot be made now (account disconnected, delivery not sent for now): looked at again then. */
 const PAUSE_MS = 6 * 3_600_000;
+/** A post a read left out is read again this much later; missing then too, it is deleted. */
+export const MISSING_CONFIRM_MS = 30 * 60_000;
+/**
+ * Networks whose replies (a first comment) have no metrics of their own, each row added stopped, `unsupported`: an
+ * Instagram comment has no insights edge (Graph answers "nonexisting field (insights) on node type (IGComment)"); a
+ * LinkedIn comment is no share, so organizationalEntityShareStatistics has nothing for it; a Facebook Page's comment
+ * has no shares or insights, only its own likes, which the post's readings do not ask for.
+ */
+export const REPLIES_WITHOUT_METRICS: ProviderName[] = ['instagram', 'linkedin', 'facebook'];
 
 /**
  * One metrics run (docs/analytics.md#the-metrics-job), safe with any number of concurrent runners: add the sent
  * deliveries whose first reading falls due, then claim due readings (SKIP LOCKED, generation, lease), per account take
  * the read budget first (publishing keeps its reserved share: docs/architecture.md#read-budget), read the platform
- * through the real provider client, and record each reading once, fenced; then the daily follower counts; then one
- * `metrics.updated` event per workspace for what this run recorded.
+ * through the real provider client, and record each reading once, fenced — with one `metrics.updated` event per
+ * workspace for what the batch recorded, in the same transaction; then the daily follower counts.
  */
 export async function readDueMetrics(db: Database, options: MetricsJobOptions): Promise<MetricsSummary> {
   const now = options.now ?? (() => new Date());
@@ -88,8 +97,8 @@ export async function readDueMetrics(db: Database, options: MetricsJobOptions): 
     delaysMs: options.delaysMs,
     horizonMs: readHorizonMs(options.delaysMs),
     limit: 5_000,
+    repliesWithoutMetrics: REPLIES_WITHOUT_METRICS,
   });
-  const recorded: RecordedReading[] = [];
   while (Date.now() - started < options.budgetMs) {
     const batch = await claimDueMetricReads(db, {
       workerId: options.workerId,
@@ -112,8 +121,15 @@ export async function readDueMetrics(db: Database, options: MetricsJobOptions): 
     );
     const readings = outcomes.flatMap((o) => o.readings);
     const releases = outcomes.flatMap((o) => o.releases);
-    const written = await recordMetricReadings(db, readings);
-    recorded.push(...written);
+    // The outbox rule (lib/webhooks/emit.ts): the batch's metrics.updated events commit with the readings they report.
+    const written =
+      readings.length === 0
+        ? []
+        : await db.transaction(async (tx) => {
+            const done = await recordMetricReadings(tx, readings);
+            summary.events += await emitMetricsUpdated(tx, done, now());
+            return done;
+          });
     summary.recorded += written.length;
     const released = await releaseMetricReads(db, releases);
     summary.fenced += readings.length - written.length + releases.length - released;
@@ -125,7 +141,6 @@ export async function readDueMetrics(db: Database, options: MetricsJobOptions): 
     if (batch.length < options.batchSize) break;
   }
   summary.followers = await readFollowerCounts(db, { ...options, now });
-  summary.events = await emitMetricsUpdated(db, recorded, now());
   return summary;
 }
 
@@ -226,7 +241,14 @@ async function readAccount(
       const result = results.get(r.externalId!);
       if (!result) later(r, new Date(now().getTime() + retryDelayMs(r.failures)), true);
       else if (result.status === 'gone') out.releases.push({ ...fence(r), dueAt: null, stop: 'deleted' });
-      else if (result.status === 'unsupported') out.releases.push({ ...fence(r), dueAt: null, stop: 'unsupported' });
+      else if (result.status === 'missing') {
+        // Left out by a network that also leaves out what it has not indexed yet: deleted only on a second miss at
+        // least MISSING_CONFIRM_MS after the first (a reading in between clears the first).
+        const confirmAt = (r.missedAt ?? now()).getTime() + MISSING_CONFIRM_MS;
+        if (r.missedAt && now().getTime() >= confirmAt)
+          out.releases.push({ ...fence(r), dueAt: null, stop: 'deleted' });
+        else out.releases.push({ ...fence(r), dueAt: new Date(confirmAt), missed: true });
+      } else if (result.status === 'unsupported') out.releases.push({ ...fence(r), dueAt: null, stop: 'unsupported' });
       else {
         // The reading this one stands for: the latest already due, when the job fell behind several.
         const k = latestDueReading(r.nextReading, r.publishedAt, options.delaysMs, now());

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@/testing/db/test-database';
 import { makeAccount, makeWorkspace } from '@/testing/db/factories';
@@ -111,5 +112,40 @@ describe('analytics figures (SQL aggregates against the rows written)', () => {
     expect(new Set(view.hours.map((h) => h.hour))).toEqual(new Set([10]));
     expect(view.hours.reduce((n, h) => n + h.posts, 0)).toBe(60);
     expect(view.bestTime?.hour).toBe(10);
+  });
+
+  it('a first comment (a reply part) is no post: only part 0 counts, ranks and fills the heat map; its metrics are summed', async () => {
+    const { workspace } = await workspaceWithHistory();
+    const scope = {
+      workspaceId: workspace.id,
+      timeZone: UTC,
+      period: period('2026-04-01', '2026-04-30'),
+      accountIds: null,
+    };
+    const before = await readAnalyticsView(db, scope);
+    // Each post of the period gets its first comment (part 1), read with 5 likes (and a rate that would top the ranking).
+    const comments = await db.execute<{ id: string }>(sql`
+      with d as (
+        insert into deliveries (workspace_id, post_id, account_id, part, due_at, status, settled_at, external_id)
+        select d.workspace_id, d.post_id, d.account_id, 1, d.due_at, 'sent', d.settled_at, d.external_id || '-comment'
+        from deliveries d join post_metrics m on m.delivery_id = d.id
+        where d.workspace_id = ${workspace.id} and m.published_at >= '2026-04-01' and m.published_at < '2026-05-01'
+        returning id, workspace_id, post_id, account_id, due_at
+      )
+      insert into post_metrics (delivery_id, workspace_id, post_id, account_id, provider, part, published_at,
+        next_reading, views, likes, engagement)
+      select d.id, d.workspace_id, d.post_id, d.account_id, a.provider, 1, d.due_at + interval '1 minute', 1, 6, 5, 5
+      from d join social_accounts a on a.id = d.account_id
+      returning delivery_id as id`);
+    expect([...comments]).toHaveLength(30);
+    const after = await readAnalyticsView(db, scope);
+    expect(after.current.posts).toBe(30);
+    expect(after.current.likes).toBe(before.current.likes! + 30 * 5);
+    expect(after.current.engagement).toBe(before.current.engagement! + 30 * 5);
+    expect(after.networks.reduce((n, x) => n + x.posts, 0)).toBe(30);
+    expect(after.series.reduce((n, p) => n + p.posts, 0)).toBe(30);
+    const commentIds = new Set([...comments].map((c) => c.id));
+    expect(after.topPosts.some((p) => commentIds.has(p.deliveryId))).toBe(false);
+    expect(after.hours.reduce((n, h) => n + h.posts, 0)).toBe(60);
   });
 });

@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addQueueItem, createQueue } from '@/db/queries/evergreen';
-import { createFeed, takeFeedItem } from '@/db/queries/feeds';
+import { createFeed, retryFeedItem, takeFeedItem } from '@/db/queries/feeds';
 import { createTemplate } from '@/db/queries/library';
-import { deliveries, evergreenItems, feedItems, feeds, posts } from '@/db/schema';
+import { putPostingSchedule } from '@/db/queries/slots';
+import { deliveries, evergreenItems, feedItems, feeds, posts, socialAccounts } from '@/db/schema';
 import { makeAccount, makeWorkspace } from '@/testing/db/factories';
 import { createTestDatabase } from '@/testing/db/test-database';
 import { rss, startFeedServer, type FeedEntry } from '@/testing/feed-server';
-import { FEED_POLL_DEFAULTS, pollFeeds } from './poll';
+import { holdLock, untilBlocked } from '@/testing/race';
+import { FEED_POLL_DEFAULTS, feedItemKey, pollFeeds } from './poll';
 
 // Feeds into the queue (docs/content.md#feeds) against a real HTTP server on loopback, through the outbound guard:
 // each entry taken once — by GUID, link and content, each normalised and unique per feed — however the feed re-orders,
@@ -52,6 +54,16 @@ const feedPosts = async () =>
 const serve = (items: FeedEntry[]) => {
   server.state.body = rss(items);
 };
+const makeTemplate = async (text: string) =>
+  (await createTemplate(db, {
+    workspaceId,
+    name: `feed ${randomUUID().slice(0, 4)}`,
+    text,
+    firstComment: null,
+    accountIds: [],
+    timeOfDay: null,
+    mediaIds: [],
+  }))!;
 const feedRow = async () => (await db.select().from(feeds).where(eq(feeds.id, feedId)))[0]!;
 
 const A = {
@@ -119,6 +131,32 @@ describe('feeds — each item once', () => {
     expect(await db.select().from(feedItems).where(eq(feedItems.feedId, feedId))).toHaveLength(4);
   });
 
+  it('different items stay different: no words is no content key; fragments, path case and GUID case count', async () => {
+    serve([
+      // A feed of links only (no title, no summary): two items, not one.
+      { guid: 'https://blog.example.com/?p=10', link: 'https://blog.example.com/ten', title: '', summary: '' },
+      { guid: 'https://blog.example.com/?p=11', link: 'https://blog.example.com/eleven', title: '', summary: '' },
+      // One page, its items by anchor (no GUID).
+      { guid: '', link: 'https://blog.example.com/news#item-1', title: 'First news', summary: 'a' },
+      { guid: '', link: 'https://blog.example.com/news#item-2', title: 'Second news', summary: 'b' },
+      // Case-sensitive paths (YouTube ids, short links) and opaque GUIDs are another item when their case differs.
+      { guid: 'yt:video:AbC', link: 'https://videos.example.com/watch/AbC', title: 'Video one', summary: 'x' },
+      { guid: 'yt:video:aBc', link: 'https://videos.example.com/watch/aBc', title: 'Video two', summary: 'y' },
+    ]);
+    expect(await poll()).toMatchObject({ newItems: 6 });
+    const keys = await db
+      .select({ guid: feedItems.guidKey, link: feedItems.linkKey, hash: feedItems.contentHash })
+      .from(feedItems)
+      .where(eq(feedItems.feedId, feedId));
+    expect(keys.filter((k) => k.hash === null)).toHaveLength(2);
+    expect(keys.map((k) => k.guid).filter((g) => g?.startsWith('yt:'))).toEqual(
+      expect.arrayContaining(['yt:video:AbC', 'yt:video:aBc']),
+    );
+    expect(keys.map((k) => k.link)).toEqual(
+      expect.arrayContaining(['blog.example.com/news#item-1', 'videos.example.com/watch/AbC']),
+    );
+  });
+
   it('I3 — ten pollers racing on one feed (no lease to keep them apart) take each item once', async () => {
     serve([A, B, C]);
     // A lease of 0 ms: every poller claims the feed at once and fetches it; only the item constraints hold them.
@@ -157,6 +195,40 @@ describe('feeds — each item once', () => {
     await poll();
     expect((await feedPosts()).map((p) => p.text)).toEqual(['Hello world https://blog.example.com/hello']);
   });
+
+  it('I3 — a poller that stops once the post is made, its key pruned since: the item and its post commit together', async () => {
+    serve([]);
+    const [item] = await db
+      .insert(feedItems)
+      .values({
+        feedId,
+        workspaceId,
+        guidKey: 'g-stop',
+        linkKey: null,
+        contentHash: 'h-stop',
+        title: 'Hello world',
+        link: A.link,
+      })
+      .returning({ id: feedItems.id });
+    // The item's row is held, so the link from the item to its post waits right there.
+    const release = await holdLock(db, sql`select 1 from feed_items where id = ${item!.id} for update`);
+    const polling = poll();
+    await untilBlocked(db, 'update "feed_items"');
+    // The poller stops at that point (its statement is canceled, as a crash would end it); the key is pruned after.
+    const canceled = await db.execute(sql`select pg_cancel_backend(pid) from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update "feed_items"%'`);
+    expect([...canceled]).toHaveLength(1);
+    await polling;
+    await release();
+    await db.execute(sql`delete from idempotency_keys where key = ${feedItemKey(item!.id)}`);
+    await poll();
+    const made = await db
+      .select({ id: posts.id })
+      .from(posts)
+      .where(and(eq(posts.workspaceId, workspaceId), eq(posts.text, 'Hello world https://blog.example.com/hello')));
+    expect(made).toHaveLength(1);
+    expect((await db.select().from(feedItems).where(eq(feedItems.id, item!.id)))[0]!.postId).toBe(made[0]!.id);
+  });
 });
 
 describe('feeds — fetching', () => {
@@ -193,15 +265,7 @@ describe('feeds — fetching', () => {
   });
 
   it('reads Atom and JSON Feed; a template shapes the post; mode queue adds to an evergreen queue once', async () => {
-    const template = (await createTemplate(db, {
-      workspaceId,
-      name: `feed ${randomUUID().slice(0, 4)}`,
-      text: 'New on the blog: {{title}} → {{link}}',
-      firstComment: null,
-      accountIds: [],
-      timeOfDay: null,
-      mediaIds: [],
-    }))!;
+    const template = await makeTemplate('New on the blog: {{title}} → {{link}}');
     await db.update(feeds).set({ templateId: template.id }).where(eq(feeds.id, feedId));
     server.state.contentType = 'application/atom+xml';
     server.state.body = `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>A</title>
@@ -237,5 +301,102 @@ describe('feeds — fetching', () => {
       'An older post',
       'New on the blog: A new lamp → https://blog.example.com/lamp',
     ]);
+  });
+
+  it('mode queue: an item its queue could never post (too long for X) keeps its reason and joins no queue', async () => {
+    const xAccount = await makeAccount(db, workspaceId, { provider: 'x', handle: '@brand' });
+    const queue = (await createQueue(db, { workspaceId, name: 'To X', accountIds: [xAccount.id], minGapDays: 7 }))!;
+    await db.update(feeds).set({ mode: 'queue', evergreenQueueId: queue.id }).where(eq(feeds.id, feedId));
+    serve([{ ...A, title: 'Long '.repeat(60).trim() }, B]);
+    await poll();
+    const items = await db
+      .select()
+      .from(feedItems)
+      .where(eq(feedItems.feedId, feedId))
+      .orderBy(asc(feedItems.createdAt));
+    expect(items.map((i) => [i.title.slice(0, 10), i.error, Boolean(i.evergreenItemId)])).toEqual([
+      ['Spring is ', null, true],
+      ['Long Long ', expect.stringMatching(/characters, too long for @brand$/), false],
+    ]);
+    expect(
+      (await db.select().from(evergreenItems).where(eq(evergreenItems.queueId, queue.id))).map((i) => i.text),
+    ).toEqual(['Spring is here https://blog.example.com/spring']);
+  });
+});
+
+describe('feeds — an item refused for a reason that passes is not lost', () => {
+  const items = async () =>
+    db.select().from(feedItems).where(eq(feedItems.feedId, feedId)).orderBy(asc(feedItems.createdAt));
+  /** The item's next try has come (its backoff is minutes long). */
+  const retryNow = () =>
+    db
+      .update(feedItems)
+      .set({ retryAt: new Date(0) })
+      .where(eq(feedItems.feedId, feedId));
+
+  it('no free slot: the item waits with its reason, backs off, and is posted once a slot is free', async () => {
+    const template = await makeTemplate('{{title}}: {{summary}}');
+    await db.update(feeds).set({ mode: 'publish', templateId: template.id }).where(eq(feeds.id, feedId));
+    serve([A]);
+    const before = Date.now();
+    await poll();
+    const [waiting] = await items();
+    expect(waiting).toMatchObject({
+      error: null,
+      postId: null,
+      retries: 1,
+      waitingReason: expect.stringMatching(/slot/i),
+    });
+    expect(waiting!.retryAt!.getTime()).toBeGreaterThanOrEqual(before + 5 * 60_000 - 1_000);
+    await poll(); // too soon: not tried again
+    expect((await items())[0]!.retries).toBe(1);
+    await retryNow();
+    await poll(); // still no slot: it waits twice as long
+    const [again] = await items();
+    expect(again).toMatchObject({ retries: 2, error: null });
+    expect(again!.retryAt!.getTime()).toBeGreaterThanOrEqual(Date.now() + 10 * 60_000 - 2_000);
+    const week = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+    await putPostingSchedule(db, {
+      workspaceId,
+      accountId,
+      timeZone: 'UTC',
+      slots: week.map((weekday) => ({ weekday, time: '12:00' })),
+    });
+    await retryNow();
+    await poll();
+    expect((await feedPosts()).map((p) => [p.text, p.status])).toEqual([['Hello world: First post.', 'scheduled']]);
+    expect((await items())[0]).toMatchObject({ waitingReason: null, retryAt: null, error: null });
+  });
+
+  it('an account disconnected: the item waits, and is posted once it is reconnected', async () => {
+    await db.update(socialAccounts).set({ disconnectedAt: new Date() }).where(eq(socialAccounts.id, accountId));
+    serve([A]);
+    await poll();
+    expect((await items())[0]).toMatchObject({
+      error: null,
+      waitingReason: '@blog@social.test disconnected: reconnect to post it',
+    });
+    expect(await feedPosts()).toHaveLength(0);
+    await db.update(socialAccounts).set({ disconnectedAt: null }).where(eq(socialAccounts.id, accountId));
+    await retryNow();
+    await poll();
+    expect((await feedPosts()).map((p) => p.status)).toEqual(['draft']);
+  });
+
+  it('"Retry" makes an item refused for good unfinished again; only the workspace\'s own', async () => {
+    await db.update(feeds).set({ mode: 'queue', evergreenQueueId: null }).where(eq(feeds.id, feedId));
+    serve([A]);
+    await poll();
+    const [refused] = await items();
+    expect(refused!.error).toBe('The feed has no evergreen queue');
+    await poll();
+    expect(await feedPosts()).toHaveLength(0); // not tried again on its own
+    await db.update(feeds).set({ mode: 'draft' }).where(eq(feeds.id, feedId));
+    expect(await retryFeedItem(db, { workspaceId: (await makeWorkspace(db)).id, id: refused!.id })).toBeNull();
+    expect(await retryFeedItem(db, { workspaceId, id: refused!.id })).toBe(feedId);
+    expect(await retryFeedItem(db, { workspaceId, id: refused!.id })).toBeNull(); // not refused any more
+    await poll();
+    expect((await feedPosts()).map((p) => p.text)).toEqual(['Hello world https://blog.example.com/hello']);
+    expect((await items())[0]!.error).toBeNull();
   });
 });

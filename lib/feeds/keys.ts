@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto';
 const TRACKING = /^(utm_[a-z]+|fbclid|gclid|mc_cid|mc_eid|ref|ref_src)$/i;
 
 /**
- * A GUID or link as a feed may tweak it without meaning another item: scheme, `www.`, case of the host, a trailing
- * slash, the fragment, tracking parameters and the order of the other parameters do not count. A GUID that is not a
- * URL is compared trimmed and in lower case.
+ * A GUID or link as a feed may tweak it without meaning another item: `http`/`https`, `www.`, the case of the scheme
+ * and host, a trailing slash, tracking parameters and the order of the other parameters do not count. The path, the
+ * query's values and the fragment do (`/watch/AbC` and `/watch/aBc` are two videos, `#item-1` and `#item-2` two items
+ * of one page). A GUID that is not an http(s) URL is compared as the feed gives it, trimmed.
  */
 export function normaliseId(value: string | null | undefined): string | null {
   const raw = value?.trim();
@@ -15,25 +16,29 @@ export function normaliseId(value: string | null | undefined): string | null {
   try {
     url = new URL(raw);
   } catch {
-    return raw.toLowerCase();
+    return raw;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return raw.toLowerCase();
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return raw;
   const params = [...url.searchParams.entries()]
     .filter(([name]) => !TRACKING.test(name))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const query = new URLSearchParams(params).toString();
-  const host = url.hostname.toLowerCase().replace(/^www\./, '');
+  // URL already lower-cases the scheme and the host; the rest is kept as written.
+  const host = url.hostname.replace(/^www\./, '');
   const path = url.pathname.replace(/\/+$/, '') || '';
-  return `${host}${url.port ? `:${url.port}` : ''}${path}${query ? `?${query}` : ''}`.toLowerCase();
+  return `${host}${url.port ? `:${url.port}` : ''}${path}${query ? `?${query}` : ''}${url.hash}`;
 }
 
-/** The item's words (title and summary, markup and spacing dropped): the same content under a new GUID and link. */
-export function contentHash(title: string, summary: string): string {
+/**
+ * The item's words (title and summary, markup and spacing dropped): the same content under a new GUID and link. Null
+ * when it has none (a feed of bare links): no words say that two items are one.
+ */
+export function contentHash(title: string, summary: string): string | null {
   const words = `${title}\n${summary}`
     .replace(/<[^>]*>/g, ' ')
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-  return createHash('sha256').update(words).digest('hex');
+  return words ? createHash('sha256').update(words).digest('hex') : null;
 }

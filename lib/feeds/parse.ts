@@ -20,6 +20,32 @@ function rawGuid(item: Record<string, unknown>): { rawGuid: string | null } {
   return { rawGuid: null };
 }
 
+/** The entry's first link as written (RSS `link`, Atom `link href`, JSON Feed `url`). */
+function firstLink(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() || null;
+  if (Array.isArray(value)) return value.length > 0 ? firstLink(value[0]) : null;
+  if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    return firstLink(v['@_href'] ?? v.href ?? v['#text'] ?? null);
+  }
+  return null;
+}
+
+/**
+ * The fragment of the entry's link (`#item-2`), which the parser drops: items of one page told apart by their anchor
+ * are different items.
+ */
+function linkFragment(item: Record<string, unknown>): { linkFragment: string | null } {
+  const raw = firstLink(item.link ?? item.url);
+  if (!raw) return { linkFragment: null };
+  try {
+    const hash = new URL(raw).hash;
+    return { linkFragment: hash.length > 1 ? hash : null };
+  } catch {
+    return { linkFragment: null };
+  }
+}
+
 /**
  * A fetched body → its entries (RSS, Atom, RDF or JSON Feed). Only the parser's string functions are used: it never
  * fetches anything on its own (lib/feeds/fetch.ts fetched the body through the outbound guard).
@@ -29,7 +55,10 @@ export function parseFeed(body: string, contentType: string | null): ParsedFeed 
     normalization: true,
     useISODateFormat: true,
     descriptionMaxLen: 500,
-    getExtraEntryFields: (item: object) => rawGuid(item as Record<string, unknown>),
+    getExtraEntryFields: (item: object) => ({
+      ...rawGuid(item as Record<string, unknown>),
+      ...linkFragment(item as Record<string, unknown>),
+    }),
   };
   let data: ReturnType<typeof extractFromXml>;
   try {
@@ -39,10 +68,11 @@ export function parseFeed(body: string, contentType: string | null): ParsedFeed 
     return { ok: false, reason: `Not a feed: ${(error as Error).message}` };
   }
   const entries = (data.entries ?? []).map((e) => {
-    const entry = e as typeof e & { rawGuid?: string | null };
+    const entry = e as typeof e & { rawGuid?: string | null; linkFragment?: string | null };
+    const link = entry.link || null;
     return {
       guid: entry.rawGuid ?? null,
-      link: entry.link || null,
+      link: link && entry.linkFragment && !link.includes('#') ? `${link}${entry.linkFragment}` : link,
       title: String(entry.title ?? '').trim(),
       summary: String(entry.description ?? '').trim(),
       published: entry.published || null,

@@ -1,8 +1,18 @@
 import type { Database } from '@/db/client';
-import { addQueueItem, postIdByKey } from '@/db/queries/evergreen';
-import { claimDueFeeds, finishFeedItem, finishPoll, takeFeedItem, unfinishedFeedItems } from '@/db/queries/feeds';
+import { addQueueItem, getQueue, postIdByKey } from '@/db/queries/evergreen';
+import {
+  claimDueFeeds,
+  deferFeedItem,
+  finishFeedItem,
+  finishPoll,
+  setFeedItemPost,
+  takeFeedItem,
+  unfinishedFeedItems,
+} from '@/db/queries/feeds';
 import { getTemplate } from '@/db/queries/library';
+import { getTargetAccounts } from '@/db/queries/posts';
 import type { Feed, FeedItem } from '@/db/schema';
+import { checkQueueItem } from '@/lib/evergreen/items';
 import { logger } from '@/lib/logging/logger';
 import { createPost } from '@/lib/posts/create';
 import { createPostRequestSchema } from '@/lib/posts/schemas';
@@ -63,7 +73,8 @@ export async function pollFeeds(db: Database, options: FeedPollOptions): Promise
         ...validators,
       });
     try {
-      for (const item of await unfinishedFeedItems(db, { feedId: feed.id })) await makeItemPost(db, feed, item);
+      for (const item of await unfinishedFeedItems(db, { feedId: feed.id, now: now() }))
+        await makeItemPost(db, feed, { ...item, summary: item.summary ?? undefined }, now());
       const fetched = await fetchFeed(feed.url, { etag: feed.etag, lastModified: feed.lastModified }, options.limits);
       if (fetched.kind !== 'ok') {
         if (fetched.kind === 'error') summary.failed++;
@@ -88,10 +99,16 @@ export async function pollFeeds(db: Database, options: FeedPollOptions): Promise
           contentHash: contentHash(entry.title, entry.summary),
           title: entry.title.slice(0, 500),
           link: entry.link,
+          summary: entry.summary.slice(0, 5_000),
         });
         if (!itemId) continue;
         summary.newItems++;
-        await makeItemPost(db, feed, { id: itemId, title: entry.title, link: entry.link, summary: entry.summary });
+        await makeItemPost(
+          db,
+          feed,
+          { id: itemId, title: entry.title, link: entry.link, summary: entry.summary },
+          now(),
+        );
       }
       // An answer without validators keeps none: the next request is unconditional.
       await finish(null, { etag: fetched.etag, lastModified: fetched.lastModified });
@@ -106,8 +123,12 @@ export async function pollFeeds(db: Database, options: FeedPollOptions): Promise
 
 type ItemContent = Pick<FeedItem, 'id' | 'title' | 'link'> & { summary?: string };
 
-/** The entry's post, made once under its key; an entry that cannot be posted keeps its reason (shown on the feed). */
-async function makeItemPost(db: Database, feed: Feed, item: ItemContent) {
+/**
+ * The entry's post, made once under its key. An entry that cannot be posted keeps its reason (shown on the feed, with
+ * "Retry"); one refused for a reason that passes (an account disconnected, no free slot, the shortener down) waits,
+ * unfinished, and is tried again at a later poll.
+ */
+async function makeItemPost(db: Database, feed: Feed, item: ItemContent, now: Date) {
   const template = feed.templateId
     ? await getTemplate(db, { workspaceId: feed.workspaceId, id: feed.templateId })
     : null;
@@ -122,11 +143,23 @@ async function makeItemPost(db: Database, feed: Feed, item: ItemContent) {
   const text = fill(template?.text ?? DEFAULT_TEXT);
   const firstComment = template?.firstComment ? fill(template.firstComment) : undefined;
   if (feed.mode === 'queue') {
-    if (!feed.evergreenQueueId) return finishFeedItem(db, { id: item.id, error: 'The feed has no evergreen queue' });
+    const queue = feed.evergreenQueueId
+      ? await getQueue(db, { workspaceId: feed.workspaceId, queueId: feed.evergreenQueueId })
+      : null;
+    if (!queue) return finishFeedItem(db, { id: item.id, error: 'The feed has no evergreen queue' });
+    // Checked as an item added by hand is: one its queue could never post is refused here, with the reason.
+    const errors = await checkQueueItem(db, {
+      workspaceId: feed.workspaceId,
+      accountIds: queue.accountIds,
+      text,
+      variants: [],
+    });
+    if (Object.keys(errors).length > 0)
+      return finishFeedItem(db, { id: item.id, error: Object.values(errors).flat().join(' ').slice(0, 500) });
     const added = await addQueueItem(db, {
       id: item.id,
       workspaceId: feed.workspaceId,
-      queueId: feed.evergreenQueueId,
+      queueId: queue.id,
       text,
       variants: [],
     });
@@ -135,6 +168,15 @@ async function makeItemPost(db: Database, feed: Feed, item: ItemContent) {
       added ? { id: item.id, evergreenItemId: added } : { id: item.id, error: 'The queue is gone' },
     );
   }
+  // The feed's accounts, not this item: a disconnected one is reconnected, then the item is posted.
+  const accounts = await getTargetAccounts(db, { workspaceId: feed.workspaceId, accountIds: feed.accountIds });
+  const disconnected = accounts.filter((a) => a.disconnectedAt);
+  if (accounts.length === new Set(feed.accountIds).size && disconnected.length > 0)
+    return deferFeedItem(db, {
+      id: item.id,
+      reason: `${disconnected.map((a) => a.handle).join(', ')} disconnected: reconnect to post it`,
+      now,
+    });
   const request = createPostRequestSchema.safeParse({
     text,
     ...(firstComment ? { firstComment } : {}),
@@ -148,17 +190,25 @@ async function makeItemPost(db: Database, feed: Feed, item: ItemContent) {
     source: 'api',
     idempotencyKey: key,
     actor: `system:feed:${feed.id}`,
+    // The item and its post commit together: a poller stopped right after finds the item done, never made again.
+    onCreated: async (tx, postId) => {
+      if (!(await setFeedItemPost(tx, { id: item.id, postId })))
+        throw new Error(`feed item ${item.id} has its post already`);
+    },
   });
-  if (result.kind === 'ok') return finishFeedItem(db, { id: item.id, postId: result.postId });
+  // A replay: the post was made (and linked) by an earlier poll; an item from before the link was atomic gets it now.
+  if (result.kind === 'ok')
+    return result.replayed ? setFeedItemPost(db, { id: item.id, postId: result.postId }) : undefined;
   if (result.kind === 'in_flight') return; // another poller is making it: the next poll finds it done
   if (result.kind === 'key_reused') {
     const postId = await postIdByKey(db, { workspaceId: feed.workspaceId, key });
-    return postId ? finishFeedItem(db, { id: item.id, postId }) : undefined;
+    return postId ? setFeedItemPost(db, { id: item.id, postId }) : undefined;
   }
   const reason =
     result.kind === 'invalid'
       ? Object.values(result.errors).flat().join(' ')
       : 'A post with the same text went out recently';
+  if (result.kind === 'invalid' && result.transient) return deferFeedItem(db, { id: item.id, reason, now });
   return finishFeedItem(db, { id: item.id, error: reason.slice(0, 500) });
 }
 

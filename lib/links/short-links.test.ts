@@ -4,10 +4,11 @@ process.env.APP_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64'); // TEST
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createUtmPreset, listPostShortLinks, saveLinkSettings } from '@/db/queries/links';
+import { createUtmPreset, deleteUtmPreset, listPostShortLinks, saveLinkSettings } from '@/db/queries/links';
 import { shortLinks } from '@/db/schema';
 import { encryptSecret } from '@/lib/crypto/secret-box';
 import { createPost } from '@/lib/posts/create';
+import { editPost } from '@/lib/posts/edit';
 import { createPostRequestSchema } from '@/lib/posts/schemas';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { makeWorkspace } from '@/testing/db/factories';
@@ -18,9 +19,9 @@ import { startTestSandbox } from '@/testing/sandbox';
 import { startShortenerFakes } from '@/testing/shorteners';
 import { GET as followRoute, HEAD as headRoute } from '@/app/l/[code]/route';
 import { followShortLink } from './redirect';
-import { getOrCreateShortLink } from './short-link';
+import { getOrCreateShortLink, shortLinkOriginOf } from './short-link';
 import { EXTERNAL_SHORTENERS } from './shorteners';
-import { shortenerSecretContext } from './track';
+import { saveLinkTrackingSettings, shortenerSecretContext } from './settings';
 
 // Short links and UTM (docs/content.md#short-links-and-utm): one row per (workspace, target URL, UTM) — a constraint,
 // raced by parallel connections —, clicks counted per link and day for people only (bots by user agent are not), no
@@ -227,7 +228,7 @@ describe('a post’s links, tracked per network when it is saved and published t
       shortenerSecretSealed: encryptSecret(
         fakes.secrets.yourls,
         TEST_ENCRYPTION_KEY,
-        shortenerSecretContext(workspaceId),
+        shortenerSecretContext(workspaceId, 'yourls', fakes.url),
       ),
     });
     const target = `https://example.com/yourls-post/${randomUUID()}`;
@@ -238,7 +239,181 @@ describe('a post’s links, tracked per network when it is saved and published t
     );
     if (created.kind !== 'ok') throw new Error(JSON.stringify(created));
     const [link] = await listPostShortLinks(db, { workspaceId, postId: created.postId });
-    expect(link).toMatchObject({ shortener: 'yourls', targetUrl: target, destination: target, network: '' });
+    expect(link).toMatchObject({ shortener: 'yourls', targetUrl: target, destination: target, network: 'x' });
     expect(link!.shortUrl).toMatch(new RegExp(`^${fakes.url}/yourls/`));
+  });
+
+  it('a stored shortener secret is never sent to another server: a new shortener or URL needs it again', async () => {
+    const x = await sandbox.connectAccount('x');
+    const workspaceId = x.workspaceId;
+    const elsewhere = await startShortenerFakes(); // another server (its own port), taking the same secret
+    const save = (shortener: 'yourls' | 'semel', url: string | null, secret?: string) =>
+      saveLinkTrackingSettings(
+        db,
+        { workspaceId, utm: false, shorten: true, shortener, shortenerUrl: url, shortenerSecret: secret },
+        TEST_ENCRYPTION_KEY,
+      );
+    const stored = async () =>
+      (
+        await db.execute<{ url: string | null; sealed: string | null }>(sql`
+        select shortener_url as url, shortener_secret_sealed as sealed from link_settings
+        where workspace_id = ${workspaceId}`)
+      )[0]!;
+    expect(await save('yourls', fakes.url)).toEqual({
+      ok: false,
+      errors: { shortenerSecret: ['Required for this shortener'] },
+    });
+    expect(await save('yourls', fakes.url, fakes.secrets.yourls)).toEqual({ ok: true });
+    expect(await save('yourls', fakes.url)).toEqual({ ok: true }); // the same server: kept
+    const before = await stored();
+    // Another URL with the secret left blank: refused, nothing saved.
+    expect(await save('yourls', elsewhere.url)).toEqual({
+      ok: false,
+      errors: { shortenerSecret: [expect.stringMatching(/^Give it again: the shortener or its URL changed/)] },
+    });
+    expect(await stored()).toEqual(before);
+
+    // Even if the row comes to name another server (two saves racing), the secret does not open for it.
+    await db.execute(
+      sql`update link_settings set shortener_url = ${elsewhere.url} where workspace_id = ${workspaceId}`,
+    );
+    const made = await createPost(
+      db,
+      createPostRequestSchema.parse({
+        text: `read https://example.com/moved/${randomUUID()}`,
+        accountIds: [x.productAccountId],
+      }),
+      { workspaceId, source: 'api', idempotencyKey: randomUUID(), actor: 'test' },
+    );
+    expect(made).toMatchObject({
+      kind: 'invalid',
+      errors: { text: [expect.stringMatching(/give the shortener’s secret again/)] },
+    });
+    expect(elsewhere.calls.yourls).toBe(0);
+
+    expect(await save('semel', null)).toEqual({ ok: true }); // Semel's own links take no secret: dropped
+    expect((await stored()).sealed).toBeNull();
+    expect(await save('yourls', elsewhere.url, elsewhere.secrets.yourls)).toEqual({ ok: true });
+    const again = await createPost(
+      db,
+      createPostRequestSchema.parse({
+        text: `read https://example.com/now/${randomUUID()}`,
+        accountIds: [x.productAccountId],
+      }),
+      { workspaceId, source: 'api', idempotencyKey: randomUUID(), actor: 'test' },
+    );
+    expect(again.kind).toBe('ok');
+    expect(elsewhere.calls.yourls).toBe(1);
+  });
+
+  it('an edit tracks links again only when its texts, accounts or links change, and a replay never does', async () => {
+    const x = await sandbox.connectAccount('x');
+    const workspaceId = x.workspaceId;
+    await saveLinkSettings(db, { workspaceId, utm: true, shorten: false, shortener: 'semel', shortenerUrl: null });
+    const presetId = (await db.transaction((tx) =>
+      createUtmPreset(tx, { workspaceId, name: 'Launch', medium: 'email', campaign: 'launch', isDefault: false }),
+    ))!;
+    const target = `https://shop.example.com/edit-${randomUUID().slice(0, 6)}`;
+    const created = await createPost(
+      db,
+      createPostRequestSchema.parse({
+        text: `see ${target}`,
+        accountIds: [x.productAccountId],
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+      { workspaceId, source: 'api', idempotencyKey: randomUUID(), actor: 'test' },
+    );
+    if (created.kind !== 'ok') throw new Error(JSON.stringify(created));
+    const trackedTexts = async () =>
+      [
+        ...(await db.execute<{ text: string }>(
+          sql`select text from post_link_texts where post_id = ${created.postId} order by part`,
+        )),
+      ].map((r) => r.text);
+    expect(await trackedTexts()).toEqual([`see ${target}?utm_source=x&utm_medium=social`]);
+
+    // A pure reschedule after the settings changed: the texts stay as they were made.
+    await saveLinkSettings(db, { workspaceId, utm: false, shorten: false, shortener: 'semel', shortenerUrl: null });
+    const moved = await editPost(db, {
+      workspaceId,
+      postId: created.postId,
+      changes: { scheduledAt: new Date(Date.now() + 7_200_000).toISOString() },
+      actor: 'test',
+      idempotencyKey: randomUUID(),
+    });
+    expect(moved.kind).toBe('ok');
+    expect(await trackedTexts()).toEqual([`see ${target}?utm_source=x&utm_medium=social`]);
+
+    // A keyed edit that changes the links is tracked once; its replay answers the stored response, whatever changed.
+    await saveLinkSettings(db, { workspaceId, utm: true, shorten: false, shortener: 'semel', shortenerUrl: null });
+    const key = randomUUID();
+    const edit = () =>
+      editPost(db, {
+        workspaceId,
+        postId: created.postId,
+        changes: { links: { presetId } },
+        actor: 'test',
+        idempotencyKey: key,
+      });
+    expect(await edit()).toMatchObject({ kind: 'ok', replayed: false });
+    expect(await trackedTexts()).toEqual([`see ${target}?utm_source=x&utm_medium=email&utm_campaign=launch`]);
+    await deleteUtmPreset(db, { workspaceId, id: presetId }); // tracking it again would now be refused
+    expect(await edit()).toMatchObject({ kind: 'ok', replayed: true });
+    expect(await trackedTexts()).toEqual([`see ${target}?utm_source=x&utm_medium=email&utm_campaign=launch`]);
+  });
+
+  it('shortened without UTM tags: still one short link per network, so clicks are counted per network', async () => {
+    const x = await sandbox.connectAccount('x');
+    const mastodon = await sandbox.connectAccount('mastodon', x.workspaceId);
+    const workspaceId = x.workspaceId;
+    await saveLinkSettings(db, { workspaceId, utm: false, shorten: true, shortener: 'semel', shortenerUrl: null });
+    const target = `https://shop.example.com/untagged-${randomUUID().slice(0, 6)}`;
+    const created = await createPost(
+      db,
+      createPostRequestSchema.parse({
+        text: `see ${target}`,
+        accountIds: [x.productAccountId, mastodon.productAccountId],
+      }),
+      { workspaceId, source: 'api', idempotencyKey: randomUUID(), actor: 'test' },
+    );
+    if (created.kind !== 'ok') throw new Error(JSON.stringify(created));
+    const links = await listPostShortLinks(db, { workspaceId, postId: created.postId });
+    expect(links.map((l) => [l.network, l.destination, l.utmMedium, l.utmCampaign])).toEqual([
+      ['mastodon', target, '', ''],
+      ['x', target, '', ''],
+    ]);
+    expect(new Set(links.map((l) => l.code)).size).toBe(2);
+    const viaX = links.find((l) => l.network === 'x')!;
+    await followShortLink(db, { code: viaX.code, userAgent: CHROME, method: 'GET' });
+    expect(await clicksOf(viaX.id)).toBe(1);
+    expect(await clicksOf(links.find((l) => l.network === 'mastodon')!.id)).toBe(0);
+  });
+
+  it('a post naming a UTM preset not of its workspace is refused, links or not, tracking on or not', async () => {
+    const x = await sandbox.connectAccount('x'); // its workspace tracks nothing
+    const other = await makeWorkspace(db);
+    const foreign = (await db.transaction((tx) =>
+      createUtmPreset(tx, { workspaceId: other.id, name: 'Theirs', medium: 'social', campaign: '', isDefault: false }),
+    ))!;
+    for (const presetId of [foreign, randomUUID()]) {
+      const made = await createPost(
+        db,
+        createPostRequestSchema.parse({ text: 'no link here', accountIds: [x.productAccountId], links: { presetId } }),
+        { workspaceId: x.workspaceId, source: 'api', idempotencyKey: randomUUID(), actor: 'test' },
+      );
+      expect(made).toEqual({ kind: 'invalid', errors: { 'links.presetId': ['No such UTM preset in this workspace'] } });
+    }
+  });
+
+  it('Semel’s short links in production need SHORT_LINK_DOMAIN or NEXTAUTH_URL: never a local address', () => {
+    const production = { NODE_ENV: 'production', PORT: 3000 } as const;
+    expect(shortLinkOriginOf(production)).toBeNull();
+    expect(shortLinkOriginOf({ ...production, NEXTAUTH_URL: 'https://semel.example.com/app' })).toBe(
+      'https://semel.example.com',
+    );
+    expect(shortLinkOriginOf({ ...production, SHORT_LINK_DOMAIN: 'https://go.example.com' })).toBe(
+      'https://go.example.com',
+    );
+    expect(shortLinkOriginOf({ NODE_ENV: 'development', PORT: 3100 })).toBe('http://localhost:3100');
   });
 });

@@ -1,18 +1,15 @@
 import type { Executor } from '@/db/client';
 import { getLinkSettings, getUtmPresets, listUtmPresets, replacePostLinkTexts } from '@/db/queries/links';
 import type { PostLinkOptions, ProviderName } from '@/db/schema';
-import { decryptSecret } from '@/lib/crypto/secret-box';
 import { getEnv } from '@/lib/env';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { FieldErrors } from '@/lib/posts/targets';
+import { openShortenerSecret } from './settings';
 import { getOrCreateShortLink, shortLinkOrigin, type ShortenWith } from './short-link';
 import { findUrls, replaceUrls, withUtm } from './urls';
 
 /** What a post's links become on each network: the URL with its UTM tags, or its short link (and that link's id). */
 export type LinkTracking = { byProvider: Map<ProviderName, Map<string, { text: string; shortLinkId?: string }>> };
-
-/** The associated data a shortener's secret is sealed with: bound to its workspace's settings row. */
-export const shortenerSecretContext = (workspaceId: string) => `link_settings:${workspaceId}`;
 
 /**
  * Prepares a post's tracked links before its transaction (docs/content.md#short-links-and-utm): for each network the
@@ -31,50 +28,54 @@ export async function prepareLinkTracking(
     texts: string[];
     options?: PostLinkOptions | null;
   },
-): Promise<{ ok: true; tracking: LinkTracking | null } | { ok: false; errors: FieldErrors }> {
+): Promise<{ ok: true; tracking: LinkTracking | null } | { ok: false; errors: FieldErrors; transient?: true }> {
+  // A preset the post names is the workspace's, whether or not anything is tracked now (it is kept with the post).
+  const named = params.options?.presetId
+    ? await getUtmPresets(db, { workspaceId: params.workspaceId, ids: [params.options.presetId] })
+    : null;
+  if (named?.length === 0) return { ok: false, errors: { 'links.presetId': ['No such UTM preset in this workspace'] } };
   if (params.options?.track === false) return { ok: true, tracking: null };
   // Most posts have no link: then nothing is read at all.
-  const own = `${shortLinkOrigin()}/l/`;
-  const urls = [...new Set(params.texts.flatMap(findUrls))].filter((u) => !u.startsWith(own));
+  const origin = shortLinkOrigin();
+  const urls = [...new Set(params.texts.flatMap(findUrls))].filter((u) => !origin || !u.startsWith(`${origin}/l/`));
   if (urls.length === 0) return { ok: true, tracking: null };
   const settings = await getLinkSettings(db, params);
   if (!settings || (!settings.utm && !settings.shorten)) return { ok: true, tracking: null };
 
-  const presets = params.options?.presetId
-    ? await getUtmPresets(db, { workspaceId: params.workspaceId, ids: [params.options.presetId] })
-    : (await listUtmPresets(db, params)).filter((p) => p.isDefault);
-  if (params.options?.presetId && presets.length === 0)
-    return { ok: false, errors: { 'links.presetId': ['No such UTM preset in this workspace'] } };
-  const medium = presets[0]?.medium ?? 'social';
+  const presets = named ?? (await listUtmPresets(db, params)).filter((p) => p.isDefault);
+  // Never '' when tagged: an untagged link is keyed by its network with medium '' (short_links_workspace_target_utm_uq).
+  const medium = presets[0]?.medium || 'social';
   const campaign = params.options?.campaign ?? presets[0]?.campaign ?? '';
-  const using: ShortenWith =
-    settings.shortener === 'semel'
-      ? { shortener: 'semel' }
-      : {
-          shortener: settings.shortener,
-          config: {
-            baseUrl: settings.shortenerUrl,
-            secret: settings.shortenerSecretSealed
-              ? decryptSecret(
-                  settings.shortenerSecretSealed,
-                  getEnv().APP_ENCRYPTION_KEY,
-                  shortenerSecretContext(params.workspaceId),
-                )
-              : '',
-          },
-        };
+  let using: ShortenWith = { shortener: 'semel' };
+  if (settings.shorten && settings.shortener !== 'semel') {
+    // Opened only for the shortener and URL it was sealed for: never sent to another server.
+    const secret = openShortenerSecret(settings, getEnv().APP_ENCRYPTION_KEY);
+    if (secret === null)
+      return {
+        ok: false,
+        errors: { text: ['Links could not be shortened: give the shortener’s secret again in Settings → Links'] },
+      };
+    using = { shortener: settings.shortener, config: { baseUrl: settings.shortenerUrl, secret } };
+  }
 
   const byProvider: LinkTracking['byProvider'] = new Map();
   for (const provider of new Set(await params.providers())) {
     const links = new Map<string, { text: string; shortLinkId?: string }>();
-    const utm = settings.utm ? { source: provider, medium, campaign } : { source: '', medium: '', campaign: '' };
+    const utm = { source: provider, medium, campaign };
     for (const url of urls) {
       if (!settings.shorten) {
         links.set(url, { text: withUtm(url, utm) });
         continue;
       }
-      const made = await getOrCreateShortLink(db, { workspaceId: params.workspaceId, targetUrl: url, utm }, using);
-      if (!made.ok) return { ok: false, errors: { text: [`Links could not be shortened: ${made.reason}`] } };
+      // One short link per network even without UTM tags: its clicks are that network's.
+      const made = await getOrCreateShortLink(
+        db,
+        { workspaceId: params.workspaceId, targetUrl: url, utm, tagged: settings.utm },
+        using,
+      );
+      // The shortener did not answer or refused: a passing reason, the same post may be tried again later.
+      if (!made.ok)
+        return { ok: false, errors: { text: [`Links could not be shortened: ${made.reason}`] }, transient: true };
       links.set(url, { text: made.link.shortUrl, shortLinkId: made.link.id });
     }
     byProvider.set(provider, links);

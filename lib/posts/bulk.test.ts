@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSnippet } from '@/db/queries/library';
 import { deliveries, posts } from '@/db/schema';
 import { publishDueDeliveries } from '@/lib/publishing/publish-due';
 import { testPublisherOptions } from '@/testing/publisher';
+import { holdLock, settled, untilBlocked } from '@/testing/race';
 import { startTestSandbox } from '@/testing/sandbox';
 import { bulkEditPosts, type BulkChange } from './bulk';
 import { createPost } from './create';
@@ -48,24 +49,26 @@ const statusesOf = async (postIds: string[]) =>
 describe('bulk actions — the same keyed edit as one post', () => {
   it('I1 — a bulk reschedule racing the publisher changes only what had not started; each post out once or moved', async () => {
     const account = await sandbox.connectAccount('x');
-    // The platform answers slowly, so the publisher's calls are still on their way when the bulk action comes.
-    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'x-nodedupe', latencyMs: 700 });
+    await sandbox.setFaults(account.sandboxAccount.id, { profile: 'x-nodedupe' });
     const now = new Date();
     const due = await makePosts(account, 'due now', 4, now);
     const later = await makePosts(account, 'later', 4, new Date(now.getTime() + 30 * 60_000));
     const all = [...due, ...later];
+    // A gate: the platform's insert is held, so the publisher stops inside its call, its due posts claimed.
+    const releasePlatform = await holdLock(db, sql`lock table sandbox.posts in share mode`);
     const publishing = publish();
-    // Wait until the publisher has claimed the due posts (their calls in flight).
-    for (let i = 0; i < 200; i++) {
-      const states = await statusesOf(due.map((p) => p.id));
-      if ([...states.values()].every((d) => d.status === 'publishing')) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const publisherState = settled(publishing);
+    await untilBlocked(db, 'insert into "sandbox"."posts"');
+    expect([...(await statusesOf(due.map((p) => p.id))).values()].map((d) => d.status)).toEqual(
+      due.map(() => 'publishing'),
+    );
     const outcomes = await bulk(
       account,
       all.map((p) => p.id),
       { kind: 'reschedule', offsetMinutes: 60 },
     );
+    expect(publisherState.done).toBe(false); // the bulk action ran while the publisher was inside its calls
+    await releasePlatform();
     await publishing;
     await publish();
     const byPost = new Map(outcomes.map((o) => [o.postId, o]));
@@ -112,25 +115,27 @@ describe('bulk actions — the same keyed edit as one post', () => {
     }
   });
 
-  it('the same bulk action again (a double click) replays each answer: moved once, not twice', async () => {
+  it('the same bulk action twice at once (a double click) changes each post once; a retry after replays each answer', async () => {
     const account = await sandbox.connectAccount('x');
     const at = new Date(Date.now() + 3_600_000);
     const made = await makePosts(account, 'twice', 3, at);
     const key = randomUUID();
     const change: BulkChange = { kind: 'reschedule', offsetMinutes: 24 * 60 };
-    const first = await bulk(
-      account,
-      made.map((p) => p.id),
-      change,
-      key,
-    );
-    const again = await bulk(
-      account,
-      made.map((p) => p.id),
-      change,
-      key,
-    );
-    expect(first.map((o) => o.outcome)).toEqual(['changed', 'changed', 'changed']);
+    const ids = made.map((p) => p.id);
+    // Both clicks at once, each on its own connections.
+    const [first, second] = await Promise.all([bulk(account, ids, change, key), bulk(account, ids, change, key)]);
+    for (const [i, id] of ids.entries()) {
+      const pair = [first[i]!, second[i]!];
+      expect(pair.map((o) => o.postId)).toEqual([id, id]);
+      // One of the two made the change; the other replays it, or says it is still being made: never a second change.
+      expect(
+        pair.filter((o) => o.message === 'Changed.'),
+        id,
+      ).toHaveLength(1);
+      const other = pair.find((o) => o.message !== 'Changed.')!;
+      expect(other.message).toMatch(/^(Changed \(already, by this action\)\.|Still being changed)/);
+    }
+    const again = await bulk(account, ids, change, key);
     expect(again.map((o) => o.outcome)).toEqual(['changed', 'changed', 'changed']);
     const rows = await db
       .select({ at: posts.scheduledAt })

@@ -63,13 +63,11 @@ export async function bulkEditPosts(
       continue;
     }
     // This action already reached this post (a double click, a retry): its stored answer, not a second change
-    // computed from the post as the first one left it (the key row is the guard; a racing twin computes the same edit).
+    // computed from the post as the first one left it. The key row is the guard, not this read: a racing twin that
+    // read the post after the first one's edit computes another edit, and its key refuses it (key_reused, below).
     const key = `bulk:${params.key}:${postId}`;
-    const earlier = await getIdempotencyKey(db, {
-      workspaceId: params.workspaceId,
-      operation: EDIT_POST_OPERATION,
-      key,
-    });
+    const keyScope = { workspaceId: params.workspaceId, operation: EDIT_POST_OPERATION, key };
+    const earlier = await getIdempotencyKey(db, keyScope);
     if (earlier) {
       outcomes.push(replayed(postId, earlier));
       continue;
@@ -97,7 +95,9 @@ export async function bulkEditPosts(
       actor: params.actor,
       idempotencyKey: key,
     });
-    outcomes.push(toOutcome(postId, result));
+    // A twin of this action took the key meanwhile (with the edit it computed): its answer is this action's answer.
+    const twin = result.kind === 'key_reused' ? await getIdempotencyKey(db, keyScope) : null;
+    outcomes.push(twin ? replayed(postId, twin) : toOutcome(postId, result));
   }
   return outcomes;
 }

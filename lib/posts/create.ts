@@ -37,13 +37,22 @@ export type CreatePostContext = {
   /** Forms ask before repeating the same text on the same account within 24 h; the API does not. */
   checkSoftDuplicates?: boolean;
   now?: Date;
+  /**
+   * Runs in the post's own transaction once it is stored (never on a replay): what a system caller links to its post
+   * (an evergreen turn, a feed item) commits with it, so a crash in between cannot leave the link unwritten.
+   */
+  onCreated?: (tx: Transaction, postId: string) => Promise<void>;
 };
 
 export type DuplicateMatch = { postId: string; accountId: string };
 
-/** Refused without storing anything (the key is released: a corrected retry may reuse it). */
+/**
+ * Refused without storing anything (the key is released: a corrected retry may reuse it). `transient`: for a reason
+ * that passes (no free posting slot, the link shortener did not answer) — the same request may be made later.
+ */
 export type CreatePostRejection =
-  { kind: 'invalid'; errors: FieldErrors } | { kind: 'possible_duplicate'; matches: DuplicateMatch[] };
+  | { kind: 'invalid'; errors: FieldErrors; transient?: true }
+  | { kind: 'possible_duplicate'; matches: DuplicateMatch[] };
 
 export type CreatePostResult =
   /** `stored` is the answer kept under the key: a replay gets exactly these bytes. */
@@ -79,7 +88,14 @@ export async function createPost(
         });
         return prepared.ok
           ? { ok: true, value: prepared.tracking }
-          : { ok: false, rejection: { kind: 'invalid', errors: prepared.errors } };
+          : {
+              ok: false,
+              rejection: {
+                kind: 'invalid',
+                errors: prepared.errors,
+                ...(prepared.transient ? { transient: true } : {}),
+              },
+            };
       },
       operation: (tx, tracking) => createPostInTransaction(tx, request, context, tracking),
     },
@@ -167,7 +183,8 @@ export async function createPostInTransaction(
   const postId = randomUUID();
   if (request.slot === 'next') {
     const slot = await reserveNextSlot(tx, { workspaceId: context.workspaceId, postId, accounts, now });
-    if (!slot.ok) return { store: false, rejection: { kind: 'invalid', errors: { slot: [slot.error] } } };
+    if (!slot.ok)
+      return { store: false, rejection: { kind: 'invalid', errors: { slot: [slot.error] }, transient: true } };
     scheduledAt = slot.slotAt;
   }
 
@@ -251,6 +268,7 @@ export async function createPostInTransaction(
   );
   if (Object.keys(trackingErrors).length > 0)
     return { store: false, rejection: { kind: 'invalid', errors: trackingErrors } };
+  await context.onCreated?.(tx, post.id);
   const deliveries = created.deliveries.map((d) => ({
     ...d,
     variantText: variants.get(d.accountId.toLowerCase()) ?? null,

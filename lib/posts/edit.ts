@@ -15,7 +15,7 @@ import { getPostWithDeliveries, getTargetAccounts, replacePostParts, updatePostC
 import { notifyDue } from '@/db/queries/publishing';
 import { releaseSlotReservations } from '@/db/queries/slots';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
-import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
+import { runIdempotentPrepared, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { prepareLinkTracking, writeTrackedTexts, type LinkTracking } from '@/lib/links/track';
 import { reserveNextSlot } from '@/lib/slots/next-slot';
@@ -58,9 +58,16 @@ type EditParams = {
   changes: EditPostRequest;
   actor: string;
   now?: Date;
-  /** The post's tracked links as edited (prepareEditLinks); absent: read nothing, track nothing. */
-  tracking?: LinkTracking | null;
+  /**
+   * The post's tracked links as edited (prepareEditLinks); `unchanged`: the edit leaves its texts, accounts and links
+   * as they are, so its tracked texts stay as they were made; absent: read nothing, track nothing.
+   */
+  tracking?: LinkTracking | null | 'unchanged';
 };
+
+/** What an edit must change for its tracked links to be made again: its texts, its accounts or its link options. */
+const LINK_INPUTS = ['text', 'parts', 'variants', 'firstComment', 'accountIds', 'links'] as const;
+const touchesLinks = (changes: EditPostRequest) => LINK_INPUTS.some((field) => changes[field] !== undefined);
 
 /**
  * The edited post's tracked links, before its transaction (short links may call an external shortener): its texts and
@@ -95,13 +102,26 @@ export async function editPost(
   db: Database,
   params: EditParams & { idempotencyKey?: string },
 ): Promise<EditPostResult> {
-  const prepared = await prepareEditLinks(db, params);
-  if (!prepared.ok) return { kind: 'invalid', errors: prepared.errors };
-  params = { ...params, tracking: prepared.tracking };
-  if (!params.idempotencyKey) return fromEditResult(await editScheduledPost(db, params));
+  // Links are tracked again only when the edit changes what they come from (a pure reschedule keeps the texts as they
+  // were published with), and — keyed — only under the held key, after its replay check: a replay never calls a
+  // shortener nor answers anything but the stored response.
+  const prepare = async (): Promise<
+    { ok: true; value: LinkTracking | null | 'unchanged' } | { ok: false; rejection: EditRejection }
+  > => {
+    if (!touchesLinks(params.changes)) return { ok: true, value: 'unchanged' };
+    const prepared = await prepareEditLinks(db, params);
+    return prepared.ok
+      ? { ok: true, value: prepared.tracking }
+      : { ok: false, rejection: { kind: 'invalid', errors: prepared.errors } };
+  };
+  if (!params.idempotencyKey) {
+    const prepared = await prepare();
+    if (!prepared.ok) return prepared.rejection;
+    return fromEditResult(await editScheduledPost(db, { ...params, tracking: prepared.value }));
+  }
   const { idempotencyKey, ...edit } = params;
   let executed: EditOutcome | undefined; // the typed answer of this run; only a replay reads the stored one back
-  const outcome = await runIdempotent<EditRejection>(
+  const outcome = await runIdempotentPrepared<LinkTracking | null | 'unchanged', EditRejection>(
     db,
     {
       workspaceId: params.workspaceId,
@@ -109,21 +129,30 @@ export async function editPost(
       key: idempotencyKey,
       fingerprint: fingerprint({ postId: params.postId, ...params.changes }),
     },
-    async (tx): Promise<OperationResult<EditRejection>> => {
-      const result = fromEditResult(await editInSavepoint(tx, edit));
-      executed = result;
-      if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
-      const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
-      if (result.kind === 'ok')
-        return { store: true, status: 200, body: JSON.stringify(result.post), resourceId: params.postId, retainUntil };
-      // A refusal is stored too: a retry of this key gets the same answer even after the post changes.
-      return {
-        store: true,
-        status: 409,
-        body: JSON.stringify({ reason: result.reason, deliveries: result.deliveries }),
-        resourceId: params.postId,
-        retainUntil,
-      };
+    {
+      prepare,
+      operation: async (tx, tracking): Promise<OperationResult<EditRejection>> => {
+        const result = fromEditResult(await editInSavepoint(tx, { ...edit, tracking }));
+        executed = result;
+        if (result.kind === 'not_found' || result.kind === 'invalid') return { store: false, rejection: result };
+        const retainUntil = new Date(Date.now() + EDIT_RETENTION_MS);
+        if (result.kind === 'ok')
+          return {
+            store: true,
+            status: 200,
+            body: JSON.stringify(result.post),
+            resourceId: params.postId,
+            retainUntil,
+          };
+        // A refusal is stored too: a retry of this key gets the same answer even after the post changes.
+        return {
+          store: true,
+          status: 409,
+          body: JSON.stringify({ reason: result.reason, deliveries: result.deliveries }),
+          resourceId: params.postId,
+          retainUntil,
+        };
+      },
     },
   );
   return settleIdempotent(outcome, {
@@ -369,29 +398,31 @@ async function editScheduledPostInTransaction(tx: Transaction, params: EditParam
       reason: 'account added by an edit',
       options: optionsToStore,
     });
-    // The texts as published, links tracked, for every delivery the post now has on its accounts.
+    // The texts as published, links tracked, for every delivery the post now has on its accounts (an edit that leaves
+    // texts, accounts and links alone keeps the ones it has).
     const trackingErrors: FieldErrors = {};
-    await writeTrackedTexts(
-      tx,
-      {
-        postId: params.postId,
-        tracking: params.tracking ?? null,
-        deliveries: accounts.flatMap((a) =>
-          positionsOf(a.id).map((part) => ({
-            accountId: a.id,
-            provider: a.provider,
-            handle: a.handle,
-            part,
-            text: parts
-              ? parts[part]!
-              : part === 0
-                ? (variants.get(a.id.toLowerCase()) ?? text)
-                : (ownComments.get(a.id.toLowerCase()) ?? firstComment ?? ''),
-          })),
-        ),
-      },
-      trackingErrors,
-    );
+    if (params.tracking !== 'unchanged' || touchesLinks(params.changes))
+      await writeTrackedTexts(
+        tx,
+        {
+          postId: params.postId,
+          tracking: params.tracking === 'unchanged' ? null : (params.tracking ?? null),
+          deliveries: accounts.flatMap((a) =>
+            positionsOf(a.id).map((part) => ({
+              accountId: a.id,
+              provider: a.provider,
+              handle: a.handle,
+              part,
+              text: parts
+                ? parts[part]!
+                : part === 0
+                  ? (variants.get(a.id.toLowerCase()) ?? text)
+                  : (ownComments.get(a.id.toLowerCase()) ?? firstComment ?? ''),
+            })),
+          ),
+        },
+        trackingErrors,
+      );
     if (Object.keys(trackingErrors).length) throw new InvalidEdit(trackingErrors);
     if (params.changes.options && checkedOptions)
       await replaceDeliveryOptions(tx, {

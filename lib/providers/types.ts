@@ -200,6 +200,11 @@ export type WhoAmIResult =
 export type PostMetricsRead =
   | { status: 'found'; metrics: PostMetrics }
   | { status: 'gone' }
+  /**
+   * Left out of the answer by a network that also leaves out what it cannot show yet (Bluesky's AppView: deleted,
+   * taken down, or not indexed yet): deleted only if a read a delay later misses it too.
+   */
+  | { status: 'missing' }
   /** The network gives no metrics for this post (a TikTok publish that never got a public video id): read no more. */
   | { status: 'unsupported'; reason: string };
 

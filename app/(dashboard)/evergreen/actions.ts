@@ -3,10 +3,20 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { addQueueItem, createQueue, moveQueueItem, setItemSkipNext, setQueuePaused } from '@/db/queries/evergreen';
+import {
+  addQueueItem,
+  createQueue,
+  deleteQueueItem,
+  getItemQueue,
+  getQueue,
+  moveQueueItem,
+  setItemSkipNext,
+  setQueuePaused,
+  updateQueueItem,
+} from '@/db/queries/evergreen';
 import { getTargetAccounts } from '@/db/queries/posts';
 import { invalidFields, workspaceAction } from '@/lib/auth/action';
-import { postTextSchema } from '@/lib/posts/schemas';
+import { checkQueueItem } from '@/lib/evergreen/items';
 
 const PATH = '/evergreen';
 
@@ -36,29 +46,51 @@ export const createQueueAction = workspaceAction(
   },
 );
 
+/** An item's text and its variants (separated by a blank line); each checked by checkQueueItem against its queue. */
+const itemFields = {
+  text: z.string().trim(),
+  variants: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(/\n{2,}|\r\n\r\n/)
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+};
+
 export const addItemAction = workspaceAction(
-  {
-    name: 'addEvergreenItem',
-    can: 'compose',
-    schema: z.object({
-      queueId: z.uuid(),
-      text: postTextSchema,
-      variants: z
-        .string()
-        .optional()
-        .transform((v) =>
-          (v ?? '')
-            .split(/\n{2,}|\r\n\r\n/)
-            .map((t) => t.trim())
-            .filter(Boolean),
-        ),
-    }),
-  },
+  { name: 'addEvergreenItem', can: 'compose', schema: z.object({ queueId: z.uuid(), ...itemFields }) },
   async (input, { workspace }) => {
-    const id = await addQueueItem(getDb(), { workspaceId: workspace.id, ...input });
-    if (!id) return { ok: false, status: 404, message: 'That queue is not in this workspace.' };
+    const db = getDb();
+    const queue = await getQueue(db, { workspaceId: workspace.id, queueId: input.queueId });
+    if (!queue) return { ok: false, status: 404, message: 'That queue is not in this workspace.' };
+    // Refused now, not at each of its turns.
+    const errors = await checkQueueItem(db, { workspaceId: workspace.id, accountIds: queue.accountIds, ...input });
+    if (Object.keys(errors).length > 0) return invalidFields(errors);
+    await addQueueItem(db, { workspaceId: workspace.id, ...input });
     revalidatePath(PATH);
     return { ok: true, message: 'Post added to the queue.' };
+  },
+);
+
+export const editItemAction = workspaceAction(
+  { name: 'editEvergreenItem', can: 'compose', schema: z.object({ itemId: z.uuid(), ...itemFields }) },
+  async ({ itemId, text, variants }, { workspace }) => {
+    const db = getDb();
+    const queue = await getItemQueue(db, { workspaceId: workspace.id, itemId });
+    if (!queue) return { ok: false, status: 404, message: 'That post is not in this workspace.' };
+    const errors = await checkQueueItem(db, {
+      workspaceId: workspace.id,
+      accountIds: queue.accountIds,
+      text,
+      variants,
+    });
+    if (Object.keys(errors).length > 0) return invalidFields(errors);
+    await updateQueueItem(db, { workspaceId: workspace.id, itemId, text, variants });
+    revalidatePath(PATH);
+    return { ok: true, message: 'Saved.' };
   },
 );
 
@@ -79,13 +111,15 @@ export const itemAction = workspaceAction(
   {
     name: 'evergreenItem',
     can: 'compose',
-    schema: z.object({ itemId: z.uuid(), op: z.enum(['up', 'down', 'skip', 'unskip']) }),
+    schema: z.object({ itemId: z.uuid(), op: z.enum(['up', 'down', 'skip', 'unskip', 'delete']) }),
   },
   async ({ itemId, op }, { workspace }) => {
     const db = getDb();
     if (op === 'up' || op === 'down') await moveQueueItem(db, { workspaceId: workspace.id, itemId, direction: op });
+    else if (op === 'delete') await deleteQueueItem(db, { workspaceId: workspace.id, itemId });
     else await setItemSkipNext(db, { workspaceId: workspace.id, itemId, skip: op === 'skip' });
     revalidatePath(PATH);
-    return { ok: true, message: op === 'skip' ? 'Its next turn will be skipped.' : 'Saved.' };
+    const messages = { skip: 'Its next turn will be skipped.', delete: 'Removed from the queue.' } as const;
+    return { ok: true, message: op in messages ? messages[op as keyof typeof messages] : 'Saved.' };
   },
 );

@@ -5,7 +5,7 @@ import { getDb } from '@/db/client';
 import { listAccounts } from '@/db/queries/accounts';
 import { listQueueItemsWithCounts, listQueues } from '@/db/queries/evergreen';
 import { requirePageWorkspace } from '@/lib/auth/gate';
-import { addItemAction, createQueueAction, itemAction, setPausedAction } from './actions';
+import { addItemAction, createQueueAction, editItemAction, itemAction, setPausedAction } from './actions';
 
 export const metadata = { title: 'Evergreen' };
 
@@ -39,7 +39,7 @@ export default async function EvergreenPage() {
               lastError: q.lastError,
             }}
             items={items.filter((i) => i.queueId === q.id)}
-            actions={{ addItem: addItemAction, setPaused: setPausedAction, item: itemAction }}
+            actions={{ addItem: addItemAction, editItem: editItemAction, setPaused: setPausedAction, item: itemAction }}
           />
         ))}
         <NewQueueForm

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { listQueues } from '@/db/queries/evergreen';
-import { createFeed, getFeed, setFeedPaused } from '@/db/queries/feeds';
+import { createFeed, getFeed, retryFeedItem, setFeedPaused } from '@/db/queries/feeds';
 import { getTemplate } from '@/db/queries/library';
 import { getTargetAccounts } from '@/db/queries/posts';
 import { FEED_MODES } from '@/db/schema';
@@ -111,5 +111,22 @@ export const pauseFeedAction = workspaceAction(
     await setFeedPaused(getDb(), { workspaceId: workspace.id, id: feedId, paused });
     revalidatePath(PATH);
     return { ok: true, message: paused ? 'Feed paused.' : 'Feed resumed.' };
+  },
+);
+
+/** "Retry" beside an item refused for good: unfinished again, and the feed is read at once (its item first). */
+export const retryFeedItemAction = workspaceAction(
+  { name: 'retryFeedItem', can: 'compose', schema: z.object({ itemId: z.uuid() }) },
+  async ({ itemId }, { workspace }) => {
+    const db = getDb();
+    const feedId = await retryFeedItem(db, { workspaceId: workspace.id, id: itemId });
+    if (!feedId) return { ok: false, status: 404, message: 'No such item waiting for a retry.' };
+    const summary = await pollFeeds(db, { ...FEED_POLL_DEFAULTS, ids: [feedId] });
+    revalidatePath(PATH);
+    revalidatePath('/drafts');
+    return {
+      ok: true,
+      message: summary.feeds === 0 ? 'It is tried again at the feed’s next read.' : 'Tried again: see the item.',
+    };
   },
 );

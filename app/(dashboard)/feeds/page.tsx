@@ -7,7 +7,7 @@ import { listQueues } from '@/db/queries/evergreen';
 import { listFeeds, listRecentFeedItems } from '@/db/queries/feeds';
 import { listTemplates } from '@/db/queries/library';
 import { requirePageWorkspace } from '@/lib/auth/gate';
-import { checkFeedAction, createFeedAction, pauseFeedAction } from './actions';
+import { checkFeedAction, createFeedAction, pauseFeedAction, retryFeedItemAction } from './actions';
 
 export const metadata = { title: 'Feeds' };
 
@@ -64,10 +64,13 @@ export default async function FeedsPage() {
                 postId: i.postId,
                 queued: Boolean(i.evergreenItemId),
                 error: i.error,
+                waiting: i.waitingReason,
+                retryAt: i.retryAt?.toISOString() ?? null,
                 createdAt: i.createdAt.toISOString(),
               }))}
             check={checkFeedAction}
             pause={pauseFeedAction}
+            retry={retryFeedItemAction}
           />
         ))}
         <NewFeedForm

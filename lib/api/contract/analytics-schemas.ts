@@ -17,10 +17,10 @@ const metricsShape = Object.fromEntries(METRIC_NAMES.map((m) => [m, metric(m)]))
 
 export const metricTotalsSchema = z
   .object({
-    posts: z
-      .number()
-      .int()
-      .openapi({ description: 'Sent deliveries published in the period (one per post and account).' }),
+    posts: z.number().int().openapi({
+      description:
+        "Posts sent in the period, one per post and account: a first comment or a thread's later part is no post of its own (its metrics are in the sums).",
+    }),
     ...metricsShape,
     engagement: z.number().nullable().openapi({
       description:

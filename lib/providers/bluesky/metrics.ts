@@ -10,8 +10,9 @@ const GET_POSTS_MAX = 25;
 
 /**
  * app.bsky.feed.getPosts?uris=… (the AppView, through the account's PDS: up to 25 URIs a call): likeCount,
- * repostCount, replyCount, quoteCount. Bluesky counts no views. A URI the answer leaves out is deleted (or taken
- * down): the AppView omits posts it cannot show.
+ * repostCount, replyCount, quoteCount. Bluesky counts no views. A URI the answer leaves out is `missing`, not gone: the
+ * AppView omits posts it cannot show — deleted or taken down, but also not indexed yet (its lag behind the PDS) — so
+ * the job marks it deleted only when a read a delay later misses it too.
  */
 export function blueskyPostMetrics(repo: Repo): PostMetricsReader {
   return {
@@ -36,7 +37,7 @@ export function blueskyPostMetrics(repo: Repo): PostMetricsReader {
           rule: 'not-a-post-list',
           reason: 'The answer has no `posts` list.',
         });
-      const found = new Map<string, PostMetricsRead>(input.ids.map((uri) => [uri, { status: 'gone' }]));
+      const found = new Map<string, PostMetricsRead>(input.ids.map((uri) => [uri, { status: 'missing' }]));
       for (const post of posts.map(asRecord)) {
         const uri = asString(post.uri);
         if (!uri || !found.has(uri)) continue;

@@ -266,19 +266,30 @@ async function uploadBlob(request: Request, deps: SandboxDeps): Promise<Response
   );
 }
 
-/** getPosts: up to 25 at:// URIs; the views of those it can show (here: the reader's own), the others left out. */
+/**
+ * getPosts: up to 25 at:// URIs; the views of those it can show (here: the reader's own), the others left out. It is
+ * the AppView's read, not the PDS's: it lags behind the repository (the account's read lag — a post written within it
+ * is left out, as a post not indexed yet is) and may be unavailable (its listing faults), like the listings.
+ */
 async function getPosts(request: Request, deps: SandboxDeps): Promise<Response> {
   const uris = new URL(request.url).searchParams.getAll('uris');
   if (uris.length === 0) return invalidRequest('Params must have the property "uris"');
   if (uris.length > 25) return invalidRequest('uris must not have more than 25 elements');
   const allowed = await readers(request, deps);
   if (allowed instanceof Response) return allowed;
+  const indexedUpTo = new Map<string, Date>();
   const posts = [];
   for (const uri of uris) {
     const match = /^at:\/\/([^/]+)\/app\.bsky\.feed\.post\/([^/]+)$/.exec(uri);
     const account = match && allowed.find((a) => isOwnRepo(a, match[1]));
-    const post = account ? await deps.store.getPostByRecordKey(account.id, match![2]!) : null;
-    if (!post || !account) continue;
+    if (!account) continue;
+    if (!indexedUpTo.has(account.id)) {
+      const read = await withListingFaults(deps, { platform: 'bluesky', accountId: account.id });
+      if (read instanceof Response) return read;
+      indexedUpTo.set(account.id, read.createdUpTo);
+    }
+    const post = await deps.store.getPostByRecordKey(account.id, match![2]!);
+    if (!post || post.createdAt > indexedUpTo.get(account.id)!) continue;
     const counts = engagementOf(post, 'bluesky');
     const { uri: postUri, cid, value } = recordJson(post, account);
     posts.push({

@@ -6,7 +6,8 @@ import type { MediaEdgeCall } from './api';
 
 // Insights as Threads and Instagram serve them (developers.facebook.com/docs/threads/insights, …/instagram-platform/
 // reference/instagram-media/insights): GET /{media}/insights?metric=… answers one entry per metric asked, a lifetime
-// value each; an unknown metric is refused whole (error 100), a deleted or someone else's media is Graph's "unsupported".
+// value each; an unknown metric is refused whole (error 100), a deleted or someone else's media is Graph's "unsupported",
+// an Instagram comment (an IG Comment, not media) has no such edge.
 
 type Metric = { name: string; title: string; value: (e: Engagement) => number };
 
@@ -36,6 +37,12 @@ export function mediaInsights(platform: Extract<Platform, 'threads' | 'instagram
     if (request.method !== 'GET') return unsupportedRequest('post', mediaId);
     const post = await deps.store.getPost(mediaId);
     if (!post || post.accountId !== viewer.id || post.kind === 'dm') return unsupportedRequest('get', mediaId);
+    // An Instagram comment is an IG Comment node, not media: it has no insights edge at all.
+    if (platform === 'instagram' && post.kind === 'reply')
+      return graphError(400, {
+        message: '(#100) Tried accessing nonexisting field (insights) on node type (IGComment)',
+        code: 100,
+      });
     const asked = (params.get('metric') ?? '').split(',').filter(Boolean);
     const unknown = asked.find((m) => !known.some((k) => k.name === m));
     if (asked.length === 0 || unknown)

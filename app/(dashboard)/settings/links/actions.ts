@@ -3,13 +3,12 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { createUtmPreset, deleteUtmPreset, saveLinkSettings } from '@/db/queries/links';
+import { createUtmPreset, deleteUtmPreset } from '@/db/queries/links';
 import { SHORTENERS } from '@/db/schema';
 import { invalidFields, workspaceAction } from '@/lib/auth/action';
-import { encryptSecret } from '@/lib/crypto/secret-box';
 import { getEnv } from '@/lib/env';
 import { baseUrlRefusal } from '@/lib/net/outbound-guard';
-import { shortenerSecretContext } from '@/lib/links/track';
+import { saveLinkTrackingSettings } from '@/lib/links/settings';
 
 const PATH = '/settings/links';
 const checkbox = z
@@ -28,7 +27,7 @@ const settingsSchema = z
       .max(500)
       .optional()
       .transform((v) => v || null),
-    /** Blank keeps the stored secret (it is never shown again). */
+    /** Blank keeps the stored secret (it is never shown again) while the shortener and its URL stay the same. */
     shortenerSecret: z.string().trim().max(500).optional(),
   })
   .superRefine((v, ctx) => {
@@ -38,26 +37,16 @@ const settingsSchema = z
       ctx.addIssue({ code: 'custom', path: ['shortenerUrl'], message: 'Give the shortener’s URL' });
   });
 
-/** Settings → Links: UTM tags, shortening and the shortener (its secret sealed to this workspace). */
+/** Settings → Links: UTM tags, shortening and the shortener (its secret sealed for that shortener and URL). */
 export const saveLinkSettingsAction = workspaceAction(
   { name: 'saveLinkSettings', can: 'manageWorkspace', schema: settingsSchema },
   async (input, { workspace }) => {
-    await saveLinkSettings(getDb(), {
-      workspaceId: workspace.id,
-      utm: input.utm,
-      shorten: input.shorten,
-      shortener: input.shortener,
-      shortenerUrl: input.shortenerUrl,
-      ...(input.shortenerSecret
-        ? {
-            shortenerSecretSealed: encryptSecret(
-              input.shortenerSecret,
-              getEnv().APP_ENCRYPTION_KEY,
-              shortenerSecretContext(workspace.id),
-            ),
-          }
-        : {}),
-    });
+    const saved = await saveLinkTrackingSettings(
+      getDb(),
+      { ...input, workspaceId: workspace.id },
+      getEnv().APP_ENCRYPTION_KEY,
+    );
+    if (!saved.ok) return invalidFields(saved.errors);
     revalidatePath(PATH);
     return { ok: true, message: 'Link settings saved. New and edited posts use them.' };
   },

@@ -41,7 +41,7 @@ export default async function LinkSettingsPage() {
         <LinkSettingsForm
           action={saveLinkSettingsAction}
           canEdit={admin}
-          origin={shortLinkOrigin()}
+          origin={shortLinkOrigin() ?? '(set SHORT_LINK_DOMAIN or NEXTAUTH_URL)'}
           settings={{
             utm: settings?.utm ?? false,
             shorten: settings?.shorten ?? false,
