@@ -8,6 +8,7 @@ import { INBOUND_KINDS, receiveInbound } from '@/sandbox/behaviour/inbound';
 import { PEOPLE } from '@/sandbox/behaviour/people';
 import { recordCid, recordUri } from '@/sandbox/dialects/bluesky/records';
 import { tidOf } from '@/sandbox/dialects/bluesky/tid';
+import { commentUrn as linkedinCommentUrn } from '@/sandbox/dialects/linkedin/comments';
 import type { SandboxPost } from '@/sandbox/store/types';
 import { testInboxOptions } from '@/testing/inbox';
 import { startTestSandbox } from '@/testing/sandbox';
@@ -195,7 +196,7 @@ const CASES: Partial<Record<ProviderName, Case>> = {
       const { post } = await textPost(a, at);
       return { post, externalId: `urn:li:share:${post.id}` };
     },
-    idOf: async (p) => `urn:li:comment:(urn:li:share:${p.inReplyToId},${p.id})`,
+    idOf: async (p) => linkedinCommentUrn(p),
     replyKind: 'comment',
     cursorOnWire: /\/rest\/socialActions\/urn%3Ali%3Ashare%3A\d+\/comments\?/,
   },

@@ -1,9 +1,7 @@
 import type { ProviderName } from '@/lib/providers/types';
 import type { SandboxDeps } from '@/sandbox/store/types';
 import { handleBlueskyInbox } from './bluesky/inbox';
-import { handleFacebookInbox } from './facebook/inbox';
 import { handleInstagramInbox } from './instagram/inbox';
-import { handleLinkedinInbox } from './linkedin/inbox';
 import { handleMastodonInbox } from './mastodon/inbox';
 import { handleThreadsInbox } from './threads/inbox';
 import { handleXInbox } from './x/inbox';
@@ -15,15 +13,19 @@ import { handleYoutubeInbox } from './youtube/inbox';
  */
 export type InboxRoutes = (request: Request, path: string, deps: SandboxDeps, root: string) => Promise<Response | null>;
 
-/** Every network, one entry each; null where the network's API lets an account read nothing people send it. */
+/**
+ * Every network, one entry each; null where the dialect's own routes serve the reads (LinkedIn's and Facebook's
+ * comment listings, which first comments read too, materialise what people said themselves) or where the network's
+ * API lets an account read nothing people send it (TikTok).
+ */
 export const SANDBOX_INBOX_ROUTES: { [P in ProviderName]: InboxRoutes | null } = {
   x: handleXInbox,
   mastodon: handleMastodonInbox,
   bluesky: handleBlueskyInbox,
-  linkedin: handleLinkedinInbox,
+  linkedin: null,
   threads: handleThreadsInbox,
   instagram: handleInstagramInbox,
   tiktok: null,
-  facebook: handleFacebookInbox,
+  facebook: null,
   youtube: handleYoutubeInbox,
 };

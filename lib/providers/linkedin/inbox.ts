@@ -28,7 +28,8 @@ export function createLinkedinInboxReader(account: ResolvedAccount, send?: Provi
       const id = asString(c.commentUrn) ?? asString(c.$URN);
       if (!id) continue;
       const createdAt = new Date(Number(asRecord(c.created).time));
-      const inReplyTo = asString(c.parentComment) ?? asString(c.object) ?? urn;
+      // A top-level comment's `object` is the post's activity, another URN than the share ours is stored under.
+      const inReplyTo = asString(c.parentComment) ?? urn;
       const actor = asString(c.actor) ?? 'unknown';
       if (actor === account.platformUserId) {
         own.push({ platformId: id, inReplyTo, conversationId: null, createdAt });

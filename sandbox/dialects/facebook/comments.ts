@@ -1,4 +1,5 @@
 import { json, withListingFaults, withWriteFaults } from '@/sandbox/behaviour/faults';
+import { receiveInbound } from '@/sandbox/behaviour/inbound';
 import { writeWithProfile } from '@/sandbox/behaviour/profiles';
 import { invalidParameter, unknownPath, unsupportedRequest } from '@/sandbox/dialects/threads/errors';
 import { graphTime } from '@/sandbox/dialects/threads/reads';
@@ -9,7 +10,8 @@ import { facebookMessageLength } from './text-length';
 // comments): POST /{page-post-id}/comments with the page token makes the Page's comment, GET lists everyone's with
 // `from`, DELETE /{comment-id} removes the Page's own. As weak as the real thing: no idempotency and no duplicate
 // refusal (every POST that arrives is a comment), with the page's write faults. A comment is a sandbox reply to
-// the post by its own author; the sandbox has no comments on comments.
+// the post by its own author, a reply under a comment one to the comment. The listing is also what the inbox reads
+// (docs/sandbox.md#inbound): what people said to the page is materialised when it is asked for.
 
 /** What Facebook takes in a comment (the Graph reference names no length; its comment box stops at 8,000). */
 const MAX_COMMENT = 8_000;
@@ -23,8 +25,8 @@ async function pagePost(id: string, page: SandboxAccount, deps: SandboxDeps): Pr
   return post && post.accountId === page.id && post.kind === 'post' && !post.deletedAt ? post : null;
 }
 
-/** A comment's id as Graph names it: `{post-id}_{comment-id}`. */
-const commentId = (comment: SandboxPost) => `${comment.inReplyToId}_${comment.id}`;
+/** A comment's id as Graph names it: `{post-id}_{comment-id}`, a reply under a comment too. */
+const commentId = (post: SandboxPost, comment: SandboxPost) => `${post.id}_${comment.id}`;
 
 /** /{page-post-id}/comments with the page's token (`page`: the token's page). */
 export async function handleFacebookComments(
@@ -55,12 +57,13 @@ export async function handleFacebookComments(
       { ...context, profile: 'plain' },
     );
     if (written.status !== 'created') throw new Error(`a Facebook comment write ended ${written.status}`);
-    return json(200, { id: commentId(written.post) });
+    return json(200, { id: commentId(post, written.post) });
   });
 }
 
 /**
- * GET: everyone's comments on the post with the requested fields (`id` always), `order` chronological (default) or
+ * GET: everyone's comments on the post with the requested fields (`id` always), `filter` toplevel (default) or
+ * stream (every level, each reply under a comment naming its `parent`), `order` chronological (default) or
  * reverse_chronological, `limit` (default 25, at most 100) a page, `after` the cursor of the last one read;
  * `summary=true` adds the total.
  */
@@ -79,9 +82,18 @@ async function listComments(
     return invalidParameter('order must be chronological or reverse_chronological.');
   const filter = params.get('filter') ?? 'toplevel';
   if (filter !== 'toplevel' && filter !== 'stream') return invalidParameter('filter must be toplevel or stream.');
+  await receiveInbound(deps.store, page);
   const read = await withListingFaults(deps, { platform: 'facebook', accountId: page.id });
   if (read instanceof Response) return read;
   const newestFirst = await deps.store.listReplies(post.id, { createdUpTo: read.createdUpTo, limit: 10_000 });
+  if (filter === 'stream') {
+    // Every level: the replies under each comment too, newest first with the rest.
+    for (let i = 0; i < newestFirst.length && newestFirst.length < 10_000; i++)
+      newestFirst.push(
+        ...(await deps.store.listReplies(newestFirst[i]!.id, { createdUpTo: read.createdUpTo, limit: 100 })),
+      );
+    newestFirst.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+  }
   const all = order === 'chronological' ? [...newestFirst].reverse() : newestFirst;
   const after = params.get('after');
   let start = 0;
@@ -97,10 +109,11 @@ async function listComments(
   for (const comment of slice) {
     const author = (await deps.store.getAccountById(comment.accountId))!;
     const every: Record<string, unknown> = {
-      id: commentId(comment),
+      id: commentId(post, comment),
       message: comment.text,
       created_time: graphTime(comment.createdAt),
       from: { id: author.platformUserId, name: author.displayName ?? author.handle },
+      ...(comment.inReplyToId !== post.id ? { parent: { id: `${post.id}_${comment.inReplyToId}` } } : {}),
     };
     data.push(Object.fromEntries(Object.entries(every).filter(([key]) => key === 'id' || fields.has(key))));
   }
@@ -129,8 +142,11 @@ export async function deleteFacebookComment(
   const [postId, ownId] = id.split('_');
   if (!/^\d{1,19}$/.test(ownId ?? '')) return null;
   const comment = await deps.store.getPost(ownId!);
-  if (!comment || comment.kind !== 'reply' || comment.inReplyToId !== postId || comment.accountId !== page.id)
-    return null;
+  if (!comment || comment.kind !== 'reply' || comment.accountId !== page.id) return null;
+  // Under the post the id names: a comment on it, or a reply under one of its comments.
+  const parent =
+    comment.inReplyToId && comment.inReplyToId !== postId ? await deps.store.getPost(comment.inReplyToId) : null;
+  if (comment.inReplyToId !== postId && parent?.inReplyToId !== postId) return null;
   const result = await deps.store.deletePost(page.id, comment.id);
   return result.status === 'deleted' ? json(200, { success: true }) : null;
 }

@@ -1,4 +1,5 @@
 import { withListingFaults, withWriteFaults, json } from '@/sandbox/behaviour/faults';
+import { receiveInbound } from '@/sandbox/behaviour/inbound';
 import { writeWithProfile } from '@/sandbox/behaviour/profiles';
 import { characterCount, readBody } from '@/sandbox/http/request';
 import type { SandboxAccount, SandboxDeps, SandboxPost } from '@/sandbox/store/types';
@@ -9,7 +10,8 @@ import { shareId, shareUrn } from './posts';
 // LinkedIn's Comments API as the sandbox serves it (learn.microsoft.com/linkedin/marketing/community-management/
 // shares/comments-api): comments on a post under /rest/socialActions/{shareUrn}/comments. As weak as the real thing:
 // no idempotency and no duplicate refusal (every POST that arrives is a comment), with the commenter's write faults.
-// A comment is a sandbox reply to the post, by its own author; the listing shows everyone's, each with its actor.
+// A comment is a sandbox reply to the post, by its own author; the listing shows everyone's, each with its actor, and
+// is what the inbox reads (docs/sandbox.md#inbound): what people said to the page is materialised when it is asked for.
 
 /** What LinkedIn takes in a comment (the Comments API names no length; its comment box stops at 1,250). */
 const MAX_COMMENT = 1_250;
@@ -21,7 +23,7 @@ const MAX_COUNT = 100;
  */
 const ACTIVITY_OFFSET = 1_000n;
 const activityUrn = (postId: string) => `urn:li:activity:${BigInt(postId) + ACTIVITY_OFFSET}`;
-const commentUrn = (post: SandboxPost) => `urn:li:comment:(${activityUrn(post.inReplyToId!)},${post.id})`;
+export const commentUrn = (post: SandboxPost) => `urn:li:comment:(${activityUrn(post.inReplyToId!)},${post.id})`;
 
 /** The sandbox post a path names, by its share or its activity URN. */
 function postIdOf(urn: string): string | null {
@@ -110,6 +112,7 @@ async function listComments(
     !actsAs(member.platformUserId, author.platformUserId)
   )
     return accessDenied(`Not enough permissions to access: socialActions.comments.FINDER.${version}`);
+  await receiveInbound(deps.store, author);
   const read = await withListingFaults(deps, { platform: 'linkedin', accountId: author.id });
   if (read instanceof Response) return read;
   const all = await deps.store.listReplies(post.id, { createdUpTo: read.createdUpTo, limit: 10_000 });
