@@ -62,12 +62,13 @@ describe('posting slots: "next slot" takes the next free slot, and never one alr
     expect(got).toEqual(expected);
   });
 
-  it('an account without slots is a field error on `slot`, and nothing is written', async () => {
+  it('an account without slots is a field error on `slot` (transient: slots may be added), and nothing is written', async () => {
     const { id: workspaceId } = await makeWorkspace(db);
     const account = await accountWithSlots(workspaceId, null);
     expect(await queue(workspaceId, [account.id])).toEqual({
       kind: 'invalid',
       errors: { slot: ['@t has no posting slots yet (Settings → Posting slots)'] },
+      transient: true,
     });
     expect(await db.select().from(posts).where(eq(posts.workspaceId, workspaceId))).toEqual([]);
   });
