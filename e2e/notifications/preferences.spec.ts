@@ -1,6 +1,9 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/auth';
 import { e2eSql } from '../support/db';
+
+/** The email preference for review and failure notices (the inbox's new-message preference is a group of its own). */
+const reviewMail = (page: Page) => page.getByRole('group', { name: /Email me about needs review/ });
 
 const modeOf = async (email: string) =>
   (
@@ -17,19 +20,21 @@ test('a member picks their own email preference; only admins set the Slack webho
 }) => {
   await signIn(managerPage, 'manager@demo.test');
   await managerPage.goto('/settings/notifications');
-  await managerPage.getByRole('radio', { name: /Daily digest/ }).check();
+  await reviewMail(managerPage)
+    .getByRole('radio', { name: /Daily digest/ })
+    .check();
   await managerPage.getByRole('button', { name: 'Save email preference' }).click();
   await expect(managerPage.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   expect(await modeOf('manager@demo.test')).toBe('digest');
   await managerPage.reload();
-  await expect(managerPage.getByRole('radio', { name: /Daily digest/ })).toBeChecked();
+  await expect(reviewMail(managerPage).getByRole('radio', { name: /Daily digest/ })).toBeChecked();
   // A manager sees the Slack setting but cannot change it.
   await expect(managerPage.getByLabel('Slack incoming-webhook URL')).toBeDisabled();
 
   const page = await (await browser.newContext()).newPage();
   await signIn(page, 'admin@demo.test');
   await page.goto('/settings/notifications');
-  await expect(page.getByRole('radio', { name: /Immediately/ })).toBeChecked(); // the admin's own, untouched
+  await expect(reviewMail(page).getByRole('radio', { name: /Immediately/ })).toBeChecked(); // the admin's own, untouched
   const url = page.getByLabel('Slack incoming-webhook URL');
   await url.fill('http://127.0.0.1:9/services/T000/B000/secret');
   await page.getByRole('button', { name: 'Save webhook' }).click();
