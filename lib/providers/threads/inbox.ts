@@ -85,10 +85,10 @@ export function createThreadsInboxReader(account: ResolvedAccount, send?: Provid
     },
   };
 
-  const replies = perPostStream('replies', async (postId, input) => {
+  const replies = perPostStream('replies', async (postId, input, after) => {
     const page = await get(
       `/${encodeURIComponent(postId)}/conversation`,
-      { fields: FIELDS, reverse: 'true', limit: '100' },
+      { fields: FIELDS, reverse: 'true', limit: '100', after },
       input,
     );
     const items: InboundItem[] = [];
@@ -103,7 +103,7 @@ export function createThreadsInboxReader(account: ResolvedAccount, send?: Provid
         });
       else items.push(item(media, 'reply'));
     }
-    return { items, own };
+    return { items, own, next: page.next ? page.after : null };
   });
 
   return { streams: [mentions, replies, answers] };
