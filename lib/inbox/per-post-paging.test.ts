@@ -9,7 +9,7 @@ import { PEOPLE } from '@/sandbox/behaviour/people';
 import type { SandboxPost } from '@/sandbox/store/types';
 import { testInboxOptions } from '@/testing/inbox';
 import { startTestSandbox } from '@/testing/sandbox';
-import { readInbox } from './read-inbox';
+import { readInbox, type InboxJobOptions } from './read-inbox';
 
 // Per-post streams follow the platform's paging (docs/inbox.md#reading): a post of ours with more comments than one
 // page is read to its last page, through each network's real wire format in the sandbox. When the read budget stops a
@@ -103,7 +103,7 @@ async function postWithManyComments(a: Account, c: Case) {
   return { post, comments };
 }
 
-function run(a: Account, readBudget?: Parameters<typeof testInboxOptions>[1]['readBudget']) {
+function run(a: Account, readBudget?: InboxJobOptions['readBudget']) {
   const urls: string[] = [];
   const options = testInboxOptions(sandbox.url, {
     accountIds: [a.productAccountId],
