@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { recordOwnMessages } from '@/db/queries/inbox/items';
 import { inboxAnswers, posts } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
 import { makeAccount } from '@/testing/db/factories';
@@ -118,6 +119,37 @@ describe('POST /api/v1/inbox/{id}/reply', () => {
     expect(retries.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, again.id))).toHaveLength(1);
     expect(await db.select().from(posts).where(eq(posts.inReplyTo, again.platformId))).toHaveLength(1);
+  });
+
+  it('409 for an item the account answered on the platform itself (seen by the inbox job), naming that answer; "after": 1 sends another', async () => {
+    const target = await item();
+    await recordOwnMessages(db, {
+      accountId: tenant.accounts[0]!.id,
+      messages: [
+        {
+          platformId: '1790000000000000001',
+          inReplyTo: target.platformId,
+          conversationId: null,
+          createdAt: new Date(),
+        },
+      ],
+    });
+    const refused = await answer(target.id, { text: 'Hello' });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await refused.json()) as { detail: string; answeredBy: string; answers: number; answer: unknown };
+    expect(problem).toMatchObject({
+      answeredBy: 'platform',
+      answers: 1,
+      answer: { platformId: '1790000000000000001' },
+    });
+    expect(problem.detail).toContain('1790000000000000001');
+    expect(problem.detail).toContain('"after": 1');
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, target.id))).toHaveLength(0);
+    expect(await db.select().from(posts).where(eq(posts.inReplyTo, target.platformId))).toHaveLength(0);
+    const anyway = await answer(target.id, { text: 'Hello anyway', after: 1 });
+    expect(anyway.status).toBe(201);
+    expect(await anyway.json()).toMatchObject({ answer: { number: 2, text: 'Hello anyway' } });
   });
 
   it('400 without a key, 422 for an empty text or an `after` beyond the answers, 403 without inbox:write; nothing written', async () => {
