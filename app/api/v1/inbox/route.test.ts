@@ -75,6 +75,66 @@ describe('GET /api/v1/inbox', () => {
   });
 });
 
+describe('bad input is a problem, never a 500', () => {
+  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const isProblem = async (response: Response, statuses: number[], what = '') => {
+    expect(statuses, `${what} ${await response.clone().text()}`).toContain(response.status);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+  };
+
+  it('GET /api/v1/inbox: bad cursors and filters are 400', async () => {
+    for (const query of [
+      '?cursor=nonsense',
+      `?cursor=${cursorOf(['0000-01-01T00:00:00Z', randomUUID()])}`,
+      `?cursor=${cursorOf(['275760-09-13T00:00:00Z', randomUUID()])}`,
+      `?cursor=${cursorOf(['2026-13-45T99:00:00Z', randomUUID()])}`,
+      `?cursor=${cursorOf(['2026-01-01T00:00:00Z', 'not-a-uuid'])}`,
+      `?cursor=${cursorOf({ receivedAt: 1 })}`,
+      `?cursor=${cursorOf(null)}`,
+      `?cursor=${'a'.repeat(500)}`,
+      '?cursor=%00',
+      '?status=nope',
+      '?account=nope',
+      '?account=%00',
+      '?network=myspace',
+      '?kind=post',
+      '?assignedTo=me',
+      '?limit=abc',
+      '?limit=0',
+      '?limit=1.5',
+      '?limit=1e400',
+    ])
+      await isProblem(await get(query), [400], query);
+  });
+
+  it('POST /api/v1/inbox/{id}/reply: malformed bodies are 400 or 422; no key is 400; nothing written', async () => {
+    const target = await item();
+    const raw = (rawBody: string, key: string | null = randomUUID()) =>
+      reply(
+        apiRequest(`/api/v1/inbox/${target.id}/reply`, {
+          method: 'POST',
+          token: writer,
+          key: key ?? undefined,
+          rawBody,
+        }),
+        idParams(target.id),
+      );
+    for (const body of ['{', '', 'null', '[]', '"text"', '42', '{"text": 5}', '{"text": "x", "after": "abc"}'])
+      await isProblem(await raw(body), [400, 422]);
+    for (const body of [
+      { text: 'x', after: -1 },
+      { text: 'x', after: 1.5 },
+      { text: 'x\u0000y' },
+      { text: 'x'.repeat(5001) },
+    ])
+      await isProblem(await answer(target.id, body), [400, 422]);
+    await isProblem(await answer(target.id, { text: 'no key' }, null), [400]);
+    await isProblem(await answer(target.id, { text: 'empty key' }, ''), [400]);
+    await isProblem(await answer(target.id, { text: 'long key' }, 'k'.repeat(256)), [400]);
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, target.id))).toHaveLength(0);
+  });
+});
+
 describe('POST /api/v1/inbox/{id}/reply', () => {
   it('201 with the answer and its reply post; the same key replays it; a second intent gets 409 naming who answered', async () => {
     const target = await item();
