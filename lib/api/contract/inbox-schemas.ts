@@ -66,3 +66,14 @@ export const alreadyAnsweredProblemSchema = problemSchema
     answers: z.int().openapi({ description: 'How many answers the item has now: `after` for another one anyway.' }),
   })
   .openapi('AlreadyAnsweredProblem');
+
+export const answeredOnPlatformProblemSchema = problemSchema
+  .extend({
+    answeredBy: z.literal('platform').openapi({ description: 'The account answered it itself on the platform.' }),
+    answer: z.object({
+      platformId: z.string().nullable().openapi({ description: 'The platform’s id of the account’s answer.' }),
+      createdAt: z.string().nullable(),
+    }),
+    answers: z.int().openapi({ description: 'How many answers the item has, that one included: `after` for another.' }),
+  })
+  .openapi('AnsweredOnPlatformProblem');
