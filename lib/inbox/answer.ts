@@ -59,6 +59,7 @@ export type AnswerRejection =
       kind: 'answered_on_platform';
       network: ProviderName;
       platformAnswerId: string | null;
+      platformAnswerText: string | null;
       answeredAt: string | null;
       answers: number;
     };
@@ -172,14 +173,19 @@ async function placeTaken(tx: Transaction, item: ItemToAnswer, after: number): P
     kind: 'answered_on_platform',
     network: item.provider,
     platformAnswerId: item.platformAnswerId,
+    platformAnswerText: item.platformAnswerText,
     answeredAt: item.answeredAt,
     answers: item.answers,
   };
 }
 
-/** "The account answered it on X itself (another app) at …: its reply 123." — for the API's 409 and the page. */
+/** "The account answered it on X itself (another app) at …: “Thanks!”." — for the API's 409 and the page. */
 export function answeredOnPlatformText(r: Extract<AnswerRejection, { kind: 'answered_on_platform' }>): string {
   const at = r.answeredAt ? ` at ${r.answeredAt}` : '';
-  const which = r.platformAnswerId ? `: its reply ${r.platformAnswerId}` : '';
+  const which = r.platformAnswerText
+    ? `: “${r.platformAnswerText}”`
+    : r.platformAnswerId
+      ? `: its reply ${r.platformAnswerId}`
+      : '';
   return `The account answered it on ${PROVIDER_META[r.network].label} itself (another app)${at}${which}.`;
 }

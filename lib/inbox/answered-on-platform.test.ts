@@ -46,6 +46,7 @@ describe('an item answered on the platform by the account itself', () => {
       kind: 'answered_on_platform',
       network: 'x',
       platformAnswerId: elsewhere!.id,
+      platformAnswerText: elsewhere!.text,
       answers: 1,
     });
     expect(await answersOf(item!.id)).toHaveLength(0);

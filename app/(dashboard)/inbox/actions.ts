@@ -68,7 +68,11 @@ export const answerItemAction = workspaceAction(
           ok: false,
           status: 409,
           message: `${answeredOnPlatformText(result)} Your answer was not sent.`,
-          data: { answeredBy: `The account on ${PROVIDER_META[result.network].label}`, answers: result.answers },
+          data: {
+            answeredBy: `The account on ${PROVIDER_META[result.network].label}`,
+            answeredText: result.platformAnswerText ?? undefined,
+            answers: result.answers,
+          },
         };
       case 'in_flight':
         return { ok: false, status: 409, message: 'Sending…', data: { retryAfterSeconds: result.retryAfterSeconds } };

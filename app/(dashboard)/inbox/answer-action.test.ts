@@ -51,12 +51,23 @@ describe('answerItemAction', () => {
     await recordOwnMessages(db, {
       accountId: account.productAccountId,
       messages: [
-        { platformId: '1790000000000000002', inReplyTo: item.platformId, conversationId: null, createdAt: new Date() },
+        {
+          platformId: '1790000000000000002',
+          inReplyTo: item.platformId,
+          conversationId: null,
+          createdAt: new Date(),
+          text: 'Answered from the phone app',
+        },
       ],
     });
     const refused = await answerItemAction(undefined, answerForm(item.id, 'Hello', 0));
-    expect(refused).toMatchObject({ ok: false, status: 409, data: { answeredBy: 'The account on X', answers: 1 } });
-    expect(refused.message).toContain('1790000000000000002');
+    expect(refused).toMatchObject({
+      ok: false,
+      status: 409,
+      data: { answeredBy: 'The account on X', answeredText: 'Answered from the phone app', answers: 1 },
+    });
+    expect(refused.message).toContain('The account answered it on X itself (another app)');
+    expect(refused.message).toContain('“Answered from the phone app”');
     expect(refused.message).toContain('not sent');
     expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, item.id))).toHaveLength(0);
     expect(await db.select().from(posts).where(eq(posts.inReplyTo, item.platformId))).toHaveLength(0);

@@ -21,6 +21,8 @@ export type ItemToAnswer = {
   /** `platform`: the account answered it on the platform itself (another app) before Semel did. */
   answerSource: 'semel' | 'platform' | null;
   platformAnswerId: string | null;
+  /** What that answer said, where the read had it (kept while the account's own messages are: 30 days). */
+  platformAnswerText: string | null;
   answeredAt: string | null;
 };
 
@@ -36,6 +38,8 @@ export async function getItemToAnswer(
         (select count(*)::int from inbox_answers a where a.item_id = i.id)
           + (case when i.answer_source = 'platform' then 1 else 0 end) as answers,
         i.answer_source as "answerSource", i.platform_answer_id as "platformAnswerId",
+        (select o.text from inbox_own_messages o where o.account_id = i.account_id
+          and o.platform_id = i.platform_answer_id) as "platformAnswerText",
         to_json(i.answered_at)#>>'{}' as "answeredAt"
       from inbox_items i where i.id = ${params.itemId} and i.workspace_id = ${params.workspaceId}`),
   );

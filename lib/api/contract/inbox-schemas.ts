@@ -72,6 +72,7 @@ export const answeredOnPlatformProblemSchema = problemSchema
     answeredBy: z.literal('platform').openapi({ description: 'The account answered it itself on the platform.' }),
     answer: z.object({
       platformId: z.string().nullable().openapi({ description: 'The platform’s id of the account’s answer.' }),
+      text: z.string().nullable().openapi({ description: 'What it said, where the platform’s listing gave it.' }),
       createdAt: z.string().nullable(),
     }),
     answers: z.int().openapi({ description: 'How many answers the item has, that one included: `after` for another.' }),

@@ -33,7 +33,13 @@ export function createFacebookInboxReader(account: ResolvedAccount, send?: Provi
       const inReplyTo = asString(asRecord(c.parent).id) ?? postId;
       const createdAt = graphTime(c.created_time);
       if (asString(from.id) === account.platformUserId) {
-        own.push({ platformId: String(c.id), inReplyTo, conversationId: null, createdAt });
+        own.push({
+          platformId: String(c.id),
+          inReplyTo,
+          conversationId: null,
+          createdAt,
+          text: asString(c.message) ?? null,
+        });
         continue;
       }
       const name = asString(from.name) ?? 'Someone';

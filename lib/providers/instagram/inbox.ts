@@ -34,7 +34,13 @@ export function createInstagramInboxReader(account: ResolvedAccount, send?: Prov
       const inReplyTo = asString(c.parent_id) ?? mediaId;
       const createdAt = graphTime(c.timestamp);
       if (asString(from.id) === account.platformUserId) {
-        own.push({ platformId: String(c.id), inReplyTo, conversationId: null, createdAt });
+        own.push({
+          platformId: String(c.id),
+          inReplyTo,
+          conversationId: null,
+          createdAt,
+          text: asString(c.text) ?? null,
+        });
         continue;
       }
       const username = asString(c.username) ?? asString(from.username) ?? 'unknown';

@@ -35,7 +35,13 @@ export function createLinkedinInboxReader(account: ResolvedAccount, send?: Provi
       const inReplyTo = asString(c.parentComment) ?? asString(c.object) ?? urn;
       const actor = asString(c.actor) ?? 'unknown';
       if (actor === account.platformUserId) {
-        own.push({ platformId: id, inReplyTo, conversationId: null, createdAt });
+        own.push({
+          platformId: id,
+          inReplyTo,
+          conversationId: null,
+          createdAt,
+          text: asString(asRecord(c.message).text) ?? null,
+        });
         continue;
       }
       items.push({

@@ -48,7 +48,13 @@ export function createYoutubeInboxReader(account: ResolvedAccount, send: Provide
         const inReplyTo = asString(s.parentId) ?? videoId;
         const createdAt = new Date(String(s.publishedAt));
         if (author === account.platformUserId) {
-          own.push({ platformId: id, inReplyTo, conversationId: null, createdAt });
+          own.push({
+            platformId: id,
+            inReplyTo,
+            conversationId: null,
+            createdAt,
+            text: asString(s.textOriginal) ?? asString(s.textDisplay) ?? null,
+          });
           continue;
         }
         const name = asString(s.authorDisplayName) ?? 'Someone';

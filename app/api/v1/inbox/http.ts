@@ -56,7 +56,7 @@ export function answerResponse(result: AnswerResult): Response {
         title: 'Already answered on the platform',
         detail: `${answeredOnPlatformText(result)} Nothing was sent. To send another reply anyway, send it with "after": ${result.answers}.`,
         answeredBy: 'platform',
-        answer: { platformId: result.platformAnswerId, createdAt: result.answeredAt },
+        answer: { platformId: result.platformAnswerId, text: result.platformAnswerText, createdAt: result.answeredAt },
         answers: result.answers,
       });
     default:

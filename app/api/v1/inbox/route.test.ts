@@ -191,6 +191,7 @@ describe('POST /api/v1/inbox/{id}/reply', () => {
           inReplyTo: target.platformId,
           conversationId: null,
           createdAt: new Date(),
+          text: 'Sent you a DM <3',
         },
       ],
     });
@@ -201,9 +202,10 @@ describe('POST /api/v1/inbox/{id}/reply', () => {
     expect(problem).toMatchObject({
       answeredBy: 'platform',
       answers: 1,
-      answer: { platformId: '1790000000000000001' },
+      answer: { platformId: '1790000000000000001', text: 'Sent you a DM <3' },
     });
-    expect(problem.detail).toContain('1790000000000000001');
+    expect(problem.detail).toContain('on X itself (another app)');
+    expect(problem.detail).toContain('“Sent you a DM <3”');
     expect(problem.detail).toContain('"after": 1');
     expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, target.id))).toHaveLength(0);
     expect(await db.select().from(posts).where(eq(posts.inReplyTo, target.platformId))).toHaveLength(0);
