@@ -22,7 +22,10 @@ export const inboxItemSchema = z
     answerSource: z.enum(['semel', 'platform']).nullable().openapi({
       description: '`semel`: an answer was sent from Semel; `platform`: the account answered it elsewhere.',
     }),
-    answers: z.int().openapi({ description: 'Answers sent from Semel: the `after` for "send another reply anyway".' }),
+    answers: z.int().openapi({
+      description:
+        'Answers the item has (sent from Semel, and the account’s own on the platform when `answerSource` is `platform`): the `after` for "send another reply anyway".',
+    }),
     assignedTo: z.object({ id: z.uuid(), name: z.string().nullable() }).nullable(),
     deliveryId: z.uuid().nullable().openapi({ description: 'The delivery of our post it is under, if any.' }),
     answerable: z.boolean(),

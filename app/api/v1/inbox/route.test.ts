@@ -195,6 +195,9 @@ describe('POST /api/v1/inbox/{id}/reply', () => {
         },
       ],
     });
+    // The list counts it among the item's answers: the `after` an integration would send for another one.
+    const listed = (await (await get('?status=answered&limit=100')).json()) as { items: { id: string }[] };
+    expect(listed.items.find((i) => i.id === target.id)).toMatchObject({ answerSource: 'platform', answers: 1 });
     const refused = await answer(target.id, { text: 'Hello' });
     expect(refused.status).toBe(409);
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
