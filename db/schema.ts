@@ -1701,6 +1701,8 @@ export const inboxOwnMessages = pgTable(
     inReplyTo: text(),
     conversationId: text(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
+    /** What it said, where the read has it: named when an answer from Semel is refused as a second one. */
+    text: text(),
   },
   (t) => [
     primaryKey({ name: 'inbox_own_messages_pk', columns: [t.accountId, t.platformId] }),

@@ -1,9 +1,17 @@
 import type { Database, Transaction } from '@/db/client';
-import { getItemToAnswer, listItemAnswers, takeInboxAnswer, type AnswerView } from '@/db/queries/inbox/answers';
+import {
+  getItemToAnswer,
+  listItemAnswers,
+  takeInboxAnswer,
+  type AnswerView,
+  type ItemToAnswer,
+} from '@/db/queries/inbox/answers';
+import type { ProviderName } from '@/db/schema';
 import { fingerprint } from '@/lib/idempotency/fingerprint';
 import { runIdempotent, type OperationResult } from '@/lib/idempotency/run-idempotent';
 import { settleIdempotent, type KeyRefusal } from '@/lib/idempotency/settle';
 import { logger } from '@/lib/logging/logger';
+import { PROVIDER_META } from '@/lib/providers/catalog';
 import { createPostInTransaction } from '@/lib/posts/create';
 import type { FieldErrors } from '@/lib/posts/targets';
 import { answerTarget, type Answerable } from './answerable';
@@ -42,7 +50,19 @@ export type AnswerRejection =
   | { kind: 'not_answerable'; reason: string }
   | { kind: 'invalid'; errors: FieldErrors }
   /** Someone took that place first: who, what, and how many answers there are now (for "send another anyway"). */
-  | { kind: 'already_answered'; answer: AnswerView; answers: number };
+  | { kind: 'already_answered'; answer: AnswerView; answers: number }
+  /**
+   * The account answered it on the platform itself (another app), seen by the inbox job: that answer holds place 1.
+   * Which message it was and when, and how many answers there are now (for "send another anyway").
+   */
+  | {
+      kind: 'answered_on_platform';
+      network: ProviderName;
+      platformAnswerId: string | null;
+      platformAnswerText: string | null;
+      answeredAt: string | null;
+      answers: number;
+    };
 
 export type AnswerResult =
   | { kind: 'ok'; replayed: boolean; itemId: string; stored: { status: number; body: string } }
@@ -93,6 +113,10 @@ async function answerInTransaction(
   if (!item) return reject({ kind: 'not_found' });
   const target: Answerable = answerTarget(item);
   if (!target.ok) return reject({ kind: 'not_answerable', reason: target.reason });
+  // The account answered it on the platform (another app) after what the member saw: a second answer, refused unless
+  // they send another anyway with the count that includes it.
+  if (item.answerSource === 'platform' && request.after < item.answers)
+    return reject(await placeTaken(tx, item, request.after));
   if (request.after > item.answers)
     return reject({
       kind: 'invalid',
@@ -131,12 +155,37 @@ async function answerInTransaction(
   });
   if (!answerId) {
     // The place was taken meanwhile (the statement waited for the winner's commit): tell who, and what.
-    const answers = await listItemAnswers(tx, { itemId });
-    return reject({ kind: 'already_answered', answer: answers[request.after]!, answers: answers.length });
+    const now = (await getItemToAnswer(tx, { workspaceId: context.workspaceId, itemId }))!;
+    return reject(await placeTaken(tx, now, request.after));
   }
   const body: AnswerBody = {
     answer: { id: answerId, itemId, number: request.after + 1, text: request.text, by: context.actorName, postId },
     post: JSON.parse(created.body),
   };
   return { store: true, status: 201, body: JSON.stringify(body), resourceId: answerId, retainUntil: new Date() };
+}
+
+/** Why place `after + 1` is not free: the teammate (or key) holding it, else the account's answer on the platform. */
+async function placeTaken(tx: Transaction, item: ItemToAnswer, after: number): Promise<AnswerRejection> {
+  const holder = (await listItemAnswers(tx, { itemId: item.id })).find((a) => a.number === after + 1);
+  if (holder) return { kind: 'already_answered', answer: holder, answers: item.answers };
+  return {
+    kind: 'answered_on_platform',
+    network: item.provider,
+    platformAnswerId: item.platformAnswerId,
+    platformAnswerText: item.platformAnswerText,
+    answeredAt: item.answeredAt,
+    answers: item.answers,
+  };
+}
+
+/** "The account answered it on X itself (another app) at …: “Thanks!”." — for the API's 409 and the page. */
+export function answeredOnPlatformText(r: Extract<AnswerRejection, { kind: 'answered_on_platform' }>): string {
+  const at = r.answeredAt ? ` at ${r.answeredAt}` : '';
+  const which = r.platformAnswerText
+    ? `: “${r.platformAnswerText}”`
+    : r.platformAnswerId
+      ? `: its reply ${r.platformAnswerId}`
+      : '';
+  return `The account answered it on ${PROVIDER_META[r.network].label} itself (another app)${at}${which}.`;
 }

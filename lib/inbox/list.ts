@@ -62,7 +62,8 @@ export type ListInboxResult = { kind: 'ok'; page: InboxPage } | { kind: 'invalid
 
 export const COUNT_CAP = 1_000;
 
-const cursorSchema = z.tuple([z.iso.datetime({ offset: true }), z.uuid()]);
+// Year 0000 passes an ISO check but not Postgres (a 500, not a 400): a cursor we made never names it.
+const cursorSchema = z.tuple([z.iso.datetime({ offset: true }).refine((t) => !t.startsWith('0000')), z.uuid()]);
 const encodeCursor = (row: InboxListRow) => Buffer.from(JSON.stringify([row.receivedAt, row.id])).toString('base64url');
 function decodeCursor(value: string): { receivedAt: string; id: string } | null {
   try {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { deliveries, inboxCursors, inboxItems, posts } from '@/db/schema';
+import { deliveries, inboxCursors, inboxItems, inboxOwnMessages, posts } from '@/db/schema';
 import { sendOnce } from '@/lib/net/send';
 import type { ProviderName } from '@/lib/providers/types';
 import { INBOUND_KINDS, receiveInbound } from '@/sandbox/behaviour/inbound';
@@ -311,6 +311,10 @@ describe.each(Object.entries(CASES) as [ProviderName, Case][])('%s inbox', (netw
         .where(and(eq(inboxItems.accountId, a.productAccountId), sql`${inboxItems.answeredAt} is not null`));
       expect(answered.map((i) => i.platformId).sort()).toEqual([await c.idOf(first!), await c.idOf(second!)].sort());
       expect(answered.every((i) => i.answerSource === 'platform' && i.platformAnswerId)).toBe(true);
+      // What the account said is kept with its message: named when a later answer from Semel is refused.
+      const own = await db.select().from(inboxOwnMessages).where(eq(inboxOwnMessages.accountId, a.productAccountId));
+      for (const i of answered)
+        expect(own.find((o) => o.platformId === i.platformAnswerId)?.text).toContain('answered elsewhere');
     },
   );
 

@@ -10,10 +10,15 @@ export const KIND_LABELS: Record<string, string> = {
   approval_requested: 'Approval requested',
   post_approved: 'Post approved',
   changes_requested: 'Changes requested',
+  inbox: 'New in the inbox',
 };
 
 const labelOf = (kind: string | null) => (kind && KIND_LABELS[kind]) || 'Notification';
 
+/**
+ * An email is plain text only (no HTML part): what strangers wrote on the platforms (comments, names) and what members
+ * wrote is shown as written, never read as markup. An HTML part would need every value through an HTML escape.
+ */
 export type EmailMessage = {
   to: string;
   subject: string;
@@ -66,8 +71,16 @@ export function digestEmail(
   };
 }
 
-/** The Slack incoming-webhook payload (plain text; Slack renders it as one message). */
+/**
+ * Text for Slack's mrkdwn with its three control characters escaped (docs.slack.dev, "Formatting text for app
+ * surfaces": & < > as &amp; &lt; &gt;), so a comment or a name cannot make a link, a mention or `<!channel>`.
+ */
+export const escapeSlackText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The Slack incoming-webhook payload (mrkdwn; Slack renders it as one message). Every value in it is escaped. */
 export function slackPayload(send: ClaimedNotificationSend) {
-  if (!send.kind) return { text: `A test message from Semel for ${send.workspaceName}: Slack notifications work.` };
-  return { text: `*${labelOf(send.kind)}* · ${send.workspaceName}\n${send.message ?? ''}` };
+  const workspace = escapeSlackText(send.workspaceName);
+  if (!send.kind) return { text: `A test message from Semel for ${workspace}: Slack notifications work.` };
+  return { text: `*${escapeSlackText(labelOf(send.kind))}* · ${workspace}\n${escapeSlackText(send.message ?? '')}` };
 }

@@ -28,6 +28,8 @@ export type OwnMessage = {
   inReplyTo: string | null;
   conversationId: string | null;
   createdAt: Date;
+  /** What it said (plain text), where the read has it: named when a second answer from Semel is refused. */
+  text?: string | null;
 };
 
 export type InboxPage = {

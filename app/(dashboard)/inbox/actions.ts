@@ -12,7 +12,8 @@ import {
 import { workspaceAction, type ActionState } from '@/lib/auth/action';
 import { IDEMPOTENCY_KEY_PATTERN } from '@/lib/idempotency/key';
 import { memberItemAccess } from '@/lib/inbox/access';
-import { answerInboxItem } from '@/lib/inbox/answer';
+import { answerInboxItem, answeredOnPlatformText } from '@/lib/inbox/answer';
+import { PROVIDER_META } from '@/lib/providers/catalog';
 import type { AnswerActionData } from '@/lib/inbox/answer-state';
 import { PRESENCE_TTL_MS } from '@/lib/inbox/presence';
 import { answerTextSchema, noteTextSchema } from '@/lib/inbox/schemas';
@@ -61,6 +62,17 @@ export const answerItemAction = workspaceAction(
           status: 409,
           message: `${result.answer.actorName} answered first: “${result.answer.text}”. Your answer was not sent.`,
           data: { answeredBy: result.answer.actorName, answeredText: result.answer.text, answers: result.answers },
+        };
+      case 'answered_on_platform':
+        return {
+          ok: false,
+          status: 409,
+          message: `${answeredOnPlatformText(result)} Your answer was not sent.`,
+          data: {
+            answeredBy: `The account on ${PROVIDER_META[result.network].label}`,
+            answeredText: result.platformAnswerText ?? undefined,
+            answers: result.answers,
+          },
         };
       case 'in_flight':
         return { ok: false, status: 409, message: 'Sending…', data: { retryAfterSeconds: result.retryAfterSeconds } };

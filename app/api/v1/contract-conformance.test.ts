@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
 import { allResponses, type HttpMethod, type RouteContract } from '@/lib/api/contract/define';
 import { createApiKey } from '@/db/queries/api-keys';
+import { recordOwnMessages } from '@/db/queries/inbox/items';
 import { makeAccount } from '@/testing/db/factories';
 import { generateApiKey } from '@/lib/auth/api-key-token';
 import { accountScheduleContract } from './accounts/[id]/schedule/contract';
@@ -463,6 +464,17 @@ describe('real answers match the generated contract', () => {
     const taken = await send({ text: 'Me too' });
     expect(taken.status).toBe(409);
     await expectConforms(inboxReplyContract, 'POST', taken);
+    const elsewhere = await storeInboxItem(fixture.db, {
+      workspaceId: tenant.workspace.id,
+      accountId: tenant.accounts[0]!.id,
+    });
+    await recordOwnMessages(fixture.db, {
+      accountId: tenant.accounts[0]!.id,
+      messages: [{ platformId: 'own-1', inReplyTo: elsewhere.platformId, conversationId: null, createdAt: new Date() }],
+    });
+    const onPlatform = await send({ text: 'Hi' }, randomUUID(), elsewhere.id);
+    expect(onPlatform.status).toBe(409);
+    await expectConforms(inboxReplyContract, 'POST', onPlatform);
     await expectConforms(inboxReplyContract, 'POST', await send({ text: '' }));
     await expectConforms(inboxReplyContract, 'POST', await send({ text: 'x' }, randomUUID(), randomUUID()));
   });

@@ -16,7 +16,14 @@ export type ItemToAnswer = {
   kind: InboxItemKind;
   authorPlatformId: string | null;
   authorHandle: string;
+  /** Places taken: its answers from Semel, and the account's own answer on the platform (place 1) where it has one. */
   answers: number;
+  /** `platform`: the account answered it on the platform itself (another app) before Semel did. */
+  answerSource: 'semel' | 'platform' | null;
+  platformAnswerId: string | null;
+  /** What that answer said, where the read had it (kept while the account's own messages are: 30 days). */
+  platformAnswerText: string | null;
+  answeredAt: string | null;
 };
 
 /** The item as an answer needs it, with how many answers it has; null when it is not the workspace's. */
@@ -28,7 +35,12 @@ export async function getItemToAnswer(
     await db.execute(sql`
       select i.id, i.workspace_id as "workspaceId", i.account_id as "accountId", i.provider, i.platform_id as "platformId",
         i.kind, i.author_platform_id as "authorPlatformId", i.author_handle as "authorHandle",
-        (select count(*)::int from inbox_answers a where a.item_id = i.id) as answers
+        (select count(*)::int from inbox_answers a where a.item_id = i.id)
+          + (case when i.answer_source = 'platform' then 1 else 0 end) as answers,
+        i.answer_source as "answerSource", i.platform_answer_id as "platformAnswerId",
+        (select o.text from inbox_own_messages o where o.account_id = i.account_id
+          and o.platform_id = i.platform_answer_id) as "platformAnswerText",
+        to_json(i.answered_at)#>>'{}' as "answeredAt"
       from inbox_items i where i.id = ${params.itemId} and i.workspace_id = ${params.workspaceId}`),
   );
   return row ?? null;
@@ -36,8 +48,11 @@ export async function getItemToAnswer(
 
 /**
  * Takes answer `number` of the item for this reply post: the one statement that decides between answers racing
- * for the same place (a concurrent one waits for the first to commit, then inserts nothing). Marks the item
- * answered. The answer's id, or null when that place was taken.
+ * for the same place (a concurrent one waits for the first to commit, then inserts nothing). An answer the account
+ * gave on the platform itself counts as one more answer: while the item is marked so, a place is free only past every
+ * answer, that one included. The item row is locked and checked in the same statement, so an inbox read marking it
+ * answered there and a first answer from Semel cannot both win. Marks the item answered. The
+ * answer's id, or null when that place was taken.
  */
 export async function takeInboxAnswer(
   db: Executor,
@@ -54,10 +69,16 @@ export async function takeInboxAnswer(
 ): Promise<string | null> {
   const [row] = rows<{ id: string }>(
     await db.execute(sql`
-      with taken as (
+      with free as (
+        select i.id from inbox_items i
+        where i.id = ${params.itemId} and (i.answer_source is distinct from 'platform'
+          or ${params.number}::int > 1 + (select count(*) from inbox_answers o where o.item_id = i.id))
+        for update
+      ), taken as (
         insert into inbox_answers (workspace_id, item_id, number, post_id, user_id, api_key_id, actor_name, text)
-        values (${params.workspaceId}, ${params.itemId}, ${params.number}, ${params.postId}, ${params.userId},
-          ${params.apiKeyId}, ${params.actorName}, ${params.text})
+        select ${params.workspaceId}::uuid, free.id, ${params.number}::int, ${params.postId}::uuid, ${params.userId}::uuid,
+          ${params.apiKeyId}::uuid, ${params.actorName}::text, ${params.text}::text
+        from free
         on conflict (item_id, number) do nothing
         returning id, item_id
       ), marked as (

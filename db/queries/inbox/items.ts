@@ -113,6 +113,7 @@ export type OwnMessageRow = {
   inReplyTo: string | null;
   conversationId: string | null;
   createdAt: Date;
+  text?: string | null;
 };
 
 /**
@@ -130,14 +131,15 @@ export async function recordOwnMessages(
     in_reply_to: m.inReplyTo,
     conversation_id: m.conversationId,
     created_at: m.createdAt.toISOString(),
+    text: m.text ?? null,
   }));
   const result = await db.execute(sql`
     with input as (
       select * from jsonb_to_recordset(${jsonb(input)})
-        as o(platform_id text, in_reply_to text, conversation_id text, created_at timestamptz)
+        as o(platform_id text, in_reply_to text, conversation_id text, created_at timestamptz, text text)
     ), kept as (
-      insert into inbox_own_messages (account_id, platform_id, in_reply_to, conversation_id, created_at)
-      select ${params.accountId}, platform_id, in_reply_to, conversation_id, created_at from input
+      insert into inbox_own_messages (account_id, platform_id, in_reply_to, conversation_id, created_at, text)
+      select ${params.accountId}, platform_id, in_reply_to, conversation_id, created_at, text from input
       on conflict do nothing
     )
     update inbox_items ii set answered_at = o.created_at, answer_source = 'platform', platform_answer_id = o.platform_id

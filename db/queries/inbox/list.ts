@@ -70,7 +70,9 @@ export async function listInboxItems(db: Executor, filter: InboxFilter): Promise
   const found = rows<InboxListRow & { sortAt?: unknown }>(
     await db.execute(sql`
       select x.*, w.name as "workspaceName", a.handle as "accountHandle", u.name as "assignedToName",
-        (select count(*)::int from inbox_answers an where an.item_id = x.id) as answers
+        -- The account's own answer on the platform is one of them (lib/inbox/answer.ts counts it too).
+        (select count(*)::int from inbox_answers an where an.item_id = x.id)
+          + (case when x."answerSource" = 'platform' then 1 else 0 end) as answers
       from jsonb_array_elements_text(${jsonb(filter.workspaceIds)}) as ws(id)
       cross join lateral (
         select i.id, i.workspace_id as "workspaceId", i.account_id as "accountId", i.provider, i.kind,

@@ -22,7 +22,10 @@ export const inboxItemSchema = z
     answerSource: z.enum(['semel', 'platform']).nullable().openapi({
       description: '`semel`: an answer was sent from Semel; `platform`: the account answered it elsewhere.',
     }),
-    answers: z.int().openapi({ description: 'Answers sent from Semel: the `after` for "send another reply anyway".' }),
+    answers: z.int().openapi({
+      description:
+        'Answers the item has (sent from Semel, and the account’s own on the platform when `answerSource` is `platform`): the `after` for "send another reply anyway".',
+    }),
     assignedTo: z.object({ id: z.uuid(), name: z.string().nullable() }).nullable(),
     deliveryId: z.uuid().nullable().openapi({ description: 'The delivery of our post it is under, if any.' }),
     answerable: z.boolean(),
@@ -66,3 +69,15 @@ export const alreadyAnsweredProblemSchema = problemSchema
     answers: z.int().openapi({ description: 'How many answers the item has now: `after` for another one anyway.' }),
   })
   .openapi('AlreadyAnsweredProblem');
+
+export const answeredOnPlatformProblemSchema = problemSchema
+  .extend({
+    answeredBy: z.literal('platform').openapi({ description: 'The account answered it itself on the platform.' }),
+    answer: z.object({
+      platformId: z.string().nullable().openapi({ description: 'The platform’s id of the account’s answer.' }),
+      text: z.string().nullable().openapi({ description: 'What it said, where the platform’s listing gave it.' }),
+      createdAt: z.string().nullable(),
+    }),
+    answers: z.int().openapi({ description: 'How many answers the item has, that one included: `after` for another.' }),
+  })
+  .openapi('AnsweredOnPlatformProblem');

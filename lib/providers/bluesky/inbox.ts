@@ -104,7 +104,15 @@ export function createBlueskyInboxReader(account: ResolvedAccount, send: Provide
         const parent = asString(asRecord(asRecord(value.reply).parent).uri);
         const uri = asString(r.uri);
         return parent && uri
-          ? [{ platformId: uri, inReplyTo: parent, conversationId: null, createdAt: new Date(String(value.createdAt)) }]
+          ? [
+              {
+                platformId: uri,
+                inReplyTo: parent,
+                conversationId: null,
+                createdAt: new Date(String(value.createdAt)),
+                text: asString(value.text) ?? null,
+              },
+            ]
           : [];
       });
       return { items: [], own, cursor: null, more: false };

@@ -13,7 +13,7 @@ import { FACEBOOK_RULES } from './classifier';
 
 export function createFacebookInboxReader(account: ResolvedAccount, send?: ProviderTransport): InboxReader {
   const get = graphInboxGet(FACEBOOK_NETWORK, FACEBOOK_RULES, account, send);
-  const comments = perPostStream('comments', async (postId, input) => {
+  const comments = perPostStream('comments', async (postId, input, after) => {
     const page = await get(
       `/${encodeURIComponent(postId)}/comments`,
       {
@@ -22,6 +22,7 @@ export function createFacebookInboxReader(account: ResolvedAccount, send?: Provi
         filter: 'stream',
         order: 'reverse_chronological',
         limit: '50',
+        after,
       },
       input,
     );
@@ -32,7 +33,13 @@ export function createFacebookInboxReader(account: ResolvedAccount, send?: Provi
       const inReplyTo = asString(asRecord(c.parent).id) ?? postId;
       const createdAt = graphTime(c.created_time);
       if (asString(from.id) === account.platformUserId) {
-        own.push({ platformId: String(c.id), inReplyTo, conversationId: null, createdAt });
+        own.push({
+          platformId: String(c.id),
+          inReplyTo,
+          conversationId: null,
+          createdAt,
+          text: asString(c.message) ?? null,
+        });
         continue;
       }
       const name = asString(from.name) ?? 'Someone';
@@ -48,7 +55,8 @@ export function createFacebookInboxReader(account: ResolvedAccount, send?: Provi
         media: [],
       });
     }
-    return { items, own };
+    // Graph names a next page only where there is one (`paging.next`); its `after` cursor reads it.
+    return { items, own, next: page.next ? page.after : null };
   });
   return { streams: [comments] };
 }

@@ -16,10 +16,10 @@ const COMMENT_FIELDS = 'id,text,timestamp,username,from,parent_id';
 
 export function createInstagramInboxReader(account: ResolvedAccount, send?: ProviderTransport): InboxReader {
   const get = graphInboxGet(INSTAGRAM_NETWORK, INSTAGRAM_RULES, account, send);
-  const comments = perPostStream('comments', async (mediaId, input) => {
+  const comments = perPostStream('comments', async (mediaId, input, after) => {
     const page = await get(
       `/${encodeURIComponent(mediaId)}/comments`,
-      { fields: `${COMMENT_FIELDS},replies{${COMMENT_FIELDS}}`, limit: '50' },
+      { fields: `${COMMENT_FIELDS},replies{${COMMENT_FIELDS}}`, limit: '50', after },
       input,
     );
     const items: InboundItem[] = [];
@@ -34,7 +34,13 @@ export function createInstagramInboxReader(account: ResolvedAccount, send?: Prov
       const inReplyTo = asString(c.parent_id) ?? mediaId;
       const createdAt = graphTime(c.timestamp);
       if (asString(from.id) === account.platformUserId) {
-        own.push({ platformId: String(c.id), inReplyTo, conversationId: null, createdAt });
+        own.push({
+          platformId: String(c.id),
+          inReplyTo,
+          conversationId: null,
+          createdAt,
+          text: asString(c.text) ?? null,
+        });
         continue;
       }
       const username = asString(c.username) ?? asString(from.username) ?? 'unknown';
@@ -50,7 +56,8 @@ export function createInstagramInboxReader(account: ResolvedAccount, send?: Prov
         media: [],
       });
     }
-    return { items, own };
+    // Graph names a next page only where there is one (`paging.next`); its `after` cursor reads it.
+    return { items, own, next: page.next ? page.after : null };
   });
   return { streams: [comments] };
 }

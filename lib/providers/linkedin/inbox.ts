@@ -13,18 +13,22 @@ import { linkedinApi } from './api';
 // is not seen, and only an own comment naming a `parentComment` would mark one. A member's posts and messages are not
 // readable by an app (r_member_social is granted to few).
 
+const PAGE = 50;
+
 export function createLinkedinInboxReader(account: ResolvedAccount, send?: ProviderTransport): InboxReader {
   const api = linkedinApi(account, send ?? sendOnce, { version: getEnv().LINKEDIN_API_VERSION });
-  const comments = perPostStream('comments', async (urn, input) => {
+  const comments = perPostStream('comments', async (urn, input, after) => {
+    const start = Number(after ?? 0) || 0;
     const { body } = await api.getRest(
-      `${api.base}/rest/socialActions/${encodeURIComponent(urn)}/comments?start=0&count=50`,
+      `${api.base}/rest/socialActions/${encodeURIComponent(urn)}/comments?start=${start}&count=${PAGE}`,
       { timeoutMs: input.timeoutMs, signal: input.signal },
     );
     const items: InboundItem[] = [];
     const own: OwnMessage[] = [];
-    for (const c of (Array.isArray(asRecord(body).elements) ? (asRecord(body).elements as unknown[]) : []).map(
+    const elements = (Array.isArray(asRecord(body).elements) ? (asRecord(body).elements as unknown[]) : []).map(
       asRecord,
-    )) {
+    );
+    for (const c of elements) {
       const id = asString(c.commentUrn) ?? asString(c.$URN);
       if (!id) continue;
       const createdAt = new Date(Number(asRecord(c.created).time));
@@ -32,7 +36,13 @@ export function createLinkedinInboxReader(account: ResolvedAccount, send?: Provi
       const inReplyTo = asString(c.parentComment) ?? urn;
       const actor = asString(c.actor) ?? 'unknown';
       if (actor === account.platformUserId) {
-        own.push({ platformId: id, inReplyTo, conversationId: null, createdAt });
+        own.push({
+          platformId: id,
+          inReplyTo,
+          conversationId: null,
+          createdAt,
+          text: asString(asRecord(c.message).text) ?? null,
+        });
         continue;
       }
       items.push({
@@ -47,7 +57,10 @@ export function createLinkedinInboxReader(account: ResolvedAccount, send?: Provi
         media: [],
       });
     }
-    return { items, own };
+    // `start`/`count` paging: more while `paging.total` says so (a full page where it is not given).
+    const total = asRecord(asRecord(body).paging).total;
+    const more = typeof total === 'number' ? start + elements.length < total : elements.length === PAGE;
+    return { items, own, next: more && elements.length > 0 ? String(start + elements.length) : null };
   });
   return { streams: [comments] };
 }

@@ -120,7 +120,10 @@ export function createMastodonInboxReader(account: ResolvedAccount, send?: Provi
         const direct = s.visibility === 'direct';
         const inReplyTo = asString(s.in_reply_to_id) ?? null;
         const conversationId = direct ? dmParty(s) : null;
-        return inReplyTo || conversationId ? [{ platformId: String(s.id), inReplyTo, conversationId, createdAt }] : [];
+        const text = htmlToText(String(s.content ?? '')).trim();
+        return inReplyTo || conversationId
+          ? [{ platformId: String(s.id), inReplyTo, conversationId, createdAt, text }]
+          : [];
       });
       return { items: [], own, cursor: read.cursor, more: read.more };
     },

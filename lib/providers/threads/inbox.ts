@@ -64,13 +64,21 @@ export function createThreadsInboxReader(account: ResolvedAccount, send?: Provid
       const since = pass.since ?? Math.max(THREADS_NETWORK.epochSeconds, Math.floor(input.since.getTime() / 1000));
       const page = await get(
         `/${user}/replies`,
-        { fields: 'id,timestamp,replied_to', since: String(since), limit: '100', after: pass.after },
+        { fields: 'id,text,timestamp,replied_to', since: String(since), limit: '100', after: pass.after },
         input,
       );
       const own = page.data.flatMap((m): OwnMessage[] => {
         const parent = asString(asRecord(m.replied_to).id);
         return parent && asString(m.id)
-          ? [{ platformId: String(m.id), inReplyTo: parent, conversationId: null, createdAt: graphTime(m.timestamp) }]
+          ? [
+              {
+                platformId: String(m.id),
+                inReplyTo: parent,
+                conversationId: null,
+                createdAt: graphTime(m.timestamp),
+                text: asString(m.text) ?? null,
+              },
+            ]
           : [];
       });
       const times = page.data.map((m) => Math.floor(graphTime(m.timestamp).getTime() / 1000)).filter(Number.isFinite);
@@ -85,10 +93,10 @@ export function createThreadsInboxReader(account: ResolvedAccount, send?: Provid
     },
   };
 
-  const replies = perPostStream('replies', async (postId, input) => {
+  const replies = perPostStream('replies', async (postId, input, after) => {
     const page = await get(
       `/${encodeURIComponent(postId)}/conversation`,
-      { fields: FIELDS, reverse: 'true', limit: '100' },
+      { fields: FIELDS, reverse: 'true', limit: '100', after },
       input,
     );
     const items: InboundItem[] = [];
@@ -100,10 +108,11 @@ export function createThreadsInboxReader(account: ResolvedAccount, send?: Provid
           inReplyTo: asString(asRecord(media.replied_to).id) ?? null,
           conversationId: null,
           createdAt: graphTime(media.timestamp),
+          text: asString(media.text) ?? null,
         });
       else items.push(item(media, 'reply'));
     }
-    return { items, own };
+    return { items, own, next: page.next ? page.after : null };
   });
 
   return { streams: [mentions, replies, answers] };

@@ -122,6 +122,7 @@ export function createXInboxReader(account: ResolvedAccount, send?: ProviderTran
                     inReplyTo: parent,
                     conversationId: null,
                     createdAt: new Date(String(t.created_at)),
+                    text: asString(t.text) ?? null,
                   },
                 ]
               : [];
@@ -158,7 +159,13 @@ export function createXInboxReader(account: ResolvedAccount, send?: ProviderTran
         const createdAt = new Date(String(e.created_at));
         const conversationId = asString(e.dm_conversation_id) ?? null;
         if (String(e.sender_id) === me) {
-          own.push({ platformId: String(e.id), inReplyTo: null, conversationId, createdAt });
+          own.push({
+            platformId: String(e.id),
+            inReplyTo: null,
+            conversationId,
+            createdAt,
+            text: asString(e.text) ?? null,
+          });
           continue;
         }
         const sender = people.get(String(e.sender_id)) ?? {};

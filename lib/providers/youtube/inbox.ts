@@ -12,13 +12,14 @@ import { YOUTUBE_RULES } from './classifier';
 
 export function createYoutubeInboxReader(account: ResolvedAccount, send: ProviderTransport = sendOnce): InboxReader {
   const base = account.baseUrl.replace(/\/+$/, '');
-  const comments = perPostStream('comments', async (videoId, input) => {
+  const comments = perPostStream('comments', async (videoId, input, pageToken) => {
     const query = new URLSearchParams({
       part: 'snippet,replies',
       videoId,
       order: 'time',
       maxResults: '50',
       textFormat: 'plainText',
+      ...(pageToken ? { pageToken } : {}),
     });
     const { body } = await readJson(
       {
@@ -47,7 +48,13 @@ export function createYoutubeInboxReader(account: ResolvedAccount, send: Provide
         const inReplyTo = asString(s.parentId) ?? videoId;
         const createdAt = new Date(String(s.publishedAt));
         if (author === account.platformUserId) {
-          own.push({ platformId: id, inReplyTo, conversationId: null, createdAt });
+          own.push({
+            platformId: id,
+            inReplyTo,
+            conversationId: null,
+            createdAt,
+            text: asString(s.textOriginal) ?? asString(s.textDisplay) ?? null,
+          });
           continue;
         }
         const name = asString(s.authorDisplayName) ?? 'Someone';
@@ -64,7 +71,8 @@ export function createYoutubeInboxReader(account: ResolvedAccount, send: Provide
         });
       }
     }
-    return { items, own };
+    // `nextPageToken` is present only while another page of threads is waiting.
+    return { items, own, next: asString(asRecord(body).nextPageToken) ?? null };
   });
   return { streams: [comments] };
 }

@@ -1,7 +1,7 @@
 import { json } from '@/lib/api/handler';
 import { keyProblem, storedResponse } from '@/lib/http/idempotent-response';
 import { problem } from '@/lib/http/problem';
-import type { AnswerResult } from '@/lib/inbox/answer';
+import { answeredOnPlatformText, type AnswerResult } from '@/lib/inbox/answer';
 import type { ListInboxResult } from '@/lib/inbox/list';
 
 // The inbox use cases' results as HTTP (problem+json for every refusal).
@@ -48,6 +48,15 @@ export function answerResponse(result: AnswerResult): Response {
           createdAt: result.answer.createdAt,
           status: result.answer.status,
         },
+        answers: result.answers,
+      });
+    case 'answered_on_platform':
+      return problem({
+        status: 409,
+        title: 'Already answered on the platform',
+        detail: `${answeredOnPlatformText(result)} Nothing was sent. To send another reply anyway, send it with "after": ${result.answers}.`,
+        answeredBy: 'platform',
+        answer: { platformId: result.platformAnswerId, text: result.platformAnswerText, createdAt: result.answeredAt },
         answers: result.answers,
       });
     default:

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { recordOwnMessages } from '@/db/queries/inbox/items';
 import { inboxAnswers, posts } from '@/db/schema';
 import { apiRequest, createApiFixture, idParams, makeScopedApiKey, noParams } from '@/testing/api-fixture';
 import { makeAccount } from '@/testing/db/factories';
@@ -74,6 +75,66 @@ describe('GET /api/v1/inbox', () => {
   });
 });
 
+describe('bad input is a problem, never a 500', () => {
+  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const isProblem = async (response: Response, statuses: number[], what = '') => {
+    expect(statuses, `${what} ${await response.clone().text()}`).toContain(response.status);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+  };
+
+  it('GET /api/v1/inbox: bad cursors and filters are 400', async () => {
+    for (const query of [
+      '?cursor=nonsense',
+      `?cursor=${cursorOf(['0000-01-01T00:00:00Z', randomUUID()])}`,
+      `?cursor=${cursorOf(['275760-09-13T00:00:00Z', randomUUID()])}`,
+      `?cursor=${cursorOf(['2026-13-45T99:00:00Z', randomUUID()])}`,
+      `?cursor=${cursorOf(['2026-01-01T00:00:00Z', 'not-a-uuid'])}`,
+      `?cursor=${cursorOf({ receivedAt: 1 })}`,
+      `?cursor=${cursorOf(null)}`,
+      `?cursor=${'a'.repeat(500)}`,
+      '?cursor=%00',
+      '?status=nope',
+      '?account=nope',
+      '?account=%00',
+      '?network=myspace',
+      '?kind=post',
+      '?assignedTo=me',
+      '?limit=abc',
+      '?limit=0',
+      '?limit=1.5',
+      '?limit=1e400',
+    ])
+      await isProblem(await get(query), [400], query);
+  });
+
+  it('POST /api/v1/inbox/{id}/reply: malformed bodies are 400 or 422; no key is 400; nothing written', async () => {
+    const target = await item();
+    const raw = (rawBody: string, key: string | null = randomUUID()) =>
+      reply(
+        apiRequest(`/api/v1/inbox/${target.id}/reply`, {
+          method: 'POST',
+          token: writer,
+          key: key ?? undefined,
+          rawBody,
+        }),
+        idParams(target.id),
+      );
+    for (const body of ['{', '', 'null', '[]', '"text"', '42', '{"text": 5}', '{"text": "x", "after": "abc"}'])
+      await isProblem(await raw(body), [400, 422]);
+    for (const body of [
+      { text: 'x', after: -1 },
+      { text: 'x', after: 1.5 },
+      { text: 'x\u0000y' },
+      { text: 'x'.repeat(5001) },
+    ])
+      await isProblem(await answer(target.id, body), [400, 422]);
+    await isProblem(await answer(target.id, { text: 'no key' }, null), [400]);
+    await isProblem(await answer(target.id, { text: 'empty key' }, ''), [400]);
+    await isProblem(await answer(target.id, { text: 'long key' }, 'k'.repeat(256)), [400]);
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, target.id))).toHaveLength(0);
+  });
+});
+
 describe('POST /api/v1/inbox/{id}/reply', () => {
   it('201 with the answer and its reply post; the same key replays it; a second intent gets 409 naming who answered', async () => {
     const target = await item();
@@ -118,6 +179,42 @@ describe('POST /api/v1/inbox/{id}/reply', () => {
     expect(retries.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, again.id))).toHaveLength(1);
     expect(await db.select().from(posts).where(eq(posts.inReplyTo, again.platformId))).toHaveLength(1);
+  });
+
+  it('409 for an item the account answered on the platform itself (seen by the inbox job), naming that answer; "after": 1 sends another', async () => {
+    const target = await item();
+    await recordOwnMessages(db, {
+      accountId: tenant.accounts[0]!.id,
+      messages: [
+        {
+          platformId: '1790000000000000001',
+          inReplyTo: target.platformId,
+          conversationId: null,
+          createdAt: new Date(),
+          text: 'Sent you a DM <3',
+        },
+      ],
+    });
+    // The list counts it among the item's answers: the `after` an integration would send for another one.
+    const listed = (await (await get('?status=answered&limit=100')).json()) as { items: { id: string }[] };
+    expect(listed.items.find((i) => i.id === target.id)).toMatchObject({ answerSource: 'platform', answers: 1 });
+    const refused = await answer(target.id, { text: 'Hello' });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await refused.json()) as { detail: string; answeredBy: string; answers: number; answer: unknown };
+    expect(problem).toMatchObject({
+      answeredBy: 'platform',
+      answers: 1,
+      answer: { platformId: '1790000000000000001', text: 'Sent you a DM <3' },
+    });
+    expect(problem.detail).toContain('on X itself (another app)');
+    expect(problem.detail).toContain('“Sent you a DM <3”');
+    expect(problem.detail).toContain('"after": 1');
+    expect(await db.select().from(inboxAnswers).where(eq(inboxAnswers.itemId, target.id))).toHaveLength(0);
+    expect(await db.select().from(posts).where(eq(posts.inReplyTo, target.platformId))).toHaveLength(0);
+    const anyway = await answer(target.id, { text: 'Hello anyway', after: 1 });
+    expect(anyway.status).toBe(201);
+    expect(await anyway.json()).toMatchObject({ answer: { number: 2, text: 'Hello anyway' } });
   });
 
   it('400 without a key, 422 for an empty text or an `after` beyond the answers, 403 without inbox:write; nothing written', async () => {

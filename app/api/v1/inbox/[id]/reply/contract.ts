@@ -6,7 +6,11 @@ import {
   replayedHeader,
   retryAfterHeader,
 } from '@/lib/api/contract/define';
-import { alreadyAnsweredProblemSchema, inboxAnswerSchema } from '@/lib/api/contract/inbox-schemas';
+import {
+  alreadyAnsweredProblemSchema,
+  answeredOnPlatformProblemSchema,
+  inboxAnswerSchema,
+} from '@/lib/api/contract/inbox-schemas';
 import { problemSchema } from '@/lib/api/contract/schemas';
 import { named, z } from '@/lib/api/contract/zod';
 import { answerRequestSchema } from '@/lib/inbox/schemas';
@@ -32,8 +36,8 @@ export const inboxReplyContract = defineRoute('/inbox/{id}/reply', {
       400: problemResponse('Missing or malformed Idempotency-Key, or a body that is not JSON (nothing sent)'),
       404: problemResponse('No such inbox item in this workspace'),
       409: problemResponse(
-        'Someone answered first (`answeredBy`, `answer`, and `answers` to send another anyway; nothing sent), or the first request with this key is still running (retry after `Retry-After`)',
-        z.union([alreadyAnsweredProblemSchema, problemSchema]),
+        'Someone answered first (`answeredBy`, `answer`, and `answers` to send another anyway; nothing sent), the account answered it on the platform itself (`answeredBy: "platform"`, the platform’s `answer.platformId`, `answers`), or the first request with this key is still running (retry after `Retry-After`)',
+        z.union([alreadyAnsweredProblemSchema, answeredOnPlatformProblemSchema, problemSchema]),
         retryAfterHeader.partial(),
       ),
       422: problemResponse(

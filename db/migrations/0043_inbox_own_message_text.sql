@@ -1,0 +1,1 @@
+ALTER TABLE "inbox_own_messages" ADD COLUMN "text" text;
