@@ -6,6 +6,7 @@ import { sendOnce } from '@/lib/net/send';
 import type { ProviderName } from '@/lib/providers/types';
 import { sendInbound } from '@/sandbox/behaviour/inbound';
 import { PEOPLE } from '@/sandbox/behaviour/people';
+import { commentUrn as linkedinCommentUrn } from '@/sandbox/dialects/linkedin/comments';
 import type { SandboxPost } from '@/sandbox/store/types';
 import { testInboxOptions } from '@/testing/inbox';
 import { startTestSandbox } from '@/testing/sandbox';
@@ -51,7 +52,7 @@ const CASES: Record<Exclude<ProviderName, 'x' | 'mastodon' | 'bluesky' | 'tiktok
   },
   linkedin: {
     externalId: (_, p) => `urn:li:share:${p.id}`,
-    idOf: (c) => `urn:li:comment:(urn:li:share:${c.inReplyToId},${c.id})`,
+    idOf: (c) => linkedinCommentUrn(c),
     laterPage: (p) => new RegExp(`urn%3Ali%3Ashare%3A${p.id}/comments\\?start=[1-9]`),
   },
   threads: {
