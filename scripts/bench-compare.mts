@@ -1,5 +1,5 @@
 // npm run bench:compare [-- --deliveries 20000 --accounts 20 --variants c16,c64,c16-batched,c64-batched
-//                           --local-queue 1000 --publishers 2 --rounds 1 --skip-semel --skip-graphile --cpu-prof DIR]
+//                           --local-queue 1000 --publishers 3 --rounds 1 --skip-semel --skip-graphile --cpu-prof DIR]
 // Semel's publisher beside graphile-worker, measured here rather than quoted (docs/operations.md#chaos-run-and-benchmarks).
 // Each side gets a fresh database (Semel's schema), N deliveries due now on its own sandbox accounts, and a child
 // process of its own for its publisher; all sides publish to one standalone sandbox server (in memory, zero latency).
@@ -54,7 +54,7 @@ const { values } = parseArgs({
     variants: { type: 'string', default: Object.keys(GRAPHILE_VARIANTS).join(',') },
     /** Jobs graphile-worker fetches (and locks) per statement in the batched variants. */
     'local-queue': { type: 'string', default: '1000' },
-    publishers: { type: 'string', default: '2' },
+    publishers: { type: 'string', default: '3' },
     /** Runs of every side, in turn; the figures are each side's medians. */
     rounds: { type: 'string', default: '1' },
     'skip-semel': { type: 'boolean', default: false },

@@ -1,4 +1,4 @@
-// npm run bench [-- --deliveries 20000 --accounts 20 --platforms mastodon --publishers 2 --concurrency 64 --chunk 32
+// npm run bench [-- --deliveries 20000 --accounts 20 --platforms mastodon --publishers 3 --concurrency 64 --chunk 32
 //                   --rate 100,500 --seconds 10 --skip-lateness --spike 20000 --upload 200 --skip-analytics
 //                   --skip-inbox]
 // The publishing benchmark (docs/operations.md#chaos-run-and-benchmarks): on a fresh database and a zero-latency
@@ -64,7 +64,7 @@ const { values } = parseArgs({
     // Mastodon only by default: the in-memory sandbox checks X's duplicate-content rule by scanning every
     // stored post (sandbox/store/memory-store.ts), O(n²) over a run, which would measure the sandbox's storage.
     platforms: { type: 'string', default: 'mastodon' },
-    publishers: { type: 'string', default: '2' },
+    publishers: { type: 'string', default: '3' },
     batch: { type: 'string', default: String(DEFAULT_PUBLISHER_TUNING.batchSize) },
     concurrency: { type: 'string', default: String(DEFAULT_PUBLISHER_TUNING.concurrency) },
     chunk: { type: 'string', default: String(DEFAULT_PUBLISHER_TUNING.chunkSize) },
