@@ -79,6 +79,9 @@ export const removeSlackWebhookAction = workspaceAction(
   },
 );
 
+/** How long the test waits for a send the background sender took first (its call's timeout is 10 s). */
+const TEST_SEND_WAIT_MS = 12_000;
+
 /** Posts one test message now through the same sender (guard, timeout); a failure is retried like any other. */
 export const sendSlackTestAction = workspaceAction(
   { name: 'sendSlackTest', can: 'manageWebhooks', schema: z.object({}) },
@@ -87,7 +90,14 @@ export const sendSlackTestAction = workspaceAction(
     const id = await insertSlackTestSend(db, { workspaceId: workspace.id, testId: randomUUID() });
     if (!id) return { ok: false, status: 404, message: 'No Slack webhook is set.' };
     await deliverDueNotifications(db, { sendIds: [id] });
-    const result = await getNotificationSendResult(db, { workspaceId: workspace.id, id });
+    // The background sender may have claimed it first: its attempt's outcome is waited for (pending with no error
+    // yet), as long as one send may take, rather than reported as "unknown".
+    let result = await getNotificationSendResult(db, { workspaceId: workspace.id, id });
+    for (let waited = 0; result?.status === 'pending' && !result.lastError && waited < TEST_SEND_WAIT_MS;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      waited += 250;
+      result = await getNotificationSendResult(db, { workspaceId: workspace.id, id });
+    }
     return result?.status === 'sent'
       ? { ok: true, message: 'Test message sent to Slack.' }
       : {
