@@ -74,4 +74,33 @@ describe('chaos networks: copies on the platform, named as our clients record th
       expect(copies.get(text)).toEqual([{ id: result.externalId, text, parent: null }]);
     });
   }
+
+  // A thread's second part on LinkedIn and Facebook is the page's first comment: its id and its parent named as the
+  // client recorded each (a comment URN under the post's activity; `{post-id}_{comment-id}` under `{page}_{post}`).
+  for (const platform of ['linkedin', 'facebook'] as const) {
+    it(`${platform}: a first comment's copy is named by the comment's external id, its parent by the post's`, async () => {
+      const sandbox = await started;
+      const connected = await sandbox.connectAccount(platform);
+      const text = `chaos networks ${platform} post ${randomUUID().slice(0, 8)}`;
+      const post = (await attemptKeepingState(connected.client, { text, createdAt: new Date() }, {}, 5_000)).result;
+      expect(post.outcome, post.reason).toBe('sent');
+      const reply = `chaos networks ${platform} comment ${randomUUID().slice(0, 8)}`;
+      const { result } = await attemptKeepingState(
+        connected.client,
+        { text: reply, kind: 'reply', inReplyTo: post.externalId! },
+        {},
+        5_000,
+      );
+      expect(result.outcome, result.reason).toBe('sent');
+      const account: ChaosAccount = {
+        id: randomUUID(),
+        platform,
+        profile: `default/${platform}`,
+        profileName: resolveProfile(platform, undefined),
+        sandbox: connected.sandboxAccount,
+      };
+      const copies = await copiesOnPlatform(sandbox.store, [account]);
+      expect(copies.get(reply)).toEqual([{ id: result.externalId, text: reply, parent: post.externalId }]);
+    });
+  }
 });

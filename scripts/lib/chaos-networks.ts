@@ -6,6 +6,7 @@ import { upsertAccount } from '@/db/queries/accounts';
 import { PROVIDER_META } from '@/lib/providers/catalog';
 import { sealCredentials } from '@/lib/providers/credentials';
 import { recordUri } from '@/sandbox/dialects/bluesky/records';
+import { commentUrn } from '@/sandbox/dialects/linkedin/comments';
 import { sandboxRegistrations } from '@/sandbox/dialects/linkedin/identity';
 import { shareUrn } from '@/sandbox/dialects/linkedin/posts';
 import { registerSandboxIdentity } from '@/lib/sandbox/register-identity';
@@ -148,7 +149,8 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'bluesky':
       return recordUri(author, post.recordKey!);
     case 'linkedin':
-      return shareUrn(post.id);
+      // A first comment is named by the Comments API's URN (under the post's activity).
+      return post.kind === 'reply' ? commentUrn(post) : shareUrn(post.id);
     case 'x':
     case 'mastodon':
     case 'threads':
@@ -157,9 +159,20 @@ export function platformPostId(platform: Platform, author: SandboxAccount, post:
     case 'youtube':
       return post.id;
     case 'facebook':
-      // A page post's id as Graph names it: `{page-id}_{post-id}`.
-      return `${author.platformUserId}_${post.id}`;
+      // A page post's id as Graph names it: `{page-id}_{post-id}`; a comment's `{post-id}_{comment-id}`.
+      return post.kind === 'reply' ? `${post.inReplyToId}_${post.id}` : `${author.platformUserId}_${post.id}`;
   }
+}
+
+/**
+ * The post a copy replies to, named as our database names that post (the sandbox keeps a comment's parent by its own
+ * id; LinkedIn and Facebook name the page's post otherwise). A first comment is the page's own, under its own post.
+ */
+function parentPostId(platform: Platform, author: SandboxAccount, post: SandboxPost): string | null {
+  if (!post.inReplyToId) return null;
+  if (platform === 'linkedin') return shareUrn(post.inReplyToId);
+  if (platform === 'facebook') return `${author.platformUserId}_${post.inReplyToId}`;
+  return post.inReplyToId;
 }
 
 /**
@@ -181,7 +194,11 @@ export async function copiesOnPlatform(store: SandboxStore, accounts: ChaosAccou
       for (const post of await store.listAllPosts(author.id)) {
         const list = byText.get(post.text) ?? [];
         // Each dialect stores a reply's parent as its API names it (Bluesky: the parent's at:// URI).
-        list.push({ id: platformPostId(account.platform, author, post), text: post.text, parent: post.inReplyToId });
+        list.push({
+          id: platformPostId(account.platform, author, post),
+          text: post.text,
+          parent: parentPostId(account.platform, author, post),
+        });
         byText.set(post.text, list);
       }
     }
